@@ -1,0 +1,4 @@
+//! `oshcc`: see `rshmem::wrapper`.
+fn main() {
+    std::process::exit(rshmem::wrapper::main())
+}

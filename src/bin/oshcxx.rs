@@ -1,0 +1,4 @@
+//! `oshcxx`: see `rshmem::wrapper`.
+fn main() {
+    std::process::exit(rshmem::wrapper::main())
+}

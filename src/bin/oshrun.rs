@@ -1,0 +1,4 @@
+//! `oshrun`: see `rshmem::launcher`.
+fn main() {
+    std::process::exit(rshmem::launcher::main())
+}

@@ -1,0 +1,4 @@
+//! `shmemcc`: see `rshmem::wrapper`.
+fn main() {
+    std::process::exit(rshmem::wrapper::main())
+}

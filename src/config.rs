@@ -1,0 +1,311 @@
+//! Environment configuration: one table of variables drives parsing, the
+//! `SHMEM_INFO` printout and `docs/env.md`.
+//!
+//! Every variable is read as `SHMEM_<NAME>` first and then through its deprecated
+//! `SMA_<NAME>` alias where the spec defines one. A malformed value is an error at
+//! `shmem_init`, never silently replaced by the default.
+
+use std::fmt;
+
+/// How a variable's value is interpreted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Presence switches it on, whatever the value.
+    Flag,
+    /// A size in bytes with the spec's k/m/g/t suffixes.
+    Size,
+    /// A non-negative number of seconds (fractions allowed).
+    Seconds,
+    /// A non-negative integer.
+    Count,
+}
+
+/// One row of the table.
+pub struct Var {
+    /// Name after the `SHMEM_` prefix.
+    pub name: &'static str,
+    /// Whether the deprecated `SMA_` spelling is honoured too.
+    pub sma_alias: bool,
+    pub kind: Kind,
+    /// Default, as the user would write it ("" for flags that are off).
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// Every variable the library reads. Keep this the only list.
+pub const VARS: &[Var] = &[
+    Var {
+        name: "SYMMETRIC_SIZE",
+        sma_alias: true,
+        kind: Kind::Size,
+        default: "512M",
+        help: "Bytes of symmetric heap per PE (suffixes k, m, g, t; fractions allowed, e.g. 1.5G).",
+    },
+    Var {
+        name: "DEBUG",
+        sma_alias: true,
+        kind: Kind::Flag,
+        default: "",
+        help: "Print debugging messages, e.g. why an allocation returned NULL.",
+    },
+    Var {
+        name: "INFO",
+        sma_alias: true,
+        kind: Kind::Flag,
+        default: "",
+        help: "PE 0 prints this table with the values in effect at start-up.",
+    },
+    Var {
+        name: "VERSION",
+        sma_alias: true,
+        kind: Kind::Flag,
+        default: "",
+        help: "PE 0 prints the library name and version at start-up.",
+    },
+    Var {
+        name: "WAIT_SPIN",
+        sma_alias: false,
+        kind: Kind::Count,
+        default: "auto",
+        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores).",
+    },
+    Var {
+        name: "HANG_WARN",
+        sma_alias: false,
+        kind: Kind::Seconds,
+        default: "0",
+        help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
+    },
+];
+
+/// A configuration error: the variable, the value and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub var: String,
+    pub value: String,
+    pub why: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "environment variable {}={:?} is invalid: {}", self.var, self.value, self.why)
+    }
+}
+
+/// The typed configuration, read once at `shmem_init`.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub symmetric_size: usize,
+    pub debug: bool,
+    pub info: bool,
+    pub version: bool,
+    /// `None` means automatic.
+    pub wait_spin: Option<u32>,
+    /// Zero means off.
+    pub hang_warn_secs: f64,
+}
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_lookup(|k| std::env::var(k).ok())
+    }
+
+    /// Reads through `get`, so tests can supply their own environment.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let raw = |name: &str| -> (String, Option<String>) {
+            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+            let primary = format!("SHMEM_{name}");
+            if let Some(v) = get(&primary) {
+                return (primary, Some(v));
+            }
+            if var.sma_alias {
+                let alias = format!("SMA_{name}");
+                if let Some(v) = get(&alias) {
+                    return (alias, Some(v));
+                }
+            }
+            (primary, None)
+        };
+        let err = |var: String, value: &str, why: String| ConfigError { var, value: value.to_string(), why };
+
+        let (n, v) = raw("SYMMETRIC_SIZE");
+        let symmetric_size = match v {
+            Some(s) => parse_size(&s).map_err(|why| err(n, &s, why))?,
+            None => parse_size("512M").expect("default parses"),
+        };
+        if symmetric_size == 0 {
+            return Err(err("SHMEM_SYMMETRIC_SIZE".into(), "0", "the heap must not be empty".into()));
+        }
+        let (n, v) = raw("WAIT_SPIN");
+        let wait_spin = match v {
+            Some(s) if s.trim() == "auto" => None,
+            Some(s) => Some(s.trim().parse::<u32>().map_err(|_| err(n, &s, "expected a whole number or 'auto'".into()))?),
+            None => None,
+        };
+        let (n, v) = raw("HANG_WARN");
+        let hang_warn_secs = match v {
+            Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
+            None => 0.0,
+        };
+        Ok(Config {
+            symmetric_size,
+            debug: raw("DEBUG").1.is_some(),
+            info: raw("INFO").1.is_some(),
+            version: raw("VERSION").1.is_some(),
+            wait_spin,
+            hang_warn_secs,
+        })
+    }
+
+    /// The `SHMEM_INFO` text: every variable, its default, help and value in effect.
+    pub fn info_text(&self) -> String {
+        let mut s = String::from("rshmem environment variables (SHMEM_INFO):\n");
+        for v in VARS {
+            let current = match v.name {
+                "SYMMETRIC_SIZE" => self.symmetric_size.to_string(),
+                "DEBUG" => self.debug.to_string(),
+                "INFO" => self.info.to_string(),
+                "VERSION" => self.version.to_string(),
+                "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
+                "HANG_WARN" => self.hang_warn_secs.to_string(),
+                _ => String::new(),
+            };
+            let alias = if v.sma_alias { format!(" (alias SMA_{})", v.name) } else { String::new() };
+            let default = if v.default.is_empty() { "unset" } else { v.default };
+            s.push_str(&format!("  SHMEM_{}{}\n      value {}, default {}\n      {}\n", v.name, alias, current, default, v.help));
+        }
+        s
+    }
+}
+
+/// Parses a size as the OpenSHMEM spec defines for `SHMEM_SYMMETRIC_SIZE`: a
+/// non-negative decimal number, optionally with a fraction, followed by at most
+/// one of k/K (2^10), m/M (2^20), g/G (2^30) or t/T (2^40). The result is rounded
+/// up to a whole byte ("3.1M" is 3250586).
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err("empty size".into());
+    }
+    let (num, mult) = match t.chars().last() {
+        Some(c) if c.is_ascii_alphabetic() => {
+            let m: u64 = match c {
+                'k' | 'K' => 1 << 10,
+                'm' | 'M' => 1 << 20,
+                'g' | 'G' => 1 << 30,
+                't' | 'T' => 1 << 40,
+                _ => return Err(format!("unknown size suffix '{c}' (use k, m, g or t)")),
+            };
+            (&t[..t.len() - 1], m)
+        }
+        _ => (t, 1),
+    };
+    if num.is_empty() {
+        return Err("a suffix needs a number before it".into());
+    }
+    let mut parts = num.splitn(2, '.');
+    let int_part = parts.next().unwrap_or("");
+    let frac_part = parts.next();
+    let digits_ok = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if !digits_ok(int_part) || !frac_part.is_none_or(digits_ok) || (int_part.is_empty() && frac_part.is_none_or(str::is_empty)) {
+        return Err("expected a number such as 512M, 1.5G or 65536".into());
+    }
+    // Exact arithmetic: value = int * mult + ceil(frac_digits * mult / 10^len).
+    let int: u128 = if int_part.is_empty() { 0 } else { int_part.parse::<u128>().map_err(|_| "number too large".to_string())? };
+    let mut total = int.checked_mul(mult as u128).ok_or("number too large")?;
+    if let Some(f) = frac_part.filter(|f| !f.is_empty()) {
+        let f = &f[..f.len().min(30)];
+        let num: u128 = f.parse().map_err(|_| "bad fraction".to_string())?;
+        let den = 10u128.pow(f.len() as u32);
+        total += (num * mult as u128).div_ceil(den);
+    }
+    usize::try_from(total).map_err(|_| "number too large".into())
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err("expected a non-negative number of seconds".into()),
+    }
+}
+
+/// Formats a byte count for people ("512 MiB", "1.5 GiB").
+pub fn human_bytes(n: u128) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 || v.fract() == 0.0 { format!("{} {}", v as u128, UNITS[u]) } else { format!("{:.1} {}", v, UNITS[u]) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn sizes_follow_the_spec() {
+        assert_eq!(parse_size("3.1M"), Ok(3250586));
+        assert_eq!(parse_size(".5m"), parse_size("0.5m"));
+        assert_eq!(parse_size(".5m"), Ok(1 << 19));
+        assert_eq!(parse_size("20k"), Ok(20 * 1024));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("2t"), Ok(2 << 40));
+        assert_eq!(parse_size("65536"), Ok(65536));
+        assert_eq!(parse_size(" 1.5K "), Ok(1536));
+        assert_eq!(parse_size("0.0001k"), Ok(1)); // rounded up to a whole byte
+    }
+
+    #[test]
+    fn malformed_sizes_are_rejected() {
+        for bad in ["", "20kk", "k", "1.2.3M", "-5M", "5X", "1e6", "abc", ".", "1 M"] {
+            assert!(parse_size(bad).is_err(), "{bad:?} should be rejected");
+        }
+        assert!(parse_size("99999999999999999999T").is_err());
+    }
+
+    fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let m: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|k| m.get(k).cloned())
+    }
+
+    #[test]
+    fn shmem_prefix_wins_over_sma_alias() {
+        let c = cfg(&[("SMA_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_SIZE", "2M")]).unwrap();
+        assert_eq!(c.symmetric_size, 2 << 20);
+        let c = cfg(&[("SMA_SYMMETRIC_SIZE", "1M")]).unwrap();
+        assert_eq!(c.symmetric_size, 1 << 20);
+        assert!(cfg(&[("SMA_DEBUG", "")]).unwrap().debug);
+    }
+
+    #[test]
+    fn errors_name_the_variable_and_value() {
+        let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "12Q")]).unwrap_err();
+        assert_eq!(e.var, "SHMEM_SYMMETRIC_SIZE");
+        assert_eq!(e.value, "12Q");
+        assert!(e.to_string().contains("12Q"));
+        assert!(cfg(&[("SHMEM_SYMMETRIC_SIZE", "0")]).is_err());
+        assert!(cfg(&[("SHMEM_WAIT_SPIN", "lots")]).is_err());
+        assert!(cfg(&[("SHMEM_HANG_WARN", "-1")]).is_err());
+    }
+
+    #[test]
+    fn defaults() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.symmetric_size, 512 << 20);
+        assert!(!c.debug && !c.info && !c.version);
+        assert_eq!(c.wait_spin, None);
+        assert!(c.info_text().contains("SHMEM_SYMMETRIC_SIZE"));
+    }
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human_bytes(512 << 20), "512 MiB");
+        assert_eq!(human_bytes(1536 << 20), "1.5 GiB");
+        assert_eq!(human_bytes(100), "100 B");
+    }
+}

@@ -1,0 +1,213 @@
+//! The contract between `oshrun` and the PE processes it starts.
+//!
+//! `oshrun` creates one anonymous memory file (`memfd_create`) per job, sizes its
+//! first part as the *control block* described here, and passes the descriptor to
+//! every PE through the environment. The PEs later grow the same file to hold their
+//! symmetric segments. Nothing is ever created in `/dev/shm`, so nothing can be left
+//! behind and no other user can attach.
+//!
+//! The control block holds one [`JobHeader`] followed by one [`PeSlot`] per PE.
+//! `oshrun` reads the slots to learn whether a PE that exited had finalized, or
+//! called `shmem_global_exit`.
+
+use crossbeam_utils::CachePadded;
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
+
+/// PE number (0-based) of this process.
+pub const ENV_PE: &str = "RSHMEM_PE";
+/// Number of PEs in the job.
+pub const ENV_NPES: &str = "RSHMEM_NPES";
+/// Job identity: unique per `oshrun` invocation (launcher pid and start time).
+pub const ENV_JOB_ID: &str = "RSHMEM_JOB_ID";
+/// File descriptor number of the job's memory file, inherited from `oshrun`.
+pub const ENV_JOB_FD: &str = "RSHMEM_JOB_FD";
+
+/// Identifies a control block written by this version of the contract.
+pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem01");
+
+/// Lifecycle of a PE as recorded in its slot.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeState {
+    /// Started, has not called `shmem_init` yet (or never will).
+    Absent = 0,
+    /// Inside `shmem_init`, has published its layout proposal.
+    Arrived = 1,
+    /// Initialised and running.
+    Running = 2,
+    /// Passed `shmem_finalize`.
+    Finalized = 3,
+    /// Called `shmem_global_exit`; the status is in the slot.
+    GlobalExit = 4,
+    /// Stopped on a fatal library error; the message was printed by the PE.
+    Failed = 5,
+}
+
+impl PeState {
+    /// Decodes a state word; unknown values read as `Absent`.
+    pub fn from_word(w: u32) -> PeState {
+        match w {
+            1 => PeState::Arrived,
+            2 => PeState::Running,
+            3 => PeState::Finalized,
+            4 => PeState::GlobalExit,
+            5 => PeState::Failed,
+            _ => PeState::Absent,
+        }
+    }
+}
+
+/// Words used to put a PE's threads to sleep and wake them (see `wait`).
+#[repr(C)]
+#[derive(Default)]
+pub struct WakeWords {
+    /// Futex word: bumped by any writer that may have satisfied a sleeper.
+    pub doorbell: AtomicU32,
+    /// Number of this PE's threads currently (about to be) asleep on `doorbell`.
+    pub sleepers: AtomicU32,
+}
+
+/// Per-PE bookkeeping other than waking.
+#[repr(C)]
+#[derive(Default)]
+pub struct PeInfo {
+    /// A [`PeState`] word.
+    pub state: AtomicU32,
+    /// Process id, for diagnostics.
+    pub pid: AtomicI32,
+    /// Status passed to `shmem_global_exit`.
+    pub exit_status: AtomicI32,
+    /// Size of this PE's writable program data (globals), as it measured it.
+    pub want_data_len: AtomicU64,
+    /// Symmetric heap size this PE parsed from the environment.
+    pub want_heap_size: AtomicU64,
+}
+
+/// One PE's slot: the wake words and the rest on separate cache lines, because
+/// the wake words are written by other PEs.
+#[repr(C)]
+#[derive(Default)]
+pub struct PeSlot {
+    pub wake: CachePadded<WakeWords>,
+    pub info: CachePadded<PeInfo>,
+}
+
+/// Job-wide words.
+#[repr(C)]
+#[derive(Default)]
+pub struct JobHeader {
+    pub magic: AtomicU64,
+    pub npes: AtomicU32,
+    /// 0 until PE 0 has sized the segment part of the file; then 1, or 2 when the
+    /// PEs disagreed on the layout (every PE then reports and stops).
+    pub layout_ready: AtomicU32,
+    /// Byte offset in the file where PE 0's segment starts.
+    pub seg_offset: AtomicU64,
+    /// Distance in bytes between two PEs' segments.
+    pub seg_stride: AtomicU64,
+    /// Length of the globals part at the start of each segment (page multiple).
+    pub data_len: AtomicU64,
+    /// Length of the heap part that follows it.
+    pub heap_size: AtomicU64,
+    /// World barrier: arrivals in the current episode.
+    pub barrier_count: CachePadded<AtomicU32>,
+    /// World barrier: episode number; waiters watch it change.
+    pub barrier_gen: CachePadded<AtomicU32>,
+}
+
+/// Bytes of control block for `npes` PEs, rounded up to whole pages.
+pub fn control_len(npes: usize) -> usize {
+    let raw = std::mem::size_of::<CachePadded<JobHeader>>() + npes * std::mem::size_of::<PeSlot>();
+    round_up(raw, page_size())
+}
+
+/// The system page size.
+pub fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 { p as usize } else { 4096 }
+}
+
+/// Rounds `v` up to a multiple of `to` (a power of two).
+pub fn round_up(v: usize, to: usize) -> usize {
+    debug_assert!(to.is_power_of_two());
+    (v + to - 1) & !(to - 1)
+}
+
+/// A typed view of a mapped control block. It does not own the mapping.
+#[derive(Clone, Copy)]
+pub struct Control {
+    base: *const u8,
+    npes: usize,
+}
+
+// SAFETY: the control block holds only atomics; the view is a pointer to them.
+unsafe impl Send for Control {}
+// SAFETY: as above, every access goes through atomic operations.
+unsafe impl Sync for Control {}
+
+impl Control {
+    /// Wraps a mapping of at least `control_len(npes)` bytes.
+    ///
+    /// # Safety
+    /// `base` must point to such a mapping, page aligned, that outlives every use
+    /// of the returned view, and whose contents are only accessed atomically.
+    pub unsafe fn from_raw(base: *const u8, npes: usize) -> Control {
+        Control { base, npes }
+    }
+
+    pub fn npes(&self) -> usize {
+        self.npes
+    }
+
+    pub fn header(&self) -> &JobHeader {
+        // SAFETY: from_raw's contract: the mapping is large enough, aligned, and
+        // only holds atomics, which are valid at any bit pattern (including zero).
+        unsafe { &*(self.base as *const CachePadded<JobHeader>) }
+    }
+
+    pub fn slot(&self, pe: usize) -> &PeSlot {
+        assert!(pe < self.npes, "control slot {pe} out of range");
+        let off = std::mem::size_of::<CachePadded<JobHeader>>() + pe * std::mem::size_of::<PeSlot>();
+        // SAFETY: as for header(); `off` stays inside control_len(npes) because
+        // pe < npes, and PeSlot's alignment (128) divides both terms.
+        unsafe { &*(self.base.add(off) as *const PeSlot) }
+    }
+
+    pub fn state(&self, pe: usize) -> PeState {
+        PeState::from_word(self.slot(pe).info.state.load(Ordering::Acquire))
+    }
+
+    pub fn set_state(&self, pe: usize, s: PeState) {
+        self.slot(pe).info.state.store(s as u32, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_are_cache_line_multiples() {
+        assert_eq!(std::mem::size_of::<PeSlot>() % 128, 0);
+        assert!(control_len(1) >= std::mem::size_of::<CachePadded<JobHeader>>() + 256);
+        assert_eq!(control_len(3) % page_size(), 0);
+    }
+
+    #[test]
+    fn views_address_distinct_slots() {
+        let n = 4;
+        let mut buf = vec![0u128; control_len(n) / 16];
+        // SAFETY: buf is zeroed, 16-aligned memory of control_len(n) bytes; the
+        // alignment of CachePadded (128) is not guaranteed, so over-align by hand.
+        let base = buf.as_mut_ptr() as *mut u8;
+        let aligned = round_up(base as usize, 128) as *const u8;
+        let len = control_len(n) - (aligned as usize - base as usize);
+        assert!(len >= std::mem::size_of::<CachePadded<JobHeader>>() + n * 256);
+        // SAFETY: see above; only part of the buffer is used.
+        let c = unsafe { Control::from_raw(aligned, n) };
+        c.set_state(3, PeState::Finalized);
+        assert_eq!(c.state(3), PeState::Finalized);
+        assert_eq!(c.state(2), PeState::Absent);
+    }
+}

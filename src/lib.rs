@@ -1,0 +1,37 @@
+//! # rshmem: OpenSHMEM 1.5 for one node
+//!
+//! C programs link against this crate through `shmem.h`; Rust code only sees the
+//! crate-internal API below.
+//!
+//! ## Nomenclature
+//! - **PE** (processing element): one process of the job, numbered `0..npes`.
+//! - **Symmetric**: an object that exists at the same offset on every PE, so a PE
+//!   names a peer's copy by its own address. The symmetric heap and the program's
+//!   global/static data are symmetric.
+//! - **Segment**: one PE's symmetric memory (globals copy, then heap), a slice of the
+//!   job's shared memory file. Every PE maps every segment, so a put is a store.
+//!
+//! ## Layers
+//! ```text
+//!   C program ──> ffi/ (the only exports: argument checks, panic boundary)
+//!                  │
+//!                  ├─ runtime/ (process state, init/finalize, errors)
+//!                  ├─ heap/ (segments, allocator, symmetric globals)
+//!                  ├─ transport/ (put/get/fence/quiet by symmetric offset)
+//!                  ├─ wait/ (spin → yield → futex, doorbells)
+//!                  └─ coll/ (barrier)
+//!   oshrun ──────> launcher/ ── job (the contract shared with the PEs)
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod coll;
+pub mod config;
+pub mod ffi;
+pub mod heap;
+pub mod job;
+pub mod launcher;
+pub mod runtime;
+pub mod transport;
+pub mod types;
+pub mod wait;
+pub mod wrapper;
