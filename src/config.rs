@@ -39,7 +39,7 @@ pub const VARS: &[Var] = &[
         sma_alias: true,
         kind: Kind::Size,
         default: "512M",
-        help: "Bytes of symmetric heap per PE (suffixes k, m, g, t; fractions allowed, e.g. 1.5G).",
+        help: "Bytes of symmetric heap per PE (suffixes k, m, g, t; fractions allowed, e.g. 1.5G). Unset, it is 512M, lowered if all PEs' heaps would exceed half the machine's memory.",
     },
     Var {
         name: "DEBUG",
@@ -88,7 +88,11 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "environment variable {}={:?} is invalid: {}", self.var, self.value, self.why)
+        write!(
+            f,
+            "environment variable {}={:?} is invalid: {}",
+            self.var, self.value, self.why
+        )
     }
 }
 
@@ -96,6 +100,9 @@ impl fmt::Display for ConfigError {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub symmetric_size: usize,
+    /// Whether the size came from the environment (else it is the default,
+    /// which start-up may lower to fit the machine).
+    pub symmetric_size_explicit: bool,
     pub debug: bool,
     pub info: bool,
     pub version: bool,
@@ -127,20 +134,33 @@ impl Config {
             }
             (primary, None)
         };
-        let err = |var: String, value: &str, why: String| ConfigError { var, value: value.to_string(), why };
+        let err = |var: String, value: &str, why: String| ConfigError {
+            var,
+            value: value.to_string(),
+            why,
+        };
 
         let (n, v) = raw("SYMMETRIC_SIZE");
+        let symmetric_size_explicit = v.is_some();
         let symmetric_size = match v {
             Some(s) => parse_size(&s).map_err(|why| err(n, &s, why))?,
             None => parse_size("512M").expect("default parses"),
         };
         if symmetric_size == 0 {
-            return Err(err("SHMEM_SYMMETRIC_SIZE".into(), "0", "the heap must not be empty".into()));
+            return Err(err(
+                "SHMEM_SYMMETRIC_SIZE".into(),
+                "0",
+                "the heap must not be empty".into(),
+            ));
         }
         let (n, v) = raw("WAIT_SPIN");
         let wait_spin = match v {
             Some(s) if s.trim() == "auto" => None,
-            Some(s) => Some(s.trim().parse::<u32>().map_err(|_| err(n, &s, "expected a whole number or 'auto'".into()))?),
+            Some(s) => Some(
+                s.trim()
+                    .parse::<u32>()
+                    .map_err(|_| err(n, &s, "expected a whole number or 'auto'".into()))?,
+            ),
             None => None,
         };
         let (n, v) = raw("HANG_WARN");
@@ -150,6 +170,7 @@ impl Config {
         };
         Ok(Config {
             symmetric_size,
+            symmetric_size_explicit,
             debug: raw("DEBUG").1.is_some(),
             info: raw("INFO").1.is_some(),
             version: raw("VERSION").1.is_some(),
@@ -171,9 +192,16 @@ impl Config {
                 "HANG_WARN" => self.hang_warn_secs.to_string(),
                 _ => String::new(),
             };
-            let alias = if v.sma_alias { format!(" (alias SMA_{})", v.name) } else { String::new() };
+            let alias = if v.sma_alias {
+                format!(" (alias SMA_{})", v.name)
+            } else {
+                String::new()
+            };
             let default = if v.default.is_empty() { "unset" } else { v.default };
-            s.push_str(&format!("  SHMEM_{}{}\n      value {}, default {}\n      {}\n", v.name, alias, current, default, v.help));
+            s.push_str(&format!(
+                "  SHMEM_{}{}\n      value {}, default {}\n      {}\n",
+                v.name, alias, current, default, v.help
+            ));
         }
         s
     }
@@ -208,11 +236,18 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     let int_part = parts.next().unwrap_or("");
     let frac_part = parts.next();
     let digits_ok = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    if !digits_ok(int_part) || !frac_part.is_none_or(digits_ok) || (int_part.is_empty() && frac_part.is_none_or(str::is_empty)) {
+    if !digits_ok(int_part)
+        || !frac_part.is_none_or(digits_ok)
+        || (int_part.is_empty() && frac_part.is_none_or(str::is_empty))
+    {
         return Err("expected a number such as 512M, 1.5G or 65536".into());
     }
     // Exact arithmetic: value = int * mult + ceil(frac_digits * mult / 10^len).
-    let int: u128 = if int_part.is_empty() { 0 } else { int_part.parse::<u128>().map_err(|_| "number too large".to_string())? };
+    let int: u128 = if int_part.is_empty() {
+        0
+    } else {
+        int_part.parse::<u128>().map_err(|_| "number too large".to_string())?
+    };
     let mut total = int.checked_mul(mult as u128).ok_or("number too large")?;
     if let Some(f) = frac_part.filter(|f| !f.is_empty()) {
         let f = &f[..f.len().min(30)];
@@ -239,7 +274,11 @@ pub fn human_bytes(n: u128) -> String {
         v /= 1024.0;
         u += 1;
     }
-    if u == 0 || v.fract() == 0.0 { format!("{} {}", v as u128, UNITS[u]) } else { format!("{:.1} {}", v, UNITS[u]) }
+    if u == 0 || v.fract() == 0.0 {
+        format!("{} {}", v as u128, UNITS[u])
+    } else {
+        format!("{:.1} {}", v, UNITS[u])
+    }
 }
 
 #[cfg(test)]

@@ -35,3 +35,12 @@ pub mod transport;
 pub mod types;
 pub mod wait;
 pub mod wrapper;
+
+/// The public headers as generated from the type table by `build.rs`.
+/// `include/` holds committed copies (`cargo xtask gen-header` refreshes them).
+pub mod headers {
+    pub const SHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmem.h"));
+    pub const SHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmemx.h"));
+    /// (file name under `include/`, contents)
+    pub const ALL: &[(&str, &str)] = &[("shmem.h", SHMEM_H), ("shmemx.h", SHMEMX_H)];
+}

@@ -31,7 +31,11 @@ pub struct Layout {
 /// Picks the language from the name the wrapper was invoked as.
 pub fn lang_from_argv0(argv0: &str) -> Lang {
     let base = Path::new(argv0).file_name().and_then(|s| s.to_str()).unwrap_or(argv0);
-    if base.contains("++") || base.contains("cxx") || base.ends_with("CC") { Lang::Cxx } else { Lang::C }
+    if base.contains("++") || base.contains("cxx") || base.ends_with("CC") {
+        Lang::Cxx
+    } else {
+        Lang::C
+    }
 }
 
 /// Finds `include/shmem.h` and `librshmem.so` relative to the wrapper binary:
@@ -39,23 +43,44 @@ pub fn lang_from_argv0(argv0: &str) -> Lang {
 /// (`target/<profile>/` with the sources' `include/`).
 pub fn find_layout(exe: &Path) -> Result<Layout, String> {
     let exe_dir = exe.parent().ok_or("cannot locate the wrapper's directory")?;
-    let include_candidates = [exe_dir.join("../include"), PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("include")];
+    let include_candidates = [
+        exe_dir.join("../include"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("include"),
+    ];
     let include_dir = include_candidates
         .iter()
         .find(|d| d.join("shmem.h").is_file())
-        .ok_or_else(|| format!("shmem.h not found in {}", include_candidates.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" or ")))?;
+        .ok_or_else(|| {
+            format!(
+                "shmem.h not found in {}",
+                include_candidates
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )
+        })?;
     let lib_candidates = [exe_dir.to_path_buf(), exe_dir.join("deps"), exe_dir.join("../lib")];
     let lib_dir = lib_candidates
         .iter()
         .find(|d| d.join("librshmem.so").is_file())
-        .ok_or_else(|| format!("librshmem.so not found next to {} (build the library with cargo build)", exe.display()))?;
+        .ok_or_else(|| {
+            format!(
+                "librshmem.so not found next to {} (build the library with cargo build)",
+                exe.display()
+            )
+        })?;
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    Ok(Layout { include_dir: canon(include_dir), lib_dir: canon(lib_dir) })
+    Ok(Layout {
+        include_dir: canon(include_dir),
+        lib_dir: canon(lib_dir),
+    })
 }
 
 /// True when the arguments ask only to compile, preprocess or assemble.
 pub fn compile_only(args: &[OsString]) -> bool {
-    args.iter().any(|a| matches!(a.to_str(), Some("-c" | "-S" | "-E" | "-M" | "-MM")))
+    args.iter()
+        .any(|a| matches!(a.to_str(), Some("-c" | "-S" | "-E" | "-M" | "-MM")))
 }
 
 /// The flags added before the user's arguments.
@@ -84,8 +109,14 @@ pub fn link_flags(l: &Layout, static_link: bool) -> Vec<OsString> {
 /// Runs the wrapper; returns an exit status only when it could not exec.
 pub fn main() -> i32 {
     let mut argv = std::env::args_os();
-    let argv0 = argv.next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_else(|| "oshcc".into());
-    let name = Path::new(&argv0).file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "oshcc".into());
+    let argv0 = argv
+        .next()
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "oshcc".into());
+    let name = Path::new(&argv0)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "oshcc".into());
     let lang = lang_from_argv0(&argv0);
     let mut args: Vec<OsString> = argv.collect();
 
@@ -119,7 +150,10 @@ pub fn main() -> i32 {
         Lang::C => ("RSHMEM_CC", "cc"),
         Lang::Cxx => ("RSHMEM_CXX", "c++"),
     };
-    let cc = std::env::var(var).ok().filter(|s| !s.is_empty()).unwrap_or_else(|| default_cc.to_string());
+    let cc = std::env::var(var)
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| default_cc.to_string());
     let mut cc_words = cc.split_whitespace().map(OsString::from);
     let program = cc_words.next().unwrap_or_else(|| default_cc.into());
     let linking = !compile_only(&args) && !args.is_empty();
@@ -131,7 +165,12 @@ pub fn main() -> i32 {
         full.extend(link_flags(&layout, static_link));
     }
 
-    let join = |v: &[OsString]| v.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ");
+    let join = |v: &[OsString]| {
+        v.iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     match show {
         Some("compile") => {
             println!("{}", join(&compile_flags(&layout)));
@@ -176,8 +215,14 @@ mod tests {
 
     #[test]
     fn link_flags_set_an_rpath() {
-        let l = Layout { include_dir: "/p/include".into(), lib_dir: "/p/lib".into() };
-        let f: Vec<String> = link_flags(&l, false).iter().map(|s| s.to_string_lossy().into_owned()).collect();
+        let l = Layout {
+            include_dir: "/p/include".into(),
+            lib_dir: "/p/lib".into(),
+        };
+        let f: Vec<String> = link_flags(&l, false)
+            .iter()
+            .map(|s| s.to_string_lossy().into_owned())
+            .collect();
         assert_eq!(f, ["-L/p/lib", "-Wl,-rpath,/p/lib", "-lrshmem"]);
         assert!(link_flags(&l, true)[0].to_string_lossy().ends_with("librshmem.a"));
     }

@@ -1,1 +1,45 @@
-//! ffi
+//! The C ABI: the only module that exports symbols.
+//!
+//! Every export is `guard(routine, || shim(...))`: the shim converts and checks
+//! the raw C arguments (`check`) and calls the safe core; `guard` stops any
+//! panic at the boundary and turns it into the same one-line fatal report as a
+//! usage error, so nothing unwinds into C. Typed exports are generated from
+//! `table.rs` by `build.rs` into `generated.rs`; the rest are written by hand,
+//! one file per chapter of the specification.
+// Exports take raw C pointers; the shims check them before use.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+// Shims mirror C signatures, some of which are long.
+#![allow(clippy::too_many_arguments)]
+
+pub mod check;
+mod generated;
+pub mod handle;
+mod longdouble;
+pub mod memory;
+pub mod order;
+pub mod p2p;
+pub mod rma;
+pub mod setup;
+pub mod table;
+
+use crate::runtime::error::{Error, ErrorKind, fatal};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Runs an export's body; a panic becomes a fatal internal-error report.
+#[inline(always)]
+pub fn guard<R>(routine: &'static str, body: impl FnOnce() -> R) -> R {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(r) => r,
+        Err(payload) => panicked(routine, payload),
+    }
+}
+
+#[cold]
+fn panicked(routine: &'static str, payload: Box<dyn std::any::Any + Send>) -> ! {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    fatal(&Error::new(routine, ErrorKind::Internal(what)))
+}

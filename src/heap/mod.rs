@@ -1,1 +1,127 @@
-//! heap
+//! Symmetric memory: where each PE's segment is and how addresses translate.
+//!
+//! Every PE's segment has the same layout, so an object is named by its
+//! [`SymOffset`] within a segment:
+//!
+//! ```text
+//! segment of PE i (in the job file, at seg_offset + i * stride)
+//! ┌──────────────────────────────┬───────────────────────────────┐
+//! │ globals: copy of the program's│ symmetric heap                │
+//! │ writable data (data_len)      │ (heap_len = SHMEM_SYMMETRIC_SIZE)
+//! └──────────────────────────────┴───────────────────────────────┘
+//! ```
+//!
+//! A PE addresses its own globals at their link-time addresses (remapped onto
+//! the segment, see [`globals`]) and its heap inside its mapping of the file;
+//! both translate to offsets, and `peer_addr` turns an offset back into an
+//! address in any PE's segment.
+
+pub mod alloc;
+pub mod globals;
+pub mod segment;
+
+use globals::DataRange;
+
+/// Offset of an object within a PE's segment; the same on every PE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SymOffset(pub usize);
+
+/// This process's view of all segments.
+#[derive(Clone, Copy, Debug)]
+pub struct Segments {
+    /// Start of this process's mapping of every segment (PE 0's first).
+    pub base: *mut u8,
+    pub stride: usize,
+    pub npes: usize,
+    pub me: usize,
+    /// The program's writable data, at its own addresses, if any.
+    pub data: Option<DataRange>,
+    /// Length of the globals part of a segment.
+    pub data_len: usize,
+    pub heap_len: usize,
+}
+
+// SAFETY: Segments only describes address ranges; see segment::Mapping.
+unsafe impl Send for Segments {}
+// SAFETY: as above.
+unsafe impl Sync for Segments {}
+
+impl Segments {
+    /// Address of this PE's heap.
+    pub fn heap_base(&self) -> usize {
+        self.base as usize + self.me * self.stride + self.data_len
+    }
+
+    /// Offset of `[addr, addr+len)` if it lies entirely in this PE's symmetric
+    /// heap or globals.
+    #[inline]
+    pub fn offset_of(&self, addr: usize, len: usize) -> Option<SymOffset> {
+        let heap = self.heap_base();
+        let end = addr.checked_add(len)?;
+        if addr >= heap && end <= heap + self.heap_len {
+            return Some(SymOffset(self.data_len + (addr - heap)));
+        }
+        match self.data {
+            Some(d) if addr >= d.start && end <= d.start + d.len => Some(SymOffset(addr - d.start)),
+            _ => None,
+        }
+    }
+
+    /// Offset within the heap of `addr`, if it is in this PE's heap.
+    pub fn heap_offset(&self, addr: usize) -> Option<usize> {
+        let heap = self.heap_base();
+        (addr >= heap && addr < heap + self.heap_len).then(|| addr - heap)
+    }
+
+    /// Address of offset `off` in `pe`'s segment, in this process.
+    #[inline]
+    pub fn peer_addr(&self, pe: usize, off: SymOffset) -> *mut u8 {
+        debug_assert!(pe < self.npes && off.0 <= self.stride);
+        self.base.wrapping_add(pe * self.stride + off.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segs() -> Segments {
+        Segments {
+            base: 0x10_0000 as *mut u8,
+            stride: 0x3000,
+            npes: 4,
+            me: 1,
+            data: Some(DataRange {
+                start: 0x40_0000,
+                len: 0x1000,
+            }),
+            data_len: 0x1000,
+            heap_len: 0x2000,
+        }
+    }
+
+    #[test]
+    fn heap_and_globals_translate_to_offsets() {
+        let s = segs();
+        assert_eq!(s.heap_base(), 0x10_4000);
+        assert_eq!(s.offset_of(0x10_4000, 8), Some(SymOffset(0x1000)));
+        assert_eq!(s.offset_of(0x10_5ff8, 8), Some(SymOffset(0x2ff8)));
+        assert_eq!(s.offset_of(0x10_5ff8, 9), None, "runs past the heap");
+        assert_eq!(s.offset_of(0x40_0010, 8), Some(SymOffset(0x10)));
+        assert_eq!(s.offset_of(0x40_0ff8, 16), None, "runs past the globals");
+        assert_eq!(s.offset_of(0x10_0000, 8), None, "PE 0's segment is not ours to name");
+        assert_eq!(s.offset_of(usize::MAX, 8), None);
+    }
+
+    #[test]
+    fn offsets_map_to_every_peer() {
+        let s = segs();
+        assert_eq!(s.peer_addr(0, SymOffset(0x10)) as usize, 0x10_0010);
+        assert_eq!(
+            s.peer_addr(3, SymOffset(0x1000)) as usize,
+            0x10_0000 + 3 * 0x3000 + 0x1000
+        );
+        assert_eq!(s.heap_offset(0x10_4040), Some(0x40));
+        assert_eq!(s.heap_offset(0x40_0000), None);
+    }
+}

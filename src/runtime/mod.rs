@@ -1,1 +1,215 @@
-//! runtime
+//! Process state: start-up, shut-down and the ways a PE leaves.
+//!
+//! `shmem_init` attaches to the job file that `oshrun` created (or creates one
+//! for a 1-PE job run without it), agrees on the segment layout with the other
+//! PEs through the control block, maps every segment, makes the program's
+//! globals symmetric, and meets the other PEs in a barrier. The runtime object
+//! then lives for the rest of the process: `shmem_finalize` marks it inactive
+//! but keeps the mappings, because the program's globals now live in the job
+//! file and a later `shmem_init` (allowed by OpenSHMEM 1.6) reuses them.
+
+pub mod bootstrap;
+pub mod error;
+
+use crate::config::Config;
+use crate::heap::Segments;
+use crate::heap::alloc::Allocator;
+use crate::job::{Control, PeState};
+use crate::transport::shm::SharedMemory;
+use crate::wait::Waiter;
+use crate::wait::backoff::Policy;
+use error::{Error, ErrorKind};
+use std::os::fd::OwnedFd;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+
+/// Everything an initialised PE knows.
+pub struct Runtime {
+    pub me: usize,
+    pub npes: usize,
+    pub config: Config,
+    pub control: Control,
+    pub segs: Segments,
+    pub transport: SharedMemory,
+    /// The symmetric heap's bookkeeping; collective calls take it in turn.
+    pub heap: Mutex<Allocator>,
+    pub policy: Policy,
+    /// Thread level granted by `shmem_init_thread`.
+    pub thread_level: AtomicI32,
+    /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
+    _job_file: OwnedFd,
+}
+
+impl Runtime {
+    /// A waiter for this PE's threads.
+    #[inline]
+    pub fn waiter(&self) -> Waiter<'_> {
+        Waiter {
+            wake: &self.control.slot(self.me).wake,
+            policy: self.policy,
+            hang_warn_secs: self.config.hang_warn_secs,
+        }
+    }
+}
+
+/// Non-null between `shmem_init` and `shmem_finalize`.
+static ACTIVE: AtomicPtr<Runtime> = AtomicPtr::new(std::ptr::null_mut());
+/// The runtime built by the first `shmem_init`, kept for re-initialisation.
+static BUILT: AtomicPtr<Runtime> = AtomicPtr::new(std::ptr::null_mut());
+/// Serialises init and finalize; counts nested `shmem_init` calls.
+static LIFECYCLE: Mutex<usize> = Mutex::new(0);
+static DEBUG: AtomicBool = AtomicBool::new(false);
+/// Set when the process is leaving through an error or `shmem_global_exit`,
+/// so the exit hook does not try a collective finalize.
+static EXITING: AtomicBool = AtomicBool::new(false);
+/// This PE's state word in the control block, once mapped (for the exit paths).
+static MY_STATE: AtomicPtr<AtomicU32> = AtomicPtr::new(std::ptr::null_mut());
+static MY_EXIT_STATUS: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut());
+/// How many times `shmem_init` has completed in this process (0 or more).
+static INIT_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// The active runtime, or the "called before shmem_init" error for `routine`.
+#[inline]
+pub fn get(routine: &'static str) -> &'static Runtime {
+    let p = ACTIVE.load(Ordering::Acquire);
+    if p.is_null() {
+        error::fatal(&Error::new(routine, ErrorKind::NotInitialized));
+    }
+    // SAFETY: ACTIVE only ever holds a leaked Box<Runtime> (see init), which is
+    // never freed.
+    unsafe { &*p }
+}
+
+/// The active runtime, if any.
+pub fn try_get() -> Option<&'static Runtime> {
+    let p = ACTIVE.load(Ordering::Acquire);
+    // SAFETY: as in get().
+    (!p.is_null()).then(|| unsafe { &*p })
+}
+
+pub fn debug_enabled() -> bool {
+    DEBUG.load(Ordering::Relaxed)
+}
+
+/// `shmem_init_thread`: initialises the library (or counts a nested call) and
+/// returns the granted thread level.
+pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
+    let mut count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(rt) = try_get() {
+        *count += 1;
+        return Ok(rt.thread_level.load(Ordering::Relaxed));
+    }
+    let granted = requested.clamp(
+        crate::ffi::table::SHMEM_THREAD_SINGLE as i32,
+        crate::ffi::table::SHMEM_THREAD_MULTIPLE as i32,
+    );
+    let built = BUILT.load(Ordering::Acquire);
+    let rt: &'static Runtime = if built.is_null() {
+        let rt = Box::leak(Box::new(bootstrap::start(routine)?));
+        BUILT.store(rt, Ordering::Release);
+        register_exit_hook();
+        rt
+    } else {
+        // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
+        let rt = unsafe { &*built };
+        rt.heap.lock().unwrap_or_else(|e| e.into_inner()).reset();
+        rt
+    };
+    rt.thread_level.store(granted, Ordering::Relaxed);
+    rt.control.set_state(rt.me, PeState::Running);
+    ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
+    *count = 1;
+    // Nobody may touch a peer's memory before that peer has mapped its globals.
+    crate::coll::barrier_all(rt);
+    if INIT_COUNT.fetch_add(1, Ordering::Relaxed) == 0 && rt.me == 0 {
+        if rt.config.version || rt.config.debug {
+            eprintln!(
+                "rshmem {} (OpenSHMEM {}.{})",
+                env!("CARGO_PKG_VERSION"),
+                crate::ffi::table::SHMEM_MAJOR_VERSION,
+                crate::ffi::table::SHMEM_MINOR_VERSION
+            );
+        }
+        if rt.config.info {
+            eprint!("{}", rt.config.info_text());
+        }
+    }
+    Ok(granted)
+}
+
+/// `shmem_finalize`: collective; the last nested call leaves the library.
+pub fn finalize() {
+    let mut count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(rt) = try_get() else { return };
+    *count = count.saturating_sub(1);
+    if *count > 0 {
+        return;
+    }
+    crate::coll::barrier_all(rt);
+    rt.control.set_state(rt.me, PeState::Finalized);
+    ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
+}
+
+/// Records where this PE's state words are, for the exit paths.
+fn publish_exit_words(control: &Control, me: usize) {
+    let info = &control.slot(me).info;
+    MY_STATE.store(&info.state as *const AtomicU32 as *mut AtomicU32, Ordering::Release);
+    MY_EXIT_STATUS.store(
+        &info.exit_status as *const AtomicI32 as *mut AtomicI32,
+        Ordering::Release,
+    );
+}
+
+fn set_my_state(s: PeState) {
+    let p = MY_STATE.load(Ordering::Acquire);
+    if !p.is_null() {
+        // SAFETY: points into the control block mapping, never unmapped.
+        unsafe { (*p).store(s as u32, Ordering::Release) };
+    }
+}
+
+/// Ends this PE after a fatal error (already reported). `oshrun` sees the
+/// failed state and the status and ends the other PEs.
+pub fn abort_job(status: i32) -> ! {
+    EXITING.store(true, Ordering::SeqCst);
+    set_my_state(PeState::Failed);
+    std::process::exit(status)
+}
+
+/// `shmem_global_exit`: ends the whole job with `status`.
+pub fn global_exit(status: i32) -> ! {
+    EXITING.store(true, Ordering::SeqCst);
+    let p = MY_EXIT_STATUS.load(Ordering::Acquire);
+    if !p.is_null() {
+        // SAFETY: as in set_my_state.
+        unsafe { (*p).store(status, Ordering::Release) };
+    }
+    if let Some(rt) = try_get() {
+        crate::transport::Transport::quiet(&rt.transport);
+    }
+    set_my_state(PeState::GlobalExit);
+    std::process::exit(status)
+}
+
+unsafe extern "C" {
+    /// glibc: like atexit, but the handler receives the exit status.
+    fn on_exit(f: extern "C" fn(libc::c_int, *mut libc::c_void), arg: *mut libc::c_void) -> libc::c_int;
+}
+
+/// At a normal `exit(0)` without `shmem_finalize`, finalize implicitly (as Sandia
+/// OpenSHMEM does), so the other PEs are not left waiting. A non-zero exit is
+/// left alone: it is a failure, and `oshrun` ends the job.
+extern "C" fn exit_hook(status: libc::c_int, _arg: *mut libc::c_void) {
+    if EXITING.load(Ordering::SeqCst) || status != 0 || try_get().is_none() {
+        return;
+    }
+    let _ = std::panic::catch_unwind(|| {
+        *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
+        finalize();
+    });
+}
+
+fn register_exit_hook() {
+    // SAFETY: exit_hook has the signature on_exit expects and lives forever.
+    unsafe { on_exit(exit_hook, std::ptr::null_mut()) };
+}

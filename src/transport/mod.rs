@@ -1,1 +1,67 @@
-//! transport
+//! The transport boundary: moving bytes to and from symmetric memory of other
+//! PEs, addressed by PE and [`SymOffset`].
+//!
+//! Everything above this module (RMA, synchronisation, collectives) is written
+//! against [`Transport`]. Today the only implementation is [`shm::SharedMemory`],
+//! where every PE maps every segment, so operations are loads and stores. A
+//! later MPI-3 RMA or UCX transport implements the same trait; for peers it can
+//! reach by load/store it still returns `Some` from `local_ptr`, for others
+//! `None`, and callers route per operation. The runtime holds one concrete
+//! transport chosen at compile time, so calls are monomorphised, not dynamic.
+
+pub mod shm;
+
+use crate::heap::SymOffset;
+use std::ptr::NonNull;
+
+/// A PE number already checked to be in range.
+pub type Pe = usize;
+
+pub trait Transport: Send + Sync + 'static {
+    /// Address at which this process can load/store `off` on `pe`, if it can.
+    fn local_ptr(&self, pe: Pe, off: SymOffset) -> Option<NonNull<u8>>;
+
+    /// Copies `len` bytes from `src` into `pe`'s memory at `off`. Complete (and
+    /// visible to `pe`) when it returns.
+    ///
+    /// # Safety
+    /// `src` is readable for `len` bytes and `off..off+len` lies in a segment.
+    unsafe fn put(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize);
+
+    /// Copies `len` bytes from `pe`'s memory at `off` into `dst`.
+    ///
+    /// # Safety
+    /// `dst` is writable for `len` bytes and `off..off+len` lies in a segment.
+    unsafe fn get(&self, pe: Pe, off: SymOffset, dst: *mut u8, len: usize);
+
+    /// Strided put of `n` elements of `T`: element `i` of `src` (stride `sst`
+    /// elements) to element `i` at `off` on `pe` (stride `dst` elements).
+    ///
+    /// # Safety
+    /// All elements addressed on both sides are valid and inside a segment.
+    unsafe fn put_strided<T: Copy>(&self, pe: Pe, off: SymOffset, dst: isize, src: *const T, sst: isize, n: usize);
+
+    /// Strided get, the mirror of `put_strided`.
+    ///
+    /// # Safety
+    /// As for `put_strided`.
+    unsafe fn get_strided<T: Copy>(&self, pe: Pe, off: SymOffset, sst: isize, dst: *mut T, dst_stride: isize, n: usize);
+
+    /// Stores one value (a `shmem_TYPE_p`).
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` and inside a segment.
+    unsafe fn put_value<T: Copy>(&self, pe: Pe, off: SymOffset, v: T);
+
+    /// Loads one value (a `shmem_TYPE_g`).
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` and inside a segment.
+    unsafe fn get_value<T: Copy>(&self, pe: Pe, off: SymOffset) -> T;
+
+    /// Orders earlier puts to each PE before later ones to the same PE.
+    fn fence(&self);
+
+    /// Completes every earlier operation and makes it visible to all PEs.
+    fn quiet(&self);
+}

@@ -1,0 +1,134 @@
+//! Turning raw C arguments into checked values. Every failure is fatal and
+//! names the routine, the argument (position and name) and the bad value.
+//!
+//! Argument positions are given as in the form without a context; the report
+//! adds one for `shmem_ctx_*` routines, where the context comes first.
+
+use super::handle::CtxHandle;
+use crate::heap::SymOffset;
+use crate::runtime::Runtime;
+use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::types::Cmp;
+use core::ffi::c_int;
+
+/// Position of argument `arg` (1-based, context-free numbering) in `routine`.
+fn pos(routine: &str, arg: u8) -> u8 {
+    if routine.starts_with("shmem_ctx_") {
+        arg + 1
+    } else {
+        arg
+    }
+}
+
+#[inline]
+pub fn pe(rt: &Runtime, routine: &'static str, arg: u8, pe: c_int) -> usize {
+    if pe >= 0 && (pe as usize) < rt.npes {
+        return pe as usize;
+    }
+    bad_pe(rt, routine, arg, pe)
+}
+
+#[cold]
+fn bad_pe(rt: &Runtime, routine: &'static str, arg: u8, pe: c_int) -> ! {
+    fatal(&Error::new(
+        routine,
+        ErrorKind::PeOutOfRange {
+            arg: pos(routine, arg),
+            name: "pe",
+            pe: pe as i64,
+            npes: rt.npes,
+        },
+    ))
+}
+
+/// Offset of the `len` bytes at `addr`, which must be symmetric.
+#[inline]
+pub fn sym(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> SymOffset {
+    match rt.segs.offset_of(addr, len) {
+        Some(off) => off,
+        None => not_symmetric(routine, arg, name, addr, len),
+    }
+}
+
+#[cold]
+fn not_symmetric(routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> ! {
+    fatal(&Error::new(
+        routine,
+        ErrorKind::NotSymmetric {
+            arg: pos(routine, arg),
+            name,
+            addr,
+            len,
+        },
+    ))
+}
+
+/// `nelems` elements of `size` bytes, or a fatal error if that overflows.
+#[inline]
+pub fn bytes(routine: &'static str, arg: u8, nelems: usize, size: usize) -> usize {
+    nelems
+        .checked_mul(size)
+        .unwrap_or_else(|| too_large(routine, arg, nelems))
+}
+
+#[cold]
+pub fn too_large(routine: &'static str, arg: u8, value: usize) -> ! {
+    fatal(&Error::new(
+        routine,
+        ErrorKind::InvalidArgument {
+            arg: pos(routine, arg),
+            name: "nelems",
+            value: value.to_string(),
+            why: "the transfer is larger than the address space",
+        },
+    ))
+}
+
+#[inline]
+pub fn ctx(routine: &'static str, ctx: CtxHandle) {
+    if !ctx.is_valid() {
+        bad_ctx(routine, ctx)
+    }
+}
+
+#[cold]
+fn bad_ctx(routine: &'static str, ctx: CtxHandle) -> ! {
+    fatal(&Error::new(
+        routine,
+        ErrorKind::InvalidContext {
+            arg: 1,
+            addr: ctx.0 as usize,
+        },
+    ))
+}
+
+#[inline]
+pub fn cmp(routine: &'static str, arg: u8, cmp: c_int) -> Cmp {
+    Cmp::from_c(cmp).unwrap_or_else(|| {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: pos(routine, arg),
+                name: "cmp",
+                value: cmp.to_string(),
+                why: "not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE",
+            },
+        ))
+    })
+}
+
+/// Fails unless `addr` is aligned for a `T` (atomic accesses need it).
+#[inline]
+pub fn aligned<T>(routine: &'static str, arg: u8, name: &'static str, addr: usize) {
+    if !addr.is_multiple_of(std::mem::align_of::<T>()) {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: pos(routine, arg),
+                name,
+                value: format!("{addr:#x}"),
+                why: "not aligned for its type",
+            },
+        ))
+    }
+}

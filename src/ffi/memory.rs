@@ -1,0 +1,206 @@
+//! Symmetric heap management (and the deprecated names).
+//!
+//! Every routine here is collective over all PEs, and all PEs get the same
+//! result: the allocator is deterministic (see `heap::alloc`).
+
+use super::guard;
+use crate::coll;
+use crate::config::human_bytes;
+use crate::heap::alloc::{Exhausted, MIN_ALIGN};
+use crate::runtime::error::{self, Error, ErrorKind, fatal};
+use crate::runtime::{self, Runtime};
+use core::ffi::{c_long, c_void};
+
+fn explain(routine: &str, e: &Exhausted) {
+    error::debug(
+        routine,
+        format_args!(
+            "cannot allocate {} bytes: {} of the {} heap is free, the largest free block is {} (raise SHMEM_SYMMETRIC_SIZE)",
+            e.requested,
+            human_bytes(e.free_total as u128),
+            human_bytes(e.capacity as u128),
+            human_bytes(e.largest_free as u128)
+        ),
+    );
+}
+
+/// Allocates on every PE, then waits for all of them. Returns NULL (on every
+/// PE) when the heap cannot satisfy the request.
+fn allocate(rt: &Runtime, routine: &'static str, size: usize, align: usize, zero: bool) -> *mut c_void {
+    let off = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).alloc(size, align);
+    let ptr = match off {
+        Ok(off) => {
+            let p = (rt.segs.heap_base() + off) as *mut u8;
+            if zero {
+                // SAFETY: the block [off, off+size) was just allocated in our heap.
+                unsafe { std::ptr::write_bytes(p, 0, size) };
+            }
+            p as *mut c_void
+        }
+        Err(e) => {
+            explain(routine, &e);
+            std::ptr::null_mut()
+        }
+    };
+    coll::barrier_all(rt);
+    ptr
+}
+
+fn malloc(routine: &'static str, size: usize) -> *mut c_void {
+    let rt = runtime::get(routine);
+    if size == 0 {
+        return std::ptr::null_mut();
+    }
+    allocate(rt, routine, size, MIN_ALIGN, false)
+}
+
+fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
+    let rt = runtime::get(routine);
+    if size == 0 {
+        return std::ptr::null_mut();
+    }
+    if !alignment.is_power_of_two() {
+        error::debug(routine, format_args!("alignment {alignment} is not a power of two"));
+        return std::ptr::null_mut();
+    }
+    allocate(rt, routine, size, alignment, false)
+}
+
+/// The heap offset of a pointer the caller claims came from the allocator.
+fn owned_block(rt: &Runtime, routine: &'static str, ptr: *mut c_void) -> usize {
+    let off = rt.segs.heap_offset(ptr as usize);
+    match off {
+        Some(off)
+            if rt
+                .heap
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .block_len(off)
+                .is_some() =>
+        {
+            off
+        }
+        _ => fatal(&Error::new(
+            routine,
+            ErrorKind::NotHeapAllocation {
+                arg: 1,
+                name: "ptr",
+                addr: ptr as usize,
+            },
+        )),
+    }
+}
+
+fn free(routine: &'static str, ptr: *mut c_void) {
+    let rt = runtime::get(routine);
+    if ptr.is_null() {
+        return;
+    }
+    let off = owned_block(rt, routine, ptr);
+    // Nobody may still be using the block on any PE.
+    coll::barrier_all(rt);
+    rt.heap.lock().unwrap_or_else(|e| e.into_inner()).free(off);
+}
+
+fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void {
+    let rt = runtime::get(routine);
+    if ptr.is_null() {
+        return if size == 0 {
+            std::ptr::null_mut()
+        } else {
+            allocate(rt, routine, size, MIN_ALIGN, false)
+        };
+    }
+    if size == 0 {
+        free(routine, ptr);
+        return std::ptr::null_mut();
+    }
+    let off = owned_block(rt, routine, ptr);
+    coll::barrier_all(rt);
+    let moved = {
+        let mut heap = rt.heap.lock().unwrap_or_else(|e| e.into_inner());
+        if heap.resize_in_place(off, size) {
+            Ok(off)
+        } else {
+            let old_len = heap.block_len(off).unwrap_or(0);
+            heap.alloc(size, MIN_ALIGN).inspect(|&new| {
+                let base = rt.segs.heap_base();
+                // SAFETY: both blocks are allocated in our heap and distinct.
+                unsafe {
+                    std::ptr::copy_nonoverlapping((base + off) as *const u8, (base + new) as *mut u8, old_len.min(size))
+                };
+                heap.free(off);
+            })
+        }
+    };
+    let result = match moved {
+        Ok(new) => (rt.segs.heap_base() + new) as *mut c_void,
+        Err(e) => {
+            explain(routine, &e);
+            std::ptr::null_mut()
+        }
+    };
+    coll::barrier_all(rt);
+    result
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmem_malloc(size: usize) -> *mut c_void {
+    guard("shmem_malloc", || malloc("shmem_malloc", size))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmalloc(size: usize) -> *mut c_void {
+    guard("shmalloc", || malloc("shmalloc", size))
+}
+
+/// Hints describe intended use; every hint is served by the same memory here.
+#[unsafe(no_mangle)]
+pub extern "C" fn shmem_malloc_with_hints(size: usize, _hints: c_long) -> *mut c_void {
+    guard("shmem_malloc_with_hints", || malloc("shmem_malloc_with_hints", size))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmem_calloc(count: usize, size: usize) -> *mut c_void {
+    guard("shmem_calloc", || {
+        let rt = runtime::get("shmem_calloc");
+        match count.checked_mul(size) {
+            Some(0) => std::ptr::null_mut(),
+            Some(total) => allocate(rt, "shmem_calloc", total, MIN_ALIGN, true),
+            None => {
+                error::debug("shmem_calloc", format_args!("{count} x {size} bytes overflows"));
+                std::ptr::null_mut()
+            }
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmem_align(alignment: usize, size: usize) -> *mut c_void {
+    guard("shmem_align", || align("shmem_align", alignment, size))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmemalign(alignment: usize, size: usize) -> *mut c_void {
+    guard("shmemalign", || align("shmemalign", alignment, size))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
+    guard("shmem_realloc", || realloc("shmem_realloc", ptr, size))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shrealloc(ptr: *mut c_void, size: usize) -> *mut c_void {
+    guard("shrealloc", || realloc("shrealloc", ptr, size))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shmem_free(ptr: *mut c_void) {
+    guard("shmem_free", || free("shmem_free", ptr))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn shfree(ptr: *mut c_void) {
+    guard("shfree", || free("shfree", ptr))
+}

@@ -1,0 +1,137 @@
+//! Remote memory access shims: put, get, p, g, iput, iget (and the `_nbi`
+//! forms, which complete before returning on this transport, so they share
+//! these shims).
+
+use super::check;
+use super::handle::CtxHandle;
+use crate::runtime;
+use crate::transport::Transport;
+use crate::types::ShmemType;
+use core::ffi::c_int;
+use std::mem::size_of;
+
+pub fn put<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 4, pe);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    if len == 0 {
+        return;
+    }
+    let off = check::sym(rt, routine, 1, "dest", dest as usize, len);
+    // SAFETY: the destination range is inside a segment (checked); the source is
+    // the caller's local buffer of nelems elements, as the API requires.
+    unsafe { rt.transport.put(pe, off, source as *const u8, len) }
+}
+
+pub fn get<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 4, pe);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    if len == 0 {
+        return;
+    }
+    let off = check::sym(rt, routine, 2, "source", source as usize, len);
+    // SAFETY: the source range is inside a segment (checked); the destination is
+    // the caller's local buffer of nelems elements.
+    unsafe { rt.transport.get(pe, off, dest as *mut u8, len) }
+}
+
+pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 3, pe);
+    let off = check::sym(rt, routine, 1, "dest", dest as usize, size_of::<T>());
+    check::aligned::<T>(routine, 1, "dest", dest as usize);
+    // SAFETY: an aligned T inside a segment (checked).
+    unsafe { rt.transport.put_value(pe, off, value) }
+}
+
+pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 2, pe);
+    let off = check::sym(rt, routine, 1, "source", source as usize, size_of::<T>());
+    check::aligned::<T>(routine, 1, "source", source as usize);
+    // SAFETY: an aligned T inside a segment (checked).
+    unsafe { rt.transport.get_value(pe, off) }
+}
+
+/// The byte range covered by `nelems` elements of `T` from `base`, `stride`
+/// elements apart, as (lowest address, length).
+fn strided_span<T>(routine: &'static str, base: usize, stride: isize, nelems: usize) -> (usize, usize) {
+    let size = size_of::<T>() as isize;
+    let last = (nelems as isize - 1)
+        .checked_mul(stride)
+        .and_then(|e| e.checked_mul(size))
+        .unwrap_or_else(|| check::too_large(routine, 5, nelems));
+    let lo = if last < 0 {
+        base.wrapping_sub(last.unsigned_abs())
+    } else {
+        base
+    };
+    (lo, last.unsigned_abs() + size as usize)
+}
+
+pub fn iput<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 6, pe);
+    if nelems == 0 {
+        return;
+    }
+    let (lo, len) = strided_span::<T>(routine, dest as usize, dst, nelems);
+    check::sym(rt, routine, 1, "dest", lo, len);
+    let off = check::sym(rt, routine, 1, "dest", dest as usize, size_of::<T>());
+    // SAFETY: every destination element lies in [lo, lo+len), inside a segment;
+    // the source elements are the caller's local buffer.
+    unsafe { rt.transport.put_strided(pe, off, dst, source, sst, nelems) }
+}
+
+pub fn iget<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 6, pe);
+    if nelems == 0 {
+        return;
+    }
+    let (lo, len) = strided_span::<T>(routine, source as usize, sst, nelems);
+    check::sym(rt, routine, 2, "source", lo, len);
+    let off = check::sym(rt, routine, 2, "source", source as usize, size_of::<T>());
+    // SAFETY: every source element lies in [lo, lo+len), inside a segment; the
+    // destination elements are the caller's local buffer.
+    unsafe { rt.transport.get_strided(pe, off, sst, dest, dst, nelems) }
+}

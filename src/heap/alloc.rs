@@ -1,0 +1,235 @@
+//! The symmetric heap allocator.
+//!
+//! Allocation is collective: every PE runs the same sequence of calls with the
+//! same arguments on its own copy of this allocator, which is deterministic, so
+//! every PE obtains the same offset without communicating. Bookkeeping lives in
+//! private memory; the heap itself only holds user data.
+//!
+//! Policy: address-ordered first fit, blocks rounded to [`MIN_ALIGN`] bytes
+//! (a cache line, so separately allocated flags never share one), neighbours
+//! coalesced on free.
+
+use std::collections::BTreeMap;
+
+/// Alignment and size granule of every block.
+pub const MIN_ALIGN: usize = 64;
+
+/// Offsets and lengths are relative to the start of the heap.
+#[derive(Debug)]
+pub struct Allocator {
+    capacity: usize,
+    /// offset -> length of free blocks; never two adjacent.
+    free: BTreeMap<usize, usize>,
+    /// offset -> length of allocated blocks.
+    used: BTreeMap<usize, usize>,
+}
+
+/// Why an allocation failed, for `SHMEM_DEBUG`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exhausted {
+    pub requested: usize,
+    pub free_total: usize,
+    pub largest_free: usize,
+    pub capacity: usize,
+}
+
+impl Allocator {
+    pub fn new(capacity: usize) -> Allocator {
+        let capacity = capacity & !(MIN_ALIGN - 1);
+        let mut free = BTreeMap::new();
+        if capacity > 0 {
+            free.insert(0, capacity);
+        }
+        Allocator {
+            capacity,
+            free,
+            used: BTreeMap::new(),
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Allocates `size` bytes (rounded up) at a multiple of `align` (a power of
+    /// two; at least [`MIN_ALIGN`] is used).
+    pub fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {
+        let align = align.max(MIN_ALIGN);
+        debug_assert!(align.is_power_of_two());
+        let size = size
+            .max(1)
+            .checked_next_multiple_of(MIN_ALIGN)
+            .ok_or_else(|| self.exhausted(size))?;
+        let found = self.free.iter().find_map(|(&off, &len)| {
+            let start = off.checked_next_multiple_of(align)?;
+            (start.checked_add(size)? <= off + len).then_some((off, len, start))
+        });
+        let Some((off, len, start)) = found else {
+            return Err(self.exhausted(size));
+        };
+        self.free.remove(&off);
+        if start > off {
+            self.free.insert(off, start - off);
+        }
+        let end = start + size;
+        if end < off + len {
+            self.free.insert(end, off + len - end);
+        }
+        self.used.insert(start, size);
+        Ok(start)
+    }
+
+    fn exhausted(&self, requested: usize) -> Exhausted {
+        Exhausted {
+            requested,
+            free_total: self.free.values().sum(),
+            largest_free: self.free.values().copied().max().unwrap_or(0),
+            capacity: self.capacity,
+        }
+    }
+
+    /// Length of the block allocated at `off`, if one is.
+    pub fn block_len(&self, off: usize) -> Option<usize> {
+        self.used.get(&off).copied()
+    }
+
+    /// Frees the block at `off`; returns its length, or `None` if no block
+    /// starts there.
+    pub fn free(&mut self, off: usize) -> Option<usize> {
+        let len = self.used.remove(&off)?;
+        self.insert_free(off, len);
+        Some(len)
+    }
+
+    fn insert_free(&mut self, mut off: usize, mut len: usize) {
+        if let Some((&prev, &plen)) = self.free.range(..off).next_back()
+            && prev + plen == off
+        {
+            self.free.remove(&prev);
+            off = prev;
+            len += plen;
+        }
+        if let Some(nlen) = self.free.remove(&(off + len)) {
+            len += nlen;
+        }
+        self.free.insert(off, len);
+    }
+
+    /// Grows or shrinks the block at `off` to `size` without moving it, if the
+    /// space after it allows. Returns false (and changes nothing) otherwise.
+    pub fn resize_in_place(&mut self, off: usize, size: usize) -> bool {
+        let Some(&old) = self.used.get(&off) else {
+            return false;
+        };
+        let Some(new) = size.max(1).checked_next_multiple_of(MIN_ALIGN) else {
+            return false;
+        };
+        if new <= old {
+            if new < old {
+                self.used.insert(off, new);
+                self.insert_free(off + new, old - new);
+            }
+            return true;
+        }
+        let end = off + old;
+        match self.free.get(&end).copied() {
+            Some(flen) if old + flen >= new => {
+                self.free.remove(&end);
+                self.used.insert(off, new);
+                if old + flen > new {
+                    self.free.insert(off + new, old + flen - new);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Bytes currently allocated.
+    pub fn used_bytes(&self) -> usize {
+        self.used.values().sum()
+    }
+
+    /// Frees everything (re-initialisation after `shmem_finalize`).
+    pub fn reset(&mut self) {
+        *self = Allocator::new(self.capacity);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_fit_is_deterministic_and_aligned() {
+        let mut a = Allocator::new(1 << 20);
+        let x = a.alloc(10, 1).unwrap();
+        let y = a.alloc(100, 1).unwrap();
+        let z = a.alloc(1, 4096).unwrap();
+        assert_eq!(x, 0);
+        assert_eq!(y, 64);
+        assert_eq!(z % 4096, 0);
+        assert_eq!(a.block_len(y), Some(128));
+        // Same calls on a fresh allocator give the same offsets.
+        let mut b = Allocator::new(1 << 20);
+        assert_eq!(
+            [
+                b.alloc(10, 1).unwrap(),
+                b.alloc(100, 1).unwrap(),
+                b.alloc(1, 4096).unwrap()
+            ],
+            [x, y, z]
+        );
+    }
+
+    #[test]
+    fn free_coalesces_and_space_is_reused() {
+        let mut a = Allocator::new(4096);
+        let blocks: Vec<usize> = (0..64).map(|_| a.alloc(64, 1).unwrap()).collect();
+        assert!(a.alloc(1, 1).is_err());
+        for &b in blocks.iter().step_by(2) {
+            assert_eq!(a.free(b), Some(64));
+        }
+        assert!(a.alloc(128, 1).is_err(), "holes are only 64 bytes");
+        for &b in blocks.iter().skip(1).step_by(2) {
+            a.free(b);
+        }
+        assert_eq!(a.alloc(4096, 1), Ok(0), "everything coalesced back");
+        assert_eq!(a.used_bytes(), 4096);
+    }
+
+    #[test]
+    fn freeing_unknown_offsets_is_refused() {
+        let mut a = Allocator::new(4096);
+        let x = a.alloc(64, 1).unwrap();
+        assert_eq!(a.free(x + 8), None);
+        assert_eq!(a.free(x), Some(64));
+        assert_eq!(a.free(x), None, "double free");
+    }
+
+    #[test]
+    fn exhaustion_reports_the_state() {
+        let mut a = Allocator::new(1024);
+        a.alloc(512, 1).unwrap();
+        let e = a.alloc(1024, 1).unwrap_err();
+        assert_eq!(e.free_total, 512);
+        assert_eq!(e.largest_free, 512);
+        assert_eq!(e.capacity, 1024);
+        assert!(a.alloc(usize::MAX - 10, 1).is_err());
+        assert!(Allocator::new(0).alloc(1, 1).is_err());
+    }
+
+    #[test]
+    fn resize_in_place_grows_into_free_space_only() {
+        let mut a = Allocator::new(4096);
+        let x = a.alloc(64, 1).unwrap();
+        assert!(a.resize_in_place(x, 1000));
+        assert_eq!(a.block_len(x), Some(1024));
+        let y = a.alloc(64, 1).unwrap();
+        assert!(!a.resize_in_place(x, 2000), "y is in the way");
+        assert!(a.resize_in_place(x, 100));
+        assert_eq!(a.block_len(x), Some(128));
+        assert_eq!(a.alloc(64, 1), Ok(128), "shrinking freed the tail");
+        let _ = y;
+    }
+}

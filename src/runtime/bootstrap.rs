@@ -1,0 +1,268 @@
+//! First `shmem_init` of a process: attach to the job and agree on the layout.
+//!
+//! 1. Attach: map the control block of the job file inherited from `oshrun`
+//!    (or create a private one for a 1-PE job).
+//! 2. Publish: each PE writes the size of its program data and of the heap it
+//!    wants into its slot and marks itself arrived.
+//! 3. PE 0 checks that all PEs agree and that the heaps fit in the machine,
+//!    sizes the file for every segment, and announces the layout.
+//! 4. Every PE maps all segments and moves its globals into its own segment.
+//!
+//! The caller then marks the PE running and meets the others in a barrier.
+
+use super::Runtime;
+use super::error::{Error, ErrorKind};
+use crate::config::{Config, human_bytes};
+use crate::heap::alloc::Allocator;
+use crate::heap::{Segments, globals, segment};
+use crate::job::{self, Control, PeState};
+use crate::transport::shm::SharedMemory;
+use crate::wait::backoff::Policy;
+use crate::wait::{Waiter, notify};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+const LAYOUT_PENDING: u32 = 0;
+const LAYOUT_READY: u32 = 1;
+const LAYOUT_FAILED: u32 = 2;
+
+/// The default heap when `SHMEM_SYMMETRIC_SIZE` is unset: 512 MiB, lowered so
+/// all PEs' heaps take at most half the machine's memory, but not below 32 MiB.
+fn default_heap(npes: usize, requested: usize) -> usize {
+    let budget = segment::machine_memory() / 2 / npes as u128;
+    let fit = (budget as usize) & !((1 << 20) - 1);
+    requested.min(fit.max(32 << 20))
+}
+
+pub fn start(routine: &'static str) -> Result<Runtime, Error> {
+    let fail = |kind: ErrorKind| Error::new(routine, kind);
+    let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
+    super::DEBUG.store(config.debug, Ordering::Relaxed);
+    let (me, npes, file) = attach().map_err(|s| fail(ErrorKind::Startup(s)))?;
+    let page = job::page_size();
+
+    let control_map = segment::map_shared(&file, 0, job::control_len(npes))
+        .map_err(|e| fail(ErrorKind::Startup(format!("cannot map the job's control block: {e}"))))?;
+    // SAFETY: the mapping is control_len(npes) bytes, page aligned, never unmapped.
+    let control = unsafe { Control::from_raw(control_map.ptr, npes) };
+    if npes == 1 && me == 0 && control.header().magic.load(Ordering::Acquire) == 0 {
+        control.header().npes.store(1, Ordering::Relaxed);
+        control.header().magic.store(job::MAGIC, Ordering::Release);
+    }
+    if control.header().magic.load(Ordering::Acquire) != job::MAGIC
+        || control.header().npes.load(Ordering::Acquire) as usize != npes
+    {
+        return Err(fail(ErrorKind::Startup(format!(
+            "the job file (fd {}) is not an rshmem {npes}-PE job: was this process started by oshrun?",
+            file.as_raw_fd()
+        ))));
+    }
+    super::publish_exit_words(&control, me);
+
+    let data = globals::program_data();
+    let data_len = data.map_or(0, |d| d.len);
+    let wanted = if config.symmetric_size_explicit {
+        config.symmetric_size
+    } else {
+        default_heap(npes, config.symmetric_size)
+    };
+    let heap_len = wanted.next_multiple_of(page);
+    let policy = Policy::for_job(npes, config.wait_spin);
+    let waiter = Waiter {
+        wake: &control.slot(me).wake,
+        policy,
+        hang_warn_secs: config.hang_warn_secs,
+    };
+
+    let info = &control.slot(me).info;
+    // SAFETY: getpid has no preconditions.
+    info.pid.store(unsafe { libc::getpid() }, Ordering::Relaxed);
+    info.want_data_len.store(data_len as u64, Ordering::Relaxed);
+    info.want_heap_size.store(heap_len as u64, Ordering::Relaxed);
+    control.set_state(me, PeState::Arrived);
+    notify(&control.slot(0).wake);
+
+    let header = control.header();
+    if me == 0 {
+        waiter.wait(
+            || (0..npes).all(|pe| control.state(pe) == PeState::Arrived),
+            || {
+                format!(
+                    "all {npes} PEs to call shmem_init (arrived: {:?})",
+                    (0..npes)
+                        .filter(|&pe| control.state(pe) == PeState::Arrived)
+                        .collect::<Vec<_>>()
+                )
+            },
+        );
+        let announce = |result: u32| {
+            header.layout_ready.store(result, Ordering::Release);
+            for pe in 0..npes {
+                notify(&control.slot(pe).wake);
+            }
+        };
+        if let Err(why) = plan_layout(&control, &file, config.symmetric_size_explicit, data_len, heap_len) {
+            announce(LAYOUT_FAILED);
+            return Err(fail(ErrorKind::Startup(why)));
+        }
+        announce(LAYOUT_READY);
+    } else {
+        waiter.wait(
+            || header.layout_ready.load(Ordering::Acquire) != LAYOUT_PENDING,
+            || "PE 0 to lay out the symmetric segments".into(),
+        );
+        if header.layout_ready.load(Ordering::Acquire) == LAYOUT_FAILED {
+            return Err(fail(ErrorKind::Startup(
+                "PE 0 could not set up the job (see its message)".into(),
+            )));
+        }
+    }
+
+    let seg_offset = header.seg_offset.load(Ordering::Acquire);
+    let stride = header.seg_stride.load(Ordering::Acquire) as usize;
+    let all = segment::map_shared(&file, seg_offset, npes * stride).map_err(|e| {
+        fail(ErrorKind::Startup(format!(
+            "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
+            human_bytes((npes * stride) as u128),
+            human_bytes(stride as u128)
+        )))
+    })?;
+    let segs = Segments {
+        base: all.ptr,
+        stride,
+        npes,
+        me,
+        data,
+        data_len,
+        heap_len,
+    };
+    if let Some(d) = data {
+        let mine = seg_offset + (me * stride) as u64;
+        // SAFETY: `all` maps the file from seg_offset, so our segment's globals part
+        // (data_len bytes at me * stride) is live at that alias address; this is
+        // start-up, before the program can have other threads using the library.
+        unsafe { globals::make_symmetric(d, &file, mine, all.ptr.add(me * stride)) }.map_err(|e| {
+            fail(ErrorKind::Startup(format!(
+                "cannot make the program's global data symmetric: {e}"
+            )))
+        })?;
+    }
+    Ok(Runtime {
+        me,
+        npes,
+        transport: SharedMemory::new(segs, control),
+        heap: Mutex::new(Allocator::new(heap_len)),
+        config,
+        control,
+        segs,
+        policy,
+        thread_level: AtomicI32::new(0),
+        _job_file: file,
+    })
+}
+
+/// PE 0: checks every PE's proposal, sizes the file and writes the layout.
+fn plan_layout(
+    control: &Control,
+    file: &OwnedFd,
+    explicit: bool,
+    data_len: usize,
+    heap_len: usize,
+) -> Result<(), String> {
+    let npes = control.npes();
+    for pe in 1..npes {
+        let info = &control.slot(pe).info;
+        let (d, h) = (
+            info.want_data_len.load(Ordering::Relaxed) as usize,
+            info.want_heap_size.load(Ordering::Relaxed) as usize,
+        );
+        if d != data_len {
+            return Err(format!(
+                "PE {pe} has {d} bytes of writable program data but PE 0 has {data_len}: every PE must run the same executable"
+            ));
+        }
+        if h != heap_len {
+            return Err(format!(
+                "PE {pe} asks for a {} heap but PE 0 for {}: set SHMEM_SYMMETRIC_SIZE the same for every PE",
+                human_bytes(h as u128),
+                human_bytes(heap_len as u128)
+            ));
+        }
+    }
+    let total = npes as u128 * heap_len as u128;
+    let machine = segment::machine_memory();
+    if explicit && total > machine {
+        let shown = std::env::var("SHMEM_SYMMETRIC_SIZE")
+            .or_else(|_| std::env::var("SMA_SYMMETRIC_SIZE"))
+            .unwrap_or_default();
+        return Err(format!(
+            "SHMEM_SYMMETRIC_SIZE={shown} asks for {npes} PEs x {} = {}, more than this machine's memory ({})",
+            human_bytes(heap_len as u128),
+            human_bytes(total),
+            human_bytes(machine)
+        ));
+    }
+    let stride = data_len + heap_len;
+    let seg_offset = job::control_len(npes);
+    let len = seg_offset as u64 + npes as u64 * stride as u64;
+    segment::set_len(file.as_raw_fd(), len)
+        .map_err(|e| format!("cannot size the job's memory file to {}: {e}", human_bytes(len as u128)))?;
+    let h = control.header();
+    h.seg_offset.store(seg_offset as u64, Ordering::Relaxed);
+    h.seg_stride.store(stride as u64, Ordering::Relaxed);
+    h.data_len.store(data_len as u64, Ordering::Relaxed);
+    h.heap_size.store(heap_len as u64, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Finds this PE's identity and job file: from `oshrun`'s environment, or a new
+/// private file for a 1-PE job.
+fn attach() -> Result<(usize, usize, OwnedFd), String> {
+    let var = |k: &str| std::env::var(k).ok();
+    let Some(fd_text) = var(job::ENV_JOB_FD) else {
+        let fd =
+            segment::create_memfd("rshmem-job").map_err(|e| format!("cannot create the job's memory file: {e}"))?;
+        segment::set_len(fd.as_raw_fd(), job::control_len(1) as u64)
+            .map_err(|e| format!("cannot size the job's memory file: {e}"))?;
+        return Ok((0, 1, fd));
+    };
+    let parse = |k: &str| -> Result<usize, String> {
+        let v = var(k).ok_or_else(|| {
+            format!(
+                "{} is set but {k} is not: start the program with oshrun",
+                job::ENV_JOB_FD
+            )
+        })?;
+        v.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("environment variable {k}={v:?} is not a number"))
+    };
+    let (me, npes) = (parse(job::ENV_PE)?, parse(job::ENV_NPES)?);
+    if npes == 0 || me >= npes {
+        return Err(format!("{}={me} is not a PE of a {npes}-PE job", job::ENV_PE));
+    }
+    let raw: i32 = fd_text.trim().parse().map_err(|_| {
+        format!(
+            "environment variable {}={fd_text:?} is not a descriptor number",
+            job::ENV_JOB_FD
+        )
+    })?;
+    let len = segment::file_len(raw).map_err(|e| {
+        format!(
+            "{}={raw} is not an open file ({e}): was this process started by oshrun?",
+            job::ENV_JOB_FD
+        )
+    })?;
+    if len < job::control_len(npes) as u64 {
+        return Err(format!(
+            "{}={raw} is not an rshmem job file: was this process started by oshrun?",
+            job::ENV_JOB_FD
+        ));
+    }
+    // Programs this PE starts must not inherit the job.
+    segment::set_cloexec(raw);
+    // SAFETY: the descriptor was inherited for this library's use only; from here
+    // on the runtime owns it.
+    Ok((me, npes, unsafe { OwnedFd::from_raw_fd(raw) }))
+}

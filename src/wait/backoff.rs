@@ -1,0 +1,108 @@
+//! Phases of a wait: spin, then yield the core, then sleep.
+//!
+//! Spinning gives the best latency while every PE has a core of its own; when PEs
+//! outnumber cores a spinning PE steals the core from the PE it waits for, so the
+//! spin phase is cut short and the yield phase hands the core over quickly.
+
+/// How long each phase lasts, decided once at start-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Polls (each a `spin_loop` hint) before the first yield.
+    pub spins: u32,
+    /// `sched_yield` calls before going to sleep.
+    pub yields: u32,
+}
+
+impl Policy {
+    /// Dedicated cores: spin long (the writer is running right now), then yield.
+    pub const DEDICATED: Policy = Policy {
+        spins: 4000,
+        yields: 200,
+    };
+    /// More PEs than cores: the writer may need this core; give it away fast.
+    pub const OVERSUBSCRIBED: Policy = Policy { spins: 64, yields: 16 };
+
+    /// Picks the policy for `npes` PEs on this machine; `spin_override` comes from
+    /// `SHMEM_WAIT_SPIN`.
+    pub fn for_job(npes: usize, spin_override: Option<u32>) -> Policy {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut p = if npes <= cores {
+            Policy::DEDICATED
+        } else {
+            Policy::OVERSUBSCRIBED
+        };
+        if let Some(s) = spin_override {
+            p.spins = s;
+        }
+        p
+    }
+}
+
+/// What the caller should do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Poll again now (a spin hint was issued).
+    Spin,
+    /// Poll again (the core was yielded).
+    Yielded,
+    /// Spinning and yielding are over: sleep until woken.
+    Sleep,
+}
+
+/// Counts polls through the phases of a [`Policy`].
+pub struct Backoff {
+    policy: Policy,
+    polls: u32,
+}
+
+impl Backoff {
+    pub fn new(policy: Policy) -> Backoff {
+        Backoff { policy, polls: 0 }
+    }
+
+    /// Advances one poll and performs its pause.
+    #[inline]
+    pub fn step(&mut self) -> Step {
+        self.polls = self.polls.saturating_add(1);
+        if self.polls <= self.policy.spins {
+            std::hint::spin_loop();
+            Step::Spin
+        } else if self.polls <= self.policy.spins + self.policy.yields {
+            std::thread::yield_now();
+            Step::Yielded
+        } else {
+            Step::Sleep
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_follow_the_policy() {
+        let mut b = Backoff::new(Policy { spins: 3, yields: 2 });
+        let steps: Vec<Step> = (0..7).map(|_| b.step()).collect();
+        assert_eq!(
+            steps,
+            [
+                Step::Spin,
+                Step::Spin,
+                Step::Spin,
+                Step::Yielded,
+                Step::Yielded,
+                Step::Sleep,
+                Step::Sleep
+            ]
+        );
+    }
+
+    #[test]
+    fn oversubscription_shortens_spinning() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(Policy::for_job(cores * 4, None), Policy::OVERSUBSCRIBED);
+        assert_eq!(Policy::for_job(1, None), Policy::DEDICATED);
+        assert_eq!(Policy::for_job(1, Some(7)).spins, 7);
+    }
+}
