@@ -60,11 +60,24 @@ impl PeState {
 /// Words used to put a PE's threads to sleep and wake them (see `wait`).
 #[repr(C)]
 #[derive(Default)]
-pub struct WakeWords {
-    /// Futex word: bumped by any writer that may have satisfied a sleeper.
+pub struct Bell {
+    /// Futex word: bumped by a writer that may have satisfied a sleeper.
     pub doorbell: AtomicU32,
     /// Number of this PE's threads currently (about to be) asleep on `doorbell`.
     pub sleepers: AtomicU32,
+    /// Set by the writer that rings, cleared by the sleeper it woke: further
+    /// writers skip the wake system call until then.
+    pub rung: AtomicU32,
+}
+
+/// A PE's two bells: waits on its symmetric memory (`wait_until`), rung by
+/// puts and atomics, and waits inside the library (barriers), rung by their
+/// release. A put never wakes a PE that only waits in a barrier.
+#[repr(C)]
+#[derive(Default)]
+pub struct WakeWords {
+    pub memory: Bell,
+    pub sync: Bell,
 }
 
 /// Per-PE bookkeeping other than waking.

@@ -20,7 +20,7 @@ pub fn world(control: &Control, waiter: &Waiter<'_>) {
         h.barrier_count.store(0, Ordering::Relaxed);
         h.barrier_gen.store(episode.wrapping_add(1), Ordering::Release);
         for pe in 0..control.npes() {
-            notify(&control.slot(pe).wake);
+            notify(&control.slot(pe).wake.sync);
         }
     } else {
         waiter.wait(

@@ -15,5 +15,5 @@ pub fn barrier_all(rt: &Runtime) {
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
 pub fn sync_all(rt: &Runtime) {
-    barrier::world(&rt.control, &rt.waiter());
+    barrier::world(&rt.control, &rt.sync_waiter());
 }

@@ -70,7 +70,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let heap_len = wanted.next_multiple_of(page);
     let policy = Policy::for_job(npes, config.wait_spin);
     let waiter = Waiter {
-        wake: &control.slot(me).wake,
+        bell: &control.slot(me).wake.sync,
         policy,
         hang_warn_secs: config.hang_warn_secs,
     };
@@ -81,7 +81,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     info.want_data_len.store(data_len as u64, Ordering::Relaxed);
     info.want_heap_size.store(heap_len as u64, Ordering::Relaxed);
     control.set_state(me, PeState::Arrived);
-    notify(&control.slot(0).wake);
+    notify(&control.slot(0).wake.sync);
 
     let header = control.header();
     if me == 0 {
@@ -99,7 +99,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         let announce = |result: u32| {
             header.layout_ready.store(result, Ordering::Release);
             for pe in 0..npes {
-                notify(&control.slot(pe).wake);
+                notify(&control.slot(pe).wake.sync);
             }
         };
         if let Err(why) = plan_layout(&control, &file, config.symmetric_size_explicit, data_len, heap_len) {

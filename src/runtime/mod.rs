@@ -41,11 +41,21 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// A waiter for this PE's threads.
+    /// A waiter on this PE's symmetric memory (woken by puts and atomics).
     #[inline]
     pub fn waiter(&self) -> Waiter<'_> {
+        self.waiter_on(&self.control.slot(self.me).wake.memory)
+    }
+
+    /// A waiter for the library's own synchronisation (woken by barriers).
+    #[inline]
+    pub fn sync_waiter(&self) -> Waiter<'_> {
+        self.waiter_on(&self.control.slot(self.me).wake.sync)
+    }
+
+    fn waiter_on<'a>(&'a self, bell: &'a crate::job::Bell) -> Waiter<'a> {
         Waiter {
-            wake: &self.control.slot(self.me).wake,
+            bell,
             policy: self.policy,
             hang_warn_secs: self.config.hang_warn_secs,
         }

@@ -34,7 +34,7 @@ impl SharedMemory {
 
     #[inline]
     fn wrote(&self, pe: Pe) {
-        notify(&self.control.slot(pe).wake);
+        notify(&self.control.slot(pe).wake.memory);
     }
 }
 

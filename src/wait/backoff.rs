@@ -4,6 +4,8 @@
 //! outnumber cores a spinning PE steals the core from the PE it waits for, so the
 //! spin phase is cut short and the yield phase hands the core over quickly.
 
+use std::time::Duration;
+
 /// How long each phase lasts, decided once at start-up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
@@ -11,6 +13,10 @@ pub struct Policy {
     pub spins: u32,
     /// `sched_yield` calls before going to sleep.
     pub yields: u32,
+    /// First bound on one sleep; doubles up to `longest_sleep` while nothing
+    /// rings. Only a wake that bypasses the bell ever waits this long.
+    pub first_sleep: Duration,
+    pub longest_sleep: Duration,
 }
 
 impl Policy {
@@ -18,9 +24,20 @@ impl Policy {
     pub const DEDICATED: Policy = Policy {
         spins: 4000,
         yields: 200,
+        ..Policy::SLEEPS
     };
     /// More PEs than cores: the writer may need this core; give it away fast.
-    pub const OVERSUBSCRIBED: Policy = Policy { spins: 64, yields: 16 };
+    pub const OVERSUBSCRIBED: Policy = Policy {
+        spins: 64,
+        yields: 16,
+        ..Policy::SLEEPS
+    };
+    const SLEEPS: Policy = Policy {
+        spins: 0,
+        yields: 0,
+        first_sleep: Duration::from_micros(50),
+        longest_sleep: Duration::from_millis(1),
+    };
 
     /// Picks the policy for `npes` PEs on this machine; `spin_override` comes from
     /// `SHMEM_WAIT_SPIN`.
@@ -82,7 +99,11 @@ mod tests {
 
     #[test]
     fn phases_follow_the_policy() {
-        let mut b = Backoff::new(Policy { spins: 3, yields: 2 });
+        let mut b = Backoff::new(Policy {
+            spins: 3,
+            yields: 2,
+            ..Policy::DEDICATED
+        });
         let steps: Vec<Step> = (0..7).map(|_| b.step()).collect();
         assert_eq!(
             steps,

@@ -1,8 +1,8 @@
 //! Waiting for memory that other PEs write.
 //!
 //! A waiter polls its condition through the [`backoff`] phases and then sleeps
-//! on its PE's *doorbell*, a futex word in the control block. Writers that may
-//! have made a condition true call [`notify`] for the target PE.
+//! on a *bell* of its PE, a futex word in the control block. Writers that may
+//! have made a condition true call [`notify`] on the target PE's bell.
 //!
 //! The protocol is a Dekker handshake between the waiter's `sleepers` increment
 //! and the writer's data store, each followed by a sequentially consistent
@@ -12,32 +12,35 @@
 //! waiter                                  writer
 //! sleepers += 1            (SeqCst RMW)    store data
 //! d = doorbell             (SeqCst)        fence(SeqCst)
-//! if cond(): leave                         if sleepers != 0:
+//! if cond(): leave                         if sleepers != 0 and rung.swap(1) == 0:
 //! futex_wait(doorbell, d)                      doorbell += 1; futex_wake
+//! rung = 0; fence(SeqCst)
 //! ```
 //!
 //! If the writer saw `sleepers == 0`, the waiter's increment came later in the
 //! total order and its `cond()` sees the data. If the writer rings after the
-//! waiter read `d`, `futex_wait` returns at once because the word changed.
-//! Sleeps are bounded (50 µs doubling to 1 ms), so a store that bypasses
-//! `notify` (a plain store through `shmem_ptr`) costs latency, never a hang.
+//! waiter read `d`, `futex_wait` returns at once because the word changed. The
+//! `rung` flag lets one writer pay for the wake system call per sleep: a writer
+//! that finds it set skips the call, and the woken waiter clears it before it
+//! re-checks its condition, so that writer's data is seen. A waiter woken while
+//! its condition is still false spins and yields again before sleeping, so a
+//! stream of puts to a waiting PE costs few system calls. Sleeps are bounded
+//! (50 µs doubling to 1 ms), so a store that bypasses `notify` (a plain store
+//! through `shmem_ptr`) costs latency, never a hang.
 
 pub mod backoff;
 pub mod futex;
 
-use crate::job::WakeWords;
+use crate::job::Bell;
 use backoff::{Backoff, Policy, Step};
 use std::sync::atomic::{Ordering, fence};
-use std::time::{Duration, Instant};
-
-const FIRST_SLEEP: Duration = Duration::from_micros(50);
-const LONGEST_SLEEP: Duration = Duration::from_millis(1);
+use std::time::Instant;
 
 /// Everything a wait needs besides its condition.
 #[derive(Clone, Copy)]
 pub struct Waiter<'a> {
-    /// The calling PE's wake words.
-    pub wake: &'a WakeWords,
+    /// The calling PE's bell for this kind of wait.
+    pub bell: &'a Bell,
     pub policy: Policy,
     /// Seconds before printing a hang diagnostic; 0 disables it.
     pub hang_warn_secs: f64,
@@ -56,31 +59,40 @@ impl Waiter<'_> {
 
     #[cold]
     fn wait_slow(&self, cond: &mut dyn FnMut() -> bool, describe: &dyn Fn() -> String) {
-        let mut backoff = Backoff::new(self.policy);
-        loop {
-            if cond() {
-                return;
-            }
-            if backoff.step() == Step::Sleep {
-                break;
-            }
-        }
         let started = Instant::now();
         let mut warned = self.hang_warn_secs <= 0.0;
-        let mut sleep = FIRST_SLEEP;
+        let mut sleep = self.policy.first_sleep;
         loop {
-            self.wake.sleepers.fetch_add(1, Ordering::SeqCst);
-            let seen = self.wake.doorbell.load(Ordering::SeqCst);
+            let mut backoff = Backoff::new(self.policy);
+            loop {
+                if cond() {
+                    return;
+                }
+                if backoff.step() == Step::Sleep {
+                    break;
+                }
+            }
+            self.bell.sleepers.fetch_add(1, Ordering::SeqCst);
+            let seen = self.bell.doorbell.load(Ordering::SeqCst);
             if cond() {
-                self.wake.sleepers.fetch_sub(1, Ordering::Relaxed);
+                self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
                 return;
             }
-            futex::wait(&self.wake.doorbell, seen, sleep);
-            self.wake.sleepers.fetch_sub(1, Ordering::Relaxed);
+            futex::wait(&self.bell.doorbell, seen, sleep);
+            self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
+            let woken = self.bell.doorbell.load(Ordering::Relaxed) != seen;
+            self.bell.rung.store(0, Ordering::SeqCst);
+            fence(Ordering::SeqCst);
             if cond() {
                 return;
             }
-            sleep = (sleep * 2).min(LONGEST_SLEEP);
+            // Woken for someone else's data: poll again before sleeping. Timed
+            // out: sleep longer next time.
+            sleep = if woken {
+                self.policy.first_sleep
+            } else {
+                (sleep * 2).min(self.policy.longest_sleep)
+            };
             if !warned && started.elapsed().as_secs_f64() >= self.hang_warn_secs {
                 warned = true;
                 let (pe, npes) = crate::runtime::error::identity();
@@ -94,20 +106,22 @@ impl Waiter<'_> {
     }
 }
 
-/// Called by a writer after storing to memory of the PE whose wake words are
-/// `target`: wakes that PE's sleepers, if any.
+/// Called by a writer after storing to memory that a waiter on `bell` may be
+/// watching: wakes that PE's sleepers, if any.
 #[inline]
-pub fn notify(target: &WakeWords) {
+pub fn notify(bell: &Bell) {
     fence(Ordering::SeqCst);
-    if target.sleepers.load(Ordering::Relaxed) != 0 {
-        ring(target);
+    if bell.sleepers.load(Ordering::Relaxed) != 0 {
+        ring(bell);
     }
 }
 
 #[cold]
-fn ring(target: &WakeWords) {
-    target.doorbell.fetch_add(1, Ordering::Release);
-    futex::wake_all(&target.doorbell);
+fn ring(bell: &Bell) {
+    if bell.rung.swap(1, Ordering::SeqCst) == 0 {
+        bell.doorbell.fetch_add(1, Ordering::Release);
+        futex::wake_all(&bell.doorbell);
+    }
 }
 
 #[cfg(test)]
@@ -115,42 +129,57 @@ mod tests {
     use super::*;
     use std::sync::Arc;
     use std::sync::atomic::AtomicU64;
+    use std::time::Duration;
 
-    fn waiter(w: &WakeWords) -> Waiter<'_> {
+    /// Sleeps of up to 30 s: a lost wake-up shows as a slow test.
+    const SLEEPY: Policy = Policy {
+        spins: 2,
+        yields: 1,
+        first_sleep: Duration::from_secs(30),
+        longest_sleep: Duration::from_secs(30),
+    };
+
+    fn waiter(w: &Bell) -> Waiter<'_> {
         Waiter {
-            wake: w,
-            policy: Policy { spins: 2, yields: 1 },
+            bell: w,
+            policy: SLEEPY,
             hang_warn_secs: 0.0,
         }
     }
 
     #[test]
     fn returns_at_once_when_the_condition_holds() {
-        let w = WakeWords::default();
+        let w = Bell::default();
         waiter(&w).wait(|| true, String::new);
         assert_eq!(w.sleepers.load(Ordering::Relaxed), 0);
     }
 
     #[test]
-    fn a_sleeping_waiter_is_woken_by_notify() {
-        let w = Arc::new(WakeWords::default());
+    fn a_sleeping_waiter_is_woken_promptly_by_notify() {
+        let w = Arc::new(Bell::default());
         let flag = Arc::new(AtomicU64::new(0));
         let (w2, f2) = (w.clone(), flag.clone());
         let t = std::thread::spawn(move || {
-            // Long enough that the waiter is asleep on the futex.
-            std::thread::sleep(Duration::from_millis(20));
+            while w2.sleepers.load(Ordering::SeqCst) == 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
             f2.store(1, Ordering::Release);
             notify(&w2);
         });
+        let start = Instant::now();
         waiter(&w).wait(|| flag.load(Ordering::Acquire) == 1, || "flag".into());
         t.join().unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "woken by the timeout, not the bell"
+        );
         assert_eq!(w.sleepers.load(Ordering::Relaxed), 0);
     }
 
     #[test]
-    fn many_handoffs_between_threads_never_hang() {
-        // Two threads alternate on a counter through sleeping waits.
-        let w = [Arc::new(WakeWords::default()), Arc::new(WakeWords::default())];
+    fn many_sleeping_handoffs_between_threads_lose_no_wake() {
+        // Two threads alternate on a counter, sleeping at every turn.
+        let w = [Arc::new(Bell::default()), Arc::new(Bell::default())];
         let n = Arc::new(AtomicU64::new(0));
         let rounds = 2000u64;
         let spawn = |me: u64| {
@@ -158,11 +187,16 @@ mod tests {
             std::thread::spawn(move || {
                 let mine = &w[me as usize];
                 let other = &w[1 - me as usize];
+                let policy = Policy {
+                    spins: 0,
+                    yields: 0,
+                    ..SLEEPY
+                };
                 for i in 0..rounds {
                     let turn = 2 * i + me;
                     Waiter {
-                        wake: mine,
-                        policy: Policy { spins: 0, yields: 0 },
+                        bell: mine,
+                        policy,
                         hang_warn_secs: 0.0,
                     }
                     .wait(|| n.load(Ordering::Acquire) == turn, || format!("turn {turn}"));
@@ -171,9 +205,11 @@ mod tests {
                 }
             })
         };
+        let start = Instant::now();
         let (a, b) = (spawn(0), spawn(1));
         a.join().unwrap();
         b.join().unwrap();
         assert_eq!(n.load(Ordering::Relaxed), 2 * rounds);
+        assert!(start.elapsed() < Duration::from_secs(20), "a wake-up was lost");
     }
 }
