@@ -207,6 +207,31 @@ impl Config {
     }
 }
 
+/// `docs/env.md`: the variables as a Markdown table (written by
+/// `cargo xtask gen-header`, checked by `tests/header_fresh.rs`).
+pub fn env_markdown() -> String {
+    let mut s = String::from(
+        "# Environment variables\n\nGenerated from the table in `src/config.rs`; do not edit. Each variable is read as \
+         `SHMEM_<NAME>`, then as the deprecated `SMA_<NAME>` where marked. A malformed value stops `shmem_init` \
+         with a message naming the variable and the value.\n\n| variable | `SMA_` alias | kind | default | meaning |\n|---|---|---|---|---|\n",
+    );
+    for v in VARS {
+        let kind = match v.kind {
+            Kind::Flag => "flag (set = on)",
+            Kind::Size => "size",
+            Kind::Seconds => "seconds",
+            Kind::Count => "count",
+        };
+        let default = if v.default.is_empty() { "unset" } else { v.default };
+        let alias = if v.sma_alias { "yes" } else { "no" };
+        s.push_str(&format!(
+            "| `SHMEM_{}` | {alias} | {kind} | `{default}` | {} |\n",
+            v.name, v.help
+        ));
+    }
+    s
+}
+
 /// Parses a size as the OpenSHMEM spec defines for `SHMEM_SYMMETRIC_SIZE`: a
 /// non-negative decimal number, optionally with a fraction, followed by at most
 /// one of k/K (2^10), m/M (2^20), g/G (2^30) or t/T (2^40). The result is rounded

@@ -44,3 +44,13 @@ pub mod headers {
     /// (file name under `include/`, contents)
     pub const ALL: &[(&str, &str)] = &[("shmem.h", SHMEM_H), ("shmemx.h", SHMEMX_H)];
 }
+
+/// Files generated from the crate's tables and committed: (path from the
+/// repository root, contents).
+pub fn generated_files() -> Vec<(&'static str, String)> {
+    vec![
+        ("include/shmem.h", headers::SHMEM_H.to_string()),
+        ("include/shmemx.h", headers::SHMEMX_H.to_string()),
+        ("docs/env.md", config::env_markdown()),
+    ]
+}

@@ -1,7 +1,8 @@
 //! Project tasks: `cargo xtask <task>`.
 //!
 //! - `demo`: builds everything (release) and runs the demo with `oshrun`.
-//! - `gen-header`: writes the headers generated from the type table to `include/`.
+//! - `gen-header`: writes the files generated from the crate's tables (headers
+//!   from the type table, `docs/env.md` from the configuration table).
 //! - `bench [args]`: builds (release) and runs `benches/compare.py`.
 
 use std::path::{Path, PathBuf};
@@ -83,8 +84,8 @@ fn demo() -> Result<(), String> {
 }
 
 fn gen_header() -> Result<(), String> {
-    for (name, text) in rshmem::headers::ALL {
-        let path = root().join("include").join(name);
+    for (name, text) in rshmem::generated_files() {
+        let path = root().join(name);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
