@@ -22,6 +22,11 @@ pub mod segment;
 
 use globals::DataRange;
 
+/// Segments, their globals part and their heap all start at multiples of this,
+/// so an offset aligned to it (or less) gives an aligned address on every PE:
+/// `shmem_align` can honour any alignment up to it.
+pub const SEGMENT_ALIGN: usize = 2 << 20;
+
 /// Offset of an object within a PE's segment; the same on every PE.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SymOffset(pub usize);

@@ -84,6 +84,50 @@ pub fn map_shared(fd: &impl AsRawFd, offset: u64, len: usize) -> io::Result<Mapp
     Ok(Mapping { ptr: p as *mut u8, len })
 }
 
+/// Maps `len` bytes of `fd` from `offset` at an address that is a multiple of
+/// `align` (a power of two, at least a page): reserves `len + align` bytes of
+/// address space, maps the file over the aligned part and returns the rest.
+pub fn map_shared_aligned(fd: &impl AsRawFd, offset: u64, len: usize, align: usize) -> io::Result<Mapping> {
+    let span = len
+        .checked_add(align)
+        .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
+    // SAFETY: an inaccessible anonymous reservation chosen by the kernel.
+    let r = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            span,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if r == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    let start = (r as usize).next_multiple_of(align);
+    // SAFETY: [start, start+len) lies inside the reservation we own.
+    if let Err(e) = unsafe { map_fixed(fd, offset, start as *mut u8, len) } {
+        // SAFETY: the whole reservation is ours to release.
+        unsafe { libc::munmap(r, span) };
+        return Err(e);
+    }
+    let (head, tail) = (start - r as usize, r as usize + span - (start + len));
+    // SAFETY: the slack before and after the file mapping is still our reservation.
+    unsafe {
+        if head > 0 {
+            libc::munmap(r, head);
+        }
+        if tail > 0 {
+            libc::munmap((start + len) as *mut libc::c_void, tail);
+        }
+    }
+    Ok(Mapping {
+        ptr: start as *mut u8,
+        len,
+    })
+}
+
 /// Replaces the pages at `addr..addr+len` with a shared mapping of `fd` at
 /// `offset`.
 ///
@@ -137,5 +181,9 @@ mod tests {
             assert_eq!(*b.ptr.add(8), 42);
         }
         assert!(machine_memory() > 0);
+        let c = map_shared_aligned(&fd, 0, 8192, 1 << 21).unwrap();
+        assert_eq!(c.ptr as usize % (1 << 21), 0);
+        // SAFETY: c maps the same file from offset 0.
+        unsafe { assert_eq!(*c.ptr.add(4096 + 8), 42) };
     }
 }

@@ -14,7 +14,7 @@ use super::Runtime;
 use super::error::{Error, ErrorKind};
 use crate::config::{Config, human_bytes};
 use crate::heap::alloc::Allocator;
-use crate::heap::{Segments, globals, segment};
+use crate::heap::{SEGMENT_ALIGN, Segments, globals, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::shm::SharedMemory;
 use crate::wait::backoff::Policy;
@@ -121,7 +121,8 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
 
     let seg_offset = header.seg_offset.load(Ordering::Acquire);
     let stride = header.seg_stride.load(Ordering::Acquire) as usize;
-    let all = segment::map_shared(&file, seg_offset, npes * stride).map_err(|e| {
+    let data_part = header.data_len.load(Ordering::Acquire) as usize;
+    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, SEGMENT_ALIGN).map_err(|e| {
         fail(ErrorKind::Startup(format!(
             "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
             human_bytes((npes * stride) as u128),
@@ -134,7 +135,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         npes,
         me,
         data,
-        data_len,
+        data_len: data_part,
         heap_len,
     };
     if let Some(d) = data {
@@ -203,7 +204,10 @@ fn plan_layout(
             human_bytes(machine)
         ));
     }
-    let stride = data_len + heap_len;
+    // Globals part and heap both start SEGMENT_ALIGN-aligned (see heap::SEGMENT_ALIGN);
+    // the rounding costs address space only, untouched pages are never allocated.
+    let data_part = data_len.next_multiple_of(SEGMENT_ALIGN);
+    let stride = data_part + heap_len.next_multiple_of(SEGMENT_ALIGN);
     let seg_offset = job::control_len(npes);
     let len = seg_offset as u64 + npes as u64 * stride as u64;
     segment::set_len(file.as_raw_fd(), len)
@@ -211,7 +215,7 @@ fn plan_layout(
     let h = control.header();
     h.seg_offset.store(seg_offset as u64, Ordering::Relaxed);
     h.seg_stride.store(stride as u64, Ordering::Relaxed);
-    h.data_len.store(data_len as u64, Ordering::Relaxed);
+    h.data_len.store(data_part as u64, Ordering::Relaxed);
     h.heap_size.store(heap_len as u64, Ordering::Relaxed);
     Ok(())
 }
