@@ -198,7 +198,8 @@ fn plan_layout(
             .or_else(|_| std::env::var("SMA_SYMMETRIC_SIZE"))
             .unwrap_or_default();
         return Err(format!(
-            "SHMEM_SYMMETRIC_SIZE={shown} asks for {npes} PEs x {} = {}, more than this machine's memory ({})",
+            "SHMEM_SYMMETRIC_SIZE={shown} asks for {npes} PE{} x {} = {}, more than this machine's memory ({})",
+            if npes == 1 { "" } else { "s" },
             human_bytes(heap_len as u128),
             human_bytes(total),
             human_bytes(machine)

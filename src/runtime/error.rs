@@ -11,6 +11,7 @@ use std::io::Write;
 #[derive(Debug, Clone, PartialEq)]
 pub enum ErrorKind {
     NotInitialized,
+    Finalized,
     PeOutOfRange {
         arg: u8,
         name: &'static str,
@@ -60,6 +61,7 @@ impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ErrorKind::NotInitialized => write!(f, "called before shmem_init"),
+            ErrorKind::Finalized => write!(f, "called after shmem_finalize"),
             ErrorKind::PeOutOfRange { arg, name, pe, npes } => {
                 write!(f, "argument #{arg} '{name}' is {pe}, outside [0, {}]", *npes as i64 - 1)
             }

@@ -83,7 +83,12 @@ static INIT_COUNT: AtomicUsize = AtomicUsize::new(0);
 pub fn get(routine: &'static str) -> &'static Runtime {
     let p = ACTIVE.load(Ordering::Acquire);
     if p.is_null() {
-        error::fatal(&Error::new(routine, ErrorKind::NotInitialized));
+        let kind = if BUILT.load(Ordering::Acquire).is_null() {
+            ErrorKind::NotInitialized
+        } else {
+            ErrorKind::Finalized
+        };
+        error::fatal(&Error::new(routine, kind));
     }
     // SAFETY: ACTIVE only ever holds a leaked Box<Runtime> (see init), which is
     // never freed.
