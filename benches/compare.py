@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of rshmem against Open MPI's OSHMEM, plus the machine floor.
+
+Builds the C programs of benches/c/ with each implementation's `oshcc`, runs them with
+its `oshrun`, interleaved (rshmem, Open MPI, Open MPI, rshmem, ... so that slow drifts of
+the machine hit both alike), `--reps` times each, and prints the median of every metric
+in one table. See benches/README.md for what is measured and how to read the table.
+
+    cargo build --release
+    python3 benches/compare.py [--reps 3] [--np 2 4 8] [--csv out.csv]
+
+Python 3 standard library only.
+"""
+
+import argparse
+import csv
+import os
+import platform
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+C_DIR = BENCH_DIR / "c"
+REPO = BENCH_DIR.parent
+
+CFLAGS = ["-O2", "-Wall", "-Wextra"]
+
+# Every implementation gets the same symmetric heap: bandwidth.c allocates two 64 MiB
+# buffers, which needs >= 160 MiB with allocator overhead.
+COMMON_ENV = {"SHMEM_SYMMETRIC_SIZE": "256M"}
+
+# Open MPI 4.1.4 (Debian 12, UCX 1.13.1) settings, found on this machine (see README.md).
+# It always runs as `oshrun [--allow-run-as-root] --oversubscribe -np N`.
+#  - OMPI_MCA_opal_common_ucx_opal_mem_hooks=0: without it every job segfaults in
+#    shmem_finalize. spml/ucx registers a memory-release hook with OPAL
+#    (opal_mem_hooks_register_release; the callback is in libmca_common_ucx.so.40) and
+#    never unregisters it; that library is unloaded during finalize, and the next free()
+#    (in osc/rdma's finalize) calls the dangling hook. With the parameter at 0 the hook
+#    is never installed (UCX uses its own memory hooks instead, irrelevant to
+#    shared-memory transports). Same bug as https://github.com/open-mpi/ompi/issues/11604.
+#    OMPI_MCA_osc=^rdma also works (it removes the free() that trips over the hook) but
+#    leaves the dangling pointer. The results are parsed from stdout anyway and a
+#    non-zero exit after complete RESULT lines is not a failure.
+#  - Collectives, binding: defaults (scoll/mpi; bound to cores at <= 2 PEs, unbound
+#    when oversubscribed); the alternatives measured the same or worse (README.md).
+#  - UCX_TLS=self,sm: the only spml is ucx; with the symmetric heap allocated by UCX
+#    (sshmem/ucx, the default) UCX maps the peers' heaps through its sysv/posix
+#    shared-memory transports and put/get are plain loads/stores: the fastest path here
+#    (sshmem/mmap or sysv: 2-10x slower; tcp: 100x; cma alone: cannot start). Listing
+#    only shared-memory transports keeps UCX from ever falling back to tcp silently.
+OMPI_ENV = {
+    "OMPI_MCA_opal_common_ucx_opal_mem_hooks": "0",
+    "UCX_TLS": "self,sm",
+}
+
+# What each program must print: (benchmark, size) pairs; npes must be the job's.
+EXPECTED = {
+    "latency": [("put_latency", 8), ("get_latency", 8), ("pingpong_latency", 8)],
+    "barrier": [("barrier", 0)],
+    "bandwidth": [("put_bw", 1 << 20), ("put_bw", 64 << 20), ("get_bw", 1 << 20), ("get_bw", 64 << 20)],
+    "floor": [("memcpy_bw", 1 << 20), ("memcpy_bw", 64 << 20), ("cacheline_pingpong", 8)],
+}
+SHMEM_PROGRAMS = ["latency", "barrier", "bandwidth"]
+
+# Floor metric to show next to a benchmark: (benchmark, size) -> (floor benchmark, size).
+FLOOR_FOR = {
+    ("pingpong_latency", 8): ("cacheline_pingpong", 8),
+    ("put_bw", 1 << 20): ("memcpy_bw", 1 << 20),
+    ("put_bw", 64 << 20): ("memcpy_bw", 64 << 20),
+    ("get_bw", 1 << 20): ("memcpy_bw", 1 << 20),
+    ("get_bw", 64 << 20): ("memcpy_bw", 64 << 20),
+}
+
+ORDER = ["put_latency", "get_latency", "pingpong_latency", "barrier", "put_bw", "get_bw",
+         "memcpy_bw", "cacheline_pingpong"]
+
+TIE = 0.05  # relative difference below which the "better" column says "~"
+
+
+class Impl:
+    def __init__(self, key, label, bindir, run_prefix, env):
+        self.key = key
+        self.label = label
+        self.bindir = Path(bindir)
+        self.oshcc = self.bindir / "oshcc"
+        self.oshrun = self.bindir / "oshrun"
+        self.run_prefix = run_prefix  # launcher options before -np
+        self.env = env
+        self.exes = {}  # program -> built executable
+
+    def missing(self):
+        return [str(p) for p in (self.oshcc, self.oshrun) if not os.access(p, os.X_OK)]
+
+    def command(self, exe, np, budget):
+        return [str(self.oshrun), *self.run_prefix, "-np", str(np), str(exe), f"{budget:g}"]
+
+
+def log(msg=""):
+    print(msg, flush=True)
+
+
+def warn(msg):
+    print(f"compare.py: {msg}", file=sys.stderr, flush=True)
+
+
+def build(compiler, src, out, extra_env=None):
+    """Compiles src to out; returns an error string or None. Warnings are shown."""
+    cmd = [str(compiler), *CFLAGS, "-o", str(out), str(src)]
+    env = dict(os.environ, **(extra_env or {}))
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"{' '.join(cmd)}: {e}"
+    if p.returncode != 0:
+        return f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}{p.stderr}"
+    if p.stderr.strip() or p.stdout.strip():
+        warn(f"warnings from {' '.join(cmd)}:\n{p.stdout}{p.stderr}")
+    return None
+
+
+def run(cmd, env, timeout):
+    """Runs cmd in its own process group; returns (returncode, stdout, stderr, seconds)."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+
+    def kill():
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the launcher and the PEs it started
+        except ProcessLookupError:
+            pass
+
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except KeyboardInterrupt:
+        kill()
+        raise
+    except subprocess.TimeoutExpired:
+        kill()
+        out, err = proc.communicate()
+        err += f"\n[timed out after {timeout} s]"
+        return None, out, err, time.monotonic() - t0
+    return proc.returncode, out, err, time.monotonic() - t0
+
+
+def parse(stdout):
+    """RESULT <benchmark> <size_bytes> <npes> <value> <unit> lines -> list of tuples."""
+    rows = []
+    for line in stdout.splitlines():
+        f = line.split()
+        if len(f) == 6 and f[0] == "RESULT":
+            try:
+                rows.append((f[1], int(f[2]), int(f[3]), float(f[4]), f[5]))
+            except ValueError:
+                pass
+    return rows
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if v >= 1000:
+        return f"{v:,.0f}"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    if v >= 1:
+        return f"{v:.2f}"
+    return f"{v:#.3g}" if v >= 0.01 else f"{v:.2e}"
+
+
+def fmt_size(n):
+    if n == 0:
+        return "-"
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} B"
+
+
+def spread(values):
+    """Half the min-max range relative to the median, in percent (0 for one value)."""
+    if len(values) < 2:
+        return 0.0
+    m = statistics.median(values)
+    return 0.0 if m == 0 else 50.0 * (max(values) - min(values)) / m
+
+
+def cell(values):
+    if not values:
+        return "-"
+    if len(values) == 1:
+        return fmt(values[0])
+    sp = spread(values)
+    return f"{fmt(statistics.median(values))} " + (f"±{sp:.0f}%" if sp < 1000 else ">±999%")
+
+
+def runs(values):
+    return ";".join(f"{v:g}" for v in values)
+
+
+def lower_is_better(unit):
+    return unit in ("us", "ms", "s", "ns")
+
+
+def table(rows, headers, aligns):
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def line(vals):
+        return "  ".join(v.rjust(w) if a == "r" else v.ljust(w) for v, w, a in zip(vals, widths, aligns)).rstrip()
+
+    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rshmem-bin", default=str(REPO / "target" / "release"),
+                    help="directory with rshmem's oshcc and oshrun (default: target/release)")
+    ap.add_argument("--ompi-bin", default="/usr/bin",
+                    help="directory with Open MPI's oshcc and oshrun (default: /usr/bin)")
+    ap.add_argument("--reps", type=int, default=3, help="runs of every benchmark per implementation (default 3)")
+    ap.add_argument("--np", type=int, nargs="+", default=[2, 4, 8],
+                    help="PE counts for the barrier benchmark (default: 2 4 8)")
+    ap.add_argument("--p2p-np", type=int, nargs="+", default=[2],
+                    help="PE counts for latency and bandwidth, which use PEs 0 and 1 only (default: 2)")
+    ap.add_argument("--time", type=float, default=0.2,
+                    help="seconds per measurement inside a program (default 0.2)")
+    ap.add_argument("--only", nargs="+", choices=SHMEM_PROGRAMS + ["floor"],
+                    help="run only these programs")
+    ap.add_argument("--no-ompi", action="store_true", help="do not run Open MPI")
+    ap.add_argument("--no-rshmem", action="store_true", help="do not run rshmem")
+    ap.add_argument("--rshmem-run-args", default="",
+                    help="extra options for rshmem's oshrun, before -np (split on spaces)")
+    ap.add_argument("--ompi-run-args", default="",
+                    help="extra options for Open MPI's oshrun, before -np (split on spaces)")
+    ap.add_argument("--timeout", type=float, default=60,
+                    help="seconds before a run is killed; it is not run again in later reps (default 60)")
+    ap.add_argument("--csv", metavar="FILE", help="also write the table (and every raw value) as CSV")
+    ap.add_argument("--build-dir", help="where to build the programs (default: a temporary directory)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every command and its output")
+    args = ap.parse_args()
+    if args.reps < 1 or any(n < 2 for n in args.p2p_np) or any(n < 1 for n in args.np):
+        ap.error("--reps must be >= 1, --p2p-np >= 2, --np >= 1")
+
+    errors = []
+    programs = args.only or SHMEM_PROGRAMS + ["floor"]
+    shmem_programs = [p for p in SHMEM_PROGRAMS if p in programs]
+    root_opts = ["--allow-run-as-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+    impls = []
+    if not args.no_rshmem:
+        r = Impl("rshmem", "rshmem", args.rshmem_bin, args.rshmem_run_args.split(), COMMON_ENV)
+        miss = r.missing()
+        if miss:
+            log(f"rshmem: {', '.join(miss)} not found: build it with `cargo build --release` "
+                f"(or pass --rshmem-bin DIR); leaving rshmem out.")
+        else:
+            impls.append(r)
+    if not args.no_ompi:
+        o = Impl("ompi", "Open MPI", args.ompi_bin, [*root_opts, "--oversubscribe", *args.ompi_run_args.split()],
+                 {**COMMON_ENV, **OMPI_ENV})
+        miss = o.missing()
+        if miss:
+            log(f"Open MPI: {', '.join(miss)} not found (pass --ompi-bin DIR); leaving Open MPI out.")
+        else:
+            impls.append(o)
+
+    tmp = None
+    if args.build_dir:
+        build_dir = Path(args.build_dir)
+        build_dir.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="rshmem-bench-")
+        build_dir = Path(tmp.name)
+
+    # ---- build ----
+    for impl in impls:
+        d = build_dir / impl.key
+        d.mkdir(exist_ok=True)
+        for prog in shmem_programs:
+            exe = d / prog
+            err = build(impl.oshcc, C_DIR / f"{prog}.c", exe)
+            if err:
+                errors.append(f"{impl.label}: build of {prog}.c: {err}")
+                warn(errors[-1])
+            else:
+                impl.exes[prog] = exe
+    floor_exe = None
+    if "floor" in programs:
+        cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or "cc"
+        floor_exe = build_dir / "floor"
+        err = build(cc, C_DIR / "floor.c", floor_exe)
+        if err:
+            errors.append(f"floor: build of floor.c: {err}")
+            warn(errors[-1])
+            floor_exe = None
+
+    # ---- run, interleaved ----
+    results = {}  # (impl key, benchmark, size, npes) -> [values]
+    units = {}    # benchmark -> unit
+    jobs = []
+    if floor_exe:
+        jobs.append(("floor", 1))
+    for prog in shmem_programs:
+        for np in (args.np if prog == "barrier" else args.p2p_np):
+            jobs.append((prog, np))
+
+    failures = {}    # (impl key, program, np) -> number of failed runs (details printed once)
+    timed_out = set()  # (impl key, program, np) not run again after a timeout
+    notes = []
+
+    def record(impl_key, prog, np, rc, out, err, secs, cmd):
+        rows = parse(out)
+        if args.verbose:
+            log(f"$ {' '.join(cmd)}  [exit {rc}, {secs:.1f} s]\n{out}{err}")
+        got = {(b, s): (n, v, u) for b, s, n, v, u in rows}
+        missing = []
+        for bench, size in EXPECTED[prog]:
+            hit = got.get((bench, size))
+            # The floor reports its own process count; a SHMEM program must report the job's.
+            if hit is None or (prog != "floor" and hit[0] != np):
+                missing.append(f"{bench} {size}")
+                continue
+            results.setdefault((impl_key, bench, size, hit[0]), []).append(hit[1])
+            units[bench] = hit[2]
+        key = (impl_key, prog, np)
+        if rc is None:
+            timed_out.add(key)
+        if missing:
+            failures[key] = failures.get(key, 0) + 1
+            if failures[key] == 1:  # the details once; the summary counts the rest
+                tail = "\n".join("    " + l for l in (err or "").strip().splitlines()[-15:])
+                status = "timed out" if rc is None else f"exit {rc}"
+                warn(f"{impl_key}: {' '.join(cmd)} ({status}): missing RESULT lines for "
+                     f"{', '.join(missing)}\n{tail}")
+        elif rc != 0:
+            # A crash after the last RESULT line (e.g. in finalize) does not spoil the data.
+            note = f"{impl_key}: {prog} np={np}: exit status {rc} ignored, RESULT lines complete"
+            if note not in notes:
+                notes.append(note)
+
+    log(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {cpu_model()}, "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    log(f"implementations: {', '.join(i.label for i in impls) or 'none'}; reps {args.reps}; "
+        f"{args.time:g} s per measurement; env {' '.join(f'{k}={v}' for k, v in COMMON_ENV.items())}")
+    if any(i.key == "ompi" for i in impls):
+        log(f"Open MPI env: {' '.join(f'{k}={v}' for k, v in OMPI_ENV.items())}")
+    t_start = time.monotonic()
+    for rep in range(args.reps):
+        order = impls if rep % 2 == 0 else list(reversed(impls))
+        log(f"rep {rep + 1}/{args.reps} ...")
+        for prog, np in jobs:
+            if prog == "floor":
+                cmd = [str(floor_exe), f"{args.time:g}"]
+                rc, out, err, secs = run(cmd, dict(os.environ), args.timeout)
+                record("floor", prog, np, rc, out, err, secs, cmd)
+                continue
+            for impl in order:
+                exe = impl.exes.get(prog)
+                if exe is None or (impl.key, prog, np) in timed_out:
+                    continue
+                cmd = impl.command(exe, np, args.time)
+                rc, out, err, secs = run(cmd, dict(os.environ, **impl.env), args.timeout)
+                record(impl.key, prog, np, rc, out, err, secs, cmd)
+    for (impl_key, prog, np), n in failures.items():
+        how = "timed out, not run again" if (impl_key, prog, np) in timed_out else f"{n} of {args.reps} runs"
+        errors.append(f"{impl_key}: {prog} np={np}: RESULT lines missing ({how})")
+    log(f"done in {time.monotonic() - t_start:.0f} s; load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+
+    # ---- table ----
+    metrics = sorted({(b, s, n) for (k, b, s, n) in results if k != "floor"},
+                     key=lambda m: (ORDER.index(m[0]) if m[0] in ORDER else 99, m[1], m[2]))
+    floor_metrics = sorted({(b, s, n) for (k, b, s, n) in results if k == "floor"},
+                           key=lambda m: (ORDER.index(m[0]) if m[0] in ORDER else 99, m[1]))
+
+    def floor_value(bench, size):
+        fb = FLOOR_FOR.get((bench, size))
+        if not fb:
+            return None
+        for (k, b, s, _n), vals in results.items():
+            if k == "floor" and (b, s) == fb:
+                return statistics.median(vals)
+        return None
+
+    headers = ["benchmark", "size", "npes", "unit", "rshmem", "Open MPI", "rshmem/OMPI", "better", "floor"]
+    aligns = ["l", "r", "r", "l", "r", "r", "r", "l", "r"]
+    rows, csv_rows = [], []
+    for bench, size, npes in metrics:
+        unit = units.get(bench, "")
+        rv = results.get(("rshmem", bench, size, npes), [])
+        ov = results.get(("ompi", bench, size, npes), [])
+        rm = statistics.median(rv) if rv else None
+        om = statistics.median(ov) if ov else None
+        ratio = rm / om if rm is not None and om else None
+        better = "-"
+        if ratio is not None:
+            if abs(ratio - 1.0) < TIE:
+                better = "~"
+            else:
+                better = "rshmem" if (ratio < 1.0) == lower_is_better(unit) else "Open MPI"
+                # Overlapping ranges of runs: a tendency, not a result.
+                if min(rv) <= max(ov) and min(ov) <= max(rv):
+                    better = f"({better})"
+        fv = floor_value(bench, size)
+        rows.append([bench, fmt_size(size), str(npes), unit, cell(rv), cell(ov),
+                     f"{ratio:.2f}" if ratio is not None else "-", better, fmt(fv)])
+        csv_rows.append([bench, size, npes, unit, rm, om, ratio, better, fv, runs(rv), runs(ov), ""])
+    for bench, size, npes in floor_metrics:
+        unit = units.get(bench, "")
+        fv = results[("floor", bench, size, npes)]
+        rows.append([f"floor: {bench}", fmt_size(size), str(npes), unit, "", "", "", "", cell(fv)])
+        csv_rows.append([f"floor:{bench}", size, npes, unit, None, None, None, None,
+                         statistics.median(fv), "", "", runs(fv)])
+
+    log(table(rows, headers, aligns))
+    log("\nmedian of the runs, ± half the min-max range across runs; us: lower is better, "
+        f"MB/s (10^6 B/s): higher is better; better: '~' within {TIE:.0%}, (name) when the "
+        "ranges of runs overlap; floor: the machine's own (memcpy on one core, cache-line "
+        "ping-pong between two pinned processes)")
+    for n in notes:
+        log(f"note: {n}")
+
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["benchmark", "size_bytes", "npes", "unit", "rshmem", "openmpi", "ratio_rshmem_openmpi",
+                        "better", "floor", "rshmem_runs", "openmpi_runs", "floor_runs"])
+            for r in csv_rows:
+                w.writerow(["" if v is None else (f"{v:.6g}" if isinstance(v, float) else v) for v in r])
+        log(f"CSV written to {args.csv}")
+
+    if tmp:
+        tmp.cleanup()
+    if errors:
+        warn(f"{len(errors)} error(s):")
+        for e in errors:
+            warn("  " + e.splitlines()[0])
+        warn("(missing RESULT lines: the program or its launcher failed; details above, -v for everything)")
+        return 1
+    return 0
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
