@@ -1,7 +1,160 @@
-//! `oshrun`: starts the PEs of a job and watches them.
+//! `oshrun` (alias `shmemrun`): starts the PEs of a job and watches them.
+//!
+//! - [`options`]: the command line.
+//! - [`spawn`]: the job's memory file (see [`crate::job`]) and the PE processes.
+//! - [`supervise`]: the loop that forwards output, reaps PEs and ends the job;
+//!   [`classify`] decides what a PE's end means.
+//! - [`forward`], [`sink`]: line-by-line forwarding of the PEs' output.
+//! - [`signals`]: signals to oshrun as events of the loop.
+
+pub mod classify;
+pub mod forward;
+pub mod options;
+pub mod signals;
+pub mod sink;
+pub mod spawn;
+pub mod supervise;
+
+use options::Action;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Exit status for a command line that cannot be run.
+const EXIT_USAGE: i32 = 2;
+/// Exit status when the program cannot be executed (as in shells).
+const EXIT_NOEXEC: i32 = 127;
+/// How long a job cut short waits for its last output to be written.
+const FLUSH_LIMIT: Duration = Duration::from_secs(2);
 
 /// Runs the launcher with the process arguments; returns its exit status.
 pub fn main() -> i32 {
-    eprintln!("oshrun: not built yet");
-    2
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    match options::parse(&args) {
+        Err(e) => {
+            eprintln!("oshrun: {e}\n{}", options::SYNOPSIS);
+            EXIT_USAGE
+        }
+        Ok(Action::Help) => {
+            print!("{}", options::HELP);
+            0
+        }
+        Ok(Action::Version) => {
+            println!("oshrun (rshmem) {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Ok(Action::Run(opts)) => run(&opts),
+    }
+}
+
+/// Runs one job.
+fn run(opts: &options::Options) -> i32 {
+    let program = match spawn::resolve_program(&opts.program) {
+        Ok(p) => p,
+        Err(why) => {
+            eprintln!("oshrun: cannot execute '{}': {why}", options::show(&opts.program));
+            return EXIT_NOEXEC;
+        }
+    };
+    let nofile = spawn::raise_nofile(opts.npes);
+    let mem = match spawn::JobMem::create(opts.npes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("oshrun: cannot create the job's memory file: {e}");
+            return 1;
+        }
+    };
+    // Before any PE exists, so that no SIGCHLD or Ctrl-C is missed.
+    let wake = match signals::SelfPipe::install() {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("oshrun: cannot set up signal handling: {e}");
+            return 1;
+        }
+    };
+    let start = Instant::now();
+    let plan = spawn::Plan {
+        program: &program,
+        argv0: &opts.program,
+        args: &opts.args,
+        env: &opts.env,
+        npes: opts.npes,
+        job_id: job_id(),
+        job_fd: mem.fd(),
+        nofile,
+    };
+
+    // Started on this thread: see spawn_pe. A PE that cannot be started ends
+    // the job, but those already running still go through the loop. So does
+    // a Ctrl-C while starting many PEs: the loop reports it first thing.
+    let mut spawned = Vec::with_capacity(opts.npes);
+    let mut spawn_error = None;
+    for pe in 0..opts.npes {
+        if signals::ending_pending() {
+            break;
+        }
+        match spawn::spawn_pe(&plan, pe) {
+            Ok(s) => spawned.push(s),
+            Err(e) => {
+                let why = e.raw_os_error().map_or_else(|| e.to_string(), spawn::reason);
+                let hint = if e.raw_os_error() == Some(libc::EMFILE) {
+                    " (raise the limit: ulimit -n)"
+                } else {
+                    ""
+                };
+                spawn_error = Some(format!("cannot start PE {pe}: {why}{hint}; ending the job"));
+                break;
+            }
+        }
+    }
+
+    let (sinks, writers) = match (
+        sink::Sink::start(1, wake.write_fd()),
+        sink::Sink::start(2, wake.write_fd()),
+    ) {
+        (Ok((out, wo)), Ok((err, we))) => ([out, err], [wo, we]),
+        (Err(e), _) | (_, Err(e)) => {
+            // Without writer threads the output cannot be forwarded: end the job.
+            eprintln!("oshrun: cannot start the output threads: {e}; ending the job");
+            kill_and_reap(&spawned);
+            return 1;
+        }
+    };
+    let timeout = opts.timeout.as_ref().map(|(d, text)| (start + *d, text.clone()));
+    let mut sup = supervise::Supervisor::new(spawned, opts.tag_output, mem.control(), &wake, sinks.clone(), timeout);
+    if let Some(msg) = spawn_error {
+        sup.fail_internally(&msg);
+    }
+    let (status, cut_short) = sup.run();
+
+    // Every PE is reaped; let the writers finish. A job cut short by a signal or
+    // the timeout does not wait forever on a stuck output.
+    let deadline = cut_short.then(|| Instant::now() + FLUSH_LIMIT);
+    for s in &sinks {
+        s.close();
+    }
+    if sinks.iter().all(|s| s.wait_done(deadline)) {
+        for w in writers {
+            let _ = w.join();
+        }
+    }
+    drop(mem);
+    status
+}
+
+/// Unique per run: oshrun's pid and start time.
+fn job_id() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{:x}-{:x}", std::process::id(), nanos)
+}
+
+/// Ends and reaps PEs outside the loop (only when it cannot run).
+fn kill_and_reap(spawned: &[spawn::Spawned]) {
+    for s in spawned {
+        // SAFETY: the PE is our child and not reaped yet, so the pid is its own.
+        unsafe { libc::kill(s.pid, libc::SIGKILL) };
+    }
+    for s in spawned {
+        let mut st = 0;
+        // SAFETY: st is a valid out-parameter.
+        unsafe { libc::waitpid(s.pid, &mut st, 0) };
+    }
 }

@@ -1,0 +1,348 @@
+//! Command line of `oshrun`: options come first, the first other argument is the
+//! program, and everything after it belongs to the program.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::time::Duration;
+
+/// Most PEs one job may have.
+pub const MAX_NPES: usize = 4096;
+
+/// The synopsis printed after a usage error.
+pub const SYNOPSIS: &str = "Usage: oshrun [options] program [args...]  (try 'oshrun --help')";
+
+/// The text of `--help`.
+pub const HELP: &str = "\
+Usage: oshrun [options] program [args...]
+       shmemrun [options] program [args...]
+
+Starts N processes (PEs) of one OpenSHMEM job on this machine and watches them:
+when a PE fails, or calls shmem_global_exit, the other PEs are ended.
+
+Options (before the program; '--' ends them):
+  -np N, -n N, --np N    number of PEs, 1 to 4096 (default 1)
+  --tag-output           prefix every output line with \"[PE i] \"
+  --timeout SECONDS      end the job after SECONDS (fractions allowed)
+  -x NAME[=VALUE]        set NAME=VALUE in the PEs' environment
+                         (NAME alone is accepted: the environment is inherited)
+  --oversubscribe, --allow-run-as-root
+                         accepted and ignored (Open MPI habits)
+  -h, --help             show this help
+  --version              show the version
+
+PE 0 reads oshrun's standard input; the other PEs read /dev/null.
+
+Exit status: the first non-zero status of a PE that was not ended by oshrun
+(128+N for a PE killed by signal N); the status passed to shmem_global_exit;
+124 on timeout; 128+N when oshrun receives signal N; 2 for a usage error;
+127 when the program cannot be executed.
+";
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+pub enum Action {
+    Run(Options),
+    Help,
+    Version,
+}
+
+/// A job to run.
+#[derive(Debug, PartialEq)]
+pub struct Options {
+    pub npes: usize,
+    pub tag_output: bool,
+    /// The limit, and the text the user gave for it (repeated in the message).
+    pub timeout: Option<(Duration, String)>,
+    /// `-x NAME=VALUE` settings, in command-line order.
+    pub env: Vec<(OsString, OsString)>,
+    pub program: OsString,
+    pub args: Vec<OsString>,
+}
+
+/// A command line that cannot be run; the text says why.
+#[derive(Debug, PartialEq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
+    Err(UsageError(msg.into()))
+}
+
+/// Parses the arguments that follow the command name.
+pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
+    let mut npes = 1;
+    let mut tag_output = false;
+    let mut timeout = None;
+    let mut env = Vec::new();
+    let mut rest = args.iter();
+
+    let program = loop {
+        let Some(arg) = rest.next() else {
+            return err("missing program to run");
+        };
+        let bytes = arg.as_encoded_bytes();
+        if bytes.first() != Some(&b'-') {
+            break arg.clone();
+        }
+        // Options are ASCII; a non-UTF-8 word starting with '-' cannot be one.
+        let Some(text) = arg.to_str() else {
+            return err(format!("unknown option '{}'", arg.to_string_lossy()));
+        };
+        // `--name=value` and `-np=N` carry their value inline.
+        let (name, inline) = match text.split_once('=') {
+            Some((n, v)) if n.len() > 1 => (n, Some(v)),
+            _ => (text, None),
+        };
+        match name {
+            "--" if inline.is_none() => {
+                let Some(p) = rest.next() else {
+                    return err("missing program to run after '--'");
+                };
+                break p.clone();
+            }
+            "-np" | "-n" | "--np" => npes = parse_npes(name, &value(name, inline, &mut rest)?)?,
+            "--timeout" => {
+                let v = value(name, inline, &mut rest)?;
+                timeout = Some((parse_timeout(&v)?, v));
+            }
+            "-x" if inline.is_none() => {
+                let v = value(name, None, &mut rest)?;
+                match v.split_once('=') {
+                    _ if v.is_empty() || v.starts_with('=') => {
+                        return err(format!("option '-x' needs NAME or NAME=VALUE, not '{v}'"));
+                    }
+                    Some((n, val)) => env.push((n.into(), val.into())),
+                    // NAME alone exports the current value, which PEs inherit anyway.
+                    None => {}
+                }
+            }
+            "--tag-output" | "--oversubscribe" | "--allow-run-as-root" | "-h" | "--help" | "--version"
+                if inline.is_some() =>
+            {
+                return err(format!("option '{name}' takes no value"));
+            }
+            "--tag-output" => tag_output = true,
+            "--oversubscribe" | "--allow-run-as-root" => {}
+            "-h" | "--help" => return Ok(Action::Help),
+            "--version" => return Ok(Action::Version),
+            _ => return err(format!("unknown option '{text}'")),
+        }
+    };
+
+    Ok(Action::Run(Options {
+        npes,
+        tag_output,
+        timeout,
+        env,
+        program,
+        args: rest.cloned().collect(),
+    }))
+}
+
+/// The value of option `name`: inline (`--np=4`) or the next argument.
+fn value<'a>(
+    name: &str,
+    inline: Option<&str>,
+    rest: &mut impl Iterator<Item = &'a OsString>,
+) -> Result<String, UsageError> {
+    if let Some(v) = inline {
+        return Ok(v.to_owned());
+    }
+    match rest.next().map(|v| v.to_str()) {
+        Some(Some(v)) => Ok(v.to_owned()),
+        Some(None) => err(format!("option '{name}' has a value that is not valid text")),
+        None => err(format!("option '{name}' needs a value")),
+    }
+}
+
+fn parse_npes(name: &str, v: &str) -> Result<usize, UsageError> {
+    match v.parse::<usize>() {
+        Ok(n) if (1..=MAX_NPES).contains(&n) => Ok(n),
+        _ => err(format!(
+            "option '{name}' needs a number of PEs from 1 to {MAX_NPES}, not '{v}'"
+        )),
+    }
+}
+
+fn parse_timeout(v: &str) -> Result<Duration, UsageError> {
+    match v.parse::<f64>() {
+        // try_from rejects infinities, NaN and values too large for a Duration.
+        Ok(s) if s > 0.0 => match Duration::try_from_secs_f64(s) {
+            Ok(d) if !d.is_zero() => Ok(d),
+            _ => err(format!(
+                "option '--timeout' needs a positive number of seconds, not '{v}'"
+            )),
+        },
+        _ => err(format!(
+            "option '--timeout' needs a positive number of seconds, not '{v}'"
+        )),
+    }
+}
+
+/// Displays a program name for messages.
+pub fn show(p: &OsStr) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Action, UsageError> {
+        parse(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    fn run(args: &[&str]) -> Options {
+        match p(args) {
+            Ok(Action::Run(o)) => o,
+            other => panic!("{args:?} gave {other:?}"),
+        }
+    }
+
+    fn fails(args: &[&str], needle: &str) {
+        match p(args) {
+            Err(UsageError(m)) => assert!(m.contains(needle), "{args:?}: '{m}' lacks '{needle}'"),
+            other => panic!("{args:?} gave {other:?}"),
+        }
+    }
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn defaults() {
+        let o = run(&["prog"]);
+        assert_eq!(
+            o,
+            Options {
+                npes: 1,
+                tag_output: false,
+                timeout: None,
+                env: vec![],
+                program: "prog".into(),
+                args: vec![]
+            }
+        );
+    }
+
+    #[test]
+    fn every_npes_spelling() {
+        for args in [
+            &["-np", "4", "a"][..],
+            &["-n", "4", "a"],
+            &["--np", "4", "a"],
+            &["-np=4", "a"],
+            &["--np=4", "a"],
+            &["-n=4", "a"],
+        ] {
+            assert_eq!(run(args).npes, 4, "{args:?}");
+        }
+        assert_eq!(run(&["-np", "1", "a"]).npes, 1);
+        assert_eq!(run(&["-np", "4096", "a"]).npes, 4096);
+        assert_eq!(run(&["-np", "2", "-np", "3", "a"]).npes, 3, "the last one wins");
+    }
+
+    #[test]
+    fn bad_npes() {
+        for v in ["0", "4097", "-1", "two", "", "1.5", "99999999999999999999999"] {
+            fails(&["-np", v, "a"], "number of PEs");
+        }
+        fails(&["--np=x", "a"], "'x'");
+        fails(&["-np"], "needs a value");
+        fails(&["-n"], "needs a value");
+    }
+
+    #[test]
+    fn flags() {
+        let o = run(&["--tag-output", "--oversubscribe", "--allow-run-as-root", "a"]);
+        assert!(o.tag_output);
+        assert_eq!(o.npes, 1);
+        fails(&["--tag-output=1", "a"], "takes no value");
+        assert_eq!(p(&["-h"]), Ok(Action::Help));
+        assert_eq!(p(&["--help", "prog"]), Ok(Action::Help));
+        assert_eq!(p(&["-np", "2", "--version"]), Ok(Action::Version));
+    }
+
+    #[test]
+    fn timeout() {
+        let o = run(&["--timeout", "2.5", "a"]);
+        assert_eq!(o.timeout, Some((Duration::from_millis(2500), "2.5".into())));
+        assert_eq!(
+            run(&["--timeout=10", "a"]).timeout.map(|t| t.0),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(
+            run(&["--timeout", "0.001", "a"]).timeout.map(|t| t.0),
+            Some(Duration::from_millis(1))
+        );
+        for v in ["0", "-1", "abc", "inf", "NaN", "1e300", "", "1e-10"] {
+            fails(&["--timeout", v, "a"], "positive number of seconds");
+        }
+        fails(&["--timeout"], "needs a value");
+    }
+
+    #[test]
+    fn exports() {
+        let o = run(&["-x", "A=1", "-x", "PATH", "-x", "B=x=y", "-x", "C=", "a"]);
+        assert_eq!(
+            o.env,
+            vec![
+                ("A".into(), "1".into()),
+                ("B".into(), "x=y".into()),
+                ("C".into(), "".into())
+            ]
+        );
+        fails(&["-x"], "needs a value");
+        fails(&["-x", "=1", "a"], "NAME");
+        fails(&["-x", "", "a"], "NAME");
+    }
+
+    #[test]
+    fn program_and_its_arguments() {
+        let o = run(&["-np", "2", "/bin/sh", "-c", "echo hi", "-np", "7", "--help", "--"]);
+        assert_eq!(o.npes, 2);
+        assert_eq!(o.program, "/bin/sh");
+        assert_eq!(o.args, os(&["-c", "echo hi", "-np", "7", "--help", "--"]));
+    }
+
+    #[test]
+    fn double_dash() {
+        let o = run(&["-np", "3", "--", "-weird-name", "--tag-output"]);
+        assert_eq!(o.npes, 3);
+        assert_eq!(o.program, "-weird-name");
+        assert_eq!(o.args, os(&["--tag-output"]));
+        assert!(!o.tag_output);
+        fails(&["--"], "missing program");
+        fails(&["--=x", "a"], "unknown option");
+    }
+
+    #[test]
+    fn usage_errors() {
+        fails(&[], "missing program");
+        fails(&["-np", "2"], "missing program");
+        fails(&["--bogus", "a"], "unknown option '--bogus'");
+        fails(&["-", "a"], "unknown option '-'");
+        fails(&["-np2", "a"], "unknown option");
+        fails(&["--np-x=3", "a"], "unknown option");
+    }
+
+    #[test]
+    fn non_utf8_program() {
+        use std::os::unix::ffi::OsStringExt;
+        let prog = OsString::from_vec(vec![b'p', 0xff]);
+        match parse(&[prog.clone(), OsString::from_vec(vec![0xfe])]) {
+            Ok(Action::Run(o)) => {
+                assert_eq!(o.program, prog);
+                assert_eq!(o.args.len(), 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(&[OsString::from_vec(vec![b'-', 0xff])]).is_err());
+    }
+}

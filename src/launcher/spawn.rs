@@ -1,0 +1,284 @@
+//! Creating the job: its memory file, and the PE processes.
+
+use crate::job;
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The job's memory file, mapped in oshrun for reading the PEs' slots.
+pub struct JobMem {
+    fd: OwnedFd,
+    base: *mut libc::c_void,
+    len: usize,
+    npes: usize,
+}
+
+impl JobMem {
+    /// Creates the memory file of a job of `npes` PEs and writes its header.
+    pub fn create(npes: usize) -> io::Result<JobMem> {
+        // SAFETY: the name is a valid C string; the result is checked.
+        let raw = unsafe { libc::memfd_create(c"rshmem-job".as_ptr(), libc::MFD_CLOEXEC) };
+        if raw < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: memfd_create returned a new descriptor that nobody else owns.
+        let mut fd = unsafe { OwnedFd::from_raw_fd(raw) };
+        if raw < 3 {
+            // Descriptors 0-2 are replaced in the children by their stdio; move
+            // the file above them (only possible if oshrun started without them).
+            // SAFETY: duplicates a valid descriptor; the result is checked.
+            let moved = unsafe { libc::fcntl(raw, libc::F_DUPFD_CLOEXEC, 3) };
+            if moved < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // SAFETY: F_DUPFD_CLOEXEC returned a new descriptor.
+            fd = unsafe { OwnedFd::from_raw_fd(moved) };
+        }
+        let len = job::control_len(npes);
+        // SAFETY: plain system call on our descriptor.
+        if unsafe { libc::ftruncate(fd.as_raw_fd(), len as libc::off_t) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: maps `len` bytes of a file that is `len` bytes long; the
+        // mapping is owned by the returned value and unmapped in Drop.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd.as_raw_fd(),
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let mem = JobMem { fd, base, len, npes };
+        let c = mem.control();
+        c.header().npes.store(npes as u32, std::sync::atomic::Ordering::Release);
+        c.header().magic.store(job::MAGIC, std::sync::atomic::Ordering::Release);
+        Ok(mem)
+    }
+
+    /// The typed view of the control block.
+    pub fn control(&self) -> job::Control {
+        // SAFETY: the mapping is page aligned, control_len(npes) bytes long, lives
+        // as long as self (views are only used while the JobMem exists, in
+        // `run`), and holds only atomics.
+        unsafe { job::Control::from_raw(self.base as *const u8, self.npes) }
+    }
+
+    pub fn fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+}
+
+impl Drop for JobMem {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly the mapping made in create.
+        unsafe { libc::munmap(self.base, self.len) };
+    }
+}
+
+/// A started PE.
+pub struct Spawned {
+    pub pid: libc::pid_t,
+    pub stdout: OwnedFd,
+    pub stderr: OwnedFd,
+}
+
+/// Everything the PEs of one job share.
+pub struct Plan<'a> {
+    pub program: &'a Path,
+    pub argv0: &'a OsStr,
+    pub args: &'a [OsString],
+    pub env: &'a [(OsString, OsString)],
+    pub npes: usize,
+    pub job_id: String,
+    pub job_fd: RawFd,
+    /// The open-file limit to give back to the PEs (oshrun may have raised its own).
+    pub nofile: Option<libc::rlimit>,
+}
+
+/// Starts PE `pe`. Must run on the main thread, which lives until every PE is
+/// reaped: the parent-death signal fires when the *thread* that forked exits.
+pub fn spawn_pe(plan: &Plan, pe: usize) -> io::Result<Spawned> {
+    let mut cmd = Command::new(plan.program);
+    cmd.arg0(plan.argv0)
+        .args(plan.args)
+        .envs(plan.env.iter().map(|(k, v)| (k, v)))
+        .env(job::ENV_PE, pe.to_string())
+        .env(job::ENV_NPES, plan.npes.to_string())
+        .env(job::ENV_JOB_ID, &plan.job_id)
+        .env(job::ENV_JOB_FD, plan.job_fd.to_string())
+        .stdin(if pe == 0 { Stdio::inherit() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (job_fd, nofile) = (plan.job_fd, plan.nofile);
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the forked child before exec and only makes
+    // async-signal-safe system calls (fcntl, setrlimit, prctl, getppid, _exit);
+    // it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            // Let the job's memory file survive exec (it was opened close-on-exec
+            // so that only PEs, and no other program, inherit it).
+            let flags = libc::fcntl(job_fd, libc::F_GETFD);
+            if flags < 0 || libc::fcntl(job_fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if let Some(lim) = nofile {
+                libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+            }
+            // Die with oshrun, even if it is SIGKILLed; if it already died
+            // before this point, the signal would never come: leave now.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    // Both are Some: piped() was asked for above.
+    let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
+        return Err(io::Error::other("missing output pipe"));
+    };
+    // The read ends belong to oshrun alone: make them non-blocking so a read
+    // after a spurious readiness report cannot stall the loop.
+    let (stdout, stderr) = (OwnedFd::from(out), OwnedFd::from(err));
+    set_nonblocking(stdout.as_raw_fd());
+    set_nonblocking(stderr.as_raw_fd());
+    // `child` is dropped without waiting: the loop reaps every PE with waitpid.
+    Ok(Spawned { pid, stdout, stderr })
+}
+
+fn set_nonblocking(fd: RawFd) {
+    // SAFETY: plain fcntl calls on a descriptor we own.
+    unsafe {
+        let fl = libc::fcntl(fd, libc::F_GETFL);
+        if fl >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK);
+        }
+    }
+}
+
+/// Raises the soft open-file limit to what `npes` PEs need (two pipes each)
+/// and returns the previous limit, to restore in the PEs.
+pub fn raise_nofile(npes: usize) -> Option<libc::rlimit> {
+    let need = (2 * npes + 64) as libc::rlim_t;
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: lim is a valid out-parameter.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 || lim.rlim_cur >= need {
+        return None;
+    }
+    let raised = libc::rlimit {
+        rlim_cur: need.min(lim.rlim_max),
+        rlim_max: lim.rlim_max,
+    };
+    // SAFETY: passes a valid rlimit; failure only leaves the limit as it was.
+    (unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0).then_some(lim)
+}
+
+/// Finds the program like `execvp` would: as given when it contains a slash,
+/// else in the directories of `PATH`. The error is the reason, for the message.
+pub fn resolve_program(prog: &OsStr) -> Result<PathBuf, String> {
+    if prog.is_empty() {
+        return Err(reason(libc::ENOENT));
+    }
+    if prog.as_bytes().contains(&b'/') {
+        return check_executable(Path::new(prog))
+            .map(|()| PathBuf::from(prog))
+            .map_err(reason);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
+    let mut denied = false;
+    for dir in path.as_bytes().split(|&b| b == b':') {
+        // An empty entry means the current directory.
+        let dir = if dir.is_empty() {
+            Path::new(".")
+        } else {
+            Path::new(OsStr::from_bytes(dir))
+        };
+        let candidate = dir.join(prog);
+        match check_executable(&candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(libc::EACCES) => denied = true,
+            Err(_) => {}
+        }
+    }
+    Err(reason(if denied { libc::EACCES } else { libc::ENOENT }))
+}
+
+/// Ok if `p` is an executable file (the error is an errno value).
+fn check_executable(p: &Path) -> Result<(), i32> {
+    let meta = std::fs::metadata(p).map_err(|e| e.raw_os_error().unwrap_or(libc::ENOENT))?;
+    if meta.is_dir() {
+        return Err(libc::EISDIR);
+    }
+    let c = std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(|_| libc::ENOENT)?;
+    // SAFETY: c is a valid C string.
+    if unsafe { libc::access(c.as_ptr(), libc::X_OK) } != 0 {
+        return Err(io::Error::last_os_error().raw_os_error().unwrap_or(libc::EACCES));
+    }
+    Ok(())
+}
+
+/// The text of an errno value, without Rust's " (os error N)" suffix.
+pub fn reason(errno: i32) -> String {
+    let text = io::Error::from_raw_os_error(errno).to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_programs_like_execvp() {
+        let sh = resolve_program(OsStr::new("sh")).unwrap();
+        assert!(sh.is_absolute() || sh.starts_with("."), "{sh:?}");
+        assert_eq!(resolve_program(OsStr::new("/bin/sh")).unwrap(), Path::new("/bin/sh"));
+        let missing = "No such file or directory";
+        assert_eq!(resolve_program(OsStr::new("/nonexistent/prog")).unwrap_err(), missing);
+        assert_eq!(
+            resolve_program(OsStr::new("no-such-program-rshmem")).unwrap_err(),
+            missing
+        );
+        assert_eq!(resolve_program(OsStr::new("")).unwrap_err(), missing);
+        assert_eq!(resolve_program(OsStr::new("/")).unwrap_err(), "Is a directory");
+        assert_eq!(
+            resolve_program(OsStr::new("/etc/passwd")).unwrap_err(),
+            "Permission denied"
+        );
+    }
+
+    #[test]
+    fn the_job_file_has_a_header() {
+        let mem = JobMem::create(3).unwrap();
+        let c = mem.control();
+        assert_eq!(c.header().magic.load(std::sync::atomic::Ordering::Relaxed), job::MAGIC);
+        assert_eq!(c.header().npes.load(std::sync::atomic::Ordering::Relaxed), 3);
+        assert_eq!(c.state(2), job::PeState::Absent);
+        assert!(mem.fd() >= 3);
+        let link = std::fs::read_link(format!("/proc/self/fd/{}", mem.fd())).unwrap();
+        assert!(link.to_string_lossy().starts_with("/memfd:rshmem-job"), "{link:?}");
+        let size = std::fs::metadata(format!("/proc/self/fd/{}", mem.fd())).unwrap().len();
+        assert_eq!(size as usize, job::control_len(3));
+    }
+}

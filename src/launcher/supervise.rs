@@ -1,0 +1,436 @@
+//! The supervision loop: forwards the PEs' output, reaps them, and ends the job
+//! when one fails, calls `shmem_global_exit`, times out, or oshrun is signalled.
+//!
+//! One thread (the main one, which also forked the PEs) blocks in `poll` on the
+//! self-pipe (signals, writer wake-ups) and on every PE's stdout and stderr
+//! pipe, with a timeout only when a deadline is pending. `poll` rather than a
+//! thread per pipe: 4096 PEs would need 8192 threads. Writing to oshrun's own
+//! output is left to the writer threads (see `sink`), so nothing here blocks.
+
+use super::classify::{Verdict, WaitStatus, classify};
+use super::forward::{LineBuf, tag};
+use super::signals::{self, SelfPipe};
+use super::sink::Sink;
+use super::spawn::Spawned;
+use crate::job::Control;
+use std::collections::HashMap;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Between SIGTERM and SIGKILL when ending PEs.
+const GRACE: Duration = Duration::from_millis(300);
+/// After the last PE is reaped, how long output still buffered in pipes is
+/// read. Dead PEs' output is already there; only a grandchild that kept the
+/// pipe open could make this last.
+const DRAIN_LIMIT: Duration = Duration::from_secs(1);
+/// Bytes read from a pipe at once.
+const READ_SIZE: usize = 64 * 1024;
+
+/// Why the job is being ended early; decides the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// A PE failed: the status is the first non-zero one.
+    Failure,
+    GlobalExit(i32),
+    Signal(i32),
+    Timeout,
+    /// oshrun itself could not go on (e.g. a PE could not be started).
+    Internal,
+}
+
+/// One output pipe of a PE.
+struct Stream {
+    fd: OwnedFd,
+    lines: LineBuf,
+}
+
+impl Stream {
+    fn new(fd: OwnedFd) -> Stream {
+        Stream {
+            fd,
+            lines: LineBuf::default(),
+        }
+    }
+}
+
+struct Pe {
+    pid: libc::pid_t,
+    alive: bool,
+    /// Ended by oshrun: its exit is not reported and does not count.
+    terminated: bool,
+    /// stdout, stderr; None once at end of file (or dropped).
+    streams: [Option<Stream>; 2],
+    tag: Option<Vec<u8>>,
+}
+
+pub struct Supervisor<'a> {
+    pes: Vec<Pe>,
+    by_pid: HashMap<libc::pid_t, usize>,
+    live: usize,
+    control: Control,
+    wake: &'a SelfPipe,
+    /// oshrun's stdout and stderr.
+    sinks: [Arc<Sink>; 2],
+    timeout: Option<(Instant, String)>,
+    ending: Option<End>,
+    /// First non-zero status of a PE that oshrun did not end.
+    first_status: Option<i32>,
+    /// When to SIGKILL the PEs that were sent SIGTERM.
+    kill_at: Option<Instant>,
+    buf: Vec<u8>,
+    pollfds: Vec<libc::pollfd>,
+    /// (PE, stream) of each pollfd after the first.
+    polled: Vec<(usize, usize)>,
+}
+
+impl<'a> Supervisor<'a> {
+    pub fn new(
+        spawned: Vec<Spawned>,
+        tag_output: bool,
+        control: Control,
+        wake: &'a SelfPipe,
+        sinks: [Arc<Sink>; 2],
+        timeout: Option<(Instant, String)>,
+    ) -> Supervisor<'a> {
+        let by_pid = spawned.iter().enumerate().map(|(i, s)| (s.pid, i)).collect();
+        let pes: Vec<Pe> = spawned
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| Pe {
+                pid: s.pid,
+                alive: true,
+                terminated: false,
+                streams: [Some(Stream::new(s.stdout)), Some(Stream::new(s.stderr))],
+                tag: tag_output.then(|| tag(i)),
+            })
+            .collect();
+        Supervisor {
+            live: pes.len(),
+            pes,
+            by_pid,
+            control,
+            wake,
+            sinks,
+            timeout,
+            ending: None,
+            first_status: None,
+            kill_at: None,
+            buf: vec![0; READ_SIZE],
+            pollfds: Vec::new(),
+            polled: Vec::new(),
+        }
+    }
+
+    /// Reports an oshrun-side problem and ends the job with status 1.
+    pub fn fail_internally(&mut self, msg: &str) {
+        self.say(msg);
+        if self.ending.is_none() {
+            self.ending = Some(End::Internal);
+        }
+        self.terminate_all();
+    }
+
+    /// Runs until every PE is reaped; returns the job's exit status, and
+    /// whether the job was cut short by a signal to oshrun or the timeout.
+    pub fn run(mut self) -> (i32, bool) {
+        // A PE that died while the others were being started has sent its
+        // SIGCHLD already, and a signal may be pending: look before blocking.
+        self.handle_wake();
+        while self.live > 0 {
+            self.close_broken_streams();
+            let paused = [self.sinks[0].over_high_water(), self.sinks[1].over_high_water()];
+            self.build_pollfds(paused);
+            let timeout_ms = self.poll_timeout_ms();
+            // SAFETY: pollfds is a valid array of its length.
+            let n = unsafe {
+                libc::poll(
+                    self.pollfds.as_mut_ptr(),
+                    self.pollfds.len() as libc::nfds_t,
+                    timeout_ms,
+                )
+            };
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.raw_os_error() != Some(libc::EINTR) {
+                    // Cannot wait for events any more: end the PEs and reap them blocking.
+                    self.fail_internally(&format!("poll failed: {e}; ending the job"));
+                    self.reap_blocking();
+                }
+                continue;
+            }
+            if self.pollfds[0].revents != 0 {
+                self.handle_wake();
+            }
+            for k in 1..self.pollfds.len() {
+                if self.pollfds[k].revents != 0 {
+                    let (pe, s) = self.polled[k - 1];
+                    self.read_stream(pe, s);
+                }
+            }
+            self.check_deadlines();
+        }
+        self.drain();
+        (
+            self.exit_status(),
+            matches!(self.ending, Some(End::Signal(_) | End::Timeout)),
+        )
+    }
+
+    /// Milliseconds until the next deadline (SIGKILL, timeout), or -1 (none).
+    fn poll_timeout_ms(&self) -> libc::c_int {
+        let timeout = self.timeout.as_ref().filter(|_| self.ending.is_none()).map(|t| t.0);
+        let Some(next) = [self.kill_at, timeout].into_iter().flatten().min() else {
+            return -1;
+        };
+        let left = next.saturating_duration_since(Instant::now());
+        // Round up, so the loop does not spin on a sub-millisecond rest.
+        left.as_micros().div_ceil(1000).min(libc::c_int::MAX as u128) as libc::c_int
+    }
+
+    fn build_pollfds(&mut self, paused: [bool; 2]) {
+        self.pollfds.clear();
+        self.polled.clear();
+        self.pollfds.push(libc::pollfd {
+            fd: self.wake.read_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        });
+        for (i, pe) in self.pes.iter().enumerate() {
+            for (s, stream) in pe.streams.iter().enumerate() {
+                if let (Some(st), false) = (stream, paused[s]) {
+                    self.pollfds.push(libc::pollfd {
+                        fd: st.fd.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    });
+                    self.polled.push((i, s));
+                }
+            }
+        }
+    }
+
+    /// Handles what the self-pipe reported: signals to oshrun first (so PEs
+    /// killed by the same terminal Ctrl-C count as ended by oshrun), then exits.
+    fn handle_wake(&mut self) {
+        let mask = self.wake.take();
+        if let Some(&sig) = signals::ENDING.iter().find(|&&s| signals::has(mask, s)) {
+            if self.ending.is_none() {
+                let name = super::classify::signal_name(sig);
+                self.say(&format!("received {name}; ending {}", pes_count(self.live)));
+                self.ending = Some(End::Signal(sig));
+                self.terminate_all();
+            } else {
+                // Asked again while ending: do not wait for the grace period.
+                self.kill_at = Some(Instant::now());
+                self.check_deadlines();
+            }
+        }
+        self.reap();
+    }
+
+    fn check_deadlines(&mut self) {
+        let now = Instant::now();
+        if let (None, Some((at, text))) = (self.ending, &self.timeout)
+            && now >= *at
+        {
+            let msg = format!("job timed out after {text} s; ending {}", pes_count(self.live));
+            self.say(&msg);
+            self.ending = Some(End::Timeout);
+            self.terminate_all();
+        }
+        if self.kill_at.is_some_and(|at| now >= at) {
+            self.kill_at = None;
+            for pe in self.pes.iter().filter(|p| p.alive) {
+                // SAFETY: kill on a child not reaped yet, so its pid is not reused.
+                unsafe { libc::kill(pe.pid, libc::SIGKILL) };
+            }
+        }
+    }
+
+    /// Sends SIGTERM to every live PE; SIGKILL follows after the grace period.
+    fn terminate_all(&mut self) {
+        let mut any = false;
+        for pe in self.pes.iter_mut().filter(|p| p.alive && !p.terminated) {
+            pe.terminated = true;
+            any = true;
+            // SAFETY: as in check_deadlines.
+            unsafe { libc::kill(pe.pid, libc::SIGTERM) };
+        }
+        if any && self.kill_at.is_none() {
+            self.kill_at = Some(Instant::now() + GRACE);
+        }
+    }
+
+    /// Collects every PE that has ended, without blocking.
+    fn reap(&mut self) {
+        loop {
+            let mut st = 0;
+            // SAFETY: st is a valid out-parameter.
+            let pid = unsafe { libc::waitpid(-1, &mut st, libc::WNOHANG) };
+            if pid <= 0 {
+                return; // 0: none ended yet; -1: no children left (ECHILD)
+            }
+            self.ended(pid, WaitStatus::from_raw(st));
+        }
+    }
+
+    /// Last resort when poll fails: kill and reap every PE, blocking.
+    fn reap_blocking(&mut self) {
+        for pe in self.pes.iter().filter(|p| p.alive) {
+            // SAFETY: as in check_deadlines.
+            unsafe { libc::kill(pe.pid, libc::SIGKILL) };
+        }
+        while self.live > 0 {
+            let mut st = 0;
+            // SAFETY: st is a valid out-parameter.
+            let pid = unsafe { libc::waitpid(-1, &mut st, 0) };
+            if pid > 0 {
+                self.ended(pid, WaitStatus::from_raw(st));
+            } else if std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
+                break;
+            }
+        }
+        self.live = 0;
+    }
+
+    fn ended(&mut self, pid: libc::pid_t, wait: WaitStatus) {
+        let Some(i) = self.by_pid.remove(&pid) else {
+            return;
+        };
+        self.pes[i].alive = false;
+        self.live -= 1;
+        // Forward what the PE wrote last before reporting on it. It is dead, so
+        // its output is in the pipes already (bounded: a grandchild could go on).
+        for s in 0..2 {
+            for _ in 0..16 {
+                if !self.read_stream(i, s) {
+                    break;
+                }
+            }
+        }
+        if self.pes[i].terminated {
+            return;
+        }
+        let state = self.control.state(i);
+        match classify(state, wait) {
+            Verdict::Normal => {}
+            Verdict::FinalizedError(c) => {
+                self.first_status.get_or_insert(c);
+            }
+            Verdict::GlobalExit => {
+                let s = self.control.slot(i).info.exit_status.load(Ordering::Acquire);
+                if self.ending.is_none() {
+                    self.say(&format!("PE {i} called shmem_global_exit({s}); ending the job"));
+                    self.ending = Some(End::GlobalExit(s));
+                    self.terminate_all();
+                } else {
+                    self.say(&format!("PE {i} called shmem_global_exit({s})"));
+                }
+            }
+            Verdict::Failure(f) => {
+                self.first_status.get_or_insert(f.status);
+                let what = f.describe(i, pid);
+                if self.ending.is_none() {
+                    self.say(&format!("{what}; ending the job"));
+                    self.ending = Some(End::Failure);
+                    self.terminate_all();
+                } else {
+                    self.say(&what);
+                }
+            }
+        }
+    }
+
+    /// Reads once from a PE's pipe and forwards the complete lines. Returns true
+    /// if data was read (there may be more).
+    fn read_stream(&mut self, pe: usize, s: usize) -> bool {
+        let Pe { streams, tag, .. } = &mut self.pes[pe];
+        let Some(stream) = streams[s].as_mut() else {
+            return false;
+        };
+        let tag = tag.as_deref();
+        // SAFETY: reads into our buffer, within its length.
+        let n = unsafe { libc::read(stream.fd.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.len()) };
+        if n > 0 {
+            let data = &self.buf[..n as usize];
+            self.sinks[s].push_with(|out| stream.lines.feed(data, tag, out));
+            return true;
+        }
+        if n < 0
+            && matches!(
+                std::io::Error::last_os_error().raw_os_error(),
+                Some(libc::EAGAIN | libc::EINTR)
+            )
+        {
+            return false;
+        }
+        // End of file (or a read error, treated alike).
+        self.sinks[s].push_with(|out| stream.lines.finish(tag, out));
+        streams[s] = None;
+        false
+    }
+
+    /// When oshrun's stdout (stderr) is gone, closes the PEs' stdout (stderr)
+    /// pipes too, so they get SIGPIPE as they would writing to it directly.
+    fn close_broken_streams(&mut self) {
+        for s in 0..2 {
+            if self.sinks[s].is_broken() {
+                for pe in &mut self.pes {
+                    pe.streams[s] = None;
+                }
+            }
+        }
+    }
+
+    /// After the last PE: forwards what is still buffered in the pipes, then
+    /// the unfinished lines.
+    fn drain(&mut self) {
+        let until = Instant::now() + DRAIN_LIMIT;
+        while Instant::now() < until {
+            self.build_pollfds([false; 2]);
+            if self.pollfds.len() == 1 {
+                break;
+            }
+            // SAFETY: pollfds is a valid array; timeout 0 only looks.
+            let n = unsafe { libc::poll(self.pollfds.as_mut_ptr(), self.pollfds.len() as libc::nfds_t, 0) };
+            if n <= 0 {
+                break; // nothing more to read now: the rest is not from a PE
+            }
+            for k in 1..self.pollfds.len() {
+                if self.pollfds[k].revents != 0 {
+                    let (pe, s) = self.polled[k - 1];
+                    self.read_stream(pe, s);
+                }
+            }
+        }
+        for pe in &mut self.pes {
+            for (s, stream) in pe.streams.iter_mut().enumerate() {
+                if let Some(mut st) = stream.take() {
+                    let tag = pe.tag.as_deref();
+                    self.sinks[s].push_with(|out| st.lines.finish(tag, out));
+                }
+            }
+        }
+    }
+
+    fn exit_status(&self) -> i32 {
+        match self.ending {
+            Some(End::Signal(s)) => 128 + s,
+            Some(End::Timeout) => 124,
+            Some(End::GlobalExit(s)) => s,
+            Some(End::Internal) => self.first_status.unwrap_or(1),
+            Some(End::Failure) | None => self.first_status.unwrap_or(0),
+        }
+    }
+
+    /// Prints an `oshrun:` line on stderr, in order with the PEs' lines.
+    fn say(&self, msg: &str) {
+        self.sinks[1].push(format!("oshrun: {msg}\n").as_bytes());
+    }
+}
+
+fn pes_count(n: usize) -> String {
+    if n == 1 { "1 PE".into() } else { format!("{n} PEs") }
+}
