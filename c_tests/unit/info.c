@@ -1,0 +1,42 @@
+/* rshmem-test
+ * np: 1 2 4 8
+ */
+/* shmem_info_get_version / shmem_info_get_name and the version constants (OpenSHMEM 1.5). */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond, ...)                                                                 \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            char msg_[512];                                                              \
+            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                    \
+            fprintf(stderr, "FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, msg_); \
+            exit(1);                                                                     \
+        }                                                                                \
+    } while (0)
+
+int main(void) {
+    shmem_init();
+    int major = -1, minor = -1;
+    shmem_info_get_version(&major, &minor);
+    CHECK(major == 1 && minor == 5, "shmem_info_get_version gave %d.%d, wanted 1.5", major, minor);
+    CHECK(SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION == 5, "SHMEM_MAJOR/MINOR_VERSION are %d.%d",
+          (int)SHMEM_MAJOR_VERSION, (int)SHMEM_MINOR_VERSION);
+
+    /* Fill with a marker so a missing terminator is noticed. */
+    char name[SHMEM_MAX_NAME_LEN + 16];
+    memset(name, 'x', sizeof name);
+    shmem_info_get_name(name);
+    CHECK(memchr(name, '\0', SHMEM_MAX_NAME_LEN) != NULL, "name has no terminator in its first %d bytes",
+          (int)SHMEM_MAX_NAME_LEN);
+    CHECK(name[0] != '\0', "shmem_info_get_name gave an empty name");
+    CHECK(strcmp(name, SHMEM_VENDOR_STRING) == 0, "name \"%s\" differs from SHMEM_VENDOR_STRING \"%s\"", name,
+          SHMEM_VENDOR_STRING);
+    if (shmem_my_pe() == 0)
+        printf("library %s, OpenSHMEM %d.%d\n", name, major, minor);
+
+    shmem_finalize();
+    return 0;
+}

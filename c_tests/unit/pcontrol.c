@@ -1,0 +1,36 @@
+/* rshmem-test
+ * np: 1 2 4 8
+ */
+/* shmem_pcontrol is a no-op at every level, with or without extra arguments, and
+ * communication keeps working around it. */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(cond, ...)                                                                 \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            char msg_[512];                                                              \
+            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                    \
+            fprintf(stderr, "FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, msg_); \
+            exit(1);                                                                     \
+        }                                                                                \
+    } while (0)
+
+static int box;
+
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    shmem_pcontrol(0);
+    shmem_int_p(&box, me + 1, (me + 1) % npes);
+    shmem_pcontrol(1);
+    shmem_pcontrol(2);
+    shmem_pcontrol(3, "user event", 42);
+    shmem_pcontrol(-1);
+    shmem_barrier_all();
+    CHECK(box == (me + npes - 1) % npes + 1, "box is %d", box);
+    shmem_pcontrol(1);
+    shmem_finalize();
+    return 0;
+}
