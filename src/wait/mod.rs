@@ -12,17 +12,20 @@
 //! waiter                                  writer
 //! sleepers += 1            (SeqCst RMW)    store data
 //! d = doorbell             (SeqCst)        fence(SeqCst)
-//! if cond(): leave                         if sleepers != 0 and rung.swap(1) == 0:
-//! futex_wait(doorbell, d)                      doorbell += 1; futex_wake
-//! rung = 0; fence(SeqCst)
+//! rung = 0; fence(SeqCst)                  if sleepers != 0 and rung.swap(1) == 0:
+//! if cond(): leave                             doorbell += 1; futex_wake
+//! futex_wait(doorbell, d)
 //! ```
 //!
 //! If the writer saw `sleepers == 0`, the waiter's increment came later in the
 //! total order and its `cond()` sees the data. If the writer rings after the
 //! waiter read `d`, `futex_wait` returns at once because the word changed. The
 //! `rung` flag lets one writer pay for the wake system call per sleep: a writer
-//! that finds it set skips the call, and the woken waiter clears it before it
-//! re-checks its condition, so that writer's data is seen. A waiter woken while
+//! that finds it set skips the call. The waiter clears it each time it enters
+//! the protocol, after reading `d`: a ring before that is answered by its
+//! condition check (the ring's data is visible), a ring after it changes the
+//! doorbell, and a writer that still finds `rung` set came before the clear in
+//! the total order, so the waiter's fence makes its data visible to the check. A waiter woken while
 //! its condition is still false spins and yields again before sleeping, so a
 //! stream of puts to a waiting PE costs few system calls. Sleeps are bounded
 //! (50 µs doubling to 1 ms), so a store that bypasses `notify` (a plain store
@@ -74,6 +77,11 @@ impl Waiter<'_> {
             }
             self.bell.sleepers.fetch_add(1, Ordering::SeqCst);
             let seen = self.bell.doorbell.load(Ordering::SeqCst);
+            // Rings counted in `seen` are answered by the check below; from here
+            // on a writer must ring again. Clearing only after a wake would leave
+            // `rung` set forever when the check below succeeds after a ring.
+            self.bell.rung.store(0, Ordering::SeqCst);
+            fence(Ordering::SeqCst);
             if cond() {
                 self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
                 return;
@@ -81,8 +89,6 @@ impl Waiter<'_> {
             futex::wait(&self.bell.doorbell, seen, sleep);
             self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
             let woken = self.bell.doorbell.load(Ordering::Relaxed) != seen;
-            self.bell.rung.store(0, Ordering::SeqCst);
-            fence(Ordering::SeqCst);
             if cond() {
                 return;
             }
