@@ -24,6 +24,10 @@ struct Spec {
     timeout: u32,
     cflags: Vec<String>,
     oshrun: Vec<String>,
+    /// Run the program itself, without oshrun (a 1-PE job).
+    direct: bool,
+    /// Link librshmem.a instead of the shared library.
+    static_link: bool,
 }
 
 fn parse_spec(path: &Path, text: &str) -> Spec {
@@ -38,6 +42,8 @@ fn parse_spec(path: &Path, text: &str) -> Spec {
         timeout: 60,
         cflags: vec![],
         oshrun: vec![],
+        direct: false,
+        static_link: false,
     };
     let start = text
         .find("/* rshmem-test")
@@ -75,6 +81,8 @@ fn parse_spec(path: &Path, text: &str) -> Spec {
             "timeout" => s.timeout = value.parse().expect("timeout is a number"),
             "cflags" => s.cflags = words(),
             "oshrun" => s.oshrun = words(),
+            "launch" if value == "direct" => s.direct = true,
+            "link" if value == "static" => s.static_link = true,
             other => panic!("{}: unknown directive {other:?}", path.display()),
         }
     }
@@ -93,7 +101,11 @@ fn build(p: &Program) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
     let exe = out_dir.join(p.name.replace('/', "__"));
     let cxx = p.source.extension().is_some_and(|e| e == "cpp");
-    let out = Command::new(if cxx { OSHCXX } else { OSHCC })
+    let mut cc = Command::new(if cxx { OSHCXX } else { OSHCC });
+    if p.spec.static_link {
+        cc.env("RSHMEM_STATIC", "1");
+    }
+    let out = cc
         .args(["-O1", "-g", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
         .args(&p.spec.cflags)
         .arg(&p.source)
@@ -125,15 +137,21 @@ fn shm_leftovers() -> Vec<String> {
 fn run(p: &Program, np: usize) -> Result<(), Failed> {
     let exe = p.binary.get_or_init(|| build(p)).clone()?;
     let subst = |s: &str| s.replace("{np}", &np.to_string());
-    let mut cmd = Command::new(OSHRUN);
-    cmd.args(["-np", &np.to_string(), "--timeout", &p.spec.timeout.to_string()])
-        .args(&p.spec.oshrun)
-        .arg(&exe);
+    let mut cmd = if p.spec.direct {
+        assert_eq!(np, 1, "{}: a program run without oshrun is a 1-PE job", p.name);
+        Command::new(&exe)
+    } else {
+        let mut c = Command::new(OSHRUN);
+        c.args(["-np", &np.to_string(), "--timeout", &p.spec.timeout.to_string()])
+            .args(&p.spec.oshrun)
+            .arg(&exe);
+        c
+    };
     cmd.args(p.spec.args.iter().map(|a| subst(a)));
     for (k, v) in &p.spec.env {
         cmd.env(k, v);
     }
-    let out = cmd.output().map_err(|e| format!("cannot run oshrun: {e}"))?;
+    let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let code = out.status.code().unwrap_or(-1);
