@@ -13,15 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            char msg_[512];                                                              \
-            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                    \
-            fprintf(stderr, "FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, msg_); \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "../common.h"
 
 #define N 8
 /* name (for messages and variables), C type, lowest, highest */
@@ -44,12 +36,6 @@
     X(uint32, uint32_t, 0, UINT32_MAX)                             \
     X(size, size_t, 0, SIZE_MAX)                                   \
     X(ptrdiff, ptrdiff_t, PTRDIFF_MIN, PTRDIFF_MAX)
-
-#define VALUE(T, MINV, MAXV, pe, i)                                                      \
-    ((T)((i) == 0   ? (T)(MINV)                                                          \
-         : (i) == 1 ? (T)(MAXV)                                                          \
-         : (i) % 2  ? (T)(-(1 + 10 * (pe) + (i))) - (T)0.25                              \
-                    : (T)(1 + 10 * (pe) + (i)) + (T)0.25))
 
 /* Runs the generic calls without (use_ctx 0) or with (1) a leading SHMEM_CTX_DEFAULT. */
 #define DEFINE_TEST(NAME, T, MINV, MAXV)                                                        \

@@ -9,18 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common.h"
+
 #define NTHREADS 4
 #define PER_THREAD 64
-
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            char msg_[512];                                                              \
-            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                    \
-            fprintf(stderr, "FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, msg_); \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
 
 static long slots[NTHREADS * PER_THREAD];
 

@@ -7,15 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            char msg_[512];                                                              \
-            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                    \
-            fprintf(stderr, "FAIL PE %d line %d: %s\n", shmem_my_pe(), __LINE__, msg_); \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "../common.h"
 
 #define N 32
 long global_arr[N];

@@ -4,7 +4,8 @@
 
 use super::check;
 use super::handle::CtxHandle;
-use crate::runtime;
+use crate::heap::SymOffset;
+use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
 use crate::types::ShmemType;
 use core::ffi::c_int;
@@ -72,6 +73,22 @@ pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, 
     unsafe { rt.transport.get_value(pe, off) }
 }
 
+/// Offset of the first of `nelems` elements of `T` from `base`, `stride`
+/// elements apart, all of which must be symmetric.
+fn strided<T>(
+    rt: &Runtime,
+    routine: &'static str,
+    arg: u8,
+    name: &'static str,
+    base: usize,
+    stride: isize,
+    nelems: usize,
+) -> SymOffset {
+    let (lo, len) = strided_span::<T>(routine, base, stride, nelems);
+    check::sym(rt, routine, arg, name, lo, len);
+    check::sym(rt, routine, arg, name, base, size_of::<T>())
+}
+
 /// The byte range covered by `nelems` elements of `T` from `base`, `stride`
 /// elements apart, as (lowest address, length).
 fn strided_span<T>(routine: &'static str, base: usize, stride: isize, nelems: usize) -> (usize, usize) {
@@ -104,10 +121,8 @@ pub fn iput<T: ShmemType>(
     if nelems == 0 {
         return;
     }
-    let (lo, len) = strided_span::<T>(routine, dest as usize, dst, nelems);
-    check::sym(rt, routine, 1, "dest", lo, len);
-    let off = check::sym(rt, routine, 1, "dest", dest as usize, size_of::<T>());
-    // SAFETY: every destination element lies in [lo, lo+len), inside a segment;
+    let off = strided::<T>(rt, routine, 1, "dest", dest as usize, dst, nelems);
+    // SAFETY: every destination element is inside a segment (checked);
     // the source elements are the caller's local buffer.
     unsafe { rt.transport.put_strided(pe, off, dst, source, sst, nelems) }
 }
@@ -128,10 +143,8 @@ pub fn iget<T: ShmemType>(
     if nelems == 0 {
         return;
     }
-    let (lo, len) = strided_span::<T>(routine, source as usize, sst, nelems);
-    check::sym(rt, routine, 2, "source", lo, len);
-    let off = check::sym(rt, routine, 2, "source", source as usize, size_of::<T>());
-    // SAFETY: every source element lies in [lo, lo+len), inside a segment; the
+    let off = strided::<T>(rt, routine, 2, "source", source as usize, sst, nelems);
+    // SAFETY: every source element is inside a segment (checked); the
     // destination elements are the caller's local buffer.
     unsafe { rt.transport.get_strided(pe, off, sst, dest, dst, nelems) }
 }

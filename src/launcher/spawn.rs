@@ -1,5 +1,6 @@
 //! Creating the job: its memory file, and the PE processes.
 
+use crate::heap::segment;
 use crate::job;
 use std::ffi::{OsStr, OsString};
 use std::io;
@@ -12,26 +13,19 @@ use std::process::{Command, Stdio};
 /// The job's memory file, mapped in oshrun for reading the PEs' slots.
 pub struct JobMem {
     fd: OwnedFd,
-    base: *mut libc::c_void,
-    len: usize,
+    map: segment::Mapping,
     npes: usize,
 }
 
 impl JobMem {
     /// Creates the memory file of a job of `npes` PEs and writes its header.
     pub fn create(npes: usize) -> io::Result<JobMem> {
-        // SAFETY: the name is a valid C string; the result is checked.
-        let raw = unsafe { libc::memfd_create(c"rshmem-job".as_ptr(), libc::MFD_CLOEXEC) };
-        if raw < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: memfd_create returned a new descriptor that nobody else owns.
-        let mut fd = unsafe { OwnedFd::from_raw_fd(raw) };
-        if raw < 3 {
+        let mut fd = segment::create_memfd("rshmem-job")?;
+        if fd.as_raw_fd() < 3 {
             // Descriptors 0-2 are replaced in the children by their stdio; move
             // the file above them (only possible if oshrun started without them).
             // SAFETY: duplicates a valid descriptor; the result is checked.
-            let moved = unsafe { libc::fcntl(raw, libc::F_DUPFD_CLOEXEC, 3) };
+            let moved = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 3) };
             if moved < 0 {
                 return Err(io::Error::last_os_error());
             }
@@ -39,26 +33,9 @@ impl JobMem {
             fd = unsafe { OwnedFd::from_raw_fd(moved) };
         }
         let len = job::control_len(npes);
-        // SAFETY: plain system call on our descriptor.
-        if unsafe { libc::ftruncate(fd.as_raw_fd(), len as libc::off_t) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: maps `len` bytes of a file that is `len` bytes long; the
-        // mapping is owned by the returned value and unmapped in Drop.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                fd.as_raw_fd(),
-                0,
-            )
-        };
-        if base == libc::MAP_FAILED {
-            return Err(io::Error::last_os_error());
-        }
-        let mem = JobMem { fd, base, len, npes };
+        segment::set_len(fd.as_raw_fd(), len as u64)?;
+        let map = segment::map_shared(&fd, 0, len)?;
+        let mem = JobMem { fd, map, npes };
         let c = mem.control();
         c.header().npes.store(npes as u32, std::sync::atomic::Ordering::Release);
         c.header().magic.store(job::MAGIC, std::sync::atomic::Ordering::Release);
@@ -70,7 +47,7 @@ impl JobMem {
         // SAFETY: the mapping is page aligned, control_len(npes) bytes long, lives
         // as long as self (views are only used while the JobMem exists, in
         // `run`), and holds only atomics.
-        unsafe { job::Control::from_raw(self.base as *const u8, self.npes) }
+        unsafe { job::Control::from_raw(self.map.ptr, self.npes) }
     }
 
     pub fn fd(&self) -> RawFd {
@@ -81,7 +58,7 @@ impl JobMem {
 impl Drop for JobMem {
     fn drop(&mut self) {
         // SAFETY: unmaps exactly the mapping made in create.
-        unsafe { libc::munmap(self.base, self.len) };
+        unsafe { libc::munmap(self.map.ptr as *mut libc::c_void, self.map.len) };
     }
 }
 
