@@ -34,7 +34,19 @@ fn build_release() -> Result<PathBuf, String> {
     run(cargo().current_dir(root()).args(["build", "--release", "-p", "rshmem"]))?;
     let bin = root().join("target/release");
     write_pkg_config(&bin)?;
+    link_aliases(&bin)?;
     Ok(bin)
+}
+
+/// Cargo cannot name a binary `oshc++`: the C++ wrapper's other names are
+/// symlinks to `oshcxx`, which picks the language from the name it is run as.
+fn link_aliases(bin: &Path) -> Result<(), String> {
+    for alias in ["oshc++", "shmemc++", "shmemcxx"] {
+        let link = bin.join(alias);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink("oshcxx", &link).map_err(|e| format!("cannot link {}: {e}", link.display()))?;
+    }
+    Ok(())
 }
 
 /// `target/release/pkgconfig/rshmem.pc`, for build systems:
