@@ -60,7 +60,22 @@ pub fn find_layout(exe: &Path) -> Result<Layout, String> {
                     .join(" or ")
             )
         })?;
-    let lib_candidates = [exe_dir.to_path_buf(), exe_dir.join("deps"), exe_dir.join("../lib")];
+    // In a cargo build tree, `cargo build` refreshes target/<profile>/librshmem.so
+    // but `cargo test` only target/<profile>/deps/librshmem.so: take the newer.
+    let modified = |d: &PathBuf| {
+        std::fs::metadata(d.join("librshmem.so"))
+            .and_then(|m| m.modified())
+            .ok()
+    };
+    let build_tree = [exe_dir.to_path_buf(), exe_dir.join("deps")]
+        .into_iter()
+        .filter_map(|d| modified(&d).map(|t| (t, d)))
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, d)| d);
+    let lib_candidates = [
+        build_tree.unwrap_or_else(|| exe_dir.to_path_buf()),
+        exe_dir.join("../lib"),
+    ];
     let lib_dir = lib_candidates
         .iter()
         .find(|d| d.join("librshmem.so").is_file())

@@ -148,6 +148,10 @@ fn run(p: &Program, np: usize) -> Result<(), Failed> {
         c
     };
     cmd.args(p.spec.args.iter().map(|a| subst(a)));
+    // cargo test puts target/<profile> on LD_LIBRARY_PATH, which beats the rpath
+    // oshcc sets and may hold a stale librshmem.so from an earlier `cargo build`:
+    // run the programs as a user would.
+    cmd.env_remove("LD_LIBRARY_PATH");
     for (k, v) in &p.spec.env {
         cmd.env(k, v);
     }

@@ -6,6 +6,7 @@
 use super::guard;
 use crate::coll;
 use crate::config::human_bytes;
+use crate::heap::SEGMENT_ALIGN;
 use crate::heap::alloc::{Exhausted, MIN_ALIGN};
 use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
@@ -61,6 +62,14 @@ fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
     }
     if !alignment.is_power_of_two() {
         error::debug(routine, format_args!("alignment {alignment} is not a power of two"));
+        return std::ptr::null_mut();
+    }
+    if alignment > SEGMENT_ALIGN {
+        // Heaps start SEGMENT_ALIGN-aligned; one offset cannot be more aligned on every PE.
+        error::debug(
+            routine,
+            format_args!("alignment {alignment} exceeds the largest supported, {SEGMENT_ALIGN} bytes"),
+        );
         return std::ptr::null_mut();
     }
     allocate(rt, routine, size, alignment, false)
