@@ -103,7 +103,7 @@ impl Waiter<'_> {
                 warned = true;
                 let (pe, npes) = crate::runtime::error::identity();
                 eprintln!(
-                    "rshmem: PE {pe} of {npes} still waiting after {:.0} s for {}",
+                    "rshmem: PE {pe} of {npes} still waiting after {} s for {}",
                     self.hang_warn_secs,
                     describe()
                 );
