@@ -21,7 +21,7 @@ use crate::wait::backoff::Policy;
 use error::{Error, ErrorKind};
 use std::os::fd::OwnedFd;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
 /// Everything an initialised PE knows.
 pub struct Runtime {
@@ -75,8 +75,6 @@ static EXITING: AtomicBool = AtomicBool::new(false);
 /// This PE's state word in the control block, once mapped (for the exit paths).
 static MY_STATE: AtomicPtr<AtomicU32> = AtomicPtr::new(std::ptr::null_mut());
 static MY_EXIT_STATUS: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut());
-/// How many times `shmem_init` has completed in this process (0 or more).
-static INIT_COUNT: AtomicUsize = AtomicUsize::new(0);
 
 /// The active runtime, or the "called before shmem_init" error for `routine`.
 #[inline]
@@ -119,7 +117,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         crate::ffi::table::SHMEM_THREAD_MULTIPLE as i32,
     );
     let built = BUILT.load(Ordering::Acquire);
-    let rt: &'static Runtime = if built.is_null() {
+    let first = built.is_null();
+    let rt: &'static Runtime = if first {
         let rt = Box::leak(Box::new(bootstrap::start(routine)?));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
@@ -136,7 +135,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     *count = 1;
     // Nobody may touch a peer's memory before that peer has mapped its globals.
     crate::coll::barrier_all(rt);
-    if INIT_COUNT.fetch_add(1, Ordering::Relaxed) == 0 && rt.me == 0 {
+    if first && rt.me == 0 {
         if rt.config.version || rt.config.debug {
             eprintln!(
                 "rshmem {} (OpenSHMEM {}.{})",
