@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "table.h"
+
 /* Fails the program, naming the PE and the line, when cond is false. */
 #define CHECK(cond, ...)                                                                 \
     do {                                                                                 \

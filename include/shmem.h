@@ -73,6 +73,8 @@ typedef struct {
 
 /* Link-time constant handles. */
 extern shmem_ctx_t SHMEM_CTX_DEFAULT;
+extern shmem_team_t SHMEM_TEAM_WORLD;
+extern shmem_team_t SHMEM_TEAM_SHARED;
 
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define SHMEM_NORETURN [[noreturn]]
@@ -116,13 +118,33 @@ void *shmem_realloc(void *ptr, size_t size);
 void shmem_free(void *ptr);
 void *shmem_malloc_with_hints(size_t size, long hints);
 
+/* Communication contexts */
+int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+void shmem_ctx_destroy(shmem_ctx_t ctx);
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+
+/* Signalling */
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+
 /* Memory ordering and synchronisation */
 void shmem_fence(void);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_quiet(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
+void shmem_pe_quiet(const int *target_pes, size_t npes);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
+
+/* Distributed locks */
+void shmem_set_lock(long *lock);
+int shmem_test_lock(long *lock);
+void shmem_clear_lock(long *lock);
 
 /* Deprecated names still in the specification */
 void start_pes(int npes);
@@ -132,6 +154,13 @@ void *shmalloc(size_t size);
 void shfree(void *ptr);
 void *shrealloc(void *ptr, size_t size);
 void *shmemalign(size_t alignment, size_t size);
+void shmem_wait(long *ivar, long cmp_value);
+#ifndef RSHMEM_C11_GENERICS
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+#endif
+#ifndef RSHMEM_C11_GENERICS
+long shmem_swap(long *target, long value, int pe);
+#endif
 
 /* shmem_TYPENAME_put */
 void shmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
@@ -601,6 +630,798 @@ void shmem_iget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, 
 void shmem_ctx_iget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void shmem_iget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 
+/* shmem_TYPENAME_ibput */
+void shmem_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longdouble_ibput(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_char_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_schar_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_short_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_long_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longlong_ibput(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uchar_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ushort_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulong_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulonglong_ibput(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int8_ibput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int16_ibput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int32_ibput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int64_ibput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint8_ibput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint16_ibput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint32_ibput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint64_ibput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_size_ibput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ptrdiff_ibput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* shmem_TYPENAME_ibget */
+void shmem_ctx_float_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_double_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longdouble_ibget(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_char_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_schar_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_short_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_long_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longlong_ibget(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uchar_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ushort_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulong_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulonglong_ibget(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int8_ibget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int16_ibget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int32_ibget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int64_ibget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint8_ibget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint16_ibget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint32_ibget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint64_ibget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_size_ibget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ptrdiff_ibget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* shmem_TYPENAME_put_signal */
+void shmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_float_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_double_put_signal(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longdouble_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_longdouble_put_signal(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_char_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_char_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_schar_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_short_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_short_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_long_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_long_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longlong_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uchar_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ushort_put_signal(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ulong_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ulonglong_put_signal(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulonglong_put_signal(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int8_put_signal(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int16_put_signal(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int32_put_signal(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int64_put_signal(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint8_put_signal(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint16_put_signal(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint32_put_signal(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint64_put_signal(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_size_put_signal(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ptrdiff_put_signal(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put8_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put16_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put16_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put32_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put32_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put64_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put64_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put128_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* shmem_TYPENAME_put_signal_nbi */
+void shmem_ctx_float_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_double_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longdouble_put_signal_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_char_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_schar_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_short_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_long_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longlong_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uchar_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ushort_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ulong_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ulonglong_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulonglong_put_signal_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int8_put_signal_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int16_put_signal_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int32_put_signal_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int64_put_signal_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint8_put_signal_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint16_put_signal_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint32_put_signal_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint64_put_signal_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_size_put_signal_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ptrdiff_put_signal_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put8_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put16_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put16_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put32_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put32_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put64_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put64_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* shmem_TYPENAME_atomic_fetch */
+float shmem_ctx_float_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe);
+float shmem_float_atomic_fetch(const float *source, int pe);
+double shmem_ctx_double_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe);
+double shmem_double_atomic_fetch(const double *source, int pe);
+int shmem_ctx_int_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe);
+int shmem_int_atomic_fetch(const int *source, int pe);
+long shmem_ctx_long_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe);
+long shmem_long_atomic_fetch(const long *source, int pe);
+long long shmem_ctx_longlong_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe);
+long long shmem_longlong_atomic_fetch(const long long *source, int pe);
+unsigned int shmem_ctx_uint_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe);
+unsigned int shmem_uint_atomic_fetch(const unsigned int *source, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe);
+unsigned long shmem_ulong_atomic_fetch(const unsigned long *source, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch(shmem_ctx_t ctx, const unsigned long long *source, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch(const unsigned long long *source, int pe);
+int32_t shmem_ctx_int32_atomic_fetch(shmem_ctx_t ctx, const int32_t *source, int pe);
+int32_t shmem_int32_atomic_fetch(const int32_t *source, int pe);
+int64_t shmem_ctx_int64_atomic_fetch(shmem_ctx_t ctx, const int64_t *source, int pe);
+int64_t shmem_int64_atomic_fetch(const int64_t *source, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch(shmem_ctx_t ctx, const uint32_t *source, int pe);
+uint32_t shmem_uint32_atomic_fetch(const uint32_t *source, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch(shmem_ctx_t ctx, const uint64_t *source, int pe);
+uint64_t shmem_uint64_atomic_fetch(const uint64_t *source, int pe);
+size_t shmem_ctx_size_atomic_fetch(shmem_ctx_t ctx, const size_t *source, int pe);
+size_t shmem_size_atomic_fetch(const size_t *source, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_fetch(const ptrdiff_t *source, int pe);
+
+/* shmem_TYPENAME_atomic_set */
+void shmem_ctx_float_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe);
+void shmem_float_atomic_set(float *dest, float value, int pe);
+void shmem_ctx_double_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe);
+void shmem_double_atomic_set(double *dest, double value, int pe);
+void shmem_ctx_int_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_int_atomic_set(int *dest, int value, int pe);
+void shmem_ctx_long_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_long_atomic_set(long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_set(long long *dest, long long value, int pe);
+void shmem_ctx_uint_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_set(unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_set(unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_set(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_set(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_set(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_set(int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_set(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_set(int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_set(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_set(uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_set(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_set(uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_atomic_set(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void shmem_size_atomic_set(size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_set(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void shmem_ptrdiff_atomic_set(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_compare_swap */
+int shmem_ctx_int_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe);
+int shmem_int_atomic_compare_swap(int *dest, int cond, int value, int pe);
+long shmem_ctx_long_atomic_compare_swap(shmem_ctx_t ctx, long *dest, long cond, long value, int pe);
+long shmem_long_atomic_compare_swap(long *dest, long cond, long value, int pe);
+long long shmem_ctx_longlong_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond, long long value, int pe);
+long long shmem_longlong_atomic_compare_swap(long long *dest, long long cond, long long value, int pe);
+unsigned int shmem_ctx_uint_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+unsigned int shmem_uint_atomic_compare_swap(unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+unsigned long shmem_ulong_atomic_compare_swap(unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+unsigned long long shmem_ulonglong_atomic_compare_swap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_compare_swap(shmem_ctx_t ctx, int32_t *dest, int32_t cond, int32_t value, int pe);
+int32_t shmem_int32_atomic_compare_swap(int32_t *dest, int32_t cond, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_compare_swap(shmem_ctx_t ctx, int64_t *dest, int64_t cond, int64_t value, int pe);
+int64_t shmem_int64_atomic_compare_swap(int64_t *dest, int64_t cond, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_compare_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+uint32_t shmem_uint32_atomic_compare_swap(uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_compare_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+uint64_t shmem_uint64_atomic_compare_swap(uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+size_t shmem_ctx_size_atomic_compare_swap(shmem_ctx_t ctx, size_t *dest, size_t cond, size_t value, int pe);
+size_t shmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_compare_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_compare_swap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_swap */
+float shmem_ctx_float_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe);
+float shmem_float_atomic_swap(float *dest, float value, int pe);
+double shmem_ctx_double_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe);
+double shmem_double_atomic_swap(double *dest, double value, int pe);
+int shmem_ctx_int_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe);
+int shmem_int_atomic_swap(int *dest, int value, int pe);
+long shmem_ctx_long_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe);
+long shmem_long_atomic_swap(long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_swap(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long shmem_longlong_atomic_swap(long long *dest, long long value, int pe);
+unsigned int shmem_ctx_uint_atomic_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int shmem_uint_atomic_swap(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long shmem_ulong_atomic_swap(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+unsigned long long shmem_ulonglong_atomic_swap(unsigned long long *dest, unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_swap(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t shmem_int32_atomic_swap(int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_swap(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t shmem_int64_atomic_swap(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t shmem_uint32_atomic_swap(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t shmem_uint64_atomic_swap(uint64_t *dest, uint64_t value, int pe);
+size_t shmem_ctx_size_atomic_swap(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+size_t shmem_size_atomic_swap(size_t *dest, size_t value, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_swap(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_inc */
+int shmem_ctx_int_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe);
+int shmem_int_atomic_fetch_inc(int *dest, int pe);
+long shmem_ctx_long_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe);
+long shmem_long_atomic_fetch_inc(long *dest, int pe);
+long long shmem_ctx_longlong_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe);
+long long shmem_longlong_atomic_fetch_inc(long long *dest, int pe);
+unsigned int shmem_ctx_uint_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+unsigned int shmem_uint_atomic_fetch_inc(unsigned int *dest, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+unsigned long shmem_ulong_atomic_fetch_inc(unsigned long *dest, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_inc(unsigned long long *dest, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
+int32_t shmem_int32_atomic_fetch_inc(int32_t *dest, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
+int64_t shmem_int64_atomic_fetch_inc(int64_t *dest, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
+uint32_t shmem_uint32_atomic_fetch_inc(uint32_t *dest, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
+uint64_t shmem_uint64_atomic_fetch_inc(uint64_t *dest, int pe);
+size_t shmem_ctx_size_atomic_fetch_inc(shmem_ctx_t ctx, size_t *dest, int pe);
+size_t shmem_size_atomic_fetch_inc(size_t *dest, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_fetch_inc(ptrdiff_t *dest, int pe);
+
+/* shmem_TYPENAME_atomic_inc */
+void shmem_ctx_int_atomic_inc(shmem_ctx_t ctx, int *dest, int pe);
+void shmem_int_atomic_inc(int *dest, int pe);
+void shmem_ctx_long_atomic_inc(shmem_ctx_t ctx, long *dest, int pe);
+void shmem_long_atomic_inc(long *dest, int pe);
+void shmem_ctx_longlong_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe);
+void shmem_longlong_atomic_inc(long long *dest, int pe);
+void shmem_ctx_uint_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+void shmem_uint_atomic_inc(unsigned int *dest, int pe);
+void shmem_ctx_ulong_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+void shmem_ulong_atomic_inc(unsigned long *dest, int pe);
+void shmem_ctx_ulonglong_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe);
+void shmem_ulonglong_atomic_inc(unsigned long long *dest, int pe);
+void shmem_ctx_int32_atomic_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
+void shmem_int32_atomic_inc(int32_t *dest, int pe);
+void shmem_ctx_int64_atomic_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
+void shmem_int64_atomic_inc(int64_t *dest, int pe);
+void shmem_ctx_uint32_atomic_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
+void shmem_uint32_atomic_inc(uint32_t *dest, int pe);
+void shmem_ctx_uint64_atomic_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
+void shmem_uint64_atomic_inc(uint64_t *dest, int pe);
+void shmem_ctx_size_atomic_inc(shmem_ctx_t ctx, size_t *dest, int pe);
+void shmem_size_atomic_inc(size_t *dest, int pe);
+void shmem_ctx_ptrdiff_atomic_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+void shmem_ptrdiff_atomic_inc(ptrdiff_t *dest, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_add */
+int shmem_ctx_int_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+int shmem_int_atomic_fetch_add(int *dest, int value, int pe);
+long shmem_ctx_long_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+long shmem_long_atomic_fetch_add(long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_fetch_add(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long shmem_longlong_atomic_fetch_add(long long *dest, long long value, int pe);
+unsigned int shmem_ctx_uint_atomic_fetch_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int shmem_uint_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long shmem_ulong_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_add(unsigned long long *dest, unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t shmem_int32_atomic_fetch_add(int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t shmem_int64_atomic_fetch_add(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_add(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe);
+size_t shmem_ctx_size_atomic_fetch_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+size_t shmem_size_atomic_fetch_add(size_t *dest, size_t value, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_add */
+void shmem_ctx_int_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_int_atomic_add(int *dest, int value, int pe);
+void shmem_ctx_long_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_long_atomic_add(long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_add(long long *dest, long long value, int pe);
+void shmem_ctx_uint_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_add(unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_add(unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_add(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_add(int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_add(int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_add(uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_add(uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_atomic_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void shmem_size_atomic_add(size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void shmem_ptrdiff_atomic_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_and */
+unsigned int shmem_ctx_uint_atomic_fetch_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int shmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long shmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_and(unsigned long long *dest, unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t shmem_int32_atomic_fetch_and(int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t shmem_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_and */
+void shmem_ctx_uint_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_and(unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_and(unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_and(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_and(int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_and(int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_or */
+unsigned int shmem_ctx_uint_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int shmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long shmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_or(unsigned long long *dest, unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t shmem_int32_atomic_fetch_or(int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t shmem_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_or */
+void shmem_ctx_uint_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_or(unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_or(unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_or(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_or(int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_or(int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_xor */
+unsigned int shmem_ctx_uint_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned int shmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long shmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_xor(unsigned long long *dest, unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int32_t shmem_int32_atomic_fetch_xor(int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+int64_t shmem_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_xor */
+void shmem_ctx_uint_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_xor(unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_xor(unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_xor(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_xor(int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_xor(int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_nbi */
+void shmem_ctx_float_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe);
+void shmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe);
+void shmem_ctx_double_atomic_fetch_nbi(shmem_ctx_t ctx, double *fetch, const double *source, int pe);
+void shmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe);
+void shmem_ctx_int_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe);
+void shmem_int_atomic_fetch_nbi(int *fetch, const int *source, int pe);
+void shmem_ctx_long_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe);
+void shmem_long_atomic_fetch_nbi(long *fetch, const long *source, int pe);
+void shmem_ctx_longlong_atomic_fetch_nbi(shmem_ctx_t ctx, long long *fetch, const long long *source, int pe);
+void shmem_longlong_atomic_fetch_nbi(long long *fetch, const long long *source, int pe);
+void shmem_ctx_uint_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned int *fetch, const unsigned int *source, int pe);
+void shmem_uint_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe);
+void shmem_ctx_ulong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long *fetch, const unsigned long *source, int pe);
+void shmem_ulong_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch, const unsigned long long *source, int pe);
+void shmem_ulonglong_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source, int pe);
+void shmem_ctx_int32_atomic_fetch_nbi(shmem_ctx_t ctx, int32_t *fetch, const int32_t *source, int pe);
+void shmem_int32_atomic_fetch_nbi(int32_t *fetch, const int32_t *source, int pe);
+void shmem_ctx_int64_atomic_fetch_nbi(shmem_ctx_t ctx, int64_t *fetch, const int64_t *source, int pe);
+void shmem_int64_atomic_fetch_nbi(int64_t *fetch, const int64_t *source, int pe);
+void shmem_ctx_uint32_atomic_fetch_nbi(shmem_ctx_t ctx, uint32_t *fetch, const uint32_t *source, int pe);
+void shmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int pe);
+void shmem_ctx_uint64_atomic_fetch_nbi(shmem_ctx_t ctx, uint64_t *fetch, const uint64_t *source, int pe);
+void shmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe);
+void shmem_ctx_size_atomic_fetch_nbi(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe);
+void shmem_size_atomic_fetch_nbi(size_t *fetch, const size_t *source, int pe);
+void shmem_ctx_ptrdiff_atomic_fetch_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+void shmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+
+/* shmem_TYPENAME_atomic_compare_swap_nbi */
+void shmem_ctx_int_atomic_compare_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int cond, int value, int pe);
+void shmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe);
+void shmem_ctx_long_atomic_compare_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long cond, long value, int pe);
+void shmem_long_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe);
+void shmem_ctx_longlong_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long cond, long long value, int pe);
+void shmem_longlong_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond, long long value, int pe);
+void shmem_ctx_uint_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+void shmem_uint_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+void shmem_ulong_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_compare_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_compare_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe);
+void shmem_int32_atomic_compare_swap_nbi(int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe);
+void shmem_ctx_int64_atomic_compare_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe);
+void shmem_int64_atomic_compare_swap_nbi(int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+void shmem_uint32_atomic_compare_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+void shmem_uint64_atomic_compare_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+void shmem_ctx_size_atomic_compare_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t cond, size_t value, int pe);
+void shmem_size_atomic_compare_swap_nbi(size_t *fetch, size_t *dest, size_t cond, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_compare_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+void shmem_ptrdiff_atomic_compare_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_swap_nbi */
+void shmem_ctx_float_atomic_swap_nbi(shmem_ctx_t ctx, float *fetch, float *dest, float value, int pe);
+void shmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe);
+void shmem_ctx_double_atomic_swap_nbi(shmem_ctx_t ctx, double *fetch, double *dest, double value, int pe);
+void shmem_double_atomic_swap_nbi(double *fetch, double *dest, double value, int pe);
+void shmem_ctx_int_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_int_atomic_swap_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void shmem_long_atomic_swap_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe);
+void shmem_ctx_uint_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_swap_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_swap_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_atomic_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe);
+void shmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void shmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_inc_nbi */
+void shmem_ctx_int_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe);
+void shmem_int_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe);
+void shmem_ctx_long_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe);
+void shmem_long_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe);
+void shmem_ctx_longlong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, int pe);
+void shmem_longlong_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe);
+void shmem_ctx_uint_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, int pe);
+void shmem_uint_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe);
+void shmem_ctx_ulong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, int pe);
+void shmem_ulong_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, int pe);
+void shmem_ulonglong_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest, int pe);
+void shmem_ctx_int32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe);
+void shmem_int32_atomic_fetch_inc_nbi(int32_t *fetch, int32_t *dest, int pe);
+void shmem_ctx_int64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe);
+void shmem_int64_atomic_fetch_inc_nbi(int64_t *fetch, int64_t *dest, int pe);
+void shmem_ctx_uint32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, int pe);
+void shmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe);
+void shmem_ctx_uint64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, int pe);
+void shmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe);
+void shmem_ctx_size_atomic_fetch_inc_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe);
+void shmem_size_atomic_fetch_inc_nbi(size_t *fetch, size_t *dest, int pe);
+void shmem_ctx_ptrdiff_atomic_fetch_inc_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
+void shmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_add_nbi */
+void shmem_ctx_int_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_fetch_add_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void shmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value, int pe);
+void shmem_ctx_uint_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_fetch_add_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_fetch_add_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_add_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_fetch_add_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_fetch_add_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_atomic_fetch_add_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe);
+void shmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_fetch_add_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void shmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_and_nbi */
+void shmem_ctx_uint_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_fetch_and_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_and_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_or_nbi */
+void shmem_ctx_uint_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_fetch_or_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_or_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_xor_nbi */
+void shmem_ctx_uint_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ulong_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_fetch */
+float shmem_float_fetch(const float *source, int pe);
+double shmem_double_fetch(const double *source, int pe);
+int shmem_int_fetch(const int *source, int pe);
+long shmem_long_fetch(const long *source, int pe);
+long long shmem_longlong_fetch(const long long *source, int pe);
+
+/* shmem_TYPENAME_set */
+void shmem_float_set(float *dest, float value, int pe);
+void shmem_double_set(double *dest, double value, int pe);
+void shmem_int_set(int *dest, int value, int pe);
+void shmem_long_set(long *dest, long value, int pe);
+void shmem_longlong_set(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_swap */
+float shmem_float_swap(float *dest, float value, int pe);
+double shmem_double_swap(double *dest, double value, int pe);
+int shmem_int_swap(int *dest, int value, int pe);
+long shmem_long_swap(long *dest, long value, int pe);
+long long shmem_longlong_swap(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_cswap */
+int shmem_int_cswap(int *dest, int cond, int value, int pe);
+long shmem_long_cswap(long *dest, long cond, long value, int pe);
+long long shmem_longlong_cswap(long long *dest, long long cond, long long value, int pe);
+
+/* shmem_TYPENAME_finc */
+int shmem_int_finc(int *dest, int pe);
+long shmem_long_finc(long *dest, int pe);
+long long shmem_longlong_finc(long long *dest, int pe);
+
+/* shmem_TYPENAME_inc */
+void shmem_int_inc(int *dest, int pe);
+void shmem_long_inc(long *dest, int pe);
+void shmem_longlong_inc(long long *dest, int pe);
+
+/* shmem_TYPENAME_fadd */
+int shmem_int_fadd(int *dest, int value, int pe);
+long shmem_long_fadd(long *dest, long value, int pe);
+long long shmem_longlong_fadd(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_add */
+void shmem_int_add(int *dest, int value, int pe);
+void shmem_long_add(long *dest, long value, int pe);
+void shmem_longlong_add(long long *dest, long long value, int pe);
+
 /* shmem_TYPENAME_wait_until */
 void shmem_int_wait_until(int *ivar, int cmp, int cmp_value);
 void shmem_long_wait_until(long *ivar, int cmp, long cmp_value);
@@ -632,6 +1453,180 @@ int shmem_size_test(size_t *ivar, int cmp, size_t cmp_value);
 int shmem_ptrdiff_test(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value);
 int shmem_short_test(short *ivar, int cmp, short cmp_value);
 int shmem_ushort_test(unsigned short *ivar, int cmp, unsigned short cmp_value);
+
+/* shmem_TYPENAME_wait_until_all */
+void shmem_int_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+void shmem_long_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+void shmem_longlong_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+void shmem_uint_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+void shmem_ulong_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+void shmem_ulonglong_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+void shmem_int32_wait_until_all(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+void shmem_int64_wait_until_all(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+void shmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+void shmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+void shmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+void shmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_any */
+size_t shmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+size_t shmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+size_t shmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+size_t shmem_uint_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+size_t shmem_ulong_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+size_t shmem_ulonglong_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+size_t shmem_int32_wait_until_any(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+size_t shmem_int64_wait_until_any(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+size_t shmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+size_t shmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+size_t shmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+size_t shmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_some */
+size_t shmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
+size_t shmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value);
+size_t shmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value);
+size_t shmem_uint_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value);
+size_t shmem_ulong_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value);
+size_t shmem_ulonglong_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value);
+size_t shmem_int32_wait_until_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value);
+size_t shmem_int64_wait_until_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value);
+size_t shmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value);
+size_t shmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
+size_t shmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
+size_t shmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_all_vector */
+void shmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+void shmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+void shmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+void shmem_uint_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+void shmem_ulong_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+void shmem_ulonglong_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+void shmem_int32_wait_until_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+void shmem_int64_wait_until_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+void shmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+void shmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+void shmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+void shmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_wait_until_any_vector */
+size_t shmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+size_t shmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+size_t shmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+size_t shmem_uint_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+size_t shmem_ulong_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+size_t shmem_ulonglong_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t shmem_int32_wait_until_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+size_t shmem_int64_wait_until_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+size_t shmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+size_t shmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+size_t shmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_wait_until_some_vector */
+size_t shmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
+size_t shmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values);
+size_t shmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values);
+size_t shmem_uint_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values);
+size_t shmem_ulong_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values);
+size_t shmem_ulonglong_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t shmem_int32_wait_until_some_vector(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int32_t *cmp_values);
+size_t shmem_int64_wait_until_some_vector(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int64_t *cmp_values);
+size_t shmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
+size_t shmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
+size_t shmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_test_all */
+int shmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+int shmem_long_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+int shmem_longlong_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+int shmem_uint_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+int shmem_ulong_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+int shmem_ulonglong_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+int shmem_int32_test_all(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+int shmem_int64_test_all(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+int shmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+int shmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+int shmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+int shmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_any */
+size_t shmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+size_t shmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+size_t shmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+size_t shmem_uint_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+size_t shmem_ulong_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+size_t shmem_ulonglong_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+size_t shmem_int32_test_any(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+size_t shmem_int64_test_any(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+size_t shmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+size_t shmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+size_t shmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+size_t shmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_some */
+size_t shmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
+size_t shmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value);
+size_t shmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value);
+size_t shmem_uint_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value);
+size_t shmem_ulong_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value);
+size_t shmem_ulonglong_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value);
+size_t shmem_int32_test_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value);
+size_t shmem_int64_test_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value);
+size_t shmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value);
+size_t shmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
+size_t shmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
+size_t shmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_all_vector */
+int shmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+int shmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+int shmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+int shmem_uint_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+int shmem_ulong_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+int shmem_ulonglong_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+int shmem_int32_test_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+int shmem_int64_test_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+int shmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+int shmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+int shmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+int shmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_test_any_vector */
+size_t shmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+size_t shmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+size_t shmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+size_t shmem_uint_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+size_t shmem_ulong_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+size_t shmem_ulonglong_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t shmem_int32_test_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+size_t shmem_int64_test_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+size_t shmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+size_t shmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+size_t shmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_test_some_vector */
+size_t shmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
+size_t shmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values);
+size_t shmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values);
+size_t shmem_uint_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values);
+size_t shmem_ulong_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values);
+size_t shmem_ulonglong_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t shmem_int32_test_some_vector(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int32_t *cmp_values);
+size_t shmem_int64_test_some_vector(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int64_t *cmp_values);
+size_t shmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
+size_t shmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
+size_t shmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_wait */
+void shmem_short_wait(short *ivar, short cmp_value);
+void shmem_int_wait(int *ivar, int cmp_value);
+void shmem_long_wait(long *ivar, long cmp_value);
+void shmem_longlong_wait(long long *ivar, long long cmp_value);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -928,6 +1923,555 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned int *: shmem_uint_iget, \
         unsigned long *: shmem_ulong_iget, \
         unsigned long long *: shmem_ulonglong_iget)(__VA_ARGS__)
+#define shmem_ibput(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_ibput, \
+            double *: shmem_ctx_double_ibput, \
+            long double *: shmem_ctx_longdouble_ibput, \
+            char *: shmem_ctx_char_ibput, \
+            signed char *: shmem_ctx_schar_ibput, \
+            short *: shmem_ctx_short_ibput, \
+            int *: shmem_ctx_int_ibput, \
+            long *: shmem_ctx_long_ibput, \
+            long long *: shmem_ctx_longlong_ibput, \
+            unsigned char *: shmem_ctx_uchar_ibput, \
+            unsigned short *: shmem_ctx_ushort_ibput, \
+            unsigned int *: shmem_ctx_uint_ibput, \
+            unsigned long *: shmem_ctx_ulong_ibput, \
+            unsigned long long *: shmem_ctx_ulonglong_ibput, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_ibput, \
+        double *: shmem_double_ibput, \
+        long double *: shmem_longdouble_ibput, \
+        char *: shmem_char_ibput, \
+        signed char *: shmem_schar_ibput, \
+        short *: shmem_short_ibput, \
+        int *: shmem_int_ibput, \
+        long *: shmem_long_ibput, \
+        long long *: shmem_longlong_ibput, \
+        unsigned char *: shmem_uchar_ibput, \
+        unsigned short *: shmem_ushort_ibput, \
+        unsigned int *: shmem_uint_ibput, \
+        unsigned long *: shmem_ulong_ibput, \
+        unsigned long long *: shmem_ulonglong_ibput)(__VA_ARGS__)
+#define shmem_ibget(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_ibget, \
+            double *: shmem_ctx_double_ibget, \
+            long double *: shmem_ctx_longdouble_ibget, \
+            char *: shmem_ctx_char_ibget, \
+            signed char *: shmem_ctx_schar_ibget, \
+            short *: shmem_ctx_short_ibget, \
+            int *: shmem_ctx_int_ibget, \
+            long *: shmem_ctx_long_ibget, \
+            long long *: shmem_ctx_longlong_ibget, \
+            unsigned char *: shmem_ctx_uchar_ibget, \
+            unsigned short *: shmem_ctx_ushort_ibget, \
+            unsigned int *: shmem_ctx_uint_ibget, \
+            unsigned long *: shmem_ctx_ulong_ibget, \
+            unsigned long long *: shmem_ctx_ulonglong_ibget, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_ibget, \
+        double *: shmem_double_ibget, \
+        long double *: shmem_longdouble_ibget, \
+        char *: shmem_char_ibget, \
+        signed char *: shmem_schar_ibget, \
+        short *: shmem_short_ibget, \
+        int *: shmem_int_ibget, \
+        long *: shmem_long_ibget, \
+        long long *: shmem_longlong_ibget, \
+        unsigned char *: shmem_uchar_ibget, \
+        unsigned short *: shmem_ushort_ibget, \
+        unsigned int *: shmem_uint_ibget, \
+        unsigned long *: shmem_ulong_ibget, \
+        unsigned long long *: shmem_ulonglong_ibget)(__VA_ARGS__)
+#define shmem_put_signal(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_put_signal, \
+            double *: shmem_ctx_double_put_signal, \
+            long double *: shmem_ctx_longdouble_put_signal, \
+            char *: shmem_ctx_char_put_signal, \
+            signed char *: shmem_ctx_schar_put_signal, \
+            short *: shmem_ctx_short_put_signal, \
+            int *: shmem_ctx_int_put_signal, \
+            long *: shmem_ctx_long_put_signal, \
+            long long *: shmem_ctx_longlong_put_signal, \
+            unsigned char *: shmem_ctx_uchar_put_signal, \
+            unsigned short *: shmem_ctx_ushort_put_signal, \
+            unsigned int *: shmem_ctx_uint_put_signal, \
+            unsigned long *: shmem_ctx_ulong_put_signal, \
+            unsigned long long *: shmem_ctx_ulonglong_put_signal, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_put_signal, \
+        double *: shmem_double_put_signal, \
+        long double *: shmem_longdouble_put_signal, \
+        char *: shmem_char_put_signal, \
+        signed char *: shmem_schar_put_signal, \
+        short *: shmem_short_put_signal, \
+        int *: shmem_int_put_signal, \
+        long *: shmem_long_put_signal, \
+        long long *: shmem_longlong_put_signal, \
+        unsigned char *: shmem_uchar_put_signal, \
+        unsigned short *: shmem_ushort_put_signal, \
+        unsigned int *: shmem_uint_put_signal, \
+        unsigned long *: shmem_ulong_put_signal, \
+        unsigned long long *: shmem_ulonglong_put_signal)(__VA_ARGS__)
+#define shmem_put_signal_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_put_signal_nbi, \
+            double *: shmem_ctx_double_put_signal_nbi, \
+            long double *: shmem_ctx_longdouble_put_signal_nbi, \
+            char *: shmem_ctx_char_put_signal_nbi, \
+            signed char *: shmem_ctx_schar_put_signal_nbi, \
+            short *: shmem_ctx_short_put_signal_nbi, \
+            int *: shmem_ctx_int_put_signal_nbi, \
+            long *: shmem_ctx_long_put_signal_nbi, \
+            long long *: shmem_ctx_longlong_put_signal_nbi, \
+            unsigned char *: shmem_ctx_uchar_put_signal_nbi, \
+            unsigned short *: shmem_ctx_ushort_put_signal_nbi, \
+            unsigned int *: shmem_ctx_uint_put_signal_nbi, \
+            unsigned long *: shmem_ctx_ulong_put_signal_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_put_signal_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_put_signal_nbi, \
+        double *: shmem_double_put_signal_nbi, \
+        long double *: shmem_longdouble_put_signal_nbi, \
+        char *: shmem_char_put_signal_nbi, \
+        signed char *: shmem_schar_put_signal_nbi, \
+        short *: shmem_short_put_signal_nbi, \
+        int *: shmem_int_put_signal_nbi, \
+        long *: shmem_long_put_signal_nbi, \
+        long long *: shmem_longlong_put_signal_nbi, \
+        unsigned char *: shmem_uchar_put_signal_nbi, \
+        unsigned short *: shmem_ushort_put_signal_nbi, \
+        unsigned int *: shmem_uint_put_signal_nbi, \
+        unsigned long *: shmem_ulong_put_signal_nbi, \
+        unsigned long long *: shmem_ulonglong_put_signal_nbi)(__VA_ARGS__)
+#define shmem_atomic_fetch(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_atomic_fetch, \
+            const float *: shmem_ctx_float_atomic_fetch, \
+            double *: shmem_ctx_double_atomic_fetch, \
+            const double *: shmem_ctx_double_atomic_fetch, \
+            int *: shmem_ctx_int_atomic_fetch, \
+            const int *: shmem_ctx_int_atomic_fetch, \
+            long *: shmem_ctx_long_atomic_fetch, \
+            const long *: shmem_ctx_long_atomic_fetch, \
+            long long *: shmem_ctx_longlong_atomic_fetch, \
+            const long long *: shmem_ctx_longlong_atomic_fetch, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch, \
+            const unsigned int *: shmem_ctx_uint_atomic_fetch, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch, \
+            const unsigned long *: shmem_ctx_ulong_atomic_fetch, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch, \
+            const unsigned long long *: shmem_ctx_ulonglong_atomic_fetch, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_atomic_fetch, \
+        const float *: shmem_float_atomic_fetch, \
+        double *: shmem_double_atomic_fetch, \
+        const double *: shmem_double_atomic_fetch, \
+        int *: shmem_int_atomic_fetch, \
+        const int *: shmem_int_atomic_fetch, \
+        long *: shmem_long_atomic_fetch, \
+        const long *: shmem_long_atomic_fetch, \
+        long long *: shmem_longlong_atomic_fetch, \
+        const long long *: shmem_longlong_atomic_fetch, \
+        unsigned int *: shmem_uint_atomic_fetch, \
+        const unsigned int *: shmem_uint_atomic_fetch, \
+        unsigned long *: shmem_ulong_atomic_fetch, \
+        const unsigned long *: shmem_ulong_atomic_fetch, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch, \
+        const unsigned long long *: shmem_ulonglong_atomic_fetch)(__VA_ARGS__)
+#define shmem_atomic_set(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_atomic_set, \
+            double *: shmem_ctx_double_atomic_set, \
+            int *: shmem_ctx_int_atomic_set, \
+            long *: shmem_ctx_long_atomic_set, \
+            long long *: shmem_ctx_longlong_atomic_set, \
+            unsigned int *: shmem_ctx_uint_atomic_set, \
+            unsigned long *: shmem_ctx_ulong_atomic_set, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_set, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_atomic_set, \
+        double *: shmem_double_atomic_set, \
+        int *: shmem_int_atomic_set, \
+        long *: shmem_long_atomic_set, \
+        long long *: shmem_longlong_atomic_set, \
+        unsigned int *: shmem_uint_atomic_set, \
+        unsigned long *: shmem_ulong_atomic_set, \
+        unsigned long long *: shmem_ulonglong_atomic_set)(__VA_ARGS__)
+#define shmem_atomic_compare_swap(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_compare_swap, \
+            long *: shmem_ctx_long_atomic_compare_swap, \
+            long long *: shmem_ctx_longlong_atomic_compare_swap, \
+            unsigned int *: shmem_ctx_uint_atomic_compare_swap, \
+            unsigned long *: shmem_ctx_ulong_atomic_compare_swap, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_compare_swap, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_compare_swap, \
+        long *: shmem_long_atomic_compare_swap, \
+        long long *: shmem_longlong_atomic_compare_swap, \
+        unsigned int *: shmem_uint_atomic_compare_swap, \
+        unsigned long *: shmem_ulong_atomic_compare_swap, \
+        unsigned long long *: shmem_ulonglong_atomic_compare_swap)(__VA_ARGS__)
+#define shmem_atomic_swap(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_atomic_swap, \
+            double *: shmem_ctx_double_atomic_swap, \
+            int *: shmem_ctx_int_atomic_swap, \
+            long *: shmem_ctx_long_atomic_swap, \
+            long long *: shmem_ctx_longlong_atomic_swap, \
+            unsigned int *: shmem_ctx_uint_atomic_swap, \
+            unsigned long *: shmem_ctx_ulong_atomic_swap, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_swap, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_atomic_swap, \
+        double *: shmem_double_atomic_swap, \
+        int *: shmem_int_atomic_swap, \
+        long *: shmem_long_atomic_swap, \
+        long long *: shmem_longlong_atomic_swap, \
+        unsigned int *: shmem_uint_atomic_swap, \
+        unsigned long *: shmem_ulong_atomic_swap, \
+        unsigned long long *: shmem_ulonglong_atomic_swap)(__VA_ARGS__)
+#define shmem_atomic_fetch_inc(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_fetch_inc, \
+            long *: shmem_ctx_long_atomic_fetch_inc, \
+            long long *: shmem_ctx_longlong_atomic_fetch_inc, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_inc, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_inc, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_inc, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_fetch_inc, \
+        long *: shmem_long_atomic_fetch_inc, \
+        long long *: shmem_longlong_atomic_fetch_inc, \
+        unsigned int *: shmem_uint_atomic_fetch_inc, \
+        unsigned long *: shmem_ulong_atomic_fetch_inc, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_inc)(__VA_ARGS__)
+#define shmem_atomic_inc(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_inc, \
+            long *: shmem_ctx_long_atomic_inc, \
+            long long *: shmem_ctx_longlong_atomic_inc, \
+            unsigned int *: shmem_ctx_uint_atomic_inc, \
+            unsigned long *: shmem_ctx_ulong_atomic_inc, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_inc, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_inc, \
+        long *: shmem_long_atomic_inc, \
+        long long *: shmem_longlong_atomic_inc, \
+        unsigned int *: shmem_uint_atomic_inc, \
+        unsigned long *: shmem_ulong_atomic_inc, \
+        unsigned long long *: shmem_ulonglong_atomic_inc)(__VA_ARGS__)
+#define shmem_atomic_fetch_add(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_fetch_add, \
+            long *: shmem_ctx_long_atomic_fetch_add, \
+            long long *: shmem_ctx_longlong_atomic_fetch_add, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_add, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_add, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_add, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_fetch_add, \
+        long *: shmem_long_atomic_fetch_add, \
+        long long *: shmem_longlong_atomic_fetch_add, \
+        unsigned int *: shmem_uint_atomic_fetch_add, \
+        unsigned long *: shmem_ulong_atomic_fetch_add, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_add)(__VA_ARGS__)
+#define shmem_atomic_add(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_add, \
+            long *: shmem_ctx_long_atomic_add, \
+            long long *: shmem_ctx_longlong_atomic_add, \
+            unsigned int *: shmem_ctx_uint_atomic_add, \
+            unsigned long *: shmem_ctx_ulong_atomic_add, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_add, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_add, \
+        long *: shmem_long_atomic_add, \
+        long long *: shmem_longlong_atomic_add, \
+        unsigned int *: shmem_uint_atomic_add, \
+        unsigned long *: shmem_ulong_atomic_add, \
+        unsigned long long *: shmem_ulonglong_atomic_add)(__VA_ARGS__)
+#define shmem_atomic_fetch_and(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_and, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_and, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and, \
+            int *: shmem_ctx_int32_atomic_fetch_and, \
+            long *: shmem_ctx_int64_atomic_fetch_and, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_fetch_and, \
+        unsigned long *: shmem_ulong_atomic_fetch_and, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_and, \
+        int *: shmem_int32_atomic_fetch_and, \
+        long *: shmem_int64_atomic_fetch_and)(__VA_ARGS__)
+#define shmem_atomic_and(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_and, \
+            unsigned long *: shmem_ctx_ulong_atomic_and, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_and, \
+            int *: shmem_ctx_int32_atomic_and, \
+            long *: shmem_ctx_int64_atomic_and, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_and, \
+        unsigned long *: shmem_ulong_atomic_and, \
+        unsigned long long *: shmem_ulonglong_atomic_and, \
+        int *: shmem_int32_atomic_and, \
+        long *: shmem_int64_atomic_and)(__VA_ARGS__)
+#define shmem_atomic_fetch_or(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_or, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_or, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or, \
+            int *: shmem_ctx_int32_atomic_fetch_or, \
+            long *: shmem_ctx_int64_atomic_fetch_or, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_fetch_or, \
+        unsigned long *: shmem_ulong_atomic_fetch_or, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_or, \
+        int *: shmem_int32_atomic_fetch_or, \
+        long *: shmem_int64_atomic_fetch_or)(__VA_ARGS__)
+#define shmem_atomic_or(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_or, \
+            unsigned long *: shmem_ctx_ulong_atomic_or, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_or, \
+            int *: shmem_ctx_int32_atomic_or, \
+            long *: shmem_ctx_int64_atomic_or, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_or, \
+        unsigned long *: shmem_ulong_atomic_or, \
+        unsigned long long *: shmem_ulonglong_atomic_or, \
+        int *: shmem_int32_atomic_or, \
+        long *: shmem_int64_atomic_or)(__VA_ARGS__)
+#define shmem_atomic_fetch_xor(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_xor, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_xor, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor, \
+            int *: shmem_ctx_int32_atomic_fetch_xor, \
+            long *: shmem_ctx_int64_atomic_fetch_xor, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_fetch_xor, \
+        unsigned long *: shmem_ulong_atomic_fetch_xor, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_xor, \
+        int *: shmem_int32_atomic_fetch_xor, \
+        long *: shmem_int64_atomic_fetch_xor)(__VA_ARGS__)
+#define shmem_atomic_xor(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_xor, \
+            unsigned long *: shmem_ctx_ulong_atomic_xor, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_xor, \
+            int *: shmem_ctx_int32_atomic_xor, \
+            long *: shmem_ctx_int64_atomic_xor, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_xor, \
+        unsigned long *: shmem_ulong_atomic_xor, \
+        unsigned long long *: shmem_ulonglong_atomic_xor, \
+        int *: shmem_int32_atomic_xor, \
+        long *: shmem_int64_atomic_xor)(__VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_atomic_fetch_nbi, \
+            double *: shmem_ctx_double_atomic_fetch_nbi, \
+            int *: shmem_ctx_int_atomic_fetch_nbi, \
+            long *: shmem_ctx_long_atomic_fetch_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_atomic_fetch_nbi, \
+        double *: shmem_double_atomic_fetch_nbi, \
+        int *: shmem_int_atomic_fetch_nbi, \
+        long *: shmem_long_atomic_fetch_nbi, \
+        long long *: shmem_longlong_atomic_fetch_nbi, \
+        unsigned int *: shmem_uint_atomic_fetch_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_nbi)(__VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_compare_swap_nbi, \
+            long *: shmem_ctx_long_atomic_compare_swap_nbi, \
+            long long *: shmem_ctx_longlong_atomic_compare_swap_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_compare_swap_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_compare_swap_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_compare_swap_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_compare_swap_nbi, \
+        long *: shmem_long_atomic_compare_swap_nbi, \
+        long long *: shmem_longlong_atomic_compare_swap_nbi, \
+        unsigned int *: shmem_uint_atomic_compare_swap_nbi, \
+        unsigned long *: shmem_ulong_atomic_compare_swap_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_compare_swap_nbi)(__VA_ARGS__)
+#define shmem_atomic_swap_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmem_ctx_float_atomic_swap_nbi, \
+            double *: shmem_ctx_double_atomic_swap_nbi, \
+            int *: shmem_ctx_int_atomic_swap_nbi, \
+            long *: shmem_ctx_long_atomic_swap_nbi, \
+            long long *: shmem_ctx_longlong_atomic_swap_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_swap_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_swap_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_swap_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmem_float_atomic_swap_nbi, \
+        double *: shmem_double_atomic_swap_nbi, \
+        int *: shmem_int_atomic_swap_nbi, \
+        long *: shmem_long_atomic_swap_nbi, \
+        long long *: shmem_longlong_atomic_swap_nbi, \
+        unsigned int *: shmem_uint_atomic_swap_nbi, \
+        unsigned long *: shmem_ulong_atomic_swap_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_swap_nbi)(__VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_fetch_inc_nbi, \
+            long *: shmem_ctx_long_atomic_fetch_inc_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_inc_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_inc_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_inc_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_inc_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_fetch_inc_nbi, \
+        long *: shmem_long_atomic_fetch_inc_nbi, \
+        long long *: shmem_longlong_atomic_fetch_inc_nbi, \
+        unsigned int *: shmem_uint_atomic_fetch_inc_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_inc_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_inc_nbi)(__VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            int *: shmem_ctx_int_atomic_fetch_add_nbi, \
+            long *: shmem_ctx_long_atomic_fetch_add_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_add_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_add_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_add_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_add_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        int *: shmem_int_atomic_fetch_add_nbi, \
+        long *: shmem_long_atomic_fetch_add_nbi, \
+        long long *: shmem_longlong_atomic_fetch_add_nbi, \
+        unsigned int *: shmem_uint_atomic_fetch_add_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_add_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_add_nbi)(__VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_and_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_and_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and_nbi, \
+            int *: shmem_ctx_int32_atomic_fetch_and_nbi, \
+            long *: shmem_ctx_int64_atomic_fetch_and_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_fetch_and_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_and_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_and_nbi, \
+        int *: shmem_int32_atomic_fetch_and_nbi, \
+        long *: shmem_int64_atomic_fetch_and_nbi)(__VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_or_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_or_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or_nbi, \
+            int *: shmem_ctx_int32_atomic_fetch_or_nbi, \
+            long *: shmem_ctx_int64_atomic_fetch_or_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_fetch_or_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_or_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_or_nbi, \
+        int *: shmem_int32_atomic_fetch_or_nbi, \
+        long *: shmem_int64_atomic_fetch_or_nbi)(__VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_xor_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_xor_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor_nbi, \
+            int *: shmem_ctx_int32_atomic_fetch_xor_nbi, \
+            long *: shmem_ctx_int64_atomic_fetch_xor_nbi, \
+            default: rshmem_c11_generic_type_not_supported), \
+        unsigned int *: shmem_uint_atomic_fetch_xor_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_xor_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_xor_nbi, \
+        int *: shmem_int32_atomic_fetch_xor_nbi, \
+        long *: shmem_int64_atomic_fetch_xor_nbi)(__VA_ARGS__)
+#define shmem_fetch(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        float *: shmem_float_fetch, \
+        const float *: shmem_float_fetch, \
+        double *: shmem_double_fetch, \
+        const double *: shmem_double_fetch, \
+        int *: shmem_int_fetch, \
+        const int *: shmem_int_fetch, \
+        long *: shmem_long_fetch, \
+        const long *: shmem_long_fetch, \
+        long long *: shmem_longlong_fetch, \
+        const long long *: shmem_longlong_fetch)(__VA_ARGS__)
+#define shmem_set(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        float *: shmem_float_set, \
+        double *: shmem_double_set, \
+        int *: shmem_int_set, \
+        long *: shmem_long_set, \
+        long long *: shmem_longlong_set)(__VA_ARGS__)
+#define shmem_swap(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        float *: shmem_float_swap, \
+        double *: shmem_double_swap, \
+        int *: shmem_int_swap, \
+        long *: shmem_long_swap, \
+        long long *: shmem_longlong_swap)(__VA_ARGS__)
+#define shmem_cswap(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_cswap, \
+        long *: shmem_long_cswap, \
+        long long *: shmem_longlong_cswap)(__VA_ARGS__)
+#define shmem_finc(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_finc, \
+        long *: shmem_long_finc, \
+        long long *: shmem_longlong_finc)(__VA_ARGS__)
+#define shmem_inc(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_inc, \
+        long *: shmem_long_inc, \
+        long long *: shmem_longlong_inc)(__VA_ARGS__)
+#define shmem_fadd(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_fadd, \
+        long *: shmem_long_fadd, \
+        long long *: shmem_longlong_fadd)(__VA_ARGS__)
+#define shmem_add(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_add, \
+        long *: shmem_long_add, \
+        long long *: shmem_longlong_add)(__VA_ARGS__)
 #define shmem_wait_until(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until, \
@@ -944,6 +2488,102 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned int *: shmem_uint_test, \
         unsigned long *: shmem_ulong_test, \
         unsigned long long *: shmem_ulonglong_test)(__VA_ARGS__)
+#define shmem_wait_until_all(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_wait_until_all, \
+        long *: shmem_long_wait_until_all, \
+        long long *: shmem_longlong_wait_until_all, \
+        unsigned int *: shmem_uint_wait_until_all, \
+        unsigned long *: shmem_ulong_wait_until_all, \
+        unsigned long long *: shmem_ulonglong_wait_until_all)(__VA_ARGS__)
+#define shmem_wait_until_any(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_wait_until_any, \
+        long *: shmem_long_wait_until_any, \
+        long long *: shmem_longlong_wait_until_any, \
+        unsigned int *: shmem_uint_wait_until_any, \
+        unsigned long *: shmem_ulong_wait_until_any, \
+        unsigned long long *: shmem_ulonglong_wait_until_any)(__VA_ARGS__)
+#define shmem_wait_until_some(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_wait_until_some, \
+        long *: shmem_long_wait_until_some, \
+        long long *: shmem_longlong_wait_until_some, \
+        unsigned int *: shmem_uint_wait_until_some, \
+        unsigned long *: shmem_ulong_wait_until_some, \
+        unsigned long long *: shmem_ulonglong_wait_until_some)(__VA_ARGS__)
+#define shmem_wait_until_all_vector(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_wait_until_all_vector, \
+        long *: shmem_long_wait_until_all_vector, \
+        long long *: shmem_longlong_wait_until_all_vector, \
+        unsigned int *: shmem_uint_wait_until_all_vector, \
+        unsigned long *: shmem_ulong_wait_until_all_vector, \
+        unsigned long long *: shmem_ulonglong_wait_until_all_vector)(__VA_ARGS__)
+#define shmem_wait_until_any_vector(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_wait_until_any_vector, \
+        long *: shmem_long_wait_until_any_vector, \
+        long long *: shmem_longlong_wait_until_any_vector, \
+        unsigned int *: shmem_uint_wait_until_any_vector, \
+        unsigned long *: shmem_ulong_wait_until_any_vector, \
+        unsigned long long *: shmem_ulonglong_wait_until_any_vector)(__VA_ARGS__)
+#define shmem_wait_until_some_vector(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_wait_until_some_vector, \
+        long *: shmem_long_wait_until_some_vector, \
+        long long *: shmem_longlong_wait_until_some_vector, \
+        unsigned int *: shmem_uint_wait_until_some_vector, \
+        unsigned long *: shmem_ulong_wait_until_some_vector, \
+        unsigned long long *: shmem_ulonglong_wait_until_some_vector)(__VA_ARGS__)
+#define shmem_test_all(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_test_all, \
+        long *: shmem_long_test_all, \
+        long long *: shmem_longlong_test_all, \
+        unsigned int *: shmem_uint_test_all, \
+        unsigned long *: shmem_ulong_test_all, \
+        unsigned long long *: shmem_ulonglong_test_all)(__VA_ARGS__)
+#define shmem_test_any(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_test_any, \
+        long *: shmem_long_test_any, \
+        long long *: shmem_longlong_test_any, \
+        unsigned int *: shmem_uint_test_any, \
+        unsigned long *: shmem_ulong_test_any, \
+        unsigned long long *: shmem_ulonglong_test_any)(__VA_ARGS__)
+#define shmem_test_some(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_test_some, \
+        long *: shmem_long_test_some, \
+        long long *: shmem_longlong_test_some, \
+        unsigned int *: shmem_uint_test_some, \
+        unsigned long *: shmem_ulong_test_some, \
+        unsigned long long *: shmem_ulonglong_test_some)(__VA_ARGS__)
+#define shmem_test_all_vector(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_test_all_vector, \
+        long *: shmem_long_test_all_vector, \
+        long long *: shmem_longlong_test_all_vector, \
+        unsigned int *: shmem_uint_test_all_vector, \
+        unsigned long *: shmem_ulong_test_all_vector, \
+        unsigned long long *: shmem_ulonglong_test_all_vector)(__VA_ARGS__)
+#define shmem_test_any_vector(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_test_any_vector, \
+        long *: shmem_long_test_any_vector, \
+        long long *: shmem_longlong_test_any_vector, \
+        unsigned int *: shmem_uint_test_any_vector, \
+        unsigned long *: shmem_ulong_test_any_vector, \
+        unsigned long long *: shmem_ulonglong_test_any_vector)(__VA_ARGS__)
+#define shmem_test_some_vector(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        int *: shmem_int_test_some_vector, \
+        long *: shmem_long_test_some_vector, \
+        long long *: shmem_longlong_test_some_vector, \
+        unsigned int *: shmem_uint_test_some_vector, \
+        unsigned long *: shmem_ulong_test_some_vector, \
+        unsigned long long *: shmem_ulonglong_test_some_vector)(__VA_ARGS__)
 #endif /* RSHMEM_C11_GENERICS */
 
 #endif /* RSHMEM_SHMEM_H */

@@ -19,7 +19,8 @@
 //!                  ├─ heap/ (segments, allocator, symmetric globals)
 //!                  ├─ transport/ (put/get/fence/quiet by symmetric offset)
 //!                  ├─ wait/ (spin → yield → futex, doorbells)
-//!                  └─ coll/ (barrier)
+//!                  ├─ coll/ (barrier)
+//!                  └─ lock (distributed locks)
 //!   oshrun ──────> launcher/ ── job (the contract shared with the PEs)
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -30,6 +31,7 @@ pub mod ffi;
 pub mod heap;
 pub mod job;
 pub mod launcher;
+pub mod lock;
 pub mod runtime;
 pub mod transport;
 pub mod types;
@@ -41,8 +43,11 @@ pub mod wrapper;
 pub mod headers {
     pub const SHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmem.h"));
     pub const SHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmemx.h"));
+    pub const PSHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/pshmem.h"));
     /// (file name under `include/`, contents)
-    pub const ALL: &[(&str, &str)] = &[("shmem.h", SHMEM_H), ("shmemx.h", SHMEMX_H)];
+    pub const ALL: &[(&str, &str)] = &[("shmem.h", SHMEM_H), ("shmemx.h", SHMEMX_H), ("pshmem.h", PSHMEM_H)];
+    /// The type tables as C X-macros for the test programs (`c_tests/table.h`).
+    pub const TEST_TABLE_H: &str = include_str!(concat!(env!("OUT_DIR"), "/table.h"));
 }
 
 /// Files generated from the crate's tables and committed: (path from the
@@ -51,6 +56,8 @@ pub fn generated_files() -> Vec<(&'static str, String)> {
     vec![
         ("include/shmem.h", headers::SHMEM_H.to_string()),
         ("include/shmemx.h", headers::SHMEMX_H.to_string()),
+        ("include/pshmem.h", headers::PSHMEM_H.to_string()),
+        ("c_tests/table.h", headers::TEST_TABLE_H.to_string()),
         ("docs/env.md", config::env_markdown()),
     ]
 }

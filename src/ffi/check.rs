@@ -132,3 +132,38 @@ pub fn aligned<T>(routine: &'static str, arg: u8, name: &'static str, addr: usiz
         ))
     }
 }
+
+/// The caller's array of `n` elements at `ptr` (non-null when `n > 0`).
+#[inline]
+pub fn array<'a, T>(routine: &'static str, arg: u8, name: &'static str, ptr: *const T, n: usize) -> &'a [T] {
+    if n == 0 {
+        return &[];
+    }
+    if ptr.is_null() {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: pos(routine, arg),
+                name,
+                value: "NULL".into(),
+                why: "a NULL array with a non-zero element count",
+            },
+        ))
+    }
+    // SAFETY: the API requires `n` readable elements at a non-null `ptr`.
+    unsafe { std::slice::from_raw_parts(ptr, n) }
+}
+
+/// A NULL where the routine needs a buffer.
+#[cold]
+pub fn null_pointer(routine: &'static str, arg: u8, name: &'static str) -> ! {
+    fatal(&Error::new(
+        routine,
+        ErrorKind::InvalidArgument {
+            arg: pos(routine, arg),
+            name,
+            value: "NULL".into(),
+            why: "a NULL pointer where the routine needs a buffer",
+        },
+    ))
+}

@@ -6,6 +6,7 @@
 //! exports are therefore naked functions that move the value between that
 //! location and a 16-byte buffer, and call an ordinary Rust function with a
 //! pointer to the buffer. The routine id tells the helper which name to report.
+//! Each export has a `pshmem_` twin (`naked_twins!`).
 
 use super::handle::{CtxHandle, DEFAULT_CTX_OBJECT};
 use super::{guard, rma};
@@ -33,30 +34,42 @@ extern "C" fn get_helper(out: *mut LongDouble, source: *const LongDouble, pe: c_
     })
 }
 
+/// Defines a naked export and its `pshmem_` twin with the same instructions
+/// (the twin must not jump to the `shmem_` name, which a profiling tool may
+/// have replaced).
+macro_rules! naked_twins {
+    ($name:ident, $pname:ident, $($asm:tt)*) => {
+        #[unsafe(naked)]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name() {
+            naked_asm!($($asm)*)
+        }
+
+        #[unsafe(naked)]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $pname() {
+            naked_asm!($($asm)*)
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod arch {
     use super::*;
     use core::arch::naked_asm;
 
-    /// `void shmem_longdouble_p(long double *dest /*rdi*/, long double value /*[rsp+8]*/, int pe /*esi*/)`
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_longdouble_p() {
-        naked_asm!(
+    // `void shmem_longdouble_p(long double *dest /*rdi*/, long double value /*[rsp+8]*/, int pe /*esi*/)`
+    naked_twins!(shmem_longdouble_p, pshmem_longdouble_p,
             "lea rdx, [rsp + 8]",
             "lea rcx, [rip + {ctx}]",
             "xor r8d, r8d",
             "jmp {helper}",
             ctx = sym DEFAULT_CTX_OBJECT,
             helper = sym put_helper,
-        )
-    }
+    );
 
-    /// `void shmem_ctx_longdouble_p(shmem_ctx_t ctx /*rdi*/, long double *dest /*rsi*/, long double value /*[rsp+8]*/, int pe /*edx*/)`
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_ctx_longdouble_p() {
-        naked_asm!(
+    // `void shmem_ctx_longdouble_p(shmem_ctx_t ctx /*rdi*/, long double *dest /*rsi*/, long double value /*[rsp+8]*/, int pe /*edx*/)`
+    naked_twins!(shmem_ctx_longdouble_p, pshmem_ctx_longdouble_p,
             "mov rcx, rdi",
             "mov rdi, rsi",
             "mov esi, edx",
@@ -64,14 +77,10 @@ mod arch {
             "mov r8d, 1",
             "jmp {helper}",
             helper = sym put_helper,
-        )
-    }
+    );
 
-    /// `long double shmem_longdouble_g(const long double *source /*rdi*/, int pe /*esi*/)`, result in st(0)
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_longdouble_g() {
-        naked_asm!(
+    // `long double shmem_longdouble_g(const long double *source /*rdi*/, int pe /*esi*/)`, result in st(0)
+    naked_twins!(shmem_longdouble_g, pshmem_longdouble_g,
             // Entry rsp is 8 mod 16: 24 bytes give a 16-aligned buffer at [rsp].
             "sub rsp, 24",
             "mov edx, esi",
@@ -85,14 +94,10 @@ mod arch {
             "ret",
             ctx = sym DEFAULT_CTX_OBJECT,
             helper = sym get_helper,
-        )
-    }
+    );
 
-    /// `long double shmem_ctx_longdouble_g(shmem_ctx_t ctx /*rdi*/, const long double *source /*rsi*/, int pe /*edx*/)`
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_ctx_longdouble_g() {
-        naked_asm!(
+    // `long double shmem_ctx_longdouble_g(shmem_ctx_t ctx /*rdi*/, const long double *source /*rsi*/, int pe /*edx*/)`
+    naked_twins!(shmem_ctx_longdouble_g, pshmem_ctx_longdouble_g,
             "sub rsp, 24",
             "mov rcx, rdi",
             "mov rdi, rsp",
@@ -102,8 +107,7 @@ mod arch {
             "add rsp, 24",
             "ret",
             helper = sym get_helper,
-        )
-    }
+    );
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -111,11 +115,8 @@ mod arch {
     use super::*;
     use core::arch::naked_asm;
 
-    /// `void shmem_longdouble_p(long double *dest /*x0*/, long double value /*q0*/, int pe /*w1*/)`
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_longdouble_p() {
-        naked_asm!(
+    // `void shmem_longdouble_p(long double *dest /*x0*/, long double value /*q0*/, int pe /*w1*/)`
+    naked_twins!(shmem_longdouble_p, pshmem_longdouble_p,
             "stp x29, x30, [sp, #-32]!",
             "mov x29, sp",
             "str q0, [sp, #16]",
@@ -128,14 +129,10 @@ mod arch {
             "ret",
             ctx = sym DEFAULT_CTX_OBJECT,
             helper = sym put_helper,
-        )
-    }
+    );
 
-    /// `void shmem_ctx_longdouble_p(shmem_ctx_t ctx /*x0*/, long double *dest /*x1*/, long double value /*q0*/, int pe /*w2*/)`
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_ctx_longdouble_p() {
-        naked_asm!(
+    // `void shmem_ctx_longdouble_p(shmem_ctx_t ctx /*x0*/, long double *dest /*x1*/, long double value /*q0*/, int pe /*w2*/)`
+    naked_twins!(shmem_ctx_longdouble_p, pshmem_ctx_longdouble_p,
             "stp x29, x30, [sp, #-32]!",
             "mov x29, sp",
             "str q0, [sp, #16]",
@@ -148,14 +145,10 @@ mod arch {
             "ldp x29, x30, [sp], #32",
             "ret",
             helper = sym put_helper,
-        )
-    }
+    );
 
-    /// `long double shmem_longdouble_g(const long double *source /*x0*/, int pe /*w1*/)`, result in q0
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_longdouble_g() {
-        naked_asm!(
+    // `long double shmem_longdouble_g(const long double *source /*x0*/, int pe /*w1*/)`, result in q0
+    naked_twins!(shmem_longdouble_g, pshmem_longdouble_g,
             "stp x29, x30, [sp, #-32]!",
             "mov x29, sp",
             "mov w2, w1",
@@ -170,14 +163,10 @@ mod arch {
             "ret",
             ctx = sym DEFAULT_CTX_OBJECT,
             helper = sym get_helper,
-        )
-    }
+    );
 
-    /// `long double shmem_ctx_longdouble_g(shmem_ctx_t ctx /*x0*/, const long double *source /*x1*/, int pe /*w2*/)`
-    #[unsafe(naked)]
-    #[unsafe(no_mangle)]
-    pub extern "C" fn shmem_ctx_longdouble_g() {
-        naked_asm!(
+    // `long double shmem_ctx_longdouble_g(shmem_ctx_t ctx /*x0*/, const long double *source /*x1*/, int pe /*w2*/)`
+    naked_twins!(shmem_ctx_longdouble_g, pshmem_ctx_longdouble_g,
             "stp x29, x30, [sp, #-32]!",
             "mov x29, sp",
             "mov x3, x0",
@@ -188,8 +177,7 @@ mod arch {
             "ldp x29, x30, [sp], #32",
             "ret",
             helper = sym get_helper,
-        )
-    }
+    );
 }
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]

@@ -3,7 +3,6 @@
 //! Every routine here is collective over all PEs, and all PEs get the same
 //! result: the allocator is deterministic (see `heap::alloc`).
 
-use super::guard;
 use crate::coll;
 use crate::config::human_bytes;
 use crate::heap::SEGMENT_ALIGN;
@@ -47,7 +46,7 @@ fn allocate(rt: &Runtime, routine: &'static str, size: usize, align: usize, zero
     ptr
 }
 
-fn malloc(routine: &'static str, size: usize) -> *mut c_void {
+pub fn malloc(routine: &'static str, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     if size == 0 {
         return std::ptr::null_mut();
@@ -55,7 +54,7 @@ fn malloc(routine: &'static str, size: usize) -> *mut c_void {
     allocate(rt, routine, size, MIN_ALIGN, false)
 }
 
-fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
+pub fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     if size == 0 {
         return std::ptr::null_mut();
@@ -100,7 +99,7 @@ fn owned_block(rt: &Runtime, routine: &'static str, ptr: *mut c_void) -> usize {
     }
 }
 
-fn free(routine: &'static str, ptr: *mut c_void) {
+pub fn free(routine: &'static str, ptr: *mut c_void) {
     let rt = runtime::get(routine);
     if ptr.is_null() {
         return;
@@ -111,7 +110,7 @@ fn free(routine: &'static str, ptr: *mut c_void) {
     rt.heap.lock().unwrap_or_else(|e| e.into_inner()).free(off);
 }
 
-fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void {
+pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     if ptr.is_null() {
         return if size == 0 {
@@ -153,63 +152,19 @@ fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void 
     result
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_malloc(size: usize) -> *mut c_void {
-    guard("shmem_malloc", || malloc("shmem_malloc", size))
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shmalloc(size: usize) -> *mut c_void {
-    guard("shmalloc", || malloc("shmalloc", size))
-}
-
 /// Hints describe intended use; every hint is served by the same memory here.
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_malloc_with_hints(size: usize, _hints: c_long) -> *mut c_void {
-    guard("shmem_malloc_with_hints", || malloc("shmem_malloc_with_hints", size))
+pub fn malloc_with_hints(routine: &'static str, size: usize, _hints: c_long) -> *mut c_void {
+    malloc(routine, size)
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_calloc(count: usize, size: usize) -> *mut c_void {
-    guard("shmem_calloc", || {
-        let rt = runtime::get("shmem_calloc");
-        match count.checked_mul(size) {
-            Some(0) => std::ptr::null_mut(),
-            Some(total) => allocate(rt, "shmem_calloc", total, MIN_ALIGN, true),
-            None => {
-                error::debug("shmem_calloc", format_args!("{count} x {size} bytes overflows"));
-                std::ptr::null_mut()
-            }
+pub fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {
+    let rt = runtime::get(routine);
+    match count.checked_mul(size) {
+        Some(0) => std::ptr::null_mut(),
+        Some(total) => allocate(rt, routine, total, MIN_ALIGN, true),
+        None => {
+            error::debug(routine, format_args!("{count} x {size} bytes overflows"));
+            std::ptr::null_mut()
         }
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_align(alignment: usize, size: usize) -> *mut c_void {
-    guard("shmem_align", || align("shmem_align", alignment, size))
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shmemalign(alignment: usize, size: usize) -> *mut c_void {
-    guard("shmemalign", || align("shmemalign", alignment, size))
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
-    guard("shmem_realloc", || realloc("shmem_realloc", ptr, size))
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shrealloc(ptr: *mut c_void, size: usize) -> *mut c_void {
-    guard("shrealloc", || realloc("shrealloc", ptr, size))
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_free(ptr: *mut c_void) {
-    guard("shmem_free", || free("shmem_free", ptr))
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn shfree(ptr: *mut c_void) {
-    guard("shfree", || free("shfree", ptr))
+    }
 }

@@ -3,23 +3,29 @@
 //! Every export is `guard(routine, || shim(...))`: the shim converts and checks
 //! the raw C arguments (`check`) and calls the safe core; `guard` stops any
 //! panic at the boundary and turns it into the same one-line fatal report as a
-//! usage error, so nothing unwinds into C. Typed exports are generated from
-//! `table.rs` by `build.rs` into `generated.rs`; the rest are written by hand,
-//! one file per chapter of the specification.
+//! usage error, so nothing unwinds into C. Every export and its `pshmem_`
+//! profiling twin are generated from `table.rs` by `build.rs` into
+//! `generated.rs`, except the variadic `shmem_pcontrol` and the `long double`
+//! by-value routines, written by hand. The shims are one file per chapter of
+//! the specification.
 // Exports take raw C pointers; the shims check them before use.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 // Shims mirror C signatures, some of which are long.
 #![allow(clippy::too_many_arguments)]
 
+pub mod amo;
 pub mod check;
+pub mod context;
 mod generated;
 pub mod handle;
+pub mod lock;
 mod longdouble;
 pub mod memory;
 pub mod order;
 pub mod p2p;
 pub mod rma;
 pub mod setup;
+pub mod signal;
 pub mod table;
 
 use crate::runtime::error::{Error, ErrorKind, fatal};

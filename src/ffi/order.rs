@@ -1,48 +1,59 @@
 //! Memory ordering and whole-job synchronisation.
+//!
+//! Every operation of this transport is complete when its call returns, so a
+//! context's `quiet` and `fence` (which need only order that context's
+//! operations) are the same fences as the default context's: stronger than
+//! required, never weaker. See docs/memory-model.md.
 
 use super::check;
-use super::guard;
 use super::handle::CtxHandle;
 use crate::coll;
 use crate::runtime;
 use crate::transport::Transport;
+use core::ffi::c_int;
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_fence() {
-    guard("shmem_fence", || runtime::get("shmem_fence").transport.fence())
+pub fn fence(routine: &'static str) {
+    runtime::get(routine).transport.fence()
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_ctx_fence(ctx: CtxHandle) {
-    guard("shmem_ctx_fence", || {
-        let rt = runtime::get("shmem_ctx_fence");
-        check::ctx("shmem_ctx_fence", ctx);
-        rt.transport.fence()
-    })
+pub fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    rt.transport.fence()
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_quiet() {
-    guard("shmem_quiet", || runtime::get("shmem_quiet").transport.quiet())
+pub fn quiet(routine: &'static str) {
+    runtime::get(routine).transport.quiet()
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_ctx_quiet(ctx: CtxHandle) {
-    guard("shmem_ctx_quiet", || {
-        let rt = runtime::get("shmem_ctx_quiet");
-        check::ctx("shmem_ctx_quiet", ctx);
-        rt.transport.quiet()
-    })
+pub fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    rt.transport.quiet()
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_barrier_all() {
-    guard("shmem_barrier_all", || {
-        coll::barrier_all(runtime::get("shmem_barrier_all"))
-    })
+/// Completes the operations to the listed PEs (OpenSHMEM 1.6). Every PE
+/// number is checked; the completion itself is a whole quiet.
+pub fn pe_quiet(routine: &'static str, target_pes: *const c_int, npes: usize) {
+    ctx_pe_quiet(routine, CtxHandle::DEFAULT, target_pes, npes)
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn shmem_sync_all() {
-    guard("shmem_sync_all", || coll::sync_all(runtime::get("shmem_sync_all")))
+pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_int, npes: usize) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    if npes > 0 {
+        let pes = check::array(routine, 1, "target_pes", target_pes, npes);
+        for &pe in pes {
+            check::pe(rt, routine, 1, pe);
+        }
+    }
+    rt.transport.quiet()
+}
+
+pub fn barrier_all(routine: &'static str) {
+    coll::barrier_all(runtime::get(routine))
+}
+
+pub fn sync_all(routine: &'static str) {
+    coll::sync_all(runtime::get(routine))
 }

@@ -148,3 +148,81 @@ pub fn iget<T: ShmemType>(
     // destination elements are the caller's local buffer.
     unsafe { rt.transport.get_strided(pe, off, sst, dest, dst, nelems) }
 }
+
+/// Checks a block-strided range: `nblocks` blocks of `bsize` elements of `T`,
+/// block starts `stride` elements apart. Returns the offset of `base`.
+fn block_strided<T>(
+    rt: &Runtime,
+    routine: &'static str,
+    arg: u8,
+    name: &'static str,
+    base: usize,
+    stride: isize,
+    bsize: usize,
+    nblocks: usize,
+) -> SymOffset {
+    let (lo, starts_len) = strided_span::<T>(routine, base, stride, nblocks);
+    let block = check::bytes(routine, 5, bsize, size_of::<T>());
+    let len = (starts_len - size_of::<T>())
+        .checked_add(block)
+        .unwrap_or_else(|| check::too_large(routine, 5, bsize));
+    check::sym(rt, routine, arg, name, lo, len);
+    check::sym(rt, routine, arg, name, base, block)
+}
+
+/// `shmem_TYPE_ibput` (OpenSHMEM 1.6): block `i` of `source` (blocks `sst`
+/// elements apart) to block `i` of `dest` on `pe` (`dst` elements apart).
+pub fn ibput<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    dst: isize,
+    sst: isize,
+    bsize: usize,
+    nblocks: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 7, pe);
+    if nblocks == 0 || bsize == 0 {
+        return;
+    }
+    let off = block_strided::<T>(rt, routine, 1, "dest", dest as usize, dst, bsize, nblocks);
+    let block = bsize * size_of::<T>();
+    for i in 0..nblocks as isize {
+        let to = SymOffset((off.0 as isize + i * dst * size_of::<T>() as isize) as usize);
+        // SAFETY: every destination block is inside a segment (checked); the
+        // source blocks are the caller's local buffer.
+        unsafe { rt.transport.put(pe, to, source.offset(i * sst) as *const u8, block) }
+    }
+}
+
+/// `shmem_TYPE_ibget` (OpenSHMEM 1.6), the mirror of `ibput`.
+pub fn ibget<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    dst: isize,
+    sst: isize,
+    bsize: usize,
+    nblocks: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 7, pe);
+    if nblocks == 0 || bsize == 0 {
+        return;
+    }
+    let off = block_strided::<T>(rt, routine, 2, "source", source as usize, sst, bsize, nblocks);
+    let block = bsize * size_of::<T>();
+    for i in 0..nblocks as isize {
+        let from = SymOffset((off.0 as isize + i * sst * size_of::<T>() as isize) as usize);
+        // SAFETY: every source block is inside a segment (checked); the
+        // destination blocks are the caller's local buffer.
+        unsafe { rt.transport.get(pe, from, dest.offset(i * dst) as *mut u8, block) }
+    }
+}

@@ -83,9 +83,13 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidArgument { arg, name, value, why } => {
                 write!(f, "argument #{arg} '{name}' is {value}: {why}")
             }
-            ErrorKind::InvalidContext { arg, addr } => {
-                write!(f, "argument #{arg} 'ctx' = {addr:#x} is not a valid context")
+            ErrorKind::InvalidContext { arg, addr: 0 } => {
+                write!(f, "argument #{arg} 'ctx' is SHMEM_CTX_INVALID, not a context")
             }
+            ErrorKind::InvalidContext { arg, addr } => write!(
+                f,
+                "argument #{arg} 'ctx' = {addr:#x} is not a valid context (destroyed, or never created)"
+            ),
             ErrorKind::Config(s) | ErrorKind::Startup(s) => write!(f, "{s}"),
             ErrorKind::Internal(s) => write!(f, "internal error: {s} (please report this bug)"),
         }

@@ -12,6 +12,7 @@
 pub mod shm;
 
 use crate::heap::SymOffset;
+use crate::types::{AmoOp, AtomicWord};
 use std::ptr::NonNull;
 
 /// A PE number already checked to be in range.
@@ -58,6 +59,22 @@ pub trait Transport: Send + Sync + 'static {
     /// # Safety
     /// `off` is aligned for `T` and inside a segment.
     unsafe fn get_value<T: Copy>(&self, pe: Pe, off: SymOffset) -> T;
+
+    /// Applies an atomic operation to the word at `off` on `pe` and returns its
+    /// previous value. Atomic with respect to every other atomic operation on
+    /// that word, by any PE, and sequentially consistent.
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` and inside a segment.
+    unsafe fn atomic<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T;
+
+    /// Puts `len` bytes, then updates the 64-bit signal word at `sig` on the
+    /// same PE with `op` (`Set` or `Add`); a PE that sees the new signal sees
+    /// the data.
+    ///
+    /// # Safety
+    /// As for `put` and `atomic`.
+    unsafe fn put_signal(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>);
 
     /// Orders earlier puts to each PE before later ones to the same PE.
     fn fence(&self);

@@ -13,7 +13,8 @@
 use super::{Pe, Transport};
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
-use crate::wait::notify;
+use crate::types::{AmoOp, AtomicWord};
+use crate::wait::{notify, notify_after_seqcst};
 use std::ptr::NonNull;
 use std::sync::atomic::{Ordering, fence};
 
@@ -105,6 +106,30 @@ impl Transport for SharedMemory {
         let v = unsafe { (self.addr(pe, off) as *const T).read_volatile() };
         fence(Ordering::Acquire);
         v
+    }
+
+    #[inline]
+    unsafe fn atomic<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T {
+        let writes = op.writes();
+        // SAFETY: caller's contract.
+        let old = unsafe { T::apply(self.addr(pe, off) as *mut T, op) };
+        if writes {
+            // The update was sequentially consistent: no further fence needed.
+            notify_after_seqcst(&self.control.slot(pe).wake.memory);
+        }
+        old
+    }
+
+    unsafe fn put_signal(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>) {
+        // SAFETY: caller's contract. The data stores precede the signal's
+        // sequentially consistent update (x86-64: a locked instruction drains
+        // all earlier stores, string stores included; AArch64: the update has
+        // release semantics), so the signal is never seen before the data.
+        unsafe {
+            std::ptr::copy(src, self.addr(pe, off), len);
+            u64::apply(self.addr(pe, sig) as *mut u64, op);
+        }
+        notify_after_seqcst(&self.control.slot(pe).wake.memory);
     }
 
     #[inline]

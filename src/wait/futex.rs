@@ -46,3 +46,19 @@ pub fn wake_all(word: &AtomicU32) {
         );
     }
 }
+
+/// Wakes at most one thread of any process sleeping on `word`.
+pub fn wake_one(word: &AtomicU32) {
+    // SAFETY: as for `wake_all`.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAKE,
+            1,
+            std::ptr::null::<libc::timespec>(),
+            std::ptr::null::<u32>(),
+            0,
+        );
+    }
+}

@@ -122,6 +122,17 @@ pub fn notify(bell: &Bell) {
     }
 }
 
+/// [`notify`] for a writer whose store was itself a sequentially consistent
+/// atomic operation (an AMO, a signal update): that operation already stands
+/// in the total order where the fence would, so the Dekker argument above holds
+/// without the fence.
+#[inline]
+pub fn notify_after_seqcst(bell: &Bell) {
+    if bell.sleepers.load(Ordering::SeqCst) != 0 {
+        ring(bell);
+    }
+}
+
 #[cold]
 fn ring(bell: &Bell) {
     if bell.rung.swap(1, Ordering::SeqCst) == 0 {

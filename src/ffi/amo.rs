@@ -1,0 +1,185 @@
+//! Atomic memory operation shims: every standard, extended and bitwise AMO,
+//! the non-blocking fetching forms and the deprecated names.
+//!
+//! Each checks its arguments and applies one [`AmoOp`] through the transport.
+//! The `_nbi` forms complete before they return (the transport has nothing to
+//! defer), so they store the fetched value at once; the specification only
+//! promises it after the next quiet, which is later.
+
+use super::check;
+use super::handle::CtxHandle;
+use crate::heap::SymOffset;
+use crate::runtime::{self, Runtime};
+use crate::transport::Transport;
+use crate::types::{AmoOp, AtomicInt, AtomicWord};
+use core::ffi::c_int;
+use std::mem::size_of;
+
+/// Checks a context, the PE (argument `pe_arg`) and the target word (argument
+/// `word_arg`), and applies `op`.
+#[inline]
+fn apply<T: AtomicWord>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    word_arg: (u8, &'static str, *const T),
+    pe_arg: (u8, c_int),
+    op: AmoOp<T>,
+) -> T {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, pe_arg.0, pe_arg.1);
+    let off = word(rt, routine, word_arg);
+    // SAFETY: an aligned T inside a segment (checked).
+    unsafe { rt.transport.atomic(pe, off, op) }
+}
+
+#[inline]
+fn word<T>(rt: &Runtime, routine: &'static str, (arg, name, addr): (u8, &'static str, *const T)) -> SymOffset {
+    let off = check::sym(rt, routine, arg, name, addr as usize, size_of::<T>());
+    check::aligned::<T>(routine, arg, name, addr as usize);
+    off
+}
+
+/// Stores a fetched value into the caller's `fetch` buffer (argument 1 of
+/// every `_nbi` form).
+#[inline]
+fn deliver<T>(routine: &'static str, fetch: *mut T, v: T) {
+    if fetch.is_null() {
+        check::null_pointer(routine, 1, "fetch");
+    }
+    // SAFETY: a non-null local buffer for one T, as the API requires.
+    unsafe { fetch.write_unaligned(v) }
+}
+
+pub fn fetch<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "source", source), (2, pe), AmoOp::Fetch)
+}
+
+pub fn set<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Set(value));
+}
+
+pub fn swap<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Swap(value))
+}
+
+/// The pre-1.0 `long shmem_swap(long *target, long value, int pe)`.
+pub fn swap_default<T: AtomicWord>(routine: &'static str, dest: *mut T, value: T, pe: c_int) -> T {
+    swap(routine, CtxHandle::DEFAULT, dest, value, pe)
+}
+
+pub fn compare_swap<T: AtomicInt>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    cond: T,
+    value: T,
+    pe: c_int,
+) -> T {
+    apply(
+        routine,
+        ctx,
+        (1, "dest", dest),
+        (4, pe),
+        AmoOp::CompareSwap(cond, value),
+    )
+}
+
+pub fn fetch_inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "dest", dest), (2, pe), AmoOp::Add(T::ONE))
+}
+
+pub fn inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) {
+    fetch_inc(routine, ctx, dest, pe);
+}
+
+pub fn fetch_add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Add(value))
+}
+
+pub fn add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+    fetch_add(routine, ctx, dest, value, pe);
+}
+
+pub fn fetch_and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::And(value))
+}
+
+pub fn and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+    fetch_and(routine, ctx, dest, value, pe);
+}
+
+pub fn fetch_or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Or(value))
+}
+
+pub fn or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+    fetch_or(routine, ctx, dest, value, pe);
+}
+
+pub fn fetch_xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Xor(value))
+}
+
+pub fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+    fetch_xor(routine, ctx, dest, value, pe);
+}
+
+pub fn fetch_nbi<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, source: *const T, pe: c_int) {
+    let v = apply(routine, ctx, (2, "source", source), (3, pe), AmoOp::Fetch);
+    deliver(routine, fetch, v)
+}
+
+pub fn compare_swap_nbi<T: AtomicInt>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    fetch: *mut T,
+    dest: *mut T,
+    cond: T,
+    value: T,
+    pe: c_int,
+) {
+    let v = apply(
+        routine,
+        ctx,
+        (2, "dest", dest),
+        (5, pe),
+        AmoOp::CompareSwap(cond, value),
+    );
+    deliver(routine, fetch, v)
+}
+
+pub fn swap_nbi<T: AtomicWord>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    fetch: *mut T,
+    dest: *mut T,
+    value: T,
+    pe: c_int,
+) {
+    let v = apply(routine, ctx, (2, "dest", dest), (4, pe), AmoOp::Swap(value));
+    deliver(routine, fetch, v)
+}
+
+pub fn fetch_inc_nbi<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, dest: *mut T, pe: c_int) {
+    let v = apply(routine, ctx, (2, "dest", dest), (3, pe), AmoOp::Add(T::ONE));
+    deliver(routine, fetch, v)
+}
+
+/// The fetching `_nbi` forms that take a value: add, and, or, xor.
+macro_rules! fetch_value_nbi {
+    ($($name:ident => $op:ident),*) => {$(
+        pub fn $name<T: AtomicInt>(
+            routine: &'static str,
+            ctx: CtxHandle,
+            fetch: *mut T,
+            dest: *mut T,
+            value: T,
+            pe: c_int,
+        ) {
+            let v = apply(routine, ctx, (2, "dest", dest), (4, pe), AmoOp::$op(value));
+            deliver(routine, fetch, v)
+        }
+    )*};
+}
+fetch_value_nbi!(fetch_add_nbi => Add, fetch_and_nbi => And, fetch_or_nbi => Or, fetch_xor_nbi => Xor);

@@ -1,0 +1,116 @@
+//! Communication contexts: `shmem_ctx_create`, `_destroy`, `_get_team`.
+//!
+//! On this transport every operation completes before its call returns, so a
+//! context carries no queue: it records its options and team, and its
+//! `quiet`/`fence` are the default context's. `SHMEM_CTX_PRIVATE`,
+//! `_SERIALIZED` and `_NOSTORE` are accepted and need no different code path
+//! (they permit optimisations; none would make a store faster than a store).
+
+use super::handle::{CtxHandle, TeamHandle};
+use super::table::{SHMEM_CTX_NOSTORE, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED};
+use crate::runtime::{
+    self,
+    error::{self, Error, ErrorKind, fatal},
+};
+use crate::transport::Transport;
+use core::ffi::{c_int, c_long};
+
+const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE;
+
+/// Returns 0 and the new context, or non-zero (and `SHMEM_CTX_INVALID`) when no
+/// more contexts can be created.
+pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
+    runtime::get(routine);
+    if ctx.is_null() {
+        null_out(routine, 2, "ctx");
+    }
+    if options & !KNOWN_OPTIONS != 0 {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: 1,
+                name: "options",
+                value: format!("{options:#x}"),
+                why: "has bits other than SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE",
+            },
+        ))
+    }
+    let (result, code) = match CtxHandle::create(options) {
+        Some(h) => (h, 0),
+        None => {
+            error::debug(
+                routine,
+                format_args!(
+                    "{} contexts exist, the most a PE may have at once",
+                    super::handle::MAX_CONTEXTS
+                ),
+            );
+            (CtxHandle::INVALID, 1)
+        }
+    };
+    // SAFETY: a non-null out-pointer supplied by the caller.
+    unsafe { ctx.write(result) };
+    code
+}
+
+/// Destroys a created context after completing its operations.
+/// `SHMEM_CTX_INVALID` is ignored, as the specification says.
+pub fn destroy(routine: &'static str, ctx: CtxHandle) {
+    let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return;
+    }
+    if ctx == CtxHandle::DEFAULT {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: 1,
+                name: "ctx",
+                value: "SHMEM_CTX_DEFAULT".into(),
+                why: "the default context cannot be destroyed",
+            },
+        ))
+    }
+    rt.transport.quiet();
+    if !ctx.destroy() {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidContext {
+                arg: 1,
+                addr: ctx.0 as usize,
+            },
+        ))
+    }
+}
+
+/// The team a context was created on: the world team for the default context
+/// and for contexts made by `shmem_ctx_create`. Returns non-zero (and
+/// `SHMEM_TEAM_INVALID`) for an invalid context.
+pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
+    runtime::get(routine);
+    if team.is_null() {
+        null_out(routine, 2, "team");
+    }
+    let (result, code) = if ctx.is_valid() {
+        (TeamHandle::WORLD, 0)
+    } else {
+        error::debug(routine, format_args!("{:p} is not a valid context", ctx.0));
+        (TeamHandle(std::ptr::null()), 1)
+    };
+    // SAFETY: a non-null out-pointer supplied by the caller.
+    unsafe { team.write(result) };
+    code
+}
+
+#[cold]
+fn null_out(routine: &'static str, arg: u8, name: &'static str) -> ! {
+    fatal(&Error::new(
+        routine,
+        ErrorKind::InvalidArgument {
+            arg,
+            name,
+            value: "NULL".into(),
+            why: "the result pointer is NULL",
+        },
+    ))
+}

@@ -1,0 +1,123 @@
+//! Put-with-signal and the signal routines (`shmem_signal_fetch`,
+//! `_wait_until`, and the 1.6 `shmem_signal_set`/`_add`).
+//!
+//! A signal is a symmetric `uint64_t` updated atomically after the data it
+//! announces (see `Transport::put_signal`); readers load it with acquire
+//! ordering, so the data is visible once the signal is.
+
+use super::check;
+use super::handle::CtxHandle;
+use super::table::{SHMEM_SIGNAL_ADD, SHMEM_SIGNAL_SET};
+use crate::heap::SymOffset;
+use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::runtime::{self, Runtime};
+use crate::transport::Transport;
+use crate::types::{AmoOp, ShmemType, WaitWord};
+use core::ffi::c_int;
+use std::mem::size_of;
+
+fn signal_word(rt: &Runtime, routine: &'static str, arg: u8, sig_addr: *const u64) -> SymOffset {
+    let off = check::sym(rt, routine, arg, "sig_addr", sig_addr as usize, size_of::<u64>());
+    check::aligned::<u64>(routine, arg, "sig_addr", sig_addr as usize);
+    off
+}
+
+fn signal_op(routine: &'static str, arg: u8, sig_op: c_int, signal: u64) -> AmoOp<u64> {
+    match sig_op as i64 {
+        SHMEM_SIGNAL_SET => AmoOp::Set(signal),
+        SHMEM_SIGNAL_ADD => AmoOp::Add(signal),
+        _ => fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: if routine.starts_with("shmem_ctx_") {
+                    arg + 1
+                } else {
+                    arg
+                },
+                name: "sig_op",
+                value: sig_op.to_string(),
+                why: "not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
+            },
+        )),
+    }
+}
+
+/// `shmem_TYPE_put_signal[_nbi]`, the sized and `mem` forms: the blocking and
+/// non-blocking forms are the same here, complete on return.
+pub fn put_signal<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    sig_addr: *mut u64,
+    signal: u64,
+    sig_op: c_int,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 7, pe);
+    let op = signal_op(routine, 6, sig_op, signal);
+    let sig = signal_word(rt, routine, 4, sig_addr);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    let off = if len == 0 {
+        sig
+    } else {
+        check::sym(rt, routine, 1, "dest", dest as usize, len)
+    };
+    // SAFETY: both ranges are inside segments and the signal is aligned
+    // (checked); the source is the caller's buffer of nelems elements.
+    unsafe { rt.transport.put_signal(pe, off, source as *const u8, len, sig, op) }
+}
+
+/// Atomically reads the calling PE's signal word.
+pub fn fetch(routine: &'static str, sig_addr: *const u64) -> u64 {
+    let rt = runtime::get(routine);
+    let off = signal_word(rt, routine, 1, sig_addr);
+    // SAFETY: an aligned u64 inside a segment (checked).
+    unsafe { rt.transport.atomic(rt.me, off, AmoOp::Fetch) }
+}
+
+/// Waits until the calling PE's signal word satisfies `cmp` and returns the
+/// value that did.
+pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_value: u64) -> u64 {
+    let rt = runtime::get(routine);
+    signal_word(rt, routine, 1, sig_addr);
+    let cmp = check::cmp(routine, 2, cmp);
+    let mut seen = 0;
+    rt.waiter().wait(
+        || {
+            // SAFETY: an aligned u64 in symmetric memory (checked).
+            seen = unsafe { u64::load_acquire(sig_addr) };
+            cmp.holds(seen, cmp_value)
+        },
+        || format!("{routine}({sig_addr:p}, {cmp:?}, {cmp_value})"),
+    );
+    seen
+}
+
+fn update(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, op: AmoOp<u64>, pe: c_int) {
+    let rt = runtime::get(routine);
+    check::ctx(routine, ctx);
+    let pe = check::pe(rt, routine, 3, pe);
+    let off = signal_word(rt, routine, 1, sig_addr);
+    // SAFETY: an aligned u64 inside a segment (checked).
+    unsafe { rt.transport.atomic(pe, off, op) };
+}
+
+pub fn set(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {
+    update(routine, CtxHandle::DEFAULT, sig_addr, AmoOp::Set(signal), pe)
+}
+
+pub fn ctx_set(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
+    update(routine, ctx, sig_addr, AmoOp::Set(signal), pe)
+}
+
+pub fn add(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {
+    update(routine, CtxHandle::DEFAULT, sig_addr, AmoOp::Add(signal), pe)
+}
+
+pub fn ctx_add(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
+    update(routine, ctx, sig_addr, AmoOp::Add(signal), pe)
+}
