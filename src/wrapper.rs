@@ -106,7 +106,7 @@ pub fn compile_flags(l: &Layout) -> Vec<OsString> {
 /// The flags added after the user's arguments when linking.
 pub fn link_flags(l: &Layout, static_link: bool) -> Vec<OsString> {
     if static_link {
-        let mut v: Vec<OsString> = vec![l.lib_dir.join("librshmem.a").into_os_string()];
+        let mut v: Vec<OsString> = vec![static_archive(&l.lib_dir).into_os_string()];
         // What a Rust staticlib needs from the system (see `rustc --print native-static-libs`).
         for lib in ["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"] {
             v.push(lib.into());
@@ -119,6 +119,38 @@ pub fn link_flags(l: &Layout, static_link: bool) -> Vec<OsString> {
             "-lrshmem".into(),
         ]
     }
+}
+
+/// The archive to link statically: `librshmem.a` with its `shmem_*` and
+/// `shmemx_*` definitions made weak (`librshmem-profiling.a`, made once per
+/// build of the library with `objcopy`), so that a program may define its own
+/// `shmem_X` and call `pshmem_X` (the profiling interface) without a
+/// duplicate-symbol error, as with C libraries that use `#pragma weak`. Rust
+/// cannot declare weak symbols on stable, hence the post-processing. Falls back
+/// to `librshmem.a` itself if `objcopy` is missing or the directory is
+/// read-only.
+fn static_archive(lib_dir: &Path) -> PathBuf {
+    let plain = lib_dir.join("librshmem.a");
+    let weak = lib_dir.join("librshmem-profiling.a");
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (modified(&plain), modified(&weak)) {
+        (Some(p), Some(w)) if w >= p => return weak,
+        (None, _) => return plain,
+        _ => {}
+    }
+    // A unique temporary name, renamed into place: parallel builds each make
+    // a complete archive and the last rename wins.
+    let tmp = lib_dir.join(format!(".librshmem-profiling.{}.a", std::process::id()));
+    let objcopy = std::env::var_os("OBJCOPY").unwrap_or_else(|| "objcopy".into());
+    let made = Command::new(objcopy)
+        .args(["--wildcard", "--weaken-symbol=shmem_*", "--weaken-symbol=shmemx_*"])
+        .arg(&plain)
+        .arg(&tmp)
+        .status()
+        .is_ok_and(|s| s.success())
+        && std::fs::rename(&tmp, &weak).is_ok();
+    let _ = std::fs::remove_file(&tmp);
+    if made { weak } else { plain }
 }
 
 /// Runs the wrapper; returns an exit status only when it could not exec.

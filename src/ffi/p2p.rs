@@ -185,161 +185,68 @@ fn wait_some<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>, i
     k
 }
 
-pub fn wait_until_all<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_value: T,
-) {
-    let (rt, s) = set(routine, ivars, nelems, status, 3, cmp, Ok(cmp_value));
-    wait_all(routine, rt, &s)
+/// Defines a set routine and its `_vector` twin, which differ only in the
+/// last argument: one comparison value, or an array with one per element.
+/// `$extra` are the arguments between `nelems` and `status` (`indices` for the
+/// `_some` forms); `$status_arg` is the position of `status`.
+macro_rules! set_routines {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident, $vector:ident ($($extra:ident: $extra_ty:ty),*) -> $ret:ty, status at $status_arg:literal,
+        |$routine:ident, $rt:ident, $set:ident| $body:expr;
+    )*) => {$(
+        $(#[$doc])*
+        pub fn $name<T: WaitWord>(
+            $routine: &'static str,
+            ivars: *mut T,
+            nelems: usize,
+            $($extra: $extra_ty,)*
+            status: *const c_int,
+            cmp: c_int,
+            cmp_value: T,
+        ) -> $ret {
+            $(indices_buffer($routine, $extra, nelems);)*
+            let ($rt, $set) = set($routine, ivars, nelems, status, $status_arg, cmp, Ok(cmp_value));
+            $body
+        }
+
+        $(#[$doc])*
+        pub fn $vector<T: WaitWord>(
+            $routine: &'static str,
+            ivars: *mut T,
+            nelems: usize,
+            $($extra: $extra_ty,)*
+            status: *const c_int,
+            cmp: c_int,
+            cmp_values: *const T,
+        ) -> $ret {
+            $(indices_buffer($routine, $extra, nelems);)*
+            let ($rt, $set) = set($routine, ivars, nelems, status, $status_arg, cmp, Err(cmp_values));
+            $body
+        }
+    )*};
 }
 
-pub fn wait_until_any<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_value: T,
-) -> usize {
-    let (rt, s) = set(routine, ivars, nelems, status, 3, cmp, Ok(cmp_value));
-    wait_any(routine, rt, &s)
-}
-
-pub fn wait_until_some<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    indices: *mut usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_value: T,
-) -> usize {
-    indices_buffer(routine, indices, nelems);
-    let (rt, s) = set(routine, ivars, nelems, status, 4, cmp, Ok(cmp_value));
-    wait_some(routine, rt, &s, indices)
-}
-
-pub fn wait_until_all_vector<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_values: *const T,
-) {
-    let (rt, s) = set(routine, ivars, nelems, status, 3, cmp, Err(cmp_values));
-    wait_all(routine, rt, &s)
-}
-
-pub fn wait_until_any_vector<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_values: *const T,
-) -> usize {
-    let (rt, s) = set(routine, ivars, nelems, status, 3, cmp, Err(cmp_values));
-    wait_any(routine, rt, &s)
-}
-
-pub fn wait_until_some_vector<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    indices: *mut usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_values: *const T,
-) -> usize {
-    indices_buffer(routine, indices, nelems);
-    let (rt, s) = set(routine, ivars, nelems, status, 4, cmp, Err(cmp_values));
-    wait_some(routine, rt, &s, indices)
-}
-
-/// 1 when every included element satisfies the comparison (also when none is
-/// included, as OpenSHMEM 1.6 specifies).
-pub fn test_all<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_value: T,
-) -> c_int {
-    set(routine, ivars, nelems, status, 3, cmp, Ok(cmp_value)).1.all() as c_int
-}
-
-/// An index whose element satisfies the comparison, or `SIZE_MAX`.
-pub fn test_any<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_value: T,
-) -> usize {
-    set(routine, ivars, nelems, status, 3, cmp, Ok(cmp_value))
-        .1
-        .any()
-        .unwrap_or(usize::MAX)
-}
-
-pub fn test_some<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    indices: *mut usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_value: T,
-) -> usize {
-    indices_buffer(routine, indices, nelems);
-    set(routine, ivars, nelems, status, 4, cmp, Ok(cmp_value))
-        .1
-        .some(indices)
-}
-
-pub fn test_all_vector<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_values: *const T,
-) -> c_int {
-    set(routine, ivars, nelems, status, 3, cmp, Err(cmp_values)).1.all() as c_int
-}
-
-pub fn test_any_vector<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_values: *const T,
-) -> usize {
-    set(routine, ivars, nelems, status, 3, cmp, Err(cmp_values))
-        .1
-        .any()
-        .unwrap_or(usize::MAX)
-}
-
-pub fn test_some_vector<T: WaitWord>(
-    routine: &'static str,
-    ivars: *mut T,
-    nelems: usize,
-    indices: *mut usize,
-    status: *const c_int,
-    cmp: c_int,
-    cmp_values: *const T,
-) -> usize {
-    indices_buffer(routine, indices, nelems);
-    set(routine, ivars, nelems, status, 4, cmp, Err(cmp_values))
-        .1
-        .some(indices)
+set_routines! {
+    /// Waits until every included element satisfies the comparison.
+    wait_until_all, wait_until_all_vector () -> (), status at 3,
+        |routine, rt, s| wait_all(routine, rt, &s);
+    /// Waits until an included element satisfies the comparison and returns
+    /// its index (`SIZE_MAX` at once if none is included).
+    wait_until_any, wait_until_any_vector () -> usize, status at 3,
+        |routine, rt, s| wait_any(routine, rt, &s);
+    /// Waits until at least one included element satisfies the comparison;
+    /// writes the indices of all that do and returns how many.
+    wait_until_some, wait_until_some_vector (indices: *mut usize) -> usize, status at 4,
+        |routine, rt, s| wait_some(routine, rt, &s, indices);
+    /// 1 when every included element satisfies the comparison (also when none
+    /// is included, as OpenSHMEM 1.6 specifies).
+    test_all, test_all_vector () -> c_int, status at 3,
+        |routine, _rt, s| s.all() as c_int;
+    /// An index whose element satisfies the comparison, or `SIZE_MAX`.
+    test_any, test_any_vector () -> usize, status at 3,
+        |routine, _rt, s| s.any().unwrap_or(usize::MAX);
+    /// Writes the indices of the satisfied elements and returns how many.
+    test_some, test_some_vector (indices: *mut usize) -> usize, status at 4,
+        |routine, _rt, s| s.some(indices);
 }
