@@ -62,22 +62,33 @@ OMPI_ENV = {
 # What each program must print: (benchmark, size) pairs; npes must be the job's.
 EXPECTED = {
     "latency": [("put_latency", 8), ("get_latency", 8), ("pingpong_latency", 8)],
+    "atomic": [("atomic_fetch_add_latency", 8), ("atomic_add_rate", 8)],
+    "put_signal": [("put_signal_latency", 8)],
     "barrier": [("barrier", 0)],
     "bandwidth": [("put_bw", 1 << 20), ("put_bw", 64 << 20), ("get_bw", 1 << 20), ("get_bw", 64 << 20)],
     "floor": [("memcpy_bw", 1 << 20), ("memcpy_bw", 64 << 20), ("cacheline_pingpong", 8)],
 }
-SHMEM_PROGRAMS = ["latency", "barrier", "bandwidth"]
+SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "barrier", "bandwidth"]
+
+# Programs that use routines an implementation may lack (newer than OpenSHMEM 1.4): when
+# one does not build because of undeclared or undefined routines, its rows say "n/a" for
+# that implementation instead of counting as an error. Open MPI 4.1 (OpenSHMEM 1.4) has no
+# shmem_putmem_signal / shmem_signal_wait_until (`nm -D liboshmem.so | grep signal`).
+OPTIONAL = {"put_signal": "shmem_putmem_signal / shmem_signal_wait_until (OpenSHMEM 1.5)"}
+MISSING_ROUTINE = ("undefined reference", "implicit declaration", "undeclared")
 
 # Floor metric to show next to a benchmark: (benchmark, size) -> (floor benchmark, size).
 FLOOR_FOR = {
     ("pingpong_latency", 8): ("cacheline_pingpong", 8),
+    ("put_signal_latency", 8): ("cacheline_pingpong", 8),
     ("put_bw", 1 << 20): ("memcpy_bw", 1 << 20),
     ("put_bw", 64 << 20): ("memcpy_bw", 64 << 20),
     ("get_bw", 1 << 20): ("memcpy_bw", 1 << 20),
     ("get_bw", 64 << 20): ("memcpy_bw", 64 << 20),
 }
 
-ORDER = ["put_latency", "get_latency", "pingpong_latency", "barrier", "put_bw", "get_bw",
+ORDER = ["put_latency", "get_latency", "pingpong_latency", "put_signal_latency",
+         "atomic_fetch_add_latency", "atomic_add_rate", "barrier", "put_bw", "get_bw",
          "memcpy_bw", "cacheline_pingpong"]
 
 TIE = 0.05  # relative difference below which the "better" column says "~"
@@ -93,6 +104,7 @@ class Impl:
         self.run_prefix = run_prefix  # launcher options before -np
         self.env = env
         self.exes = {}  # program -> built executable
+        self.unsupported = set()  # OPTIONAL programs that do not build: rows "n/a"
 
     def missing(self):
         return [str(p) for p in (self.oshcc, self.oshrun) if not os.access(p, os.X_OK)]
@@ -107,6 +119,46 @@ def log(msg=""):
 
 def warn(msg):
     print(f"compare.py: {msg}", file=sys.stderr, flush=True)
+
+
+def run_environment():
+    """os.environ without LD_LIBRARY_PATH entries inside this repository's target/.
+
+    `cargo xtask bench` runs this script from `cargo run`, which puts target/debug/deps
+    (where the debug librshmem.so is) in LD_LIBRARY_PATH; that would take precedence over
+    the RUNPATH (target/release/deps) that rshmem's oshcc writes into the programs, and
+    every rshmem PE would run the debug library. Returns (environment, removed entries)."""
+    env = dict(os.environ)
+    entries = env.get("LD_LIBRARY_PATH", "").split(os.pathsep)
+    target = (REPO / "target").resolve()
+
+    def ours(e):
+        try:
+            return e and Path(e).resolve().is_relative_to(target)
+        except (OSError, ValueError):
+            return False
+
+    removed = [e for e in entries if ours(e)]
+    if removed:
+        kept = [e for e in entries if e and not ours(e)]
+        if kept:
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(kept)
+        else:
+            del env["LD_LIBRARY_PATH"]
+    return env, removed
+
+
+def loaded_library(exe, env, name):
+    """The path of the shared library `name` that exe loads under env (ldd), or None."""
+    try:
+        p = subprocess.run(["ldd", str(exe)], capture_output=True, text=True, env=env, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if f and f[0].startswith(name) and "=>" in f and len(f) > f.index("=>") + 1:
+            return f[f.index("=>") + 1]
+    return None
 
 
 def build(compiler, src, out, extra_env=None):
@@ -232,7 +284,8 @@ def main():
     ap.add_argument("--np", type=int, nargs="+", default=[2, 4, 8],
                     help="PE counts for the barrier benchmark (default: 2 4 8)")
     ap.add_argument("--p2p-np", type=int, nargs="+", default=[2],
-                    help="PE counts for latency and bandwidth, which use PEs 0 and 1 only (default: 2)")
+                    help="PE counts for latency, atomic, put_signal and bandwidth, which use PEs 0 and 1 "
+                         "only (default: 2)")
     ap.add_argument("--time", type=float, default=0.2,
                     help="seconds per measurement inside a program (default 0.2)")
     ap.add_argument("--only", nargs="+", choices=SHMEM_PROGRAMS + ["floor"],
@@ -290,7 +343,13 @@ def main():
         for prog in shmem_programs:
             exe = d / prog
             err = build(impl.oshcc, C_DIR / f"{prog}.c", exe)
-            if err:
+            if err and prog in OPTIONAL and any(m in err for m in MISSING_ROUTINE):
+                impl.unsupported.add(prog)
+                log(f"{impl.label}: {prog}.c does not build, {OPTIONAL[prog]} missing: its rows are n/a"
+                    + ("" if args.verbose else " (-v for the compiler output)"))
+                if args.verbose:
+                    log(err)
+            elif err:
                 errors.append(f"{impl.label}: build of {prog}.c: {err}")
                 warn(errors[-1])
             else:
@@ -306,6 +365,16 @@ def main():
             floor_exe = None
 
     # ---- run, interleaved ----
+    base_env, removed = run_environment()
+    if removed:
+        log(f"LD_LIBRARY_PATH: left out {os.pathsep.join(removed)} for the runs (cargo's; the "
+            "programs must load the library their RUNPATH names)")
+    for impl in impls:
+        if impl.key == "rshmem" and impl.exes:
+            lib = loaded_library(next(iter(impl.exes.values())), dict(base_env, **impl.env), "librshmem")
+            log(f"rshmem programs load {lib or 'librshmem statically or not at all (ldd found no librshmem.so)'}")
+            if lib and "/debug/" in lib:
+                warn(f"rshmem programs load a debug build of the library: {lib}")
     results = {}  # (impl key, benchmark, size, npes) -> [values]
     units = {}    # benchmark -> unit
     jobs = []
@@ -362,7 +431,7 @@ def main():
         for prog, np in jobs:
             if prog == "floor":
                 cmd = [str(floor_exe), f"{args.time:g}"]
-                rc, out, err, secs = run(cmd, dict(os.environ), args.timeout)
+                rc, out, err, secs = run(cmd, dict(base_env), args.timeout)
                 record("floor", prog, np, rc, out, err, secs, cmd)
                 continue
             for impl in order:
@@ -370,7 +439,7 @@ def main():
                 if exe is None or (impl.key, prog, np) in timed_out:
                     continue
                 cmd = impl.command(exe, np, args.time)
-                rc, out, err, secs = run(cmd, dict(os.environ, **impl.env), args.timeout)
+                rc, out, err, secs = run(cmd, dict(base_env, **impl.env), args.timeout)
                 record(impl.key, prog, np, rc, out, err, secs, cmd)
     for (impl_key, prog, np), n in failures.items():
         how = "timed out, not run again" if (impl_key, prog, np) in timed_out else f"{n} of {args.reps} runs"
@@ -395,6 +464,12 @@ def main():
 
     headers = ["benchmark", "size", "npes", "unit", "rshmem", "Open MPI", "rshmem/OMPI", "better", "floor"]
     aligns = ["l", "r", "r", "l", "r", "r", "r", "l", "r"]
+    prog_of = {b: prog for prog, benches in EXPECTED.items() for b, _s in benches}
+    unsupported = {i.key: i.unsupported for i in impls}
+
+    def na(impl_key, bench):
+        return prog_of.get(bench) in unsupported.get(impl_key, ())
+
     rows, csv_rows = [], []
     for bench, size, npes in metrics:
         unit = units.get(bench, "")
@@ -413,9 +488,13 @@ def main():
                 if min(rv) <= max(ov) and min(ov) <= max(rv):
                     better = f"({better})"
         fv = floor_value(bench, size)
-        rows.append([bench, fmt_size(size), str(npes), unit, cell(rv), cell(ov),
+        rc = "n/a" if not rv and na("rshmem", bench) else cell(rv)
+        oc = "n/a" if not ov and na("ompi", bench) else cell(ov)
+        rows.append([bench, fmt_size(size), str(npes), unit, rc, oc,
                      f"{ratio:.2f}" if ratio is not None else "-", better, fmt(fv)])
-        csv_rows.append([bench, size, npes, unit, rm, om, ratio, better, fv, runs(rv), runs(ov), ""])
+        csv_rows.append([bench, size, npes, unit, rm if rv else (rc if rc == "n/a" else None),
+                         om if ov else (oc if oc == "n/a" else None), ratio, better, fv,
+                         runs(rv), runs(ov), ""])
     for bench, size, npes in floor_metrics:
         unit = units.get(bench, "")
         fv = results[("floor", bench, size, npes)]
@@ -425,7 +504,8 @@ def main():
 
     log(table(rows, headers, aligns))
     log("\nmedian of the runs, ± half the min-max range across runs; us: lower is better, "
-        f"MB/s (10^6 B/s): higher is better; better: '~' within {TIE:.0%}, (name) when the "
+        f"MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the implementation "
+        f"lacks the routine; better: '~' within {TIE:.0%}, (name) when the "
         "ranges of runs overlap; floor: the machine's own (memcpy on one core, cache-line "
         "ping-pong between two pinned processes)")
     for n in notes:

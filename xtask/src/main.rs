@@ -106,7 +106,10 @@ fn gen_header() -> Result<(), String> {
 
 fn bench(args: &[String]) -> Result<(), String> {
     let bin = build_release()?;
+    // `cargo run` puts target/debug into LD_LIBRARY_PATH, which would override
+    // the release library's rpath in the benchmark programs.
     run(Command::new("python3")
+        .env_remove("LD_LIBRARY_PATH")
         .arg(root().join("benches/compare.py"))
         .arg("--rshmem-bin")
         .arg(&bin)
