@@ -148,15 +148,60 @@ fn every_routine_has_a_profiling_twin() {
 // (reference: docs of the API inventory, section 1), independently of
 // src/ffi/table.rs, so that a type or routine the table lacks is caught.
 const RMA: &[&str] = &[
-    "float", "double", "longdouble", "char", "schar", "short", "int", "long", "longlong", "uchar", "ushort", "uint",
-    "ulong", "ulonglong", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "size", "ptrdiff",
+    "float",
+    "double",
+    "longdouble",
+    "char",
+    "schar",
+    "short",
+    "int",
+    "long",
+    "longlong",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "size",
+    "ptrdiff",
 ];
 const STD: &[&str] = &[
-    "int", "long", "longlong", "uint", "ulong", "ulonglong", "int32", "int64", "uint32", "uint64", "size", "ptrdiff",
+    "int",
+    "long",
+    "longlong",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int32",
+    "int64",
+    "uint32",
+    "uint64",
+    "size",
+    "ptrdiff",
 ];
 const EXT: &[&str] = &[
-    "float", "double", "int", "long", "longlong", "uint", "ulong", "ulonglong", "int32", "int64", "uint32", "uint64",
-    "size", "ptrdiff",
+    "float",
+    "double",
+    "int",
+    "long",
+    "longlong",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int32",
+    "int64",
+    "uint32",
+    "uint64",
+    "size",
+    "ptrdiff",
 ];
 const BIT: &[&str] = &["uint", "ulong", "ulonglong", "int32", "int64", "uint32", "uint64"];
 const BITS: &[u32] = &[8, 16, 32, 64, 128];
@@ -185,9 +230,34 @@ fn point_to_point_inventory() -> Vec<(&'static str, Vec<String>)> {
     }
     let mut amo = Vec::new();
     let families: [(&[&str], &[&str]); 3] = [
-        (STD, &["compare_swap", "fetch_inc", "inc", "fetch_add", "add", "compare_swap_nbi", "fetch_inc_nbi", "fetch_add_nbi"]),
+        (
+            STD,
+            &[
+                "compare_swap",
+                "fetch_inc",
+                "inc",
+                "fetch_add",
+                "add",
+                "compare_swap_nbi",
+                "fetch_inc_nbi",
+                "fetch_add_nbi",
+            ],
+        ),
         (EXT, &["fetch", "set", "swap", "fetch_nbi", "swap_nbi"]),
-        (BIT, &["fetch_and", "and", "fetch_or", "or", "fetch_xor", "xor", "fetch_and_nbi", "fetch_or_nbi", "fetch_xor_nbi"]),
+        (
+            BIT,
+            &[
+                "fetch_and",
+                "and",
+                "fetch_or",
+                "or",
+                "fetch_xor",
+                "xor",
+                "fetch_and_nbi",
+                "fetch_or_nbi",
+                "fetch_xor_nbi",
+            ],
+        ),
     ];
     for (types, ops) in families {
         for op in ops {
@@ -218,9 +288,20 @@ fn point_to_point_inventory() -> Vec<(&'static str, Vec<String>)> {
     }
     let mut p2p = Vec::new();
     for op in [
-        "wait_until", "test", "wait_until_all", "wait_until_any", "wait_until_some", "wait_until_all_vector",
-        "wait_until_any_vector", "wait_until_some_vector", "test_all", "test_any", "test_some", "test_all_vector",
-        "test_any_vector", "test_some_vector",
+        "wait_until",
+        "test",
+        "wait_until_all",
+        "wait_until_any",
+        "wait_until_some",
+        "wait_until_all_vector",
+        "wait_until_any_vector",
+        "wait_until_some_vector",
+        "test_all",
+        "test_any",
+        "test_some",
+        "test_all_vector",
+        "test_any_vector",
+        "test_some_vector",
     ] {
         for t in STD {
             p2p.push(format!("shmem_{t}_{op}"));
@@ -236,13 +317,44 @@ fn point_to_point_inventory() -> Vec<(&'static str, Vec<String>)> {
     p2p.extend(["shmem_wait".to_string(), "shmem_wait_until".to_string()]);
     let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let rest = names(&[
-        "shmem_init", "shmem_my_pe", "shmem_n_pes", "shmem_finalize", "shmem_global_exit", "shmem_pe_accessible",
-        "shmem_addr_accessible", "shmem_ptr", "shmem_info_get_version", "shmem_info_get_name", "start_pes", "_my_pe",
-        "_num_pes", "shmem_init_thread", "shmem_query_thread", "shmem_malloc", "shmem_free", "shmem_realloc",
-        "shmem_align", "shmem_malloc_with_hints", "shmem_calloc", "shmalloc", "shfree", "shrealloc", "shmemalign",
-        "shmem_ctx_create", "shmem_ctx_destroy", "shmem_ctx_get_team", "shmem_fence", "shmem_ctx_fence",
-        "shmem_quiet", "shmem_ctx_quiet", "shmem_set_lock", "shmem_clear_lock", "shmem_test_lock", "shmem_pcontrol",
-        "shmem_barrier_all", "shmem_sync_all",
+        "shmem_init",
+        "shmem_my_pe",
+        "shmem_n_pes",
+        "shmem_finalize",
+        "shmem_global_exit",
+        "shmem_pe_accessible",
+        "shmem_addr_accessible",
+        "shmem_ptr",
+        "shmem_info_get_version",
+        "shmem_info_get_name",
+        "start_pes",
+        "_my_pe",
+        "_num_pes",
+        "shmem_init_thread",
+        "shmem_query_thread",
+        "shmem_malloc",
+        "shmem_free",
+        "shmem_realloc",
+        "shmem_align",
+        "shmem_malloc_with_hints",
+        "shmem_calloc",
+        "shmalloc",
+        "shfree",
+        "shrealloc",
+        "shmemalign",
+        "shmem_ctx_create",
+        "shmem_ctx_destroy",
+        "shmem_ctx_get_team",
+        "shmem_fence",
+        "shmem_ctx_fence",
+        "shmem_quiet",
+        "shmem_ctx_quiet",
+        "shmem_set_lock",
+        "shmem_clear_lock",
+        "shmem_test_lock",
+        "shmem_pcontrol",
+        "shmem_barrier_all",
+        "shmem_sync_all",
     ]);
     let mut v16 = Vec::new();
     for op in ["ibput", "ibget"] {
