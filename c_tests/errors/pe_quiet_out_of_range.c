@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 4
  * exit: 1
- * stderr: rshmem: shmem_pe_quiet (PE 0 of {np}): argument #1 'pe' is {np}, outside [0,
+ * stderr: rshmem: shmem_pe_quiet (PE 0 of {np}): argument #1 'target_pes' holds PE {np}, outside [0,
  */
 /* PE 0 calls shmem_pe_quiet with a list whose last entry is npes (one past the last PE)
  * while the others wait in a barrier. */

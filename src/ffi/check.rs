@@ -25,16 +25,25 @@ pub fn pe(rt: &Runtime, routine: &'static str, arg: u8, pe: c_int) -> usize {
     if pe >= 0 && (pe as usize) < rt.npes {
         return pe as usize;
     }
-    bad_pe(rt, routine, arg, pe)
+    bad_pe(rt, routine, arg, "pe", pe)
+}
+
+/// A PE number read from the array argument `name` (`target_pes`).
+#[inline]
+pub fn pe_in(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, pe: c_int) -> usize {
+    if pe >= 0 && (pe as usize) < rt.npes {
+        return pe as usize;
+    }
+    bad_pe(rt, routine, arg, name, pe)
 }
 
 #[cold]
-fn bad_pe(rt: &Runtime, routine: &'static str, arg: u8, pe: c_int) -> ! {
+fn bad_pe(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, pe: c_int) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::PeOutOfRange {
             arg: pos(routine, arg),
-            name: "pe",
+            name,
             pe: pe as i64,
             npes: rt.npes,
         },

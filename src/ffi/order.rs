@@ -44,7 +44,7 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
     if npes > 0 {
         let pes = check::array(routine, 1, "target_pes", target_pes, npes);
         for &pe in pes {
-            check::pe(rt, routine, 1, pe);
+            check::pe_in(rt, routine, 1, "target_pes", pe);
         }
     }
     rt.transport.quiet()

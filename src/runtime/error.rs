@@ -63,7 +63,13 @@ impl fmt::Display for ErrorKind {
             ErrorKind::NotInitialized => write!(f, "called before shmem_init"),
             ErrorKind::Finalized => write!(f, "called after shmem_finalize"),
             ErrorKind::PeOutOfRange { arg, name, pe, npes } => {
-                write!(f, "argument #{arg} '{name}' is {pe}, outside [0, {}]", *npes as i64 - 1)
+                // An array of PE numbers (`target_pes`) holds the bad one.
+                let is = if name.ends_with("_pes") { "holds PE" } else { "is" };
+                write!(
+                    f,
+                    "argument #{arg} '{name}' {is} {pe}, outside [0, {}]",
+                    *npes as i64 - 1
+                )
             }
             ErrorKind::NotSymmetric { arg, name, addr, len } => write!(
                 f,
