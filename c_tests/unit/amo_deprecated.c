@@ -17,21 +17,8 @@
 
 #include "../common.h"
 
-/* Type properties computed from the type itself (no per-type table). */
-#define BITS(T) ((int)(sizeof(T) * CHAR_BIT))
-#define IS_SIGNED(T) ((T)-1 < (T)1)
-/* highest value of an integer type; for a floating type, 2^(bits-1) (an exact float) */
-#define IMAX(T) ((T)(UINT64_MAX >> (64 - BITS(T) + IS_SIGNED(T))))
-#define IMIN(T) (IS_SIGNED(T) ? (T)(-IMAX(T) - 1) : (T)0)
-
-/* Three values per PE p and spelling k, all different within a type (except where a
- * float rounds): near the top, negative (huge for unsigned) with a fraction, near the
- * bottom; VD is small and distinct for every type. */
-#define VA(T, p, k) ((T)(IMAX(T) - (T)(16 * (p) + (k))))
-#define VB(T, p, k) ((T)((T)(-(16 * (p) + (k) + 1)) - (T)0.25))
-#define VC(T, p, k) ((T)(IMIN(T) + (T)(16 * (p) + (k))))
-/* a small positive value, with a fraction for the floating types (distinct for them too) */
-#define VD(T, p, k) ((T)((T)(16 * (p) + (k) + 1) + (T)0.5))
+#define AMO_OWN_SPELLINGS
+#include "../amo.h"
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define NSPELL 2
@@ -122,6 +109,9 @@ int main(void) {
 #define RUN_STD(NAME, T) std_##NAME(me, npes);
     RSHMEM_DEPRECATED_AMO_EXT_TYPES(RUN_EXT)
     RSHMEM_DEPRECATED_AMO_STD_TYPES(RUN_STD)
+#ifdef TEST_OLD_SWAP
+    old_swap(me, npes); /* amo_deprecated_c99.c */
+#endif
     shmem_finalize();
     return 0;
 }

@@ -22,32 +22,7 @@
 
 #include "../common.h"
 
-/* Type properties computed from the type itself (no per-type table). */
-#define BITS(T) ((int)(sizeof(T) * CHAR_BIT))
-#define IS_SIGNED(T) ((T)-1 < (T)1)
-/* highest value of an integer type; for a floating type, 2^(bits-1) (an exact float) */
-#define IMAX(T) ((T)(UINT64_MAX >> (64 - BITS(T) + IS_SIGNED(T))))
-#define IMIN(T) (IS_SIGNED(T) ? (T)(-IMAX(T) - 1) : (T)0)
-
-#define NSPELL 6
-static const char *const spell[NSPELL] = {"typed", "ctx DEFAULT", "ctx created", "generic",
-                                          "generic DEFAULT", "generic ctx"};
-
-/* Routine OP of type NAME in spelling k (the arguments are evaluated once). */
-#define AMO(k, ctx, NAME, OP, ...)                                                  \
-    ((k) == 0   ? shmem_##NAME##_atomic_##OP(__VA_ARGS__)                           \
-     : (k) == 1 ? shmem_ctx_##NAME##_atomic_##OP(SHMEM_CTX_DEFAULT, __VA_ARGS__)    \
-     : (k) == 2 ? shmem_ctx_##NAME##_atomic_##OP(ctx, __VA_ARGS__)                  \
-     : (k) == 3 ? shmem_atomic_##OP(__VA_ARGS__)                                    \
-     : (k) == 4 ? shmem_atomic_##OP(SHMEM_CTX_DEFAULT, __VA_ARGS__)                 \
-                : shmem_atomic_##OP(ctx, __VA_ARGS__))
-
-/* Completes the non-fetching AMOs of both contexts. */
-#define QUIET(ctx)            \
-    do {                      \
-        shmem_quiet();        \
-        shmem_ctx_quiet(ctx); \
-    } while (0)
+#include "../amo.h"
 
 /* x with its top bit flipped (x is not a constant, so the conversion is a run-time one) */
 #define TOPFLIP(T, x) ((T)((uintmax_t)(x) ^ ((uintmax_t)1 << (BITS(T) - 1))))
