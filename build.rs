@@ -10,11 +10,16 @@
 #[path = "src/ffi/table.rs"]
 mod table;
 
+#[path = "src/ffi/constants.rs"]
+mod constants;
+
+use constants::*;
 use std::fmt::Write as _;
 use table::*;
 
 fn main() {
     println!("cargo:rerun-if-changed=src/ffi/table.rs");
+    println!("cargo:rerun-if-changed=src/ffi/constants.rs");
     println!("cargo:rerun-if-changed=build.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();

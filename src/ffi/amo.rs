@@ -8,12 +8,10 @@
 
 use super::check;
 use super::handle::CtxHandle;
-use crate::heap::SymOffset;
-use crate::runtime::{self, Runtime};
+use crate::runtime;
 use crate::transport::Transport;
 use crate::types::{AmoOp, AtomicInt, AtomicWord};
 use core::ffi::c_int;
-use std::mem::size_of;
 
 /// Checks a context, the PE (argument `pe_arg`) and the target word (argument
 /// `word_arg`), and applies `op`.
@@ -28,16 +26,10 @@ fn apply<T: AtomicWord>(
     let rt = runtime::get(routine);
     check::ctx(routine, ctx);
     let pe = check::pe(rt, routine, pe_arg.0, pe_arg.1);
-    let off = word(rt, routine, word_arg);
+    let (arg, name, addr) = word_arg;
+    let off = check::word::<T>(rt, routine, arg, name, addr as usize);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.atomic(pe, off, op) }
-}
-
-#[inline]
-fn word<T>(rt: &Runtime, routine: &'static str, (arg, name, addr): (u8, &'static str, *const T)) -> SymOffset {
-    let off = check::sym(rt, routine, arg, name, addr as usize, size_of::<T>());
-    check::aligned::<T>(routine, arg, name, addr as usize);
-    off
 }
 
 /// Stores a fetched value into the caller's `fetch` buffer (argument 1 of

@@ -12,7 +12,7 @@ use crate::types::Cmp;
 use core::ffi::c_int;
 
 /// Position of argument `arg` (1-based, context-free numbering) in `routine`.
-fn pos(routine: &str, arg: u8) -> u8 {
+pub fn pos(routine: &str, arg: u8) -> u8 {
     if routine.starts_with("shmem_ctx_") {
         arg + 1
     } else {
@@ -124,6 +124,15 @@ pub fn cmp(routine: &'static str, arg: u8, cmp: c_int) -> Cmp {
             },
         ))
     })
+}
+
+/// Offset of one `T` at `addr`, which must be symmetric and aligned (a word
+/// that is loaded, stored or updated atomically).
+#[inline]
+pub fn word<T>(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize) -> SymOffset {
+    let off = sym(rt, routine, arg, name, addr, std::mem::size_of::<T>());
+    aligned::<T>(routine, arg, name, addr);
+    off
 }
 
 /// Fails unless `addr` is aligned for a `T` (atomic accesses need it).

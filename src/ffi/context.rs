@@ -6,8 +6,9 @@
 //! `_SERIALIZED` and `_NOSTORE` are accepted and need no different code path
 //! (they permit optimisations; none would make a store faster than a store).
 
+use super::check;
+use super::constants::{SHMEM_CTX_NOSTORE, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED};
 use super::handle::{CtxHandle, TeamHandle};
-use super::table::{SHMEM_CTX_NOSTORE, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED};
 use crate::runtime::{
     self,
     error::{self, Error, ErrorKind, fatal},
@@ -22,7 +23,7 @@ const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_
 pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
     if ctx.is_null() {
-        null_out(routine, 2, "ctx");
+        check::null_pointer(routine, 2, "ctx");
     }
     if options & !KNOWN_OPTIONS != 0 {
         fatal(&Error::new(
@@ -89,7 +90,7 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
 pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
     runtime::get(routine);
     if team.is_null() {
-        null_out(routine, 2, "team");
+        check::null_pointer(routine, 2, "team");
     }
     let (result, code) = if ctx.is_valid() {
         (TeamHandle::WORLD, 0)
@@ -100,17 +101,4 @@ pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) ->
     // SAFETY: a non-null out-pointer supplied by the caller.
     unsafe { team.write(result) };
     code
-}
-
-#[cold]
-fn null_out(routine: &'static str, arg: u8, name: &'static str) -> ! {
-    fatal(&Error::new(
-        routine,
-        ErrorKind::InvalidArgument {
-            arg,
-            name,
-            value: "NULL".into(),
-            why: "the result pointer is NULL",
-        },
-    ))
 }

@@ -12,8 +12,7 @@ use std::sync::atomic::AtomicU64;
 const HOME: usize = 0;
 
 fn word(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<'static> {
-    let off = check::sym(rt, routine, 1, "lock", lock as usize, size_of::<c_long>());
-    check::aligned::<c_long>(routine, 1, "lock", lock as usize);
+    let off = check::word::<c_long>(rt, routine, 1, "lock", lock as usize);
     let home = rt
         .transport
         .local_ptr(HOME, off)

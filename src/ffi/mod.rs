@@ -15,6 +15,7 @@
 
 pub mod amo;
 pub mod check;
+pub mod constants;
 pub mod context;
 mod generated;
 pub mod handle;

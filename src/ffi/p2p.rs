@@ -22,8 +22,7 @@ fn watched<T: WaitWord>(rt: &Runtime, routine: &'static str, ivars: *mut T, nele
 
 pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) {
     let rt = runtime::get(routine);
-    check::sym(rt, routine, 1, "ivar", ivar as usize, size_of::<T>());
-    check::aligned::<T>(routine, 1, "ivar", ivar as usize);
+    check::word::<T>(rt, routine, 1, "ivar", ivar as usize);
     let cmp = check::cmp(routine, 2, cmp);
     rt.waiter().wait(
         // SAFETY: ivar is an aligned T in symmetric memory (checked).
@@ -39,8 +38,7 @@ pub fn wait<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp_value: T) {
 
 pub fn test<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) -> c_int {
     let rt = runtime::get(routine);
-    check::sym(rt, routine, 1, "ivar", ivar as usize, size_of::<T>());
-    check::aligned::<T>(routine, 1, "ivar", ivar as usize);
+    check::word::<T>(rt, routine, 1, "ivar", ivar as usize);
     let cmp = check::cmp(routine, 2, cmp);
     // SAFETY: ivar is an aligned T in symmetric memory (checked).
     cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value) as c_int

@@ -57,8 +57,7 @@ pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, valu
     let rt = runtime::get(routine);
     check::ctx(routine, ctx);
     let pe = check::pe(rt, routine, 3, pe);
-    let off = check::sym(rt, routine, 1, "dest", dest as usize, size_of::<T>());
-    check::aligned::<T>(routine, 1, "dest", dest as usize);
+    let off = check::word::<T>(rt, routine, 1, "dest", dest as usize);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.put_value(pe, off, value) }
 }
@@ -67,8 +66,7 @@ pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, 
     let rt = runtime::get(routine);
     check::ctx(routine, ctx);
     let pe = check::pe(rt, routine, 2, pe);
-    let off = check::sym(rt, routine, 1, "source", source as usize, size_of::<T>());
-    check::aligned::<T>(routine, 1, "source", source as usize);
+    let off = check::word::<T>(rt, routine, 1, "source", source as usize);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.get_value(pe, off) }
 }

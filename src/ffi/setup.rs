@@ -1,6 +1,6 @@
 //! Library setup, exit and query routines (and their deprecated names).
 
-use super::{check, table};
+use super::{check, constants};
 use crate::runtime::{self, error};
 use core::ffi::{c_char, c_int, c_void};
 
@@ -12,12 +12,12 @@ fn init_or_die(routine: &'static str, requested: c_int) -> c_int {
 }
 
 pub fn init(routine: &'static str) {
-    init_or_die(routine, table::SHMEM_THREAD_SINGLE as c_int);
+    init_or_die(routine, constants::SHMEM_THREAD_SINGLE as c_int);
 }
 
 /// Deprecated; `npes` is ignored as the specification says.
 pub fn start_pes(routine: &'static str, _npes: c_int) {
-    init_or_die(routine, table::SHMEM_THREAD_SINGLE as c_int);
+    init_or_die(routine, constants::SHMEM_THREAD_SINGLE as c_int);
 }
 
 /// Returns 0 and the granted level; on failure prints why and returns non-zero.
@@ -98,10 +98,10 @@ pub fn info_get_version(_routine: &'static str, major: *mut c_int, minor: *mut c
     // SAFETY: non-null out-pointers supplied by the caller.
     unsafe {
         if !major.is_null() {
-            *major = table::SHMEM_MAJOR_VERSION as c_int;
+            *major = constants::SHMEM_MAJOR_VERSION as c_int;
         }
         if !minor.is_null() {
-            *minor = table::SHMEM_MINOR_VERSION as c_int;
+            *minor = constants::SHMEM_MINOR_VERSION as c_int;
         }
     }
 }
@@ -112,8 +112,8 @@ pub fn info_get_name(_routine: &'static str, name: *mut c_char) {
     if name.is_null() {
         return;
     }
-    let s = table::SHMEM_VENDOR_STRING.as_bytes();
-    let n = s.len().min(table::SHMEM_MAX_NAME_LEN as usize - 1);
+    let s = constants::SHMEM_VENDOR_STRING.as_bytes();
+    let n = s.len().min(constants::SHMEM_MAX_NAME_LEN as usize - 1);
     // SAFETY: the caller provides SHMEM_MAX_NAME_LEN bytes; we write n + 1 ≤ that.
     unsafe {
         std::ptr::copy_nonoverlapping(s.as_ptr(), name as *mut u8, n);

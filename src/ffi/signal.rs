@@ -6,8 +6,8 @@
 //! ordering, so the data is visible once the signal is.
 
 use super::check;
+use super::constants::{SHMEM_SIGNAL_ADD, SHMEM_SIGNAL_SET};
 use super::handle::CtxHandle;
-use super::table::{SHMEM_SIGNAL_ADD, SHMEM_SIGNAL_SET};
 use crate::heap::SymOffset;
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
@@ -17,9 +17,7 @@ use core::ffi::c_int;
 use std::mem::size_of;
 
 fn signal_word(rt: &Runtime, routine: &'static str, arg: u8, sig_addr: *const u64) -> SymOffset {
-    let off = check::sym(rt, routine, arg, "sig_addr", sig_addr as usize, size_of::<u64>());
-    check::aligned::<u64>(routine, arg, "sig_addr", sig_addr as usize);
-    off
+    check::word::<u64>(rt, routine, arg, "sig_addr", sig_addr as usize)
 }
 
 fn signal_op(routine: &'static str, arg: u8, sig_op: c_int, signal: u64) -> AmoOp<u64> {
@@ -29,11 +27,7 @@ fn signal_op(routine: &'static str, arg: u8, sig_op: c_int, signal: u64) -> AmoO
         _ => fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: if routine.starts_with("shmem_ctx_") {
-                    arg + 1
-                } else {
-                    arg
-                },
+                arg: check::pos(routine, arg),
                 name: "sig_op",
                 value: sig_op.to_string(),
                 why: "not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",

@@ -4,8 +4,8 @@
 //! This file is plain data with no dependencies: `build.rs` includes it with
 //! `#[path]` to generate `$OUT_DIR/exports.rs` (one `#[no_mangle]` function per
 //! symbol, each a one-line call into a generic shim in `ffi/`) and
-//! `$OUT_DIR/shmem.h` (prototypes, constants, C11 `_Generic` selectors). The crate
-//! includes it too, so constants such as `SHMEM_CMP_EQ` have one value.
+//! `$OUT_DIR/shmem.h` (prototypes and C11 `_Generic` selectors). The library
+//! constants and handle types are in `constants.rs`, read the same way.
 #![allow(dead_code)]
 
 /// One C element type.
@@ -785,109 +785,3 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
         ],
     ),
 ];
-
-// ---- Constants (OpenSHMEM 1.5 "Library Constants"); values follow Sandia OpenSHMEM.
-
-pub const SHMEM_MAJOR_VERSION: i64 = 1;
-pub const SHMEM_MINOR_VERSION: i64 = 5;
-pub const SHMEM_MAX_NAME_LEN: i64 = 256;
-pub const SHMEM_VENDOR_STRING: &str = "rshmem";
-
-pub const SHMEM_THREAD_SINGLE: i64 = 0;
-pub const SHMEM_THREAD_FUNNELED: i64 = 1;
-pub const SHMEM_THREAD_SERIALIZED: i64 = 2;
-pub const SHMEM_THREAD_MULTIPLE: i64 = 3;
-
-pub const SHMEM_CMP_EQ: i64 = 1;
-pub const SHMEM_CMP_NE: i64 = 2;
-pub const SHMEM_CMP_GT: i64 = 3;
-pub const SHMEM_CMP_GE: i64 = 4;
-pub const SHMEM_CMP_LT: i64 = 5;
-pub const SHMEM_CMP_LE: i64 = 6;
-
-pub const SHMEM_SIGNAL_SET: i64 = 0;
-pub const SHMEM_SIGNAL_ADD: i64 = 1;
-
-pub const SHMEM_CTX_PRIVATE: i64 = 1 << 0;
-pub const SHMEM_CTX_SERIALIZED: i64 = 1 << 1;
-pub const SHMEM_CTX_NOSTORE: i64 = 1 << 2;
-
-pub const SHMEM_TEAM_NUM_CONTEXTS: i64 = 1 << 0;
-
-pub const SHMEM_MALLOC_ATOMICS_REMOTE: i64 = 1 << 0;
-pub const SHMEM_MALLOC_SIGNAL_REMOTE: i64 = 1 << 1;
-
-pub const SHMEM_SYNC_VALUE: i64 = 0;
-pub const SHMEM_SYNC_SIZE: i64 = 35;
-pub const SHMEM_BCAST_SYNC_SIZE: i64 = 35;
-pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 35;
-pub const SHMEM_BARRIER_SYNC_SIZE: i64 = 35;
-pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 35;
-pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 35;
-pub const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 35;
-pub const SHMEM_REDUCE_MIN_WRKDATA_SIZE: i64 = 1;
-
-/// Integer constants emitted as `#define NAME value` (also under the deprecated
-/// `_NAME` spelling where `deprecated_alias` is true).
-pub const INT_CONSTANTS: &[(&str, i64, bool)] = &[
-    ("SHMEM_MAJOR_VERSION", SHMEM_MAJOR_VERSION, true),
-    ("SHMEM_MINOR_VERSION", SHMEM_MINOR_VERSION, true),
-    ("SHMEM_MAX_NAME_LEN", SHMEM_MAX_NAME_LEN, true),
-    ("SHMEM_THREAD_SINGLE", SHMEM_THREAD_SINGLE, false),
-    ("SHMEM_THREAD_FUNNELED", SHMEM_THREAD_FUNNELED, false),
-    ("SHMEM_THREAD_SERIALIZED", SHMEM_THREAD_SERIALIZED, false),
-    ("SHMEM_THREAD_MULTIPLE", SHMEM_THREAD_MULTIPLE, false),
-    ("SHMEM_CMP_EQ", SHMEM_CMP_EQ, true),
-    ("SHMEM_CMP_NE", SHMEM_CMP_NE, true),
-    ("SHMEM_CMP_GT", SHMEM_CMP_GT, true),
-    ("SHMEM_CMP_GE", SHMEM_CMP_GE, true),
-    ("SHMEM_CMP_LT", SHMEM_CMP_LT, true),
-    ("SHMEM_CMP_LE", SHMEM_CMP_LE, true),
-    ("SHMEM_SIGNAL_SET", SHMEM_SIGNAL_SET, false),
-    ("SHMEM_SIGNAL_ADD", SHMEM_SIGNAL_ADD, false),
-    ("SHMEM_CTX_PRIVATE", SHMEM_CTX_PRIVATE, false),
-    ("SHMEM_CTX_SERIALIZED", SHMEM_CTX_SERIALIZED, false),
-    ("SHMEM_CTX_NOSTORE", SHMEM_CTX_NOSTORE, false),
-    ("SHMEM_TEAM_NUM_CONTEXTS", SHMEM_TEAM_NUM_CONTEXTS, false),
-    ("SHMEM_MALLOC_ATOMICS_REMOTE", SHMEM_MALLOC_ATOMICS_REMOTE, false),
-    ("SHMEM_MALLOC_SIGNAL_REMOTE", SHMEM_MALLOC_SIGNAL_REMOTE, false),
-    ("SHMEM_SYNC_VALUE", SHMEM_SYNC_VALUE, true),
-    ("SHMEM_SYNC_SIZE", SHMEM_SYNC_SIZE, false),
-    ("SHMEM_BCAST_SYNC_SIZE", SHMEM_BCAST_SYNC_SIZE, true),
-    ("SHMEM_REDUCE_SYNC_SIZE", SHMEM_REDUCE_SYNC_SIZE, true),
-    ("SHMEM_BARRIER_SYNC_SIZE", SHMEM_BARRIER_SYNC_SIZE, true),
-    ("SHMEM_COLLECT_SYNC_SIZE", SHMEM_COLLECT_SYNC_SIZE, true),
-    ("SHMEM_ALLTOALL_SYNC_SIZE", SHMEM_ALLTOALL_SYNC_SIZE, false),
-    ("SHMEM_ALLTOALLS_SYNC_SIZE", SHMEM_ALLTOALLS_SYNC_SIZE, false),
-    ("SHMEM_REDUCE_MIN_WRKDATA_SIZE", SHMEM_REDUCE_MIN_WRKDATA_SIZE, true),
-];
-
-/// Hand-written C placed before the prototypes: handle types and their
-/// link-time constants.
-pub const PREAMBLE: &str = r#"/* Opaque handles. A NULL handle is invalid. */
-typedef struct rshmem_ctx *shmem_ctx_t;
-typedef struct rshmem_team *shmem_team_t;
-
-/* Team configuration (OpenSHMEM 1.5: one field). */
-typedef struct {
-    int num_contexts;
-} shmem_team_config_t;
-
-#define SHMEM_CTX_INVALID ((shmem_ctx_t) NULL)
-#define SHMEM_TEAM_INVALID ((shmem_team_t) NULL)
-
-/* Link-time constant handles. */
-extern shmem_ctx_t SHMEM_CTX_DEFAULT;
-extern shmem_team_t SHMEM_TEAM_WORLD;
-extern shmem_team_t SHMEM_TEAM_SHARED;
-
-#if defined(__cplusplus) && __cplusplus >= 201103L
-#define SHMEM_NORETURN [[noreturn]]
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define SHMEM_NORETURN _Noreturn
-#elif defined(__GNUC__)
-#define SHMEM_NORETURN __attribute__((__noreturn__))
-#else
-#define SHMEM_NORETURN
-#endif
-"#;

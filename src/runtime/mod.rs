@@ -113,8 +113,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         return Ok(rt.thread_level.load(Ordering::Relaxed));
     }
     let granted = requested.clamp(
-        crate::ffi::table::SHMEM_THREAD_SINGLE as i32,
-        crate::ffi::table::SHMEM_THREAD_MULTIPLE as i32,
+        crate::ffi::constants::SHMEM_THREAD_SINGLE as i32,
+        crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32,
     );
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
@@ -140,8 +140,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             eprintln!(
                 "rshmem {} (OpenSHMEM {}.{})",
                 env!("CARGO_PKG_VERSION"),
-                crate::ffi::table::SHMEM_MAJOR_VERSION,
-                crate::ffi::table::SHMEM_MINOR_VERSION
+                crate::ffi::constants::SHMEM_MAJOR_VERSION,
+                crate::ffi::constants::SHMEM_MINOR_VERSION
             );
         }
         if rt.config.info {
