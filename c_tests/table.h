@@ -108,6 +108,102 @@
     X(long, long) \
     X(longlong, long long)
 
+#define RSHMEM_REDUCE_BITWISE_TYPES(X) \
+    X(uchar, unsigned char) \
+    X(ushort, unsigned short) \
+    X(uint, unsigned int) \
+    X(ulong, unsigned long) \
+    X(ulonglong, unsigned long long) \
+    X(int8, int8_t) \
+    X(int16, int16_t) \
+    X(int32, int32_t) \
+    X(int64, int64_t) \
+    X(uint8, uint8_t) \
+    X(uint16, uint16_t) \
+    X(uint32, uint32_t) \
+    X(uint64, uint64_t) \
+    X(size, size_t)
+
+#define RSHMEM_REDUCE_MINMAX_TYPES(X) \
+    X(char, char) \
+    X(schar, signed char) \
+    X(short, short) \
+    X(int, int) \
+    X(long, long) \
+    X(longlong, long long) \
+    X(ptrdiff, ptrdiff_t) \
+    X(uchar, unsigned char) \
+    X(ushort, unsigned short) \
+    X(uint, unsigned int) \
+    X(ulong, unsigned long) \
+    X(ulonglong, unsigned long long) \
+    X(int8, int8_t) \
+    X(int16, int16_t) \
+    X(int32, int32_t) \
+    X(int64, int64_t) \
+    X(uint8, uint8_t) \
+    X(uint16, uint16_t) \
+    X(uint32, uint32_t) \
+    X(uint64, uint64_t) \
+    X(size, size_t) \
+    X(float, float) \
+    X(double, double) \
+    X(longdouble, long double)
+
+#define RSHMEM_REDUCE_ARITH_TYPES(X) \
+    X(char, char) \
+    X(schar, signed char) \
+    X(short, short) \
+    X(int, int) \
+    X(long, long) \
+    X(longlong, long long) \
+    X(ptrdiff, ptrdiff_t) \
+    X(uchar, unsigned char) \
+    X(ushort, unsigned short) \
+    X(uint, unsigned int) \
+    X(ulong, unsigned long) \
+    X(ulonglong, unsigned long long) \
+    X(int8, int8_t) \
+    X(int16, int16_t) \
+    X(int32, int32_t) \
+    X(int64, int64_t) \
+    X(uint8, uint8_t) \
+    X(uint16, uint16_t) \
+    X(uint32, uint32_t) \
+    X(uint64, uint64_t) \
+    X(size, size_t) \
+    X(float, float) \
+    X(double, double) \
+    X(longdouble, long double) \
+    X(complexd, rshmem_complexd) \
+    X(complexf, rshmem_complexf)
+
+#define RSHMEM_TO_ALL_BITWISE_TYPES(X) \
+    X(short, short) \
+    X(int, int) \
+    X(long, long) \
+    X(longlong, long long)
+
+#define RSHMEM_TO_ALL_MINMAX_TYPES(X) \
+    X(short, short) \
+    X(int, int) \
+    X(long, long) \
+    X(longlong, long long) \
+    X(float, float) \
+    X(double, double) \
+    X(longdouble, long double)
+
+#define RSHMEM_TO_ALL_ARITH_TYPES(X) \
+    X(short, short) \
+    X(int, int) \
+    X(long, long) \
+    X(longlong, long long) \
+    X(float, float) \
+    X(double, double) \
+    X(longdouble, long double) \
+    X(complexd, rshmem_complexd) \
+    X(complexf, rshmem_complexf)
+
 #define RSHMEM_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 
 #endif /* RSHMEM_TEST_TABLE_H */

@@ -8,4 +8,28 @@
 
 #include <shmem.h>
 
+/* Synchronisation memory reserved for collectives on this PE (or by one team):
+ * bytes of flags and of scratch, now and at most, and how many teams hold some.
+ * See docs/psync.md. */
+typedef struct {
+    const char *strategy; /* SHMEM_PSYNC_STRATEGY in effect */
+    size_t flags_current, flags_peak;
+    size_t scratch_current, scratch_peak;
+    size_t teams_current, teams_peak;
+} shmemx_psync_footprint_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
+int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
+
+/* Profiling names (OpenSHMEM 1.5 section 10). */
+int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
+int pshmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
 #endif /* RSHMEM_SHMEMX_H */

@@ -18,6 +18,8 @@ pub enum Kind {
     Seconds,
     /// A non-negative integer.
     Count,
+    /// One of a fixed list of names.
+    Choice(&'static [&'static str]),
 }
 
 /// One row of the table.
@@ -76,6 +78,62 @@ pub const VARS: &[Var] = &[
         default: "0",
         help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
     },
+    Var {
+        name: "PSYNC_STRATEGY",
+        sma_alias: false,
+        kind: Kind::Choice(crate::psync::STRATEGIES),
+        default: "traditional",
+        help: "How collective synchronisation memory is managed and reused (see docs/psync.md).",
+    },
+    Var {
+        name: "PSYNC_STATS",
+        sma_alias: false,
+        kind: Kind::Flag,
+        default: "",
+        help: "Every PE prints its synchronisation-memory footprint (current and peak bytes) at shmem_finalize.",
+    },
+    Var {
+        name: "SYNC_ARENA_SIZE",
+        sma_alias: false,
+        kind: Kind::Size,
+        default: "64M",
+        help: "Bytes per PE reserved for the library's per-team synchronisation memory (address space; pages are used only when touched).",
+    },
+    Var {
+        name: "TEAM_SCRATCH_SIZE",
+        sma_alias: false,
+        kind: Kind::Size,
+        default: "16K",
+        help: "Bytes of collective scratch each team gets per PE (reductions move data through it in chunks of this size).",
+    },
+    Var {
+        name: "BARRIER_ALGORITHM",
+        sma_alias: false,
+        kind: Kind::Choice(crate::coll::registry::BARRIER),
+        default: "auto",
+        help: "Barrier and sync algorithm of teams and active sets.",
+    },
+    Var {
+        name: "BCAST_ALGORITHM",
+        sma_alias: false,
+        kind: Kind::Choice(crate::coll::registry::BCAST),
+        default: "auto",
+        help: "Broadcast algorithm.",
+    },
+    Var {
+        name: "REDUCE_ALGORITHM",
+        sma_alias: false,
+        kind: Kind::Choice(crate::coll::registry::REDUCE),
+        default: "auto",
+        help: "Reduction algorithm (team reductions and `_to_all`).",
+    },
+    Var {
+        name: "COLLECT_ALGORITHM",
+        sma_alias: false,
+        kind: Kind::Choice(crate::coll::registry::COLLECT),
+        default: "auto",
+        help: "Algorithm of collect and fcollect.",
+    },
 ];
 
 /// A configuration error: the variable, the value and what is wrong with it.
@@ -110,6 +168,14 @@ pub struct Config {
     pub wait_spin: Option<u32>,
     /// Zero means off.
     pub hang_warn_secs: f64,
+    pub psync_strategy: &'static str,
+    pub psync_stats: bool,
+    pub sync_arena_size: usize,
+    pub team_scratch_size: usize,
+    pub barrier_algorithm: &'static str,
+    pub bcast_algorithm: &'static str,
+    pub reduce_algorithm: &'static str,
+    pub collect_algorithm: &'static str,
 }
 
 impl Config {
@@ -168,7 +234,40 @@ impl Config {
             Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
             None => 0.0,
         };
+        let choice = |name: &str| -> Result<&'static str, ConfigError> {
+            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+            let Kind::Choice(names) = var.kind else {
+                unreachable!("{name} is a choice")
+            };
+            let (n, v) = raw(name);
+            match v {
+                None => Ok(names.iter().find(|c| **c == var.default).expect("default is a choice")),
+                Some(s) => names
+                    .iter()
+                    .find(|c| **c == s.trim())
+                    .copied()
+                    .ok_or_else(|| err(n, &s, format!("expected one of: {}", names.join(", ")))),
+            }
+        };
+        let size = |name: &str, min: usize| -> Result<usize, ConfigError> {
+            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+            let (n, v) = raw(name);
+            let text = v.unwrap_or_else(|| var.default.to_string());
+            let b = parse_size(&text).map_err(|why| err(n.clone(), &text, why))?;
+            if b < min {
+                return Err(err(n, &text, format!("must be at least {min} bytes")));
+            }
+            Ok(b)
+        };
         Ok(Config {
+            psync_strategy: choice("PSYNC_STRATEGY")?,
+            psync_stats: raw("PSYNC_STATS").1.is_some(),
+            sync_arena_size: size("SYNC_ARENA_SIZE", 64 << 10)?,
+            team_scratch_size: size("TEAM_SCRATCH_SIZE", 1024)?,
+            barrier_algorithm: choice("BARRIER_ALGORITHM")?,
+            bcast_algorithm: choice("BCAST_ALGORITHM")?,
+            reduce_algorithm: choice("REDUCE_ALGORITHM")?,
+            collect_algorithm: choice("COLLECT_ALGORITHM")?,
             symmetric_size,
             symmetric_size_explicit,
             debug: raw("DEBUG").1.is_some(),
@@ -190,6 +289,14 @@ impl Config {
                 "VERSION" => self.version.to_string(),
                 "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
                 "HANG_WARN" => self.hang_warn_secs.to_string(),
+                "PSYNC_STRATEGY" => self.psync_strategy.to_string(),
+                "PSYNC_STATS" => self.psync_stats.to_string(),
+                "SYNC_ARENA_SIZE" => self.sync_arena_size.to_string(),
+                "TEAM_SCRATCH_SIZE" => self.team_scratch_size.to_string(),
+                "BARRIER_ALGORITHM" => self.barrier_algorithm.to_string(),
+                "BCAST_ALGORITHM" => self.bcast_algorithm.to_string(),
+                "REDUCE_ALGORITHM" => self.reduce_algorithm.to_string(),
+                "COLLECT_ALGORITHM" => self.collect_algorithm.to_string(),
                 _ => String::new(),
             };
             let alias = if v.sma_alias {
@@ -217,10 +324,11 @@ pub fn env_markdown() -> String {
     );
     for v in VARS {
         let kind = match v.kind {
-            Kind::Flag => "flag (set = on)",
-            Kind::Size => "size",
-            Kind::Seconds => "seconds",
-            Kind::Count => "count",
+            Kind::Flag => "flag (set = on)".to_string(),
+            Kind::Size => "size".to_string(),
+            Kind::Seconds => "seconds".to_string(),
+            Kind::Count => "count".to_string(),
+            Kind::Choice(names) => format!("one of `{}`", names.join("`, `")),
         };
         let default = if v.default.is_empty() { "unset" } else { v.default };
         let alias = if v.sma_alias { "yes" } else { "no" };

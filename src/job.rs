@@ -122,6 +122,8 @@ pub struct JobHeader {
     pub data_len: AtomicU64,
     /// Length of the heap part that follows it.
     pub heap_size: AtomicU64,
+    /// Length of the synchronisation arena at the end of each segment.
+    pub sync_len: AtomicU64,
     /// World barrier: arrivals in the current episode.
     pub barrier_count: CachePadded<AtomicU32>,
     /// World barrier: episode number; waiters watch it change.

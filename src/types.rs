@@ -24,8 +24,257 @@ macro_rules! shmem_types {
     ($($t:ty),*) => { $(impl ShmemType for $t {})* };
 }
 shmem_types!(
-    f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, isize, usize, [u64; 2], LongDouble
+    f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, isize, usize, [u64; 2], LongDouble, ComplexF, ComplexD
 );
+
+/// C `float _Complex`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ComplexF {
+    pub re: f32,
+    pub im: f32,
+}
+
+/// C `double _Complex`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ComplexD {
+    pub re: f64,
+    pub im: f64,
+}
+
+/// A reduction operator over `T`, combining two operands in the given order.
+pub trait Combine<T>: 'static {
+    fn combine(a: T, b: T) -> T;
+}
+
+/// Types of the bitwise reductions.
+pub trait Bitwise: Copy {
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+}
+
+/// Types of `max` and `min` reductions: compared as C compares them.
+pub trait Ordered: Copy {
+    /// `self > o` in C.
+    fn greater(self, o: Self) -> bool;
+}
+
+/// Types of `sum` and `prod` reductions (integers wrap).
+pub trait Arith: Copy {
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+}
+
+pub struct OpAnd;
+pub struct OpOr;
+pub struct OpXor;
+pub struct OpMax;
+pub struct OpMin;
+pub struct OpSum;
+pub struct OpProd;
+
+impl<T: Bitwise> Combine<T> for OpAnd {
+    fn combine(a: T, b: T) -> T {
+        a.and(b)
+    }
+}
+impl<T: Bitwise> Combine<T> for OpOr {
+    fn combine(a: T, b: T) -> T {
+        a.or(b)
+    }
+}
+impl<T: Bitwise> Combine<T> for OpXor {
+    fn combine(a: T, b: T) -> T {
+        a.xor(b)
+    }
+}
+impl<T: Ordered> Combine<T> for OpMax {
+    fn combine(a: T, b: T) -> T {
+        if b.greater(a) { b } else { a }
+    }
+}
+impl<T: Ordered> Combine<T> for OpMin {
+    fn combine(a: T, b: T) -> T {
+        if a.greater(b) { b } else { a }
+    }
+}
+impl<T: Arith> Combine<T> for OpSum {
+    fn combine(a: T, b: T) -> T {
+        a.add(b)
+    }
+}
+impl<T: Arith> Combine<T> for OpProd {
+    fn combine(a: T, b: T) -> T {
+        a.mul(b)
+    }
+}
+
+macro_rules! int_reduce {
+    ($($t:ty),*) => {$(
+        impl Bitwise for $t {
+            fn and(self, o: Self) -> Self { self & o }
+            fn or(self, o: Self) -> Self { self | o }
+            fn xor(self, o: Self) -> Self { self ^ o }
+        }
+        impl Ordered for $t {
+            fn greater(self, o: Self) -> bool { self > o }
+        }
+        impl Arith for $t {
+            fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+            fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+        }
+    )*};
+}
+int_reduce!(i8, u8, i16, u16, i32, u32, i64, u64, isize, usize);
+
+macro_rules! float_reduce {
+    ($($t:ty),*) => {$(
+        impl Ordered for $t {
+            fn greater(self, o: Self) -> bool { self > o }
+        }
+        impl Arith for $t {
+            fn add(self, o: Self) -> Self { self + o }
+            fn mul(self, o: Self) -> Self { self * o }
+        }
+    )*};
+}
+float_reduce!(f32, f64);
+
+macro_rules! complex_reduce {
+    ($($t:ident),*) => {$(
+        impl Arith for $t {
+            fn add(self, o: Self) -> Self {
+                $t { re: self.re + o.re, im: self.im + o.im }
+            }
+            // The textbook product, as C compilers emit for `_Complex` with
+            // finite operands.
+            fn mul(self, o: Self) -> Self {
+                $t { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
+            }
+        }
+    )*};
+}
+complex_reduce!(ComplexF, ComplexD);
+
+impl Ordered for LongDouble {
+    fn greater(self, o: Self) -> bool {
+        longdouble::greater(&self, &o)
+    }
+}
+impl Arith for LongDouble {
+    fn add(self, o: Self) -> Self {
+        longdouble::add(&self, &o)
+    }
+    fn mul(self, o: Self) -> Self {
+        longdouble::mul(&self, &o)
+    }
+}
+
+/// `long double` arithmetic, which Rust lacks: the x87 unit on x86-64, the
+/// compiler runtime's binary128 routines on AArch64.
+mod longdouble {
+    use super::LongDouble;
+
+    #[cfg(target_arch = "x86_64")]
+    macro_rules! x87_binop {
+        ($name:ident, $insn:literal) => {
+            pub fn $name(a: &LongDouble, b: &LongDouble) -> LongDouble {
+                let mut out = LongDouble([0; 16]);
+                // SAFETY: loads two 80-bit values from valid references and stores
+                // one into `out`; the x87 stack is left as found.
+                unsafe {
+                    core::arch::asm!(
+                        "fld tbyte ptr [{a}]",
+                        "fld tbyte ptr [{b}]",
+                        $insn,
+                        "fstp tbyte ptr [{out}]",
+                        a = in(reg) a.0.as_ptr(),
+                        b = in(reg) b.0.as_ptr(),
+                        out = in(reg) out.0.as_mut_ptr(),
+                        out("st(0)") _, out("st(1)") _,
+                        options(nostack),
+                    )
+                };
+                out
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    x87_binop!(add, "faddp st(1), st");
+    #[cfg(target_arch = "x86_64")]
+    x87_binop!(mul, "fmulp st(1), st");
+
+    #[cfg(target_arch = "x86_64")]
+    pub fn greater(a: &LongDouble, b: &LongDouble) -> bool {
+        let gt: u8;
+        // SAFETY: loads two 80-bit values; the compare pops one and `fstp`
+        // the other, leaving the x87 stack as found.
+        unsafe {
+            core::arch::asm!(
+                "fld tbyte ptr [{b}]",
+                "fld tbyte ptr [{a}]",
+                "fucomip st, st(1)",
+                "fstp st(0)",
+                "seta {gt}",
+                a = in(reg) a.0.as_ptr(),
+                b = in(reg) b.0.as_ptr(),
+                gt = out(reg_byte) gt,
+                out("st(0)") _, out("st(1)") _,
+                options(nostack),
+            )
+        };
+        gt != 0
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    macro_rules! tf_call {
+        ($name:ident, $func:literal) => {
+            pub fn $name(a: &LongDouble, b: &LongDouble) -> LongDouble {
+                let r: core::arch::aarch64::uint8x16_t;
+                // SAFETY: calls the compiler runtime's binary128 routine with its
+                // operands in q0 and q1; the result comes back in q0 (v0), and
+                // clobber_abi covers everything the call may change.
+                unsafe {
+                    core::arch::asm!(
+                        "ldr q0, [{a}]",
+                        "ldr q1, [{b}]",
+                        concat!("bl ", $func),
+                        a = in(reg) a.0.as_ptr(),
+                        b = in(reg) b.0.as_ptr(),
+                        lateout("v0") r,
+                        clobber_abi("C"),
+                    )
+                };
+                // SAFETY: both are 16 plain bytes.
+                LongDouble(unsafe { core::mem::transmute::<core::arch::aarch64::uint8x16_t, [u8; 16]>(r) })
+            }
+        };
+    }
+    #[cfg(target_arch = "aarch64")]
+    tf_call!(add, "__addtf3");
+    #[cfg(target_arch = "aarch64")]
+    tf_call!(mul, "__multf3");
+
+    #[cfg(target_arch = "aarch64")]
+    pub fn greater(a: &LongDouble, b: &LongDouble) -> bool {
+        let r: i64;
+        // SAFETY: as above; __gttf2 returns a positive int when a > b.
+        unsafe {
+            core::arch::asm!(
+                "ldr q0, [{a}]",
+                "ldr q1, [{b}]",
+                "bl __gttf2",
+                a = in(reg) a.0.as_ptr(),
+                b = in(reg) b.0.as_ptr(),
+                lateout("x0") r,
+                clobber_abi("C"),
+            )
+        };
+        r as i32 > 0
+    }
+}
 
 /// A type that `wait_until` and `test` can watch: loaded with acquire ordering
 /// from memory other PEs write, and compared as the C type would be.

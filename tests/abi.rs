@@ -213,7 +213,7 @@ fn with_ctx(out: &mut Vec<String>, name: String) {
 
 /// (section, names) of the point-to-point part of OpenSHMEM 1.5 plus the 1.6
 /// point-to-point additions.
-fn point_to_point_inventory() -> Vec<(&'static str, Vec<String>)> {
+fn inventory() -> Vec<(&'static str, Vec<String>)> {
     let mut rma = Vec::new();
     for op in ["put", "get", "put_nbi", "get_nbi", "p", "g", "iput", "iget"] {
         for t in RMA {
@@ -369,6 +369,83 @@ fn point_to_point_inventory() -> Vec<(&'static str, Vec<String>)> {
     with_ctx(&mut v16, "shmem_signal_add".into());
     with_ctx(&mut v16, "shmem_pe_quiet".into());
     v16.push("shmem_query_initialized".into());
+    let mut teams = names(&[
+        "shmem_team_my_pe",
+        "shmem_team_n_pes",
+        "shmem_team_get_config",
+        "shmem_team_translate_pe",
+        "shmem_team_split_strided",
+        "shmem_team_split_2d",
+        "shmem_team_destroy",
+        "shmem_team_create_ctx",
+        "shmem_team_sync",
+        "shmem_barrier",
+        "shmem_sync",
+    ]);
+    for op in ["broadcast", "collect", "fcollect", "alltoall", "alltoalls"] {
+        for t in RMA {
+            teams.push(format!("shmem_{t}_{op}"));
+        }
+        teams.push(format!("shmem_{op}mem"));
+        for n in [32, 64] {
+            teams.push(format!("shmem_{op}{n}"));
+        }
+    }
+    // OpenSHMEM 1.5 Table "teamreducetypes" and "asetreducetypes".
+    let bitwise = [
+        "uchar",
+        "ushort",
+        "uint",
+        "ulong",
+        "ulonglong",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "size",
+    ];
+    let signed = ["char", "schar", "short", "int", "long", "longlong", "ptrdiff"];
+    let floats = ["float", "double", "longdouble"];
+    let complex = ["complexd", "complexf"];
+    let minmax: Vec<&str> = signed.iter().chain(&bitwise).chain(&floats).copied().collect();
+    let arith: Vec<&str> = minmax.iter().chain(&complex).copied().collect();
+    let sets: [(&[&str], &[&str]); 3] = [
+        (&bitwise, &["and", "or", "xor"]),
+        (&minmax, &["max", "min"]),
+        (&arith, &["sum", "prod"]),
+    ];
+    for (types, ops) in sets {
+        for op in ops {
+            for t in types {
+                teams.push(format!("shmem_{t}_{op}_reduce"));
+            }
+        }
+    }
+    let aset_bit = ["short", "int", "long", "longlong"];
+    let aset_minmax: Vec<&str> = aset_bit.iter().chain(&floats).copied().collect();
+    let aset_arith: Vec<&str> = aset_minmax.iter().chain(&complex).copied().collect();
+    let sets: [(&[&str], &[&str]); 3] = [
+        (&aset_bit, &["and", "or", "xor"]),
+        (&aset_minmax, &["max", "min"]),
+        (&aset_arith, &["sum", "prod"]),
+    ];
+    for (types, ops) in sets {
+        for op in ops {
+            for t in types {
+                teams.push(format!("shmem_{t}_{op}_to_all"));
+            }
+        }
+    }
+    let mut teams16 = vec!["shmem_team_ptr".to_string()];
+    for op in ["sum_inscan", "sum_exscan"] {
+        for t in &arith {
+            teams16.push(format!("shmem_{t}_{op}"));
+        }
+    }
     vec![
         ("RMA (1.5 section 9.6)", rma),
         ("AMO (9.7)", amo),
@@ -376,15 +453,17 @@ fn point_to_point_inventory() -> Vec<(&'static str, Vec<String>)> {
         ("point-to-point synchronisation (9.10)", p2p),
         ("setup, memory, contexts, ordering, locks, profiling", rest),
         ("OpenSHMEM 1.6 point-to-point additions", v16),
+        ("teams and collectives (9.4, 9.9)", teams),
+        ("OpenSHMEM 1.6 team additions", teams16),
     ]
 }
 
 #[test]
-fn the_point_to_point_inventory_is_declared_and_exported() {
+fn the_specification_inventory_is_declared_and_exported() {
     let exported = exported();
     let declared = declared("shmem.h", "c99");
     let mut total = 0;
-    for (section, names) in point_to_point_inventory() {
+    for (section, names) in inventory() {
         let unique: BTreeSet<_> = names.iter().collect();
         assert_eq!(unique.len(), names.len(), "{section}: the inventory lists a name twice");
         let missing: Vec<_> = names
@@ -400,11 +479,11 @@ fn the_point_to_point_inventory_is_declared_and_exported() {
         println!("{section}: {} routines", names.len());
         total += names.len();
     }
-    // The 1,610 names of OpenSHMEM 1.5 are these 1,278, the 7 team routines,
-    // shmem_team_create_ctx and 324 more collectives (teams and collectives are
-    // the next issue); plus the 123 OpenSHMEM 1.6 point-to-point routines.
-    assert_eq!(total, 1278 + 123);
-    println!("{total} point-to-point routines present, each with its pshmem_ twin");
+    // The 1,610 names of OpenSHMEM 1.5 (1,278 point-to-point, 7 team routines,
+    // shmem_team_create_ctx and 324 collectives), plus the OpenSHMEM 1.6
+    // additions: 123 point-to-point routines, shmem_team_ptr and 52 scans.
+    assert_eq!(total, 1610 + 123 + 53);
+    println!("{total} routines present, each with its pshmem_ twin");
 }
 
 fn declared_shmemx() -> BTreeSet<String> {

@@ -24,8 +24,7 @@ fn apply<T: AtomicWord>(
     op: AmoOp<T>,
 ) -> T {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, pe_arg.0, pe_arg.1);
+    let pe = check::ctx_pe(rt, routine, ctx, pe_arg.0, pe_arg.1);
     let (arg, name, addr) = word_arg;
     let off = check::word::<T>(rt, routine, arg, name, addr as usize);
     // SAFETY: an aligned T inside a segment (checked).

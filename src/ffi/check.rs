@@ -4,7 +4,7 @@
 //! Argument positions are given as in the form without a context; the report
 //! adds one for `shmem_ctx_*` routines, where the context comes first.
 
-use super::handle::CtxHandle;
+use super::handle::{CtxHandle, TeamHandle};
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
 use crate::runtime::error::{Error, ErrorKind, fatal};
@@ -184,4 +184,50 @@ pub fn null_pointer(routine: &'static str, arg: u8, name: &'static str) -> ! {
             why: "a NULL pointer where the routine needs a buffer",
         },
     ))
+}
+
+/// The live team a handle names, or a fatal "not a valid team" error.
+#[inline]
+pub fn team(routine: &'static str, arg: u8, h: TeamHandle) -> std::sync::Arc<crate::team::Team> {
+    match crate::team::lookup(h.raw()) {
+        Some(t) => t,
+        None => fatal(&Error::new(routine, ErrorKind::InvalidTeam { arg, raw: h.raw() })),
+    }
+}
+
+/// A context's PE argument: checked against the world for the default
+/// context, translated from the context's team otherwise.
+#[inline]
+pub fn ctx_pe(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> usize {
+    if ctx == CtxHandle::DEFAULT {
+        return pe(rt, routine, arg, pe_arg);
+    }
+    let Some(obj) = ctx.object() else {
+        self::ctx(routine, ctx);
+        unreachable!("check::ctx reports invalid contexts");
+    };
+    let raw = obj.team();
+    if raw == crate::team::WORLD {
+        return pe(rt, routine, arg, pe_arg);
+    }
+    let Some(t) = crate::team::lookup(raw) else {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(format!(
+                "the context's team ({raw:#x}) has been destroyed; destroy its contexts first"
+            )),
+        ))
+    };
+    if pe_arg < 0 || pe_arg as usize >= t.size {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::PeOutOfRange {
+                arg,
+                name: "pe",
+                pe: pe_arg as i64,
+                npes: t.size,
+            },
+        ))
+    }
+    t.pe(pe_arg as usize)
 }

@@ -38,13 +38,13 @@ pub const SHMEM_MALLOC_ATOMICS_REMOTE: i64 = 1 << 0;
 pub const SHMEM_MALLOC_SIGNAL_REMOTE: i64 = 1 << 1;
 
 pub const SHMEM_SYNC_VALUE: i64 = 0;
-pub const SHMEM_SYNC_SIZE: i64 = 35;
-pub const SHMEM_BCAST_SYNC_SIZE: i64 = 35;
-pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 35;
-pub const SHMEM_BARRIER_SYNC_SIZE: i64 = 35;
-pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 35;
-pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 35;
-pub const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 35;
+pub const SHMEM_SYNC_SIZE: i64 = 80;
+pub const SHMEM_BCAST_SYNC_SIZE: i64 = 80;
+pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 80;
+pub const SHMEM_BARRIER_SYNC_SIZE: i64 = 80;
+pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 80;
+pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80;
+pub const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 80;
 pub const SHMEM_REDUCE_MIN_WRKDATA_SIZE: i64 = 1;
 
 /// Integer constants emitted as `#define NAME value` (also under the deprecated
@@ -100,6 +100,16 @@ typedef struct {
 extern shmem_ctx_t SHMEM_CTX_DEFAULT;
 extern shmem_team_t SHMEM_TEAM_WORLD;
 extern shmem_team_t SHMEM_TEAM_SHARED;
+
+/* Element types of the complex reductions: `double _Complex` and
+ * `float _Complex`, also usable from C++ (GNU extension). */
+#ifdef __cplusplus
+__extension__ typedef _Complex double rshmem_complexd;
+__extension__ typedef _Complex float rshmem_complexf;
+#else
+typedef double _Complex rshmem_complexd;
+typedef float _Complex rshmem_complexf;
+#endif
 
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define SHMEM_NORETURN [[noreturn]]

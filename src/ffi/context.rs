@@ -22,21 +22,51 @@ const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_
 /// more contexts can be created.
 pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
+    create_on(routine, crate::team::WORLD, options, 1, ctx, 2)
+}
+
+/// `shmem_team_create_ctx`: a context whose PE numbers are ranks of `team`.
+/// Non-zero (and `SHMEM_CTX_INVALID`) for an invalid or destroyed team.
+pub fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
+    runtime::get(routine);
     if ctx.is_null() {
-        check::null_pointer(routine, 2, "ctx");
+        check::null_pointer(routine, 3, "ctx");
+    }
+    if crate::team::lookup(team.raw()).is_none() {
+        error::debug(
+            routine,
+            format_args!("argument #1 'team' = {:#x} is not a valid team", team.raw()),
+        );
+        // SAFETY: a non-null out-pointer supplied by the caller.
+        unsafe { ctx.write(CtxHandle::INVALID) };
+        return 1;
+    }
+    create_on(routine, team.raw(), options, 2, ctx, 3)
+}
+
+fn create_on(
+    routine: &'static str,
+    team: usize,
+    options: c_long,
+    options_arg: u8,
+    ctx: *mut CtxHandle,
+    ctx_arg: u8,
+) -> c_int {
+    if ctx.is_null() {
+        check::null_pointer(routine, ctx_arg, "ctx");
     }
     if options & !KNOWN_OPTIONS != 0 {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: 1,
+                arg: options_arg,
                 name: "options",
                 value: format!("{options:#x}"),
                 why: "has bits other than SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE",
             },
         ))
     }
-    let (result, code) = match CtxHandle::create(options) {
+    let (result, code) = match CtxHandle::create(options, team) {
         Some(h) => (h, 0),
         None => {
             error::debug(
@@ -86,14 +116,19 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
 
 /// The team a context was created on: the world team for the default context
 /// and for contexts made by `shmem_ctx_create`. Returns non-zero (and
-/// `SHMEM_TEAM_INVALID`) for an invalid context.
+/// `SHMEM_TEAM_INVALID`) for an invalid context, or one whose team has been
+/// destroyed.
 pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
     runtime::get(routine);
     if team.is_null() {
         check::null_pointer(routine, 2, "team");
     }
-    let (result, code) = if ctx.is_valid() {
-        (TeamHandle::WORLD, 0)
+    let live = ctx
+        .object()
+        .map(|o| o.team())
+        .filter(|&t| crate::team::lookup(t).is_some());
+    let (result, code) = if let Some(t) = live {
+        (TeamHandle::from_raw(t), 0)
     } else {
         error::debug(routine, format_args!("{:p} is not a valid context", ctx.0));
         (TeamHandle(std::ptr::null()), 1)

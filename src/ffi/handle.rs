@@ -7,7 +7,7 @@
 //! a destroyed or invented handle is reported, never dereferenced blindly.
 
 use core::ffi::c_void;
-use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicUsize, Ordering};
 
 /// Contexts a process may have at once besides the default one.
 pub const MAX_CONTEXTS: usize = 4096;
@@ -19,6 +19,8 @@ pub struct CtxObject {
     live: AtomicU32,
     /// The `SHMEM_CTX_*` options it was created with.
     options: AtomicI64,
+    /// Raw handle of the team whose PE numbers the context uses.
+    team: AtomicUsize,
 }
 
 impl CtxObject {
@@ -26,11 +28,18 @@ impl CtxObject {
         CtxObject {
             live: AtomicU32::new(live),
             options: AtomicI64::new(0),
+            team: AtomicUsize::new(crate::team::WORLD),
         }
     }
 
     pub fn options(&self) -> i64 {
         self.options.load(Ordering::Relaxed)
+    }
+
+    /// Raw handle of the context's team.
+    #[inline]
+    pub fn team(&self) -> usize {
+        self.team.load(Ordering::Relaxed)
     }
 }
 
@@ -73,8 +82,9 @@ impl CtxHandle {
         self == CtxHandle::DEFAULT || self.object().is_some()
     }
 
-    /// Creates a context with `options`; `None` when all slots are in use.
-    pub fn create(options: i64) -> Option<CtxHandle> {
+    /// Creates a context with `options` on the team with raw handle `team`;
+    /// `None` when all slots are in use.
+    pub fn create(options: i64, team: usize) -> Option<CtxHandle> {
         let mut free = FREE.lock().unwrap_or_else(|e| e.into_inner());
         // Fresh slots first: a stale handle stays detectably dead for as long
         // as possible before its slot is reused.
@@ -86,6 +96,7 @@ impl CtxHandle {
         };
         let obj = &CONTEXTS[i];
         obj.options.store(options, Ordering::Relaxed);
+        obj.team.store(team, Ordering::Relaxed);
         obj.live.store(1, Ordering::Release);
         Some(CtxHandle(obj as *const CtxObject as *const c_void))
     }
@@ -115,17 +126,8 @@ fn slot_index(h: CtxHandle) -> Option<usize> {
 #[unsafe(no_mangle)]
 pub static SHMEM_CTX_DEFAULT: CtxHandle = CtxHandle::DEFAULT;
 
-/// What a team handle points to. Only the predefined teams exist so far; on
-/// one node the shared team is the world team.
-#[repr(C)]
-pub struct TeamObject {
-    _id: u32,
-}
-
-pub static WORLD_TEAM_OBJECT: TeamObject = TeamObject { _id: 1 };
-pub static SHARED_TEAM_OBJECT: TeamObject = TeamObject { _id: 2 };
-
-/// A `shmem_team_t` as passed through the C ABI.
+/// A `shmem_team_t` as passed through the C ABI: an index into the team
+/// table with a generation (see `team`), never dereferenced.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TeamHandle(pub *const c_void);
@@ -136,8 +138,17 @@ unsafe impl Sync for TeamHandle {}
 unsafe impl Send for TeamHandle {}
 
 impl TeamHandle {
-    pub const WORLD: TeamHandle = TeamHandle(&WORLD_TEAM_OBJECT as *const TeamObject as *const c_void);
-    pub const SHARED: TeamHandle = TeamHandle(&SHARED_TEAM_OBJECT as *const TeamObject as *const c_void);
+    pub const WORLD: TeamHandle = TeamHandle::from_raw(crate::team::WORLD);
+    pub const SHARED: TeamHandle = TeamHandle::from_raw(crate::team::SHARED);
+    pub const INVALID: TeamHandle = TeamHandle(std::ptr::null());
+
+    pub const fn from_raw(raw: usize) -> TeamHandle {
+        TeamHandle(std::ptr::without_provenance(raw))
+    }
+
+    pub fn raw(self) -> usize {
+        self.0.addr()
+    }
 }
 
 /// `extern shmem_team_t SHMEM_TEAM_WORLD;`
@@ -156,7 +167,7 @@ mod tests {
     fn created_contexts_are_valid_until_destroyed() {
         assert!(CtxHandle::DEFAULT.is_valid());
         assert!(!CtxHandle::INVALID.is_valid());
-        let a = CtxHandle::create(2).unwrap();
+        let a = CtxHandle::create(2, crate::team::WORLD).unwrap();
         assert!(a.is_valid());
         assert_eq!(a.object().unwrap().options(), 2);
         let inside = CtxHandle((a.0 as usize + 1) as *const c_void);
@@ -165,7 +176,7 @@ mod tests {
         assert!(!a.is_valid());
         assert!(!a.destroy(), "destroying twice");
         assert!(!CtxHandle::DEFAULT.destroy());
-        let b = CtxHandle::create(0).unwrap();
+        let b = CtxHandle::create(0, crate::team::WORLD).unwrap();
         assert!(b.is_valid());
         assert!(b.destroy());
     }

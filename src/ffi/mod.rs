@@ -15,8 +15,11 @@
 
 pub mod amo;
 pub mod check;
+pub mod coll;
 pub mod constants;
 pub mod context;
+// Parameter names follow the C prototypes (`PE_root`, `pSync`).
+#[allow(non_snake_case)]
 mod generated;
 pub mod handle;
 pub mod lock;
@@ -28,6 +31,7 @@ pub mod rma;
 pub mod setup;
 pub mod signal;
 pub mod table;
+pub mod team;
 
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use std::panic::{AssertUnwindSafe, catch_unwind};

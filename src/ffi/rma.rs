@@ -20,8 +20,7 @@ pub fn put<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 4, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 4, pe);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     if len == 0 {
         return;
@@ -41,8 +40,7 @@ pub fn get<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 4, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 4, pe);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     if len == 0 {
         return;
@@ -55,8 +53,7 @@ pub fn get<T: ShmemType>(
 
 pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 3, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 3, pe);
     let off = check::word::<T>(rt, routine, 1, "dest", dest as usize);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.put_value(pe, off, value) }
@@ -64,8 +61,7 @@ pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, valu
 
 pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 2, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 2, pe);
     let off = check::word::<T>(rt, routine, 1, "source", source as usize);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.get_value(pe, off) }
@@ -114,8 +110,7 @@ pub fn iput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 6, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 6, pe);
     if nelems == 0 {
         return;
     }
@@ -136,8 +131,7 @@ pub fn iget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 6, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 6, pe);
     if nelems == 0 {
         return;
     }
@@ -182,8 +176,7 @@ pub fn ibput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 7, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 7, pe);
     if nblocks == 0 || bsize == 0 {
         return;
     }
@@ -210,8 +203,7 @@ pub fn ibget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 7, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 7, pe);
     if nblocks == 0 || bsize == 0 {
         return;
     }

@@ -50,8 +50,7 @@ pub fn put_signal<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 7, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 7, pe);
     let op = signal_op(routine, 6, sig_op, signal);
     let sig = signal_word(rt, routine, 4, sig_addr);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
@@ -93,8 +92,7 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
 
 fn update(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, op: AmoOp<u64>, pe: c_int) {
     let rt = runtime::get(routine);
-    check::ctx(routine, ctx);
-    let pe = check::pe(rt, routine, 3, pe);
+    let pe = check::ctx_pe(rt, routine, ctx, 3, pe);
     let off = signal_word(rt, routine, 1, sig_addr);
     // SAFETY: an aligned u64 inside a segment (checked).
     unsafe { rt.transport.atomic(pe, off, op) };

@@ -53,6 +53,114 @@ pub const RMA_TYPES: &[Ty] = &[
     ty("ptrdiff", "ptrdiff_t", "long", "isize"),
 ];
 
+/// The complex types of the sum and product reductions (not RMA types). Their
+/// C spelling is a typedef of the header: `double _Complex` in C, the same type
+/// under `__extension__` in C++.
+pub const COMPLEX_TYPES: &[Ty] = &[
+    ty(
+        "complexd",
+        "rshmem_complexd",
+        "rshmem_complexd",
+        "crate::types::ComplexD",
+    ),
+    ty(
+        "complexf",
+        "rshmem_complexf",
+        "rshmem_complexf",
+        "crate::types::ComplexF",
+    ),
+];
+
+/// Team-based AND/OR/XOR reduction types (OpenSHMEM 1.5 Table "teamreducetypes").
+pub const REDUCE_BITWISE: &[&str] = &[
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "size",
+];
+/// Team-based MAX/MIN reduction types.
+pub const REDUCE_MINMAX: &[&str] = &[
+    "char",
+    "schar",
+    "short",
+    "int",
+    "long",
+    "longlong",
+    "ptrdiff",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "size",
+    "float",
+    "double",
+    "longdouble",
+];
+/// Team-based SUM/PROD reduction types, also those of the 1.6 scans.
+pub const REDUCE_ARITH: &[&str] = &[
+    "char",
+    "schar",
+    "short",
+    "int",
+    "long",
+    "longlong",
+    "ptrdiff",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "size",
+    "float",
+    "double",
+    "longdouble",
+    "complexd",
+    "complexf",
+];
+/// Deprecated `_to_all` AND/OR/XOR types.
+pub const TO_ALL_BITWISE: &[&str] = &["short", "int", "long", "longlong"];
+/// Deprecated `_to_all` MAX/MIN types.
+pub const TO_ALL_MINMAX: &[&str] = &["short", "int", "long", "longlong", "float", "double", "longdouble"];
+/// Deprecated `_to_all` SUM/PROD types.
+pub const TO_ALL_ARITH: &[&str] = &[
+    "short",
+    "int",
+    "long",
+    "longlong",
+    "float",
+    "double",
+    "longdouble",
+    "complexd",
+    "complexf",
+];
+
 /// Standard AMO types; also the point-to-point synchronisation types of 1.5.
 pub const AMO_STD: &[&str] = &[
     "int",
@@ -183,6 +291,11 @@ impl Family {
         self.generic = Some((name, 0));
         self
     }
+    /// C11 generic selecting on argument `arg` (0-based).
+    const fn generic_at(mut self, name: &'static str, arg: usize) -> Self {
+        self.generic = Some((name, arg));
+        self
+    }
 }
 
 const DEST_SRC_N_PE: &[(&str, &str)] = &[
@@ -266,6 +379,44 @@ const WAIT_SOME_VECTOR: &[(&str, &str)] = &[
     ("const int *", "status"),
     ("int", "cmp"),
     ("const TYPE *", "cmp_values"),
+];
+
+const TEAM_BCAST: &[(&str, &str)] = &[
+    ("shmem_team_t", "team"),
+    ("TYPE *", "dest"),
+    ("const TYPE *", "source"),
+    ("size_t", "nelems"),
+    ("int", "PE_root"),
+];
+const TEAM_DEST_SRC_N: &[(&str, &str)] = &[
+    ("shmem_team_t", "team"),
+    ("TYPE *", "dest"),
+    ("const TYPE *", "source"),
+    ("size_t", "nelems"),
+];
+const TEAM_STRIDED: &[(&str, &str)] = &[
+    ("shmem_team_t", "team"),
+    ("TYPE *", "dest"),
+    ("const TYPE *", "source"),
+    ("ptrdiff_t", "dst"),
+    ("ptrdiff_t", "sst"),
+    ("size_t", "nelems"),
+];
+const TEAM_REDUCE: &[(&str, &str)] = &[
+    ("shmem_team_t", "team"),
+    ("TYPE *", "dest"),
+    ("const TYPE *", "source"),
+    ("size_t", "nreduce"),
+];
+const TO_ALL: &[(&str, &str)] = &[
+    ("TYPE *", "dest"),
+    ("const TYPE *", "source"),
+    ("int", "nreduce"),
+    ("int", "PE_start"),
+    ("int", "logPE_stride"),
+    ("int", "PE_size"),
+    ("TYPE *", "pWrk"),
+    ("long *", "pSync"),
 ];
 
 const STD: Types = Types::Of(AMO_STD);
@@ -603,6 +754,163 @@ pub const FAMILIES: &[Family] = &[
         Types::Of(DEPRECATED_WAIT),
         "p2p::wait",
     ),
+    // Team-based collectives.
+    fam("shmem_{T}_broadcast", "int", TEAM_BCAST, Types::Rma, "coll::broadcast")
+        .mem("shmem_broadcastmem")
+        .generic_at("shmem_broadcast", 1),
+    fam("shmem_{T}_collect", "int", TEAM_DEST_SRC_N, Types::Rma, "coll::collect")
+        .mem("shmem_collectmem")
+        .generic_at("shmem_collect", 1),
+    fam(
+        "shmem_{T}_fcollect",
+        "int",
+        TEAM_DEST_SRC_N,
+        Types::Rma,
+        "coll::fcollect",
+    )
+    .mem("shmem_fcollectmem")
+    .generic_at("shmem_fcollect", 1),
+    fam(
+        "shmem_{T}_alltoall",
+        "int",
+        TEAM_DEST_SRC_N,
+        Types::Rma,
+        "coll::alltoall",
+    )
+    .mem("shmem_alltoallmem")
+    .generic_at("shmem_alltoall", 1),
+    fam(
+        "shmem_{T}_alltoalls",
+        "int",
+        TEAM_STRIDED,
+        Types::Rma,
+        "coll::alltoalls",
+    )
+    .mem("shmem_alltoallsmem")
+    .generic_at("shmem_alltoalls", 1),
+    fam(
+        "shmem_{T}_and_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_BITWISE),
+        "coll::and_reduce",
+    )
+    .generic_at("shmem_and_reduce", 1),
+    fam(
+        "shmem_{T}_or_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_BITWISE),
+        "coll::or_reduce",
+    )
+    .generic_at("shmem_or_reduce", 1),
+    fam(
+        "shmem_{T}_xor_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_BITWISE),
+        "coll::xor_reduce",
+    )
+    .generic_at("shmem_xor_reduce", 1),
+    fam(
+        "shmem_{T}_max_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_MINMAX),
+        "coll::max_reduce",
+    )
+    .generic_at("shmem_max_reduce", 1),
+    fam(
+        "shmem_{T}_min_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_MINMAX),
+        "coll::min_reduce",
+    )
+    .generic_at("shmem_min_reduce", 1),
+    fam(
+        "shmem_{T}_sum_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_ARITH),
+        "coll::sum_reduce",
+    )
+    .generic_at("shmem_sum_reduce", 1),
+    fam(
+        "shmem_{T}_prod_reduce",
+        "int",
+        TEAM_REDUCE,
+        Types::Of(REDUCE_ARITH),
+        "coll::prod_reduce",
+    )
+    .generic_at("shmem_prod_reduce", 1),
+    // OpenSHMEM 1.6 scans.
+    fam(
+        "shmem_{T}_sum_inscan",
+        "int",
+        TEAM_DEST_SRC_N,
+        Types::Of(REDUCE_ARITH),
+        "coll::sum_inscan",
+    )
+    .generic_at("shmem_sum_inscan", 1),
+    fam(
+        "shmem_{T}_sum_exscan",
+        "int",
+        TEAM_DEST_SRC_N,
+        Types::Of(REDUCE_ARITH),
+        "coll::sum_exscan",
+    )
+    .generic_at("shmem_sum_exscan", 1),
+    // Deprecated active-set reductions.
+    fam(
+        "shmem_{T}_and_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_BITWISE),
+        "coll::and_to_all",
+    ),
+    fam(
+        "shmem_{T}_or_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_BITWISE),
+        "coll::or_to_all",
+    ),
+    fam(
+        "shmem_{T}_xor_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_BITWISE),
+        "coll::xor_to_all",
+    ),
+    fam(
+        "shmem_{T}_max_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_MINMAX),
+        "coll::max_to_all",
+    ),
+    fam(
+        "shmem_{T}_min_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_MINMAX),
+        "coll::min_to_all",
+    ),
+    fam(
+        "shmem_{T}_sum_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_ARITH),
+        "coll::sum_to_all",
+    ),
+    fam(
+        "shmem_{T}_prod_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(TO_ALL_ARITH),
+        "coll::prod_to_all",
+    ),
 ];
 
 /// (type name, family pattern) pairs whose exports are written by hand because
@@ -708,6 +1016,39 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
                 "int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)",
                 "context::get_team",
             ),
+            p(
+                "int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)",
+                "context::team_create",
+            ),
+        ],
+    ),
+    (
+        "Teams",
+        &[
+            p("int shmem_team_my_pe(shmem_team_t team)", "team::my_pe"),
+            p("int shmem_team_n_pes(shmem_team_t team)", "team::n_pes"),
+            p(
+                "int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)",
+                "team::get_config",
+            ),
+            p(
+                "int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)",
+                "team::translate_pe",
+            ),
+            p(
+                "int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size, const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team)",
+                "team::split_strided",
+            ),
+            p(
+                "int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team)",
+                "team::split_2d",
+            ),
+            p("void shmem_team_destroy(shmem_team_t team)", "team::destroy"),
+            p("int shmem_team_sync(shmem_team_t team)", "team::sync"),
+            p(
+                "void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)",
+                "team::ptr",
+            ),
         ],
     ),
     (
@@ -756,6 +1097,59 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
         ],
     ),
     (
+        "Deprecated active-set collectives",
+        &[
+            p(
+                "void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::barrier",
+            ),
+            p(
+                "void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::sync",
+            ),
+            p(
+                "void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::broadcast_aset::<u32>",
+            ),
+            p(
+                "void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::broadcast_aset::<u64>",
+            ),
+            p(
+                "void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::collect_aset::<u32>",
+            ),
+            p(
+                "void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::collect_aset::<u64>",
+            ),
+            p(
+                "void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::fcollect_aset::<u32>",
+            ),
+            p(
+                "void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::fcollect_aset::<u64>",
+            ),
+            p(
+                "void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoall_aset::<u32>",
+            ),
+            p(
+                "void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoall_aset::<u64>",
+            ),
+            p(
+                "void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoalls_aset::<u32>",
+            ),
+            p(
+                "void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoalls_aset::<u64>",
+            ),
+        ],
+    ),
+    (
         "Distributed locks",
         &[
             p("void shmem_set_lock(long *lock)", "lock::set_lock"),
@@ -783,5 +1177,18 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
                 "amo::swap_default::<i64>",
             ),
         ],
+    ),
+];
+
+/// Extensions declared in `shmemx.h` (no `pshmem_` twins: profiling covers the
+/// specification's routines).
+pub const SHMEMX: &[Proto] = &[
+    p(
+        "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
+        "team::psync_footprint",
+    ),
+    p(
+        "int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp)",
+        "team::team_psync_footprint",
     ),
 ];

@@ -9,6 +9,9 @@
 //! │ globals: copy of the program's│ symmetric heap                │
 //! │ writable data (data_len)      │ (heap_len = SHMEM_SYMMETRIC_SIZE)
 //! └──────────────────────────────┴───────────────────────────────┘
+//!   followed by the synchronisation arena (sync_len = SHMEM_SYNC_ARENA_SIZE)
+//!   at offset sync_off, where the library keeps its per-team flags and scratch
+//!   (see `psync`).
 //! ```
 //!
 //! A PE addresses its own globals at their link-time addresses (remapped onto
@@ -44,6 +47,9 @@ pub struct Segments {
     /// Length of the globals part of a segment.
     pub data_len: usize,
     pub heap_len: usize,
+    /// Offset of the synchronisation arena in every segment, and its length.
+    pub sync_off: usize,
+    pub sync_len: usize,
 }
 
 // SAFETY: Segments only describes address ranges; see segment::Mapping.
@@ -102,6 +108,8 @@ mod tests {
             }),
             data_len: 0x1000,
             heap_len: 0x2000,
+            sync_off: 0x3000,
+            sync_len: 0,
         }
     }
 

@@ -102,7 +102,14 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
                 notify(&control.slot(pe).wake.sync);
             }
         };
-        if let Err(why) = plan_layout(&control, &file, config.symmetric_size_explicit, data_len, heap_len) {
+        if let Err(why) = plan_layout(
+            &control,
+            &file,
+            config.symmetric_size_explicit,
+            data_len,
+            heap_len,
+            config.sync_arena_size.next_multiple_of(page),
+        ) {
             announce(LAYOUT_FAILED);
             return Err(fail(ErrorKind::Startup(why)));
         }
@@ -122,6 +129,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let seg_offset = header.seg_offset.load(Ordering::Acquire);
     let stride = header.seg_stride.load(Ordering::Acquire) as usize;
     let data_part = header.data_len.load(Ordering::Acquire) as usize;
+    let sync_len = header.sync_len.load(Ordering::Acquire) as usize;
     let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, SEGMENT_ALIGN).map_err(|e| {
         fail(ErrorKind::Startup(format!(
             "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
@@ -137,6 +145,8 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         data,
         data_len: data_part,
         heap_len,
+        sync_off: stride - sync_len,
+        sync_len,
     };
     if let Some(d) = data {
         let mine = seg_offset + (me * stride) as u64;
@@ -170,6 +180,7 @@ fn plan_layout(
     explicit: bool,
     data_len: usize,
     heap_len: usize,
+    sync_len: usize,
 ) -> Result<(), String> {
     let npes = control.npes();
     for pe in 1..npes {
@@ -208,7 +219,7 @@ fn plan_layout(
     // Globals part and heap both start SEGMENT_ALIGN-aligned (see heap::SEGMENT_ALIGN);
     // the rounding costs address space only, untouched pages are never allocated.
     let data_part = data_len.next_multiple_of(SEGMENT_ALIGN);
-    let stride = data_part + heap_len.next_multiple_of(SEGMENT_ALIGN);
+    let stride = data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len;
     let seg_offset = job::control_len(npes);
     let len = seg_offset as u64 + npes as u64 * stride as u64;
     segment::set_len(file.as_raw_fd(), len)
@@ -218,6 +229,7 @@ fn plan_layout(
     h.seg_stride.store(stride as u64, Ordering::Relaxed);
     h.data_len.store(data_part as u64, Ordering::Relaxed);
     h.heap_size.store(heap_len as u64, Ordering::Relaxed);
+    h.sync_len.store(sync_len as u64, Ordering::Relaxed);
     Ok(())
 }
 

@@ -39,6 +39,12 @@ pub enum ErrorKind {
         arg: u8,
         addr: usize,
     },
+    InvalidTeam {
+        arg: u8,
+        raw: usize,
+    },
+    /// A misuse described in full.
+    Usage(String),
     Config(String),
     Startup(String),
     Internal(String),
@@ -96,7 +102,14 @@ impl fmt::Display for ErrorKind {
                 f,
                 "argument #{arg} 'ctx' = {addr:#x} is not a valid context (destroyed, or never created)"
             ),
-            ErrorKind::Config(s) | ErrorKind::Startup(s) => write!(f, "{s}"),
+            ErrorKind::InvalidTeam { arg, raw: 0 } => {
+                write!(f, "argument #{arg} 'team' is SHMEM_TEAM_INVALID, not a team")
+            }
+            ErrorKind::InvalidTeam { arg, raw } => write!(
+                f,
+                "argument #{arg} 'team' = {raw:#x} is not a valid team (destroyed, or never created)"
+            ),
+            ErrorKind::Usage(s) | ErrorKind::Config(s) | ErrorKind::Startup(s) => write!(f, "{s}"),
             ErrorKind::Internal(s) => write!(f, "internal error: {s} (please report this bug)"),
         }
     }

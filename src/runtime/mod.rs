@@ -130,6 +130,16 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         rt
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
+    let c = &rt.config;
+    crate::coll::registry::set(crate::coll::registry::from_names(
+        c.barrier_algorithm,
+        c.bcast_algorithm,
+        c.reduce_algorithm,
+        c.collect_algorithm,
+    ));
+    // The predefined teams' sync memory, before any peer can signal into it
+    // (the barrier below).
+    crate::team::init(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
     rt.control.set_state(rt.me, PeState::Running);
     ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
     *count = 1;
@@ -160,6 +170,7 @@ pub fn finalize() {
         return;
     }
     crate::coll::barrier_all(rt);
+    crate::team::finalize(rt);
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
 }

@@ -76,6 +76,14 @@ pub trait Transport: Send + Sync + 'static {
     /// As for `put` and `atomic`.
     unsafe fn put_signal(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>);
 
+    /// Adds `v` to a 64-bit synchronisation flag of the library (collectives)
+    /// at `off` on `pe`, sequentially consistent, and wakes `pe` if it sleeps
+    /// in a library wait. Earlier puts and gets of this PE are complete first.
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64);
+
     /// Orders earlier puts to each PE before later ones to the same PE.
     fn fence(&self);
 

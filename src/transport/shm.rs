@@ -133,6 +133,15 @@ impl Transport for SharedMemory {
     }
 
     #[inline]
+    unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64) {
+        // SAFETY: caller's contract. A SeqCst read-modify-write: every earlier
+        // store of this PE is visible before the flag changes.
+        unsafe { std::sync::atomic::AtomicU64::from_ptr(self.addr(pe, off) as *mut u64) }
+            .fetch_add(v, Ordering::SeqCst);
+        notify_after_seqcst(&self.control.slot(pe).wake.sync);
+    }
+
+    #[inline]
     fn fence(&self) {
         fence(Ordering::Release);
     }

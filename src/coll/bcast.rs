@@ -1,0 +1,124 @@
+//! Broadcast: `len` bytes from the root's `source` to every member's `dest`
+//! (the root's too when `root_dest` is set, as for the team-based routines;
+//! the deprecated active-set routines leave the root's `dest` alone).
+//!
+//! Linear: the root signals every receiver; each copies straight from the
+//! root's source and tells the root it is done; the root returns when all are
+//! done (its source may then change). A receiver may see a "ready" signal meant
+//! for the next broadcast (sent by a PE that already left this one) before the
+//! root's own: that sender could only have left this broadcast after reading
+//! this root's source, so the source is ready either way, and the counts still
+//! balance.
+//!
+//! Binomial: a fixed binomial tree rooted at rank 0 (fixed, so every flag has
+//! the same sender whatever the root). A root other than 0 first hands its data
+//! to rank 0, which copies it and acknowledges. Each node copies from its
+//! parent (from the root's source, or from the parent's dest), signals its
+//! children, acknowledges its parent, and returns once its own children have
+//! acknowledged, because they read its buffer.
+
+use super::registry::Bcast;
+use super::{Coll, flags};
+use crate::heap::SymOffset;
+
+pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
+    let (r, n) = (c.g.rank, c.g.size);
+    if r == root && root_dest && dest != source {
+        // SAFETY: both ranges are this PE's symmetric buffers of len bytes
+        // (checked by the caller); `copy` allows overlap.
+        unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
+    }
+    if n == 1 {
+        return;
+    }
+    match alg {
+        Bcast::Binomial => binomial(c, dest, source, len, root),
+        _ => linear(c, dest, source, len, root),
+    }
+}
+
+fn linear(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize) {
+    let (r, n) = (c.g.rank, c.g.size);
+    if r == root {
+        for k in (0..n).filter(|&k| k != root) {
+            c.signal(k, flags::BCAST_READY);
+        }
+        c.consume(flags::BCAST_DONE, n as u64 - 1);
+    } else {
+        c.consume(flags::BCAST_READY, 1);
+        // SAFETY: dest is this PE's symmetric buffer of len bytes and source the
+        // root's (same offset, checked by the caller).
+        unsafe { c.get(root, source, c.local(dest), len) };
+        c.signal(root, flags::BCAST_DONE);
+    }
+}
+
+/// Parent of rank v > 0 in the binomial tree rooted at 0: v without its
+/// highest set bit.
+fn parent(v: usize) -> usize {
+    v & !(1 << (usize::BITS - 1 - v.leading_zeros()))
+}
+
+/// Children of rank v: v + 2^k for every 2^k above v's highest bit.
+fn children(v: usize, n: usize) -> impl Iterator<Item = usize> {
+    let low = if v == 0 { 0 } else { usize::BITS - v.leading_zeros() };
+    (low..usize::BITS)
+        .map(|k| 1usize << k)
+        .take_while(move |&b| v + b < n)
+        .map(move |b| v + b)
+}
+
+fn binomial(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize) {
+    let (r, n) = (c.g.rank, c.g.size);
+    // Where rank v's copy of the data is: the root's source, else its dest.
+    let holds = |v: usize| if v == root { source } else { dest };
+    if root != 0 {
+        if r == root {
+            c.signal(0, flags::BCAST_ROOT);
+        } else if r == 0 {
+            c.consume(flags::BCAST_ROOT, 1);
+            // SAFETY: as in `linear`: this PE's dest, the root's source.
+            unsafe { c.get(root, source, c.local(dest), len) };
+            c.signal(root, flags::BCAST_RELAY);
+        }
+    }
+    if r != 0 {
+        let p = parent(r);
+        c.consume(flags::BCAST_READY, 1);
+        if r != root {
+            // SAFETY: this PE's dest; the parent's dest or source (symmetric,
+            // len bytes, and filled before the parent signalled).
+            unsafe { c.get(p, holds(p), c.local(dest), len) };
+        }
+        c.signal(p, flags::BCAST_DONE);
+    }
+    let mut kids = 0;
+    for k in children(r, n) {
+        c.signal(k, flags::BCAST_READY);
+        kids += 1;
+    }
+    c.consume(flags::BCAST_DONE, kids);
+    if r == root && root != 0 {
+        c.consume(flags::BCAST_RELAY, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_tree_covers_every_rank_once() {
+        for n in 1..40 {
+            let mut seen = vec![0; n];
+            seen[0] = 1;
+            for v in 0..n {
+                for k in children(v, n) {
+                    assert_eq!(parent(k), v);
+                    seen[k] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&s| s == 1), "n = {n}: {seen:?}");
+        }
+    }
+}

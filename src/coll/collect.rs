@@ -1,0 +1,91 @@
+//! Collect (blocks of any size per PE) and fcollect (the same size on every
+//! PE): every member's `dest` receives the members' `source` blocks in rank
+//! order.
+//!
+//! Linear: a barrier (every source is ready), every member copies every block
+//! from its owner, a barrier (nobody's source is still being read).
+//! Ring: in step s each PE copies block `r - s` from its left neighbour's dest,
+//! where that neighbour put it one step earlier, then tells its right neighbour;
+//! at the end it waits for the right neighbour to finish reading its dest.
+//! Collect first publishes each member's size in its sync array and meets the
+//! others in a barrier, so every member can place every block.
+
+use super::registry::Collect;
+use super::{Coll, flags};
+use crate::heap::SymOffset;
+
+/// `lens[k]` is the byte length of rank k's block; `source` has `lens[me]`.
+fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, lens: &[usize], met: bool) {
+    let (r, n) = (c.g.rank, c.g.size);
+    let mut at = Vec::with_capacity(n + 1);
+    at.push(0usize);
+    for l in lens {
+        at.push(at.last().unwrap() + l);
+    }
+    let block = |k: usize| SymOffset(dest.0 + at[k]);
+    // Every copy below relies on this: dest holds sum(lens) bytes and source
+    // lens[r] bytes on every member, symmetric (checked by the caller).
+    match alg {
+        Collect::Ring if n > 1 => {
+            // SAFETY: see above; a local copy, overlap allowed.
+            unsafe { std::ptr::copy(c.local(source), c.local(block(r)), lens[r]) };
+            let (left, right) = ((r + n - 1) % n, (r + 1) % n);
+            c.signal(right, flags::RING_READY);
+            for s in 1..n {
+                let b = (r + n - s) % n;
+                c.consume(flags::RING_READY, 1);
+                // SAFETY: see above; the left neighbour has block b in its dest.
+                unsafe { c.get(left, block(b), c.local(block(b)), lens[b]) };
+                if s < n - 1 {
+                    c.signal(right, flags::RING_READY);
+                }
+            }
+            c.signal(left, flags::RING_DONE);
+            c.consume(flags::RING_DONE, 1);
+        }
+        _ => {
+            if !met {
+                c.barrier();
+            }
+            for k in 0..n {
+                if k == r {
+                    // SAFETY: see above; local copy, overlap allowed.
+                    unsafe { std::ptr::copy(c.local(source), c.local(block(r)), lens[r]) };
+                } else {
+                    // SAFETY: see above.
+                    unsafe { c.get(k, source, c.local(block(k)), lens[k]) };
+                }
+            }
+            c.barrier();
+        }
+    }
+}
+
+/// fcollect: `len` bytes from every member.
+pub fn fcollect(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, len: usize) {
+    let lens = vec![len; c.g.size];
+    run_blocks(c, alg, dest, source, &lens, false);
+}
+
+/// collect: `len` bytes from this member, any length from the others.
+/// `dest_for` gets the total length before any data moves and returns the
+/// destination (the caller checks that it holds that many bytes).
+pub fn collect(c: &Coll<'_>, alg: Collect, dest_for: impl FnOnce(usize) -> SymOffset, source: SymOffset, len: usize) {
+    let n = c.g.size;
+    // Sizes travel as len + 1, so a published 0 means "not yet" only before
+    // the barrier; after it every word is set.
+    c.publish(flags::COLLECT_COUNT, len as u64 + 1);
+    c.barrier();
+    let lens: Vec<usize> = (0..n)
+        .map(|k| c.read_word(k, flags::COLLECT_COUNT) as usize - 1)
+        .collect();
+    let dest = dest_for(lens.iter().sum());
+    run_blocks(c, alg, dest, source, &lens, true);
+    // The others read this PE's size right after the first barrier. The linear
+    // algorithm ends with a barrier, so they have; the ring one only waits for
+    // the neighbours, so meet once more before clearing the word.
+    if matches!(alg, Collect::Ring) && n > 1 {
+        c.barrier();
+    }
+    c.publish(flags::COLLECT_COUNT, 0);
+}

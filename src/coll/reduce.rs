@@ -1,0 +1,148 @@
+//! Reductions and scans, generic over the element type and the operator.
+//!
+//! Every member must end with bit-identical results, also for floating types,
+//! so operands are always combined in a fixed order: the linear algorithm
+//! folds the sources in rank order; recursive doubling combines the partials
+//! of a pair as (lower rank, higher rank) on both sides.
+//!
+//! Linear: a barrier (every source ready), each member reads every source and
+//! folds them into private memory, a barrier (nobody reads a source any more,
+//! so an in-place dest may be overwritten), then the result goes to dest.
+//!
+//! Recursive doubling, per chunk of the scratch buffer's size: with p the
+//! largest power of two not above n, each of the n - p "extra" ranks hands its
+//! source to rank `r - p`, which folds it in first. Then, for k = 0, 1, ...,
+//! each of the p ranks exposes its partial in its scratch, signals partner
+//! `r ^ 2^k`, reads the partner's partial, acknowledges it, and waits for the
+//! partner's acknowledgement before the scratch is reused. Finally rank
+//! `r < n - p` writes the result into its extra's dest.
+
+use super::registry::Reduce;
+use super::{Coll, flags};
+use crate::heap::SymOffset;
+use crate::types::Combine;
+use std::mem::size_of;
+
+/// Reads `n` elements of `T` at `off` on rank `k` into `out` (cleared first).
+fn read_into<T: Copy>(c: &Coll<'_>, k: usize, off: SymOffset, n: usize, out: &mut Vec<T>) {
+    out.clear();
+    out.reserve(n);
+    // SAFETY: `off` holds n elements on rank k (symmetric, checked by the
+    // caller); `out` has capacity n and T is plain data.
+    unsafe {
+        c.get(k, off, out.as_mut_ptr() as *mut u8, n * size_of::<T>());
+        out.set_len(n);
+    }
+}
+
+fn fold<T: Copy, O: Combine<T>>(acc: &mut [T], other: &[T], other_is_higher: bool) {
+    for (a, b) in acc.iter_mut().zip(other) {
+        *a = if other_is_higher {
+            O::combine(*a, *b)
+        } else {
+            O::combine(*b, *a)
+        };
+    }
+}
+
+/// Writes `vals` to this PE's `dest`.
+fn store<T: Copy>(c: &Coll<'_>, dest: SymOffset, vals: &[T]) {
+    // SAFETY: dest holds vals.len() elements on this PE (checked by the caller).
+    unsafe { std::ptr::copy(vals.as_ptr() as *const u8, c.local(dest), std::mem::size_of_val(vals)) };
+}
+
+pub fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, source: SymOffset, n: usize) {
+    if n == 0 {
+        return;
+    }
+    if c.g.size == 1 {
+        if dest != source {
+            // SAFETY: both are this PE's buffers of n elements.
+            unsafe { std::ptr::copy(c.local(source), c.local(dest), n * size_of::<T>()) };
+        }
+        return;
+    }
+    match alg {
+        Reduce::RecursiveDoubling => recursive_doubling::<T, O>(c, dest, source, n),
+        _ => linear::<T, O>(c, dest, source, n, c.g.size),
+    }
+}
+
+/// Folds ranks `0..upto` (in rank order) into dest; with `upto == size` this is
+/// the reduction, with the caller's rank limits it is a scan.
+fn linear<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize, upto: usize) {
+    c.barrier();
+    let mut acc = Vec::new();
+    let mut tmp = Vec::new();
+    if upto > 0 {
+        read_into(c, 0, source, n, &mut acc);
+        for k in 1..upto {
+            read_into(c, k, source, n, &mut tmp);
+            fold::<T, O>(&mut acc, &tmp, true);
+        }
+    }
+    c.barrier();
+    if upto > 0 {
+        store(c, dest, &acc);
+    }
+}
+
+/// `shmem_sum_inscan` (`inclusive`) and `shmem_sum_exscan`: rank r gets the
+/// fold of ranks 0..=r (or 0..r; rank 0's dest is then left alone).
+pub fn scan<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize, inclusive: bool) {
+    if n == 0 {
+        return;
+    }
+    let upto = c.g.rank + usize::from(inclusive);
+    linear::<T, O>(c, dest, source, n, upto);
+}
+
+fn recursive_doubling<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize) {
+    let (r, size) = (c.g.rank, c.g.size);
+    let p = 1usize << (usize::BITS - 1 - size.leading_zeros());
+    let extras = size - p;
+    let chunk = (c.scratch_len / size_of::<T>()).max(1);
+    let mut acc: Vec<T> = Vec::new();
+    let mut tmp: Vec<T> = Vec::new();
+    let mut at = 0;
+    while at < n {
+        let len = chunk.min(n - at);
+        let src = SymOffset(source.0 + at * size_of::<T>());
+        let dst = SymOffset(dest.0 + at * size_of::<T>());
+        if r >= p {
+            // An extra rank: the partner r - p folds our source in, and writes
+            // the result into our dest.
+            c.signal(r - p, flags::FOLD_READY);
+            c.consume(flags::FOLD_RESULT, 1);
+            at += len;
+            continue;
+        }
+        read_into(c, r, src, len, &mut acc);
+        if r < extras {
+            c.consume(flags::FOLD_READY, 1);
+            read_into(c, r + p, src, len, &mut tmp);
+            fold::<T, O>(&mut acc, &tmp, true);
+        }
+        let mut k = 0;
+        while (1usize << k) < p {
+            let partner = r ^ (1 << k);
+            // SAFETY: the scratch holds `chunk` elements on every member.
+            unsafe { c.put(r, c.scratch, acc.as_ptr() as *const u8, len * size_of::<T>()) };
+            c.signal(partner, flags::RD_READY + k);
+            c.consume(flags::RD_READY + k, 1);
+            read_into(c, partner, c.scratch, len, &mut tmp);
+            c.signal(partner, flags::RD_ACK + k);
+            fold::<T, O>(&mut acc, &tmp, partner > r);
+            c.consume(flags::RD_ACK + k, 1);
+            k += 1;
+        }
+        if r < extras {
+            // SAFETY: the extra's dest holds n elements (symmetric); its source
+            // was read above, so an in-place dest may be overwritten.
+            unsafe { c.put(r + p, dst, acc.as_ptr() as *const u8, len * size_of::<T>()) };
+            c.signal(r + p, flags::FOLD_RESULT);
+        }
+        store(c, dst, &acc);
+        at += len;
+    }
+}

@@ -1,0 +1,159 @@
+//! Algorithm choice: one environment variable per collective kind, resolved
+//! once at start-up, with an automatic choice by group size.
+
+use std::sync::OnceLock;
+
+/// Names accepted by `SHMEM_BARRIER_ALGORITHM`.
+pub const BARRIER: &[&str] = &["auto", "dissemination", "tree", "linear"];
+/// Names accepted by `SHMEM_BCAST_ALGORITHM`.
+pub const BCAST: &[&str] = &["auto", "linear", "binomial"];
+/// Names accepted by `SHMEM_REDUCE_ALGORITHM`.
+pub const REDUCE: &[&str] = &["auto", "linear", "recursive-doubling"];
+/// Names accepted by `SHMEM_COLLECT_ALGORITHM`.
+pub const COLLECT: &[&str] = &["auto", "linear", "ring"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Barrier {
+    Auto,
+    /// log2(n) rounds; PE r signals r + 2^k.
+    Dissemination,
+    /// A 4-ary tree rooted at rank 0: arrivals up, release down.
+    Tree,
+    /// A flat tree: everyone signals rank 0, which releases everyone.
+    Linear,
+}
+
+impl Barrier {
+    /// The algorithm for a group of `n` PEs.
+    pub fn resolve(self, n: usize) -> Barrier {
+        match self {
+            Barrier::Auto if n <= 4 => Barrier::Linear,
+            Barrier::Auto => Barrier::Dissemination,
+            other => other,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bcast {
+    Auto,
+    /// Every receiver copies from the root.
+    Linear,
+    /// A binomial tree rooted at rank 0; each node copies from its parent.
+    Binomial,
+}
+
+impl Bcast {
+    pub fn resolve(self, n: usize, bytes: usize) -> Bcast {
+        match self {
+            // Copies from one source compete for its cache lines only when
+            // many PEs read a large buffer at once.
+            Bcast::Auto if n > 8 && bytes >= 64 << 10 => Bcast::Binomial,
+            Bcast::Auto => Bcast::Linear,
+            other => other,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    Auto,
+    /// Everyone reads every source and combines them in rank order.
+    Linear,
+    /// log2(n) exchange rounds through the scratch buffer.
+    RecursiveDoubling,
+}
+
+impl Reduce {
+    pub fn resolve(self, n: usize, bytes: usize) -> Reduce {
+        match self {
+            Reduce::Auto if n > 8 && bytes <= 4096 => Reduce::RecursiveDoubling,
+            Reduce::Auto => Reduce::Linear,
+            other => other,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collect {
+    Auto,
+    /// Barrier, everyone copies every block, barrier.
+    Linear,
+    /// n - 1 steps; each PE copies one block from its left neighbour.
+    Ring,
+}
+
+impl Collect {
+    pub fn resolve(self, _n: usize) -> Collect {
+        match self {
+            Collect::Auto => Collect::Linear,
+            other => other,
+        }
+    }
+}
+
+/// The choices in effect.
+#[derive(Clone, Copy, Debug)]
+pub struct Algorithms {
+    pub barrier: Barrier,
+    pub bcast: Bcast,
+    pub reduce: Reduce,
+    pub collect: Collect,
+}
+
+static CHOSEN: OnceLock<Algorithms> = OnceLock::new();
+
+/// Parses the configured names (already validated against the lists above).
+pub fn from_names(barrier: &str, bcast: &str, reduce: &str, collect: &str) -> Algorithms {
+    Algorithms {
+        barrier: match barrier {
+            "dissemination" => Barrier::Dissemination,
+            "tree" => Barrier::Tree,
+            "linear" => Barrier::Linear,
+            _ => Barrier::Auto,
+        },
+        bcast: match bcast {
+            "linear" => Bcast::Linear,
+            "binomial" => Bcast::Binomial,
+            _ => Bcast::Auto,
+        },
+        reduce: match reduce {
+            "linear" => Reduce::Linear,
+            "recursive-doubling" => Reduce::RecursiveDoubling,
+            _ => Reduce::Auto,
+        },
+        collect: match collect {
+            "linear" => Collect::Linear,
+            "ring" => Collect::Ring,
+            _ => Collect::Auto,
+        },
+    }
+}
+
+/// Records the choices (at the first `shmem_init`).
+pub fn set(a: Algorithms) {
+    let _ = CHOSEN.set(a);
+}
+
+/// The choices in effect (automatic until `set`).
+pub fn get() -> &'static Algorithms {
+    CHOSEN.get_or_init(|| from_names("auto", "auto", "auto", "auto"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_auto_resolves() {
+        let a = from_names("tree", "binomial", "recursive-doubling", "ring");
+        assert_eq!(a.barrier.resolve(100), Barrier::Tree);
+        assert_eq!(a.bcast, Bcast::Binomial);
+        assert_eq!(a.reduce, Reduce::RecursiveDoubling);
+        assert_eq!(a.collect.resolve(3), Collect::Ring);
+        let auto = from_names("auto", "auto", "auto", "auto");
+        assert_eq!(auto.barrier.resolve(2), Barrier::Linear);
+        assert_eq!(auto.barrier.resolve(64), Barrier::Dissemination);
+        assert_eq!(auto.bcast.resolve(4, 1 << 20), Bcast::Linear);
+    }
+}

@@ -1,0 +1,517 @@
+//! Collective shims: the team-based routines of OpenSHMEM 1.5/1.6 and the
+//! deprecated active-set routines (`PE_start`, `logPE_stride`, `PE_size`,
+//! `pSync`, `pWrk`).
+//!
+//! Team-based routines run on the team's synchronisation memory; active-set
+//! routines run on the caller's `pSync` (whose words the algorithms leave at
+//! `SHMEM_SYNC_VALUE` when they return) and use `pWrk` as reduction scratch.
+//! Both share the algorithms of `crate::coll`. Arguments are checked here:
+//! symmetric buffers of the right size, a root inside the group, and a caller
+//! that belongs to the active set.
+
+use super::check;
+use super::handle::TeamHandle;
+use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce, registry};
+use crate::heap::SymOffset;
+use crate::psync::{CollOp, FLAG_BYTES};
+use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::runtime::{self, Runtime};
+use crate::transport::Transport;
+use crate::types::{Arith, Bitwise, Combine, OpAnd, OpMax, OpMin, OpOr, OpProd, OpSum, OpXor, Ordered, ShmemType};
+use core::ffi::{c_int, c_long, c_void};
+use std::mem::size_of;
+
+/// The symmetric offset of `len` bytes at `addr` (none needed for 0 bytes).
+fn buffer(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> SymOffset {
+    if len == 0 {
+        return SymOffset(0);
+    }
+    check::sym(rt, routine, arg, name, addr, len)
+}
+
+fn usage(routine: &'static str, text: String) -> ! {
+    fatal(&Error::new(routine, ErrorKind::Usage(text)))
+}
+
+/// The group and sync array of an active-set call; `first` is the position
+/// of `PE_start`, `psync_arg` that of `pSync`.
+#[allow(clippy::too_many_arguments)]
+fn active_set<'a>(
+    rt: &'a Runtime,
+    routine: &'static str,
+    first: u8,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    psync_arg: u8,
+    psync: *mut c_long,
+) -> Coll<'a> {
+    let npes = rt.npes as i64;
+    if !(0..=30).contains(&log_stride) {
+        usage(
+            routine,
+            format!(
+                "argument #{} 'logPE_stride' is {log_stride}, outside [0, 30]",
+                check::pos(routine, first + 1)
+            ),
+        );
+    }
+    if size < 1 || start < 0 || start as i64 >= npes {
+        usage(
+            routine,
+            format!(
+                "the active set PE_start {start}, logPE_stride {log_stride}, PE_size {size} is empty or starts outside [0, {}]",
+                npes - 1
+            ),
+        );
+    }
+    let stride = 1i64 << log_stride;
+    let last = start as i64 + (size as i64 - 1) * stride;
+    if last >= npes {
+        usage(
+            routine,
+            format!(
+                "the active set PE_start {start}, logPE_stride {log_stride}, PE_size {size} reaches PE {last}, outside [0, {}]",
+                npes - 1
+            ),
+        );
+    }
+    let g = Group {
+        start: start as isize,
+        stride: stride as isize,
+        size: size as usize,
+        rank: 0,
+    };
+    let Some(rank) = g.rank_of(rt.me) else {
+        usage(
+            routine,
+            format!(
+                "this PE is not in the active set PE_start {start}, logPE_stride {log_stride}, PE_size {size}; only its members may call"
+            ),
+        );
+    };
+    check::aligned::<u64>(routine, psync_arg, "pSync", psync as usize);
+    let flags = check::sym(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES);
+    Coll {
+        rt,
+        g: Group { rank, ..g },
+        flags,
+        scratch: SymOffset(0),
+        scratch_len: 0,
+        routine,
+    }
+}
+
+fn root_in(routine: &'static str, arg: u8, root: c_int, size: usize) -> usize {
+    if root < 0 || root as usize >= size {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::PeOutOfRange {
+                arg,
+                name: "PE_root",
+                pe: root as i64,
+                npes: size,
+            },
+        ))
+    }
+    root as usize
+}
+
+// ---- Team-based routines -------------------------------------------------
+
+pub fn broadcast<T: ShmemType>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    root: c_int,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let root = root_in(routine, 5, root, t.size);
+    let len = check::bytes(routine, 4, nelems, size_of::<T>());
+    if len == 0 {
+        return 0;
+    }
+    let d = buffer(rt, routine, 2, "dest", dest as usize, len);
+    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let c = t.coll(rt, routine, CollOp::Broadcast);
+    bcast::run(&c, registry::get().bcast.resolve(t.size, len), d, s, len, root, true);
+    0
+}
+
+pub fn collect<T: ShmemType>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let len = check::bytes(routine, 4, nelems, size_of::<T>());
+    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let c = t.coll(rt, routine, CollOp::Collect);
+    // The destination's size is known once the members have published theirs.
+    let dest_for = |total| buffer(rt, routine, 2, "dest", dest as usize, total);
+    collect::collect(&c, registry::get().collect.resolve(t.size), dest_for, s, len);
+    0
+}
+
+pub fn fcollect<T: ShmemType>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let len = check::bytes(routine, 4, nelems, size_of::<T>());
+    if len == 0 {
+        return 0;
+    }
+    let total = check::bytes(routine, 4, nelems, size_of::<T>() * t.size);
+    let d = buffer(rt, routine, 2, "dest", dest as usize, total);
+    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let c = t.coll(rt, routine, CollOp::Collect);
+    collect::fcollect(&c, registry::get().collect.resolve(t.size), d, s, len);
+    0
+}
+
+pub fn alltoall<T: ShmemType>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let len = check::bytes(routine, 4, nelems, size_of::<T>());
+    if len == 0 {
+        return 0;
+    }
+    let total = check::bytes(routine, 4, nelems, size_of::<T>() * t.size);
+    let d = buffer(rt, routine, 2, "dest", dest as usize, total);
+    let s = buffer(rt, routine, 3, "source", source as usize, total);
+    let c = t.coll(rt, routine, CollOp::Alltoall);
+    alltoall::alltoall(&c, d, s, len);
+    0
+}
+
+/// Bytes spanned by `n` elements of `size` bytes at stride `stride` (>= 1).
+fn strided_span(routine: &'static str, arg: u8, n: usize, stride: isize, size: usize) -> usize {
+    if stride < 1 {
+        usage(
+            routine,
+            format!(
+                "argument #{} is {stride}: strides must be at least 1",
+                check::pos(routine, arg)
+            ),
+        );
+    }
+    if n == 0 {
+        return 0;
+    }
+    let elems = (n - 1)
+        .checked_mul(stride as usize)
+        .and_then(|e| e.checked_add(1))
+        .unwrap_or_else(|| check::too_large(routine, arg, n));
+    check::bytes(routine, arg, elems, size)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn alltoalls<T: ShmemType>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let all = nelems
+        .checked_mul(t.size)
+        .unwrap_or_else(|| check::too_large(routine, 6, nelems));
+    let dlen = strided_span(routine, 4, all, dst, size_of::<T>());
+    let slen = strided_span(routine, 5, all, sst, size_of::<T>());
+    if nelems == 0 {
+        return 0;
+    }
+    let d = buffer(rt, routine, 2, "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, 3, "source", source as usize, slen);
+    let c = t.coll(rt, routine, CollOp::Alltoall);
+    alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
+    0
+}
+
+fn reduce_team<T: ShmemType, O: Combine<T>>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    n: usize,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let len = check::bytes(routine, 4, n, size_of::<T>());
+    if len == 0 {
+        return 0;
+    }
+    let d = buffer(rt, routine, 2, "dest", dest as usize, len);
+    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let c = t.coll(rt, routine, CollOp::Reduce);
+    reduce::run::<T, O>(&c, registry::get().reduce.resolve(t.size, len), d, s, n);
+    0
+}
+
+macro_rules! team_reductions {
+    ($($name:ident: $bound:ident => $op:ty),*) => {$(
+        pub fn $name<T: ShmemType + $bound>(
+            routine: &'static str,
+            team: TeamHandle,
+            dest: *mut T,
+            source: *const T,
+            nreduce: usize,
+        ) -> c_int {
+            reduce_team::<T, $op>(routine, team, dest, source, nreduce)
+        }
+    )*};
+}
+team_reductions!(and_reduce: Bitwise => OpAnd, or_reduce: Bitwise => OpOr, xor_reduce: Bitwise => OpXor,
+                 max_reduce: Ordered => OpMax, min_reduce: Ordered => OpMin,
+                 sum_reduce: Arith => OpSum, prod_reduce: Arith => OpProd);
+
+fn scan<T: ShmemType + Arith>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    n: usize,
+    inclusive: bool,
+) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let len = check::bytes(routine, 4, n, size_of::<T>());
+    if len == 0 {
+        return 0;
+    }
+    let d = buffer(rt, routine, 2, "dest", dest as usize, len);
+    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let c = t.coll(rt, routine, CollOp::Reduce);
+    reduce::scan::<T, OpSum>(&c, d, s, n, inclusive);
+    0
+}
+
+pub fn sum_inscan<T: ShmemType + Arith>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+) -> c_int {
+    scan(routine, team, dest, source, nelems, true)
+}
+
+pub fn sum_exscan<T: ShmemType + Arith>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+) -> c_int {
+    scan(routine, team, dest, source, nelems, false)
+}
+
+// ---- Deprecated active-set routines --------------------------------------
+
+/// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
+pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
+    let rt = runtime::get(routine);
+    let c = active_set(rt, routine, 1, start, log_stride, size, 4, psync);
+    rt.transport.quiet();
+    c.barrier();
+}
+
+/// `shmem_sync` (active-set form).
+pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
+    let rt = runtime::get(routine);
+    active_set(rt, routine, 1, start, log_stride, size, 4, psync).barrier();
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn broadcast_aset<T: ShmemType>(
+    routine: &'static str,
+    dest: *mut c_void,
+    source: *const c_void,
+    nelems: usize,
+    root: c_int,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    psync: *mut c_long,
+) {
+    let rt = runtime::get(routine);
+    let c = active_set(rt, routine, 5, start, log_stride, size, 8, psync);
+    let root = root_in(routine, 4, root, c.g.size);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    if len == 0 {
+        return;
+    }
+    let d = buffer(rt, routine, 1, "dest", dest as usize, len);
+    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    bcast::run(&c, registry::get().bcast.resolve(c.g.size, len), d, s, len, root, false);
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn collect_aset<T: ShmemType>(
+    routine: &'static str,
+    dest: *mut c_void,
+    source: *const c_void,
+    nelems: usize,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    psync: *mut c_long,
+) {
+    let rt = runtime::get(routine);
+    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    let dest_for = |total| buffer(rt, routine, 1, "dest", dest as usize, total);
+    collect::collect(&c, registry::get().collect.resolve(c.g.size), dest_for, s, len);
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn fcollect_aset<T: ShmemType>(
+    routine: &'static str,
+    dest: *mut c_void,
+    source: *const c_void,
+    nelems: usize,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    psync: *mut c_long,
+) {
+    let rt = runtime::get(routine);
+    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    if len == 0 {
+        return;
+    }
+    let total = check::bytes(routine, 3, nelems, size_of::<T>() * c.g.size);
+    let d = buffer(rt, routine, 1, "dest", dest as usize, total);
+    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    collect::fcollect(&c, registry::get().collect.resolve(c.g.size), d, s, len);
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn alltoall_aset<T: ShmemType>(
+    routine: &'static str,
+    dest: *mut c_void,
+    source: *const c_void,
+    nelems: usize,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    psync: *mut c_long,
+) {
+    let rt = runtime::get(routine);
+    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
+    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    if len == 0 {
+        return;
+    }
+    let total = check::bytes(routine, 3, nelems, size_of::<T>() * c.g.size);
+    let d = buffer(rt, routine, 1, "dest", dest as usize, total);
+    let s = buffer(rt, routine, 2, "source", source as usize, total);
+    alltoall::alltoall(&c, d, s, len);
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn alltoalls_aset<T: ShmemType>(
+    routine: &'static str,
+    dest: *mut c_void,
+    source: *const c_void,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    psync: *mut c_long,
+) {
+    let rt = runtime::get(routine);
+    let c = active_set(rt, routine, 6, start, log_stride, size, 9, psync);
+    let all = nelems
+        .checked_mul(c.g.size)
+        .unwrap_or_else(|| check::too_large(routine, 5, nelems));
+    let dlen = strided_span(routine, 3, all, dst, size_of::<T>());
+    let slen = strided_span(routine, 4, all, sst, size_of::<T>());
+    if nelems == 0 {
+        return;
+    }
+    let d = buffer(rt, routine, 1, "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, 2, "source", source as usize, slen);
+    alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn to_all<T: ShmemType, O: Combine<T>>(
+    routine: &'static str,
+    dest: *mut T,
+    source: *const T,
+    nreduce: c_int,
+    start: c_int,
+    log_stride: c_int,
+    size: c_int,
+    pwrk: *mut T,
+    psync: *mut c_long,
+) {
+    let rt = runtime::get(routine);
+    let mut c = active_set(rt, routine, 4, start, log_stride, size, 8, psync);
+    if nreduce < 0 {
+        usage(
+            routine,
+            format!("argument #3 'nreduce' is {nreduce}: it must not be negative"),
+        );
+    }
+    let n = nreduce as usize;
+    if n == 0 {
+        return;
+    }
+    let len = check::bytes(routine, 3, n, size_of::<T>());
+    let d = buffer(rt, routine, 1, "dest", dest as usize, len);
+    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    // pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
+    let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
+    c.scratch = buffer(rt, routine, 7, "pWrk", pwrk as usize, wrk);
+    c.scratch_len = wrk;
+    reduce::run::<T, O>(&c, registry::get().reduce.resolve(c.g.size, len), d, s, n);
+}
+
+macro_rules! active_set_reductions {
+    ($($name:ident: $bound:ident => $op:ty),*) => {$(
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name<T: ShmemType + $bound>(
+            routine: &'static str,
+            dest: *mut T,
+            source: *const T,
+            nreduce: c_int,
+            start: c_int,
+            log_stride: c_int,
+            size: c_int,
+            pwrk: *mut T,
+            psync: *mut c_long,
+        ) {
+            to_all::<T, $op>(routine, dest, source, nreduce, start, log_stride, size, pwrk, psync)
+        }
+    )*};
+}
+active_set_reductions!(and_to_all: Bitwise => OpAnd, or_to_all: Bitwise => OpOr, xor_to_all: Bitwise => OpXor,
+                       max_to_all: Ordered => OpMax, min_to_all: Ordered => OpMin,
+                       sum_to_all: Arith => OpSum, prod_to_all: Arith => OpProd);

@@ -1,0 +1,349 @@
+//! Team management: `shmem_team_*`, and the footprint queries of `shmemx.h`.
+//!
+//! Queries on an invalid or destroyed team return the specification's error
+//! values (-1, or non-zero) and explain why under `SHMEM_DEBUG`; splits with
+//! invalid arguments return non-zero on every PE of the parent (which all pass
+//! the same arguments) before any communication. Destroying a predefined or
+//! unknown team, or running a collective on one, is a fatal error.
+
+use super::check;
+use super::constants::SHMEM_TEAM_NUM_CONTEXTS;
+use super::handle::TeamHandle;
+use crate::coll::Group;
+use crate::psync::{self, CollOp, Footprint};
+use crate::runtime::error::{self, Error, ErrorKind, fatal};
+use crate::runtime::{self, Runtime};
+use crate::team::{self, SplitError, Team};
+use core::ffi::{c_int, c_long, c_void};
+use std::sync::Arc;
+
+/// `shmem_team_config_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TeamConfig {
+    pub num_contexts: c_int,
+}
+
+/// The team, or `None` after a debug message saying why not.
+fn live(routine: &'static str, arg: u8, h: TeamHandle) -> Option<Arc<Team>> {
+    let t = team::lookup(h.raw());
+    if t.is_none() {
+        error::debug(
+            routine,
+            format_args!("{}", ErrorKind::InvalidTeam { arg, raw: h.raw() }),
+        );
+    }
+    t
+}
+
+pub fn my_pe(routine: &'static str, h: TeamHandle) -> c_int {
+    runtime::get(routine);
+    live(routine, 1, h).map_or(-1, |t| t.my_rank as c_int)
+}
+
+pub fn n_pes(routine: &'static str, h: TeamHandle) -> c_int {
+    runtime::get(routine);
+    live(routine, 1, h).map_or(-1, |t| t.size as c_int)
+}
+
+pub fn get_config(routine: &'static str, h: TeamHandle, mask: c_long, config: *mut TeamConfig) -> c_int {
+    runtime::get(routine);
+    let Some(t) = live(routine, 1, h) else { return 1 };
+    if config.is_null() {
+        check::null_pointer(routine, 3, "config");
+    }
+    if mask & SHMEM_TEAM_NUM_CONTEXTS != 0 {
+        // SAFETY: a non-null pointer to the caller's config structure.
+        unsafe { (*config).num_contexts = t.num_contexts };
+    }
+    0
+}
+
+pub fn translate_pe(routine: &'static str, src: TeamHandle, src_pe: c_int, dest: TeamHandle) -> c_int {
+    runtime::get(routine);
+    let (Some(s), Some(d)) = (live(routine, 1, src), live(routine, 3, dest)) else {
+        return -1;
+    };
+    if src_pe < 0 || src_pe as usize >= s.size {
+        error::debug(
+            routine,
+            format_args!("argument #2 'src_pe' is {src_pe}, outside [0, {}]", s.size as i64 - 1),
+        );
+        return -1;
+    }
+    d.group().rank_of(s.pe(src_pe as usize)).map_or(-1, |r| r as c_int)
+}
+
+fn num_contexts(config: *const TeamConfig, mask: c_long) -> c_int {
+    if mask & SHMEM_TEAM_NUM_CONTEXTS != 0 && !config.is_null() {
+        // SAFETY: a non-null pointer to the caller's config structure.
+        unsafe { (*config).num_contexts }
+    } else {
+        0
+    }
+}
+
+/// Writes `h` through a team out-pointer.
+fn out(routine: &'static str, arg: u8, name: &'static str, p: *mut TeamHandle, h: TeamHandle) {
+    if p.is_null() {
+        check::null_pointer(routine, arg, name);
+    }
+    // SAFETY: a non-null out-pointer supplied by the caller.
+    unsafe { p.write(h) };
+}
+
+/// A rejected split: a debug message, `SHMEM_TEAM_INVALID` out, non-zero back.
+fn reject(routine: &'static str, outs: &[*mut TeamHandle], why: std::fmt::Arguments<'_>) -> c_int {
+    error::debug(routine, why);
+    for &p in outs {
+        if !p.is_null() {
+            // SAFETY: a non-null out-pointer supplied by the caller.
+            unsafe { p.write(TeamHandle::INVALID) };
+        }
+    }
+    1
+}
+
+/// Turns the results of `team::create` into handles and a return code.
+fn finish(routine: &'static str, results: Vec<Result<Option<usize>, SplitError>>, outs: &[*mut TeamHandle]) -> c_int {
+    let mut code = 0;
+    for (r, &p) in results.into_iter().zip(outs) {
+        let h = match r {
+            Ok(Some(raw)) => TeamHandle::from_raw(raw),
+            Ok(None) => TeamHandle::INVALID,
+            Err(SplitError::NoSyncMemory { need }) => {
+                error::debug(
+                    routine,
+                    format_args!(
+                        "no {need} bytes of synchronisation memory are free at the same offset on every member \
+                         of the new team; destroy unused teams or raise SHMEM_SYNC_ARENA_SIZE"
+                    ),
+                );
+                code = 1;
+                TeamHandle::INVALID
+            }
+        };
+        // SAFETY: checked non-null by the caller.
+        unsafe { p.write(h) };
+    }
+    code
+}
+
+pub fn split_strided(
+    routine: &'static str,
+    parent: TeamHandle,
+    start: c_int,
+    stride: c_int,
+    size: c_int,
+    config: *const TeamConfig,
+    mask: c_long,
+    new_team: *mut TeamHandle,
+) -> c_int {
+    let rt = runtime::get(routine);
+    out(routine, 7, "new_team", new_team, TeamHandle::INVALID);
+    let Some(p) = live(routine, 1, parent) else {
+        return reject(routine, &[new_team], format_args!("the parent team is not valid"));
+    };
+    let n = p.size as i64;
+    let (start, stride, size) = (start as i64, stride as i64, size as i64);
+    if size <= 0 || size > n {
+        return reject(
+            routine,
+            &[new_team],
+            format_args!("argument #4 'size' is {size}, outside [1, {n}] (the parent team's size)"),
+        );
+    }
+    if start < 0 || start >= n {
+        return reject(
+            routine,
+            &[new_team],
+            format_args!("argument #2 'start' is {start}, outside [0, {}]", n - 1),
+        );
+    }
+    if stride == 0 && size != 1 {
+        return reject(
+            routine,
+            &[new_team],
+            format_args!("argument #3 'stride' is 0 with size {size}: only a team of one PE may have stride 0"),
+        );
+    }
+    let last = start + (size - 1) * stride;
+    if last < 0 || last >= n {
+        return reject(
+            routine,
+            &[new_team],
+            format_args!(
+                "start {start}, stride {stride} and size {size} reach parent rank {last}, outside [0, {}]",
+                n - 1
+            ),
+        );
+    }
+    let sub = Group {
+        start: p.start + start as isize * p.stride,
+        stride: stride as isize * p.stride,
+        size: size as usize,
+        rank: 0,
+    };
+    let mine = sub
+        .rank_of(rt.me)
+        .map(|rank| (Group { rank, ..sub }, num_contexts(config, mask)));
+    finish(routine, team::create(rt, routine, &p, &[mine]), &[new_team])
+}
+
+pub fn split_2d(
+    routine: &'static str,
+    parent: TeamHandle,
+    xrange: c_int,
+    xaxis_config: *const TeamConfig,
+    xaxis_mask: c_long,
+    xaxis_team: *mut TeamHandle,
+    yaxis_config: *const TeamConfig,
+    yaxis_mask: c_long,
+    yaxis_team: *mut TeamHandle,
+) -> c_int {
+    let rt = runtime::get(routine);
+    out(routine, 5, "xaxis_team", xaxis_team, TeamHandle::INVALID);
+    out(routine, 8, "yaxis_team", yaxis_team, TeamHandle::INVALID);
+    let outs = [xaxis_team, yaxis_team];
+    let Some(p) = live(routine, 1, parent) else {
+        return reject(routine, &outs, format_args!("the parent team is not valid"));
+    };
+    if xrange <= 0 {
+        return reject(
+            routine,
+            &outs,
+            format_args!("argument #2 'xrange' is {xrange}: it must be positive"),
+        );
+    }
+    // A range wider than the parent makes one row: the parent itself.
+    let xr = (xrange as usize).min(p.size);
+    let (x, y) = (p.my_rank % xr, p.my_rank / xr);
+    let row = Group {
+        start: p.start + (y * xr) as isize * p.stride,
+        stride: p.stride,
+        size: xr.min(p.size - y * xr),
+        rank: x,
+    };
+    let column = Group {
+        start: p.start + x as isize * p.stride,
+        stride: xr as isize * p.stride,
+        size: (p.size - x).div_ceil(xr),
+        rank: y,
+    };
+    let mine = [
+        Some((row, num_contexts(xaxis_config, xaxis_mask))),
+        Some((column, num_contexts(yaxis_config, yaxis_mask))),
+    ];
+    finish(routine, team::create(rt, routine, &p, &mine), &outs)
+}
+
+pub fn destroy(routine: &'static str, h: TeamHandle) {
+    let rt = runtime::get(routine);
+    if let Some(t) = team::lookup(h.raw())
+        && let Some(name) = t.predefined
+    {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: 1,
+                name: "team",
+                value: name.into(),
+                why: "a predefined team cannot be destroyed",
+            },
+        ))
+    }
+    if team::destroy(rt, routine, h.raw()).is_none() {
+        fatal(&Error::new(routine, ErrorKind::InvalidTeam { arg: 1, raw: h.raw() }))
+    }
+}
+
+/// `shmem_team_sync`: a barrier over the team without completing puts.
+pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, h);
+    team_barrier(rt, routine, &t);
+    0
+}
+
+/// A barrier over `t`; the strategy learns that it completed.
+pub fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
+    let c = t.coll(rt, routine, CollOp::Barrier);
+    c.barrier();
+    psync::strategy(rt.config.psync_strategy).observe_barrier(&t.sync);
+}
+
+/// `shmem_team_ptr` (1.6): the address of `dest` on team rank `pe`, if this PE
+/// can load and store there; NULL otherwise (or for a bad team or PE).
+pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int) -> *mut c_void {
+    let rt = runtime::get(routine);
+    let Some(t) = live(routine, 1, h) else {
+        return std::ptr::null_mut();
+    };
+    if pe < 0 || pe as usize >= t.size {
+        error::debug(
+            routine,
+            format_args!("argument #3 'pe' is {pe}, outside [0, {}]", t.size as i64 - 1),
+        );
+        return std::ptr::null_mut();
+    }
+    let Some(off) = rt.segs.offset_of(dest as usize, 1) else {
+        error::debug(routine, format_args!("argument #2 'dest' = {dest:p} is not symmetric"));
+        return std::ptr::null_mut();
+    };
+    use crate::transport::Transport;
+    rt.transport
+        .local_ptr(t.pe(pe as usize), off)
+        .map_or(std::ptr::null_mut(), |p| p.as_ptr() as *mut c_void)
+}
+
+fn write_footprint(routine: &'static str, arg: u8, fp: *mut Footprint, v: Footprint) {
+    if fp.is_null() {
+        check::null_pointer(routine, arg, "fp");
+    }
+    // SAFETY: a non-null pointer to the caller's structure.
+    unsafe { fp.write(v) };
+}
+
+/// `shmemx_psync_footprint`: this PE's synchronisation memory, all teams.
+pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
+    let rt = runtime::get(routine);
+    let t = psync::totals();
+    write_footprint(
+        routine,
+        1,
+        fp,
+        Footprint {
+            strategy: psync::strategy_cstr(rt.config.psync_strategy),
+            flags_current: t.flags,
+            flags_peak: t.flags_peak,
+            scratch_current: t.scratch,
+            scratch_peak: t.scratch_peak,
+            teams_current: t.teams,
+            teams_peak: t.teams_peak,
+        },
+    );
+    0
+}
+
+/// `shmemx_team_psync_footprint`: the synchronisation memory one team holds
+/// on this PE (-1 for an invalid team).
+pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footprint) -> c_int {
+    let rt = runtime::get(routine);
+    let Some(t) = live(routine, 1, h) else { return -1 };
+    let r = t.sync.reserve;
+    write_footprint(
+        routine,
+        2,
+        fp,
+        Footprint {
+            strategy: psync::strategy_cstr(rt.config.psync_strategy),
+            flags_current: r.flags,
+            flags_peak: r.flags,
+            scratch_current: r.scratch,
+            scratch_peak: r.scratch,
+            teams_current: 1,
+            teams_peak: 1,
+        },
+    );
+    0
+}
