@@ -20,6 +20,8 @@ struct Spec {
     stdout_not: Vec<String>,
     stderr: Vec<String>,
     env: Vec<(String, String)>,
+    /// Extra runs, each with one more variable set: (name, value).
+    variants: Vec<(String, String)>,
     args: Vec<String>,
     timeout: u32,
     cflags: Vec<String>,
@@ -38,6 +40,7 @@ fn parse_spec(path: &Path, text: &str) -> Spec {
         stdout_not: vec![],
         stderr: vec![],
         env: vec![],
+        variants: vec![],
         args: vec![],
         timeout: 60,
         cflags: vec![],
@@ -73,6 +76,12 @@ fn parse_spec(path: &Path, text: &str) -> Spec {
             "stdout" => s.stdout.push(value),
             "stdout-not" => s.stdout_not.push(value),
             "stderr" => s.stderr.push(value),
+            "variant" => {
+                let (k, vs) = value.split_once('=').expect("variant is NAME=value value ...");
+                for v in vs.split_whitespace() {
+                    s.variants.push((k.to_string(), v.to_string()));
+                }
+            }
             "env" => {
                 let (k, v) = value.split_once('=').expect("env is NAME=value");
                 s.env.push((k.to_string(), v.to_string()));
@@ -134,7 +143,7 @@ fn shm_leftovers() -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn run(p: &Program, np: usize) -> Result<(), Failed> {
+fn run(p: &Program, np: usize, variant: Option<&(String, String)>) -> Result<(), Failed> {
     let exe = p.binary.get_or_init(|| build(p)).clone()?;
     let subst = |s: &str| s.replace("{np}", &np.to_string());
     let mut cmd = if p.spec.direct {
@@ -152,7 +161,7 @@ fn run(p: &Program, np: usize) -> Result<(), Failed> {
     // oshcc sets and may hold a stale librshmem.so from an earlier `cargo build`:
     // run the programs as a user would.
     cmd.env_remove("LD_LIBRARY_PATH");
-    for (k, v) in &p.spec.env {
+    for (k, v) in p.spec.env.iter().chain(variant) {
         cmd.env(k, v);
     }
     let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
@@ -239,7 +248,19 @@ fn main() {
     for p in &programs {
         for &np in &p.spec.np {
             let p = p.clone();
-            trials.push(Trial::test(format!("{} np={np}", p.name), move || run(&p, np)));
+            for (i, v) in std::iter::once(None)
+                .chain(p.spec.variants.iter().map(Some))
+                .enumerate()
+            {
+                let name = match v {
+                    None => format!("{} np={np}", p.name),
+                    Some((k, v)) => format!("{} np={np} {k}={v}", p.name),
+                };
+                let p = p.clone();
+                trials.push(Trial::test(name, move || {
+                    run(&p, np, if i == 0 { None } else { p.spec.variants.get(i - 1) })
+                }));
+            }
         }
     }
     libtest_mimic::run(&args, trials).exit();

@@ -21,10 +21,12 @@ use crate::types::{Arith, Bitwise, Combine, OpAnd, OpMax, OpMin, OpOr, OpProd, O
 use core::ffi::{c_int, c_long, c_void};
 use std::mem::size_of;
 
-/// The symmetric offset of `len` bytes at `addr` (none needed for 0 bytes).
+/// The symmetric offset of `len` bytes at `addr`. An empty buffer still has
+/// the offset of its address when that is symmetric: the other members use
+/// the same offset for their own, non-empty buffers (collect).
 fn buffer(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> SymOffset {
     if len == 0 {
-        return SymOffset(0);
+        return rt.segs.offset_of(addr, 0).unwrap_or(SymOffset(0));
     }
     check::sym(rt, routine, arg, name, addr, len)
 }
