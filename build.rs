@@ -439,9 +439,10 @@ void rshmem_c11_generic_type_not_supported(void);
                 plain.join(", \\\n        ")
             );
         } else {
+            assert!(arg <= 1, "{gname}: generics select on argument 0 or 1");
             let _ = writeln!(
                 g,
-                "#define {gname}(...) \\\n    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \\\n        {})(__VA_ARGS__)",
+                "#define {gname}(...) \\\n    _Generic(&*RSHMEM_C11_ARG{arg}(__VA_ARGS__, 0), \\\n        {})(__VA_ARGS__)",
                 plain.join(", \\\n        ")
             );
         }

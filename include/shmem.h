@@ -3026,7 +3026,7 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned long *: shmem_ulong_test_some_vector, \
         unsigned long long *: shmem_ulonglong_test_some_vector)(__VA_ARGS__)
 #define shmem_broadcast(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         float *: shmem_float_broadcast, \
         double *: shmem_double_broadcast, \
         long double *: shmem_longdouble_broadcast, \
@@ -3042,7 +3042,7 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned long *: shmem_ulong_broadcast, \
         unsigned long long *: shmem_ulonglong_broadcast)(__VA_ARGS__)
 #define shmem_collect(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         float *: shmem_float_collect, \
         double *: shmem_double_collect, \
         long double *: shmem_longdouble_collect, \
@@ -3058,7 +3058,7 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned long *: shmem_ulong_collect, \
         unsigned long long *: shmem_ulonglong_collect)(__VA_ARGS__)
 #define shmem_fcollect(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         float *: shmem_float_fcollect, \
         double *: shmem_double_fcollect, \
         long double *: shmem_longdouble_fcollect, \
@@ -3074,7 +3074,7 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned long *: shmem_ulong_fcollect, \
         unsigned long long *: shmem_ulonglong_fcollect)(__VA_ARGS__)
 #define shmem_alltoall(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         float *: shmem_float_alltoall, \
         double *: shmem_double_alltoall, \
         long double *: shmem_longdouble_alltoall, \
@@ -3090,7 +3090,7 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned long *: shmem_ulong_alltoall, \
         unsigned long long *: shmem_ulonglong_alltoall)(__VA_ARGS__)
 #define shmem_alltoalls(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         float *: shmem_float_alltoalls, \
         double *: shmem_double_alltoalls, \
         long double *: shmem_longdouble_alltoalls, \
@@ -3106,7 +3106,7 @@ void rshmem_c11_generic_type_not_supported(void);
         unsigned long *: shmem_ulong_alltoalls, \
         unsigned long long *: shmem_ulonglong_alltoalls)(__VA_ARGS__)
 #define shmem_and_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         unsigned char *: shmem_uchar_and_reduce, \
         unsigned short *: shmem_ushort_and_reduce, \
         unsigned int *: shmem_uint_and_reduce, \
@@ -3117,7 +3117,7 @@ void rshmem_c11_generic_type_not_supported(void);
         int *: shmem_int32_and_reduce, \
         long *: shmem_int64_and_reduce)(__VA_ARGS__)
 #define shmem_or_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         unsigned char *: shmem_uchar_or_reduce, \
         unsigned short *: shmem_ushort_or_reduce, \
         unsigned int *: shmem_uint_or_reduce, \
@@ -3128,7 +3128,7 @@ void rshmem_c11_generic_type_not_supported(void);
         int *: shmem_int32_or_reduce, \
         long *: shmem_int64_or_reduce)(__VA_ARGS__)
 #define shmem_xor_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         unsigned char *: shmem_uchar_xor_reduce, \
         unsigned short *: shmem_ushort_xor_reduce, \
         unsigned int *: shmem_uint_xor_reduce, \
@@ -3139,7 +3139,7 @@ void rshmem_c11_generic_type_not_supported(void);
         int *: shmem_int32_xor_reduce, \
         long *: shmem_int64_xor_reduce)(__VA_ARGS__)
 #define shmem_max_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         char *: shmem_char_max_reduce, \
         signed char *: shmem_schar_max_reduce, \
         short *: shmem_short_max_reduce, \
@@ -3155,7 +3155,7 @@ void rshmem_c11_generic_type_not_supported(void);
         double *: shmem_double_max_reduce, \
         long double *: shmem_longdouble_max_reduce)(__VA_ARGS__)
 #define shmem_min_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         char *: shmem_char_min_reduce, \
         signed char *: shmem_schar_min_reduce, \
         short *: shmem_short_min_reduce, \
@@ -3171,7 +3171,7 @@ void rshmem_c11_generic_type_not_supported(void);
         double *: shmem_double_min_reduce, \
         long double *: shmem_longdouble_min_reduce)(__VA_ARGS__)
 #define shmem_sum_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         char *: shmem_char_sum_reduce, \
         signed char *: shmem_schar_sum_reduce, \
         short *: shmem_short_sum_reduce, \
@@ -3189,7 +3189,7 @@ void rshmem_c11_generic_type_not_supported(void);
         rshmem_complexd *: shmem_complexd_sum_reduce, \
         rshmem_complexf *: shmem_complexf_sum_reduce)(__VA_ARGS__)
 #define shmem_prod_reduce(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         char *: shmem_char_prod_reduce, \
         signed char *: shmem_schar_prod_reduce, \
         short *: shmem_short_prod_reduce, \
@@ -3207,7 +3207,7 @@ void rshmem_c11_generic_type_not_supported(void);
         rshmem_complexd *: shmem_complexd_prod_reduce, \
         rshmem_complexf *: shmem_complexf_prod_reduce)(__VA_ARGS__)
 #define shmem_sum_inscan(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         char *: shmem_char_sum_inscan, \
         signed char *: shmem_schar_sum_inscan, \
         short *: shmem_short_sum_inscan, \
@@ -3225,7 +3225,7 @@ void rshmem_c11_generic_type_not_supported(void);
         rshmem_complexd *: shmem_complexd_sum_inscan, \
         rshmem_complexf *: shmem_complexf_sum_inscan)(__VA_ARGS__)
 #define shmem_sum_exscan(...) \
-    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         char *: shmem_char_sum_exscan, \
         signed char *: shmem_schar_sum_exscan, \
         short *: shmem_short_sum_exscan, \

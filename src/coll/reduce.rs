@@ -88,13 +88,18 @@ fn linear<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffs
 }
 
 /// `shmem_sum_inscan` (`inclusive`) and `shmem_sum_exscan`: rank r gets the
-/// fold of ranks 0..=r (or 0..r; rank 0's dest is then left alone).
+/// fold of ranks 0..=r (or 0..r; rank 0 then gets the empty sum, zero, which
+/// is all-zero bytes for every type of the sum scans).
 pub fn scan<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize, inclusive: bool) {
     if n == 0 {
         return;
     }
     let upto = c.g.rank + usize::from(inclusive);
     linear::<T, O>(c, dest, source, n, upto);
+    if upto == 0 {
+        // SAFETY: dest holds n elements on this PE (checked by the caller).
+        unsafe { std::ptr::write_bytes(c.local(dest), 0, n * size_of::<T>()) };
+    }
 }
 
 fn recursive_doubling<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize) {

@@ -237,8 +237,13 @@ pub fn split_2d(
     finish(routine, team::create(rt, routine, &p, &mine), &outs)
 }
 
+/// Destroys a team; `SHMEM_TEAM_INVALID` is ignored, as the specification
+/// says (a PE outside a split may pass what the split gave it).
 pub fn destroy(routine: &'static str, h: TeamHandle) {
     let rt = runtime::get(routine);
+    if h == TeamHandle::INVALID {
+        return;
+    }
     if let Some(t) = team::lookup(h.raw())
         && let Some(name) = t.predefined
     {
@@ -290,9 +295,15 @@ pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int)
         error::debug(routine, format_args!("argument #2 'dest' = {dest:p} is not symmetric"));
         return std::ptr::null_mut();
     };
+    let target = t.pe(pe as usize);
+    if target == rt.me {
+        // This PE's own object, at the address the program knows it by (as
+        // shmem_ptr answers).
+        return dest as *mut c_void;
+    }
     use crate::transport::Transport;
     rt.transport
-        .local_ptr(t.pe(pe as usize), off)
+        .local_ptr(target, off)
         .map_or(std::ptr::null_mut(), |p| p.as_ptr() as *mut c_void)
 }
 
