@@ -9,6 +9,13 @@
 //! folds them into private memory, a barrier (nobody reads a source any more,
 //! so an in-place dest may be overwritten), then the result goes to dest.
 //!
+//! Ring, per chunk of n blocks (each at most half the scratch buffer): a
+//! reduce-scatter (in step s each PE reads its left neighbour's partial of
+//! block `r - s` from the neighbour's scratch, adds its own source block and
+//! exposes the sum in the other half of its scratch, which the right neighbour
+//! has acknowledged reading), after which PE r holds block `r + 1` reduced; then
+//! an allgather around the ring through the dest buffers, as in collect.
+//!
 //! Recursive doubling, per chunk of the scratch buffer's size: with p the
 //! largest power of two not above n, each of the n - p "extra" ranks hands its
 //! source to rank `r - p`, which folds it in first. Then, for k = 0, 1, ...,
@@ -64,6 +71,7 @@ pub fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, s
     }
     match alg {
         Reduce::RecursiveDoubling => recursive_doubling::<T, O>(c, dest, source, n),
+        Reduce::Ring => ring::<T, O>(c, dest, source, n),
         _ => linear::<T, O>(c, dest, source, n, c.g.size),
     }
 }
@@ -149,5 +157,75 @@ fn recursive_doubling<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, sou
         }
         store(c, dst, &acc);
         at += len;
+    }
+}
+
+/// Reads `n` elements at `off` of this PE's source into `out`.
+fn local_into<T: Copy>(c: &Coll<'_>, off: SymOffset, n: usize, out: &mut Vec<T>) {
+    read_into(c, c.g.rank, off, n, out);
+}
+
+fn ring<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize) {
+    let (r, size) = (c.g.rank, c.g.size);
+    let (left, right) = ((r + size - 1) % size, (r + 1) % size);
+    let el = size_of::<T>();
+    // Two scratch slots of `block` elements.
+    let block_cap = (c.scratch_len / 2 / el).max(1);
+    let slot = |i: usize| SymOffset(c.scratch.0 + (i % 2) * block_cap * el);
+    let mut acc: Vec<T> = Vec::new();
+    let mut tmp: Vec<T> = Vec::new();
+    let mut at = 0;
+    while at < n {
+        let chunk = (block_cap * size).min(n - at);
+        let bl = chunk.div_ceil(size);
+        // Block k of this chunk: elements [k*bl, min((k+1)*bl, chunk)).
+        let span = |k: usize| (k * bl).min(chunk)..((k + 1) * bl).min(chunk);
+        let elem = |base: SymOffset, i: usize| SymOffset(base.0 + (at + i) * el);
+        // Reduce-scatter.
+        let mut unacked = 0u64;
+        for s in 0..size {
+            let b = (r + size - s) % size;
+            let rg = span(b);
+            local_into(c, elem(source, rg.start), rg.len(), &mut acc);
+            if s > 0 {
+                c.consume(flags::RING_READY, 1);
+                read_into(c, left, slot(s - 1), rg.len(), &mut tmp);
+                c.signal(left, flags::RING_DONE);
+                // The partial came from ranks before this one around the ring.
+                fold::<T, O>(&mut acc, &tmp, false);
+            }
+            if s == size - 1 {
+                break;
+            }
+            if s >= 2 {
+                c.consume(flags::RING_DONE, 1);
+                unacked -= 1;
+            }
+            // SAFETY: the slot holds block_cap >= rg.len() elements.
+            unsafe { c.put(r, slot(s), acc.as_ptr() as *const u8, rg.len() * el) };
+            unacked += 1;
+            c.signal(right, flags::RING_READY);
+        }
+        c.consume(flags::RING_DONE, unacked);
+        // Every member has read every source block it needs: this PE's dest may
+        // now be written, even in place. acc holds block r + 1, reduced.
+        let mine = (r + 1) % size;
+        store(c, elem(dest, span(mine).start), &acc);
+        // Allgather around the ring through the dests.
+        c.signal(right, flags::RING_READY);
+        for s in 1..size {
+            let b = (mine + size - s) % size;
+            let rg = span(b);
+            c.consume(flags::RING_READY, 1);
+            // SAFETY: dest holds n elements on every member; the left
+            // neighbour has block b in place.
+            unsafe { c.get(left, elem(dest, rg.start), c.local(elem(dest, rg.start)), rg.len() * el) };
+            if s < size - 1 {
+                c.signal(right, flags::RING_READY);
+            }
+        }
+        c.signal(left, flags::RING_DONE);
+        c.consume(flags::RING_DONE, 1);
+        at += chunk;
     }
 }

@@ -8,7 +8,7 @@ pub const BARRIER: &[&str] = &["auto", "dissemination", "tree", "linear"];
 /// Names accepted by `SHMEM_BCAST_ALGORITHM`.
 pub const BCAST: &[&str] = &["auto", "linear", "binomial"];
 /// Names accepted by `SHMEM_REDUCE_ALGORITHM`.
-pub const REDUCE: &[&str] = &["auto", "linear", "recursive-doubling"];
+pub const REDUCE: &[&str] = &["auto", "linear", "recursive-doubling", "ring"];
 /// Names accepted by `SHMEM_COLLECT_ALGORITHM`.
 pub const COLLECT: &[&str] = &["auto", "linear", "ring"];
 
@@ -62,6 +62,8 @@ pub enum Reduce {
     Linear,
     /// log2(n) exchange rounds through the scratch buffer.
     RecursiveDoubling,
+    /// Reduce-scatter then allgather around the ring.
+    Ring,
 }
 
 impl Reduce {
@@ -120,6 +122,7 @@ pub fn from_names(barrier: &str, bcast: &str, reduce: &str, collect: &str) -> Al
         reduce: match reduce {
             "linear" => Reduce::Linear,
             "recursive-doubling" => Reduce::RecursiveDoubling,
+            "ring" => Reduce::Ring,
             _ => Reduce::Auto,
         },
         collect: match collect {
