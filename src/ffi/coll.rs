@@ -31,6 +31,40 @@ fn buffer(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr
     check::sym(rt, routine, arg, name, addr, len)
 }
 
+/// Checked buffers of a collective that moves blocks of `nelems` elements of
+/// `el` bytes: `dest` holds one block per member, `source` one block (or one
+/// per member when `source_per_member`). Arguments are numbered from `dest_arg`
+/// (dest, then source) and `nelems_arg`. `None` when there is nothing to move.
+#[allow(clippy::too_many_arguments)]
+fn blocks(
+    rt: &Runtime,
+    routine: &'static str,
+    dest_arg: u8,
+    dest: usize,
+    source: usize,
+    nelems_arg: u8,
+    nelems: usize,
+    el: usize,
+    members: usize,
+    source_per_member: bool,
+) -> Option<(usize, SymOffset, SymOffset)> {
+    let len = check::bytes(routine, nelems_arg, nelems, el);
+    if len == 0 {
+        return None;
+    }
+    let total = check::bytes(routine, nelems_arg, nelems, el * members);
+    let d = buffer(rt, routine, dest_arg, "dest", dest, total);
+    let s = buffer(
+        rt,
+        routine,
+        dest_arg + 1,
+        "source",
+        source,
+        if source_per_member { total } else { len },
+    );
+    Some((len, d, s))
+}
+
 fn usage(routine: &'static str, text: String) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }
@@ -170,13 +204,21 @@ pub fn fcollect<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
-    let len = check::bytes(routine, 4, nelems, size_of::<T>());
-    if len == 0 {
+    let el = size_of::<T>();
+    let Some((len, d, s)) = blocks(
+        rt,
+        routine,
+        2,
+        dest as usize,
+        source as usize,
+        4,
+        nelems,
+        el,
+        t.size,
+        false,
+    ) else {
         return 0;
-    }
-    let total = check::bytes(routine, 4, nelems, size_of::<T>() * t.size);
-    let d = buffer(rt, routine, 2, "dest", dest as usize, total);
-    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    };
     let c = t.coll(rt, routine, CollOp::Collect);
     collect::fcollect(&c, registry::get().collect.resolve(t.size), d, s, len);
     0
@@ -191,13 +233,21 @@ pub fn alltoall<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
-    let len = check::bytes(routine, 4, nelems, size_of::<T>());
-    if len == 0 {
+    let el = size_of::<T>();
+    let Some((len, d, s)) = blocks(
+        rt,
+        routine,
+        2,
+        dest as usize,
+        source as usize,
+        4,
+        nelems,
+        el,
+        t.size,
+        true,
+    ) else {
         return 0;
-    }
-    let total = check::bytes(routine, 4, nelems, size_of::<T>() * t.size);
-    let d = buffer(rt, routine, 2, "dest", dest as usize, total);
-    let s = buffer(rt, routine, 3, "source", source as usize, total);
+    };
     let c = t.coll(rt, routine, CollOp::Alltoall);
     alltoall::alltoall(&c, d, s, len);
     0
@@ -401,13 +451,21 @@ pub fn fcollect_aset<T: ShmemType>(
 ) {
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
-    if len == 0 {
+    let el = size_of::<T>();
+    let Some((len, d, s)) = blocks(
+        rt,
+        routine,
+        1,
+        dest as usize,
+        source as usize,
+        3,
+        nelems,
+        el,
+        c.g.size,
+        false,
+    ) else {
         return;
-    }
-    let total = check::bytes(routine, 3, nelems, size_of::<T>() * c.g.size);
-    let d = buffer(rt, routine, 1, "dest", dest as usize, total);
-    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    };
     collect::fcollect(&c, registry::get().collect.resolve(c.g.size), d, s, len);
 }
 
@@ -424,13 +482,21 @@ pub fn alltoall_aset<T: ShmemType>(
 ) {
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
-    if len == 0 {
+    let el = size_of::<T>();
+    let Some((len, d, s)) = blocks(
+        rt,
+        routine,
+        1,
+        dest as usize,
+        source as usize,
+        3,
+        nelems,
+        el,
+        c.g.size,
+        true,
+    ) else {
         return;
-    }
-    let total = check::bytes(routine, 3, nelems, size_of::<T>() * c.g.size);
-    let d = buffer(rt, routine, 1, "dest", dest as usize, total);
-    let s = buffer(rt, routine, 2, "source", source as usize, total);
+    };
     alltoall::alltoall(&c, d, s, len);
 }
 
