@@ -27,8 +27,11 @@ impl Barrier {
     /// The algorithm for a group of `n` PEs.
     pub fn resolve(self, n: usize) -> Barrier {
         match self {
-            Barrier::Auto if n <= 4 => Barrier::Linear,
-            Barrier::Auto => Barrier::Dissemination,
+            // Measured on 2 cores (benches/README.md): dissemination is
+            // quickest for up to 4 PEs; from 5 on, PEs outnumber cores and every
+            // round costs a hand-over, so the two hops of the flat tree win.
+            Barrier::Auto if n <= 4 || n > 64 => Barrier::Dissemination,
+            Barrier::Auto => Barrier::Linear,
             other => other,
         }
     }
@@ -69,7 +72,10 @@ pub enum Reduce {
 impl Reduce {
     pub fn resolve(self, n: usize, bytes: usize) -> Reduce {
         match self {
-            Reduce::Auto if n > 8 && bytes <= 4096 => Reduce::RecursiveDoubling,
+            // Large arrays: the ring moves each byte about twice whatever the
+            // PE count, where linear reads every source on every PE.
+            Reduce::Auto if bytes >= 16 << 10 => Reduce::Ring,
+            Reduce::Auto if n > 8 => Reduce::RecursiveDoubling,
             Reduce::Auto => Reduce::Linear,
             other => other,
         }
@@ -155,8 +161,11 @@ mod tests {
         assert_eq!(a.reduce, Reduce::RecursiveDoubling);
         assert_eq!(a.collect.resolve(3), Collect::Ring);
         let auto = from_names("auto", "auto", "auto", "auto");
-        assert_eq!(auto.barrier.resolve(2), Barrier::Linear);
-        assert_eq!(auto.barrier.resolve(64), Barrier::Dissemination);
+        assert_eq!(auto.barrier.resolve(2), Barrier::Dissemination);
+        assert_eq!(auto.barrier.resolve(8), Barrier::Linear);
+        assert_eq!(auto.barrier.resolve(128), Barrier::Dissemination);
+        assert_eq!(auto.reduce.resolve(8, 1 << 20), Reduce::Ring);
+        assert_eq!(auto.reduce.resolve(8, 8), Reduce::Linear);
         assert_eq!(auto.bcast.resolve(4, 1 << 20), Bcast::Linear);
     }
 }
