@@ -103,7 +103,7 @@ pub const VARS: &[Var] = &[
         name: "TEAM_SCRATCH_SIZE",
         sma_alias: false,
         kind: Kind::Size,
-        default: "16K",
+        default: "64K",
         help: "Bytes of collective scratch each team gets per PE (reductions move data through it in chunks of this size).",
     },
     Var {
