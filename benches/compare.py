@@ -7,7 +7,7 @@ the machine hit both alike), `--reps` times each, and prints the median of every
 in one table. See benches/README.md for what is measured and how to read the table.
 
     cargo build --release
-    python3 benches/compare.py [--reps 3] [--np 2 4 8] [--csv out.csv]
+    python3 benches/compare.py [--reps 3] [--np 2 4 8] [--only coll] [--csv out.csv]
 
 Python 3 standard library only.
 """
@@ -65,10 +65,17 @@ EXPECTED = {
     "atomic": [("atomic_fetch_add_latency", 8), ("atomic_add_rate", 8)],
     "put_signal": [("put_signal_latency", 8)],
     "barrier": [("barrier", 0)],
+    "coll": [("barrier_all", 0), ("barrier_activeset", 0), ("team_sync", 0),
+             ("broadcast64", 8), ("broadcast64", 1 << 20), ("broadcastmem", 8), ("broadcastmem", 1 << 20),
+             ("fcollect64", 8), ("fcollectmem", 8), ("alltoall64", 8), ("alltoallmem", 8),
+             ("long_sum_to_all", 8), ("long_sum_to_all", 1 << 20),
+             ("long_sum_reduce", 8), ("long_sum_reduce", 1 << 20)],
     "bandwidth": [("put_bw", 1 << 20), ("put_bw", 64 << 20), ("get_bw", 1 << 20), ("get_bw", 64 << 20)],
     "floor": [("memcpy_bw", 1 << 20), ("memcpy_bw", 64 << 20), ("cacheline_pingpong", 8)],
 }
-SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "barrier", "bandwidth"]
+SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "barrier", "coll", "bandwidth"]
+# Programs run at every --np PE count (all PEs work); the others at every --p2p-np.
+NP_PROGRAMS = ("barrier", "coll")
 
 # Programs that use routines an implementation may lack (newer than OpenSHMEM 1.4): when
 # one does not build because of undeclared or undefined routines, its rows say "n/a" for
@@ -76,6 +83,10 @@ SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "barrier", "bandwidth"]
 # shmem_putmem_signal / shmem_signal_wait_until (`nm -D liboshmem.so | grep signal`).
 OPTIONAL = {"put_signal": "shmem_putmem_signal / shmem_signal_wait_until (OpenSHMEM 1.5)"}
 MISSING_ROUTINE = ("undefined reference", "implicit declaration", "undeclared")
+# Rows left out at compile time: a program that builds against an older shmem.h but leaves
+# some routines out prints `NA <benchmark> <size_bytes> <npes> <unit> <reason>` instead of their
+# RESULT lines (coll.c: the team-based collectives of OpenSHMEM 1.5 against Open MPI 4.1's
+# 1.4 header); those rows say "n/a" for that implementation and are not missing.
 
 # Floor metric to show next to a benchmark: (benchmark, size) -> (floor benchmark, size).
 FLOOR_FOR = {
@@ -88,8 +99,10 @@ FLOOR_FOR = {
 }
 
 ORDER = ["put_latency", "get_latency", "pingpong_latency", "put_signal_latency",
-         "atomic_fetch_add_latency", "atomic_add_rate", "barrier", "put_bw", "get_bw",
-         "memcpy_bw", "cacheline_pingpong"]
+         "atomic_fetch_add_latency", "atomic_add_rate", "barrier",
+         "barrier_all", "barrier_activeset", "team_sync", "broadcast64", "broadcastmem",
+         "fcollect64", "fcollectmem", "alltoall64", "alltoallmem", "long_sum_to_all", "long_sum_reduce",
+         "put_bw", "get_bw", "memcpy_bw", "cacheline_pingpong"]
 
 TIE = 0.05  # relative difference below which the "better" column says "~"
 
@@ -214,6 +227,20 @@ def parse(stdout):
     return rows
 
 
+def parse_na(stdout):
+    """NA <benchmark> <size_bytes> <npes> <unit> <reason...> lines
+    -> {(benchmark, size): (npes, unit, reason)}."""
+    rows = {}
+    for line in stdout.splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[0] == "NA":
+            try:
+                rows[(f[1], int(f[2]))] = (int(f[3]), f[4], " ".join(f[5:]) or "no reason given")
+            except ValueError:
+                pass
+    return rows
+
+
 def fmt(v):
     if v is None:
         return "-"
@@ -282,7 +309,7 @@ def main():
                     help="directory with Open MPI's oshcc and oshrun (default: /usr/bin)")
     ap.add_argument("--reps", type=int, default=3, help="runs of every benchmark per implementation (default 3)")
     ap.add_argument("--np", type=int, nargs="+", default=[2, 4, 8],
-                    help="PE counts for the barrier benchmark (default: 2 4 8)")
+                    help="PE counts for barrier and coll, where all PEs work (default: 2 4 8)")
     ap.add_argument("--p2p-np", type=int, nargs="+", default=[2],
                     help="PE counts for latency, atomic, put_signal and bandwidth, which use PEs 0 and 1 "
                          "only (default: 2)")
@@ -381,10 +408,12 @@ def main():
     if floor_exe:
         jobs.append(("floor", 1))
     for prog in shmem_programs:
-        for np in (args.np if prog == "barrier" else args.p2p_np):
+        for np in (args.np if prog in NP_PROGRAMS else args.p2p_np):
             jobs.append((prog, np))
 
     failures = {}    # (impl key, program, np) -> number of failed runs (details printed once)
+    na_rows = {}     # impl key -> {(benchmark, size, npes)} reported as NA (not compiled in)
+    label_of = {i.key: i.label for i in impls}
     timed_out = set()  # (impl key, program, np) not run again after a timeout
     notes = []
 
@@ -393,9 +422,18 @@ def main():
         if args.verbose:
             log(f"$ {' '.join(cmd)}  [exit {rc}, {secs:.1f} s]\n{out}{err}")
         got = {(b, s): (n, v, u) for b, s, n, v, u in rows}
+        na_got = parse_na(out)
         missing = []
         for bench, size in EXPECTED[prog]:
             hit = got.get((bench, size))
+            na_hit = na_got.get((bench, size))
+            if hit is None and na_hit is not None and na_hit[0] == np:
+                seen = na_rows.setdefault(impl_key, set())
+                if not any(b == bench for b, _s, _n in seen):
+                    log(f"{label_of[impl_key]}: {bench} not compiled in ({na_hit[2]}): its rows are n/a")
+                seen.add((bench, size, np))
+                units.setdefault(bench, na_hit[1])
+                continue
             # The floor reports its own process count; a SHMEM program must report the job's.
             if hit is None or (prog != "floor" and hit[0] != np):
                 missing.append(f"{bench} {size}")
@@ -448,7 +486,8 @@ def main():
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
 
     # ---- table ----
-    metrics = sorted({(b, s, n) for (k, b, s, n) in results if k != "floor"},
+    metrics = sorted({(b, s, n) for (k, b, s, n) in results if k != "floor"}
+                     | {m for rows_na in na_rows.values() for m in rows_na},
                      key=lambda m: (ORDER.index(m[0]) if m[0] in ORDER else 99, m[1], m[2]))
     floor_metrics = sorted({(b, s, n) for (k, b, s, n) in results if k == "floor"},
                            key=lambda m: (ORDER.index(m[0]) if m[0] in ORDER else 99, m[1]))
@@ -467,8 +506,9 @@ def main():
     prog_of = {b: prog for prog, benches in EXPECTED.items() for b, _s in benches}
     unsupported = {i.key: i.unsupported for i in impls}
 
-    def na(impl_key, bench):
-        return prog_of.get(bench) in unsupported.get(impl_key, ())
+    def na(impl_key, bench, size, npes):
+        return (prog_of.get(bench) in unsupported.get(impl_key, ())
+                or (bench, size, npes) in na_rows.get(impl_key, ()))
 
     rows, csv_rows = [], []
     for bench, size, npes in metrics:
@@ -488,8 +528,8 @@ def main():
                 if min(rv) <= max(ov) and min(ov) <= max(rv):
                     better = f"({better})"
         fv = floor_value(bench, size)
-        rc = "n/a" if not rv and na("rshmem", bench) else cell(rv)
-        oc = "n/a" if not ov and na("ompi", bench) else cell(ov)
+        rc = "n/a" if not rv and na("rshmem", bench, size, npes) else cell(rv)
+        oc = "n/a" if not ov and na("ompi", bench, size, npes) else cell(ov)
         rows.append([bench, fmt_size(size), str(npes), unit, rc, oc,
                      f"{ratio:.2f}" if ratio is not None else "-", better, fmt(fv)])
         csv_rows.append([bench, size, npes, unit, rm if rv else (rc if rc == "n/a" else None),
