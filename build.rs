@@ -12,14 +12,21 @@ mod table;
 
 #[path = "src/ffi/constants.rs"]
 mod constants;
+#[path = "src/ffi/protos.rs"]
+mod protos;
+#[path = "src/ffi/type_sets.rs"]
+mod type_sets;
 
 use constants::*;
+use protos::*;
 use std::fmt::Write as _;
 use table::*;
 
 fn main() {
     println!("cargo:rerun-if-changed=src/ffi/table.rs");
     println!("cargo:rerun-if-changed=src/ffi/constants.rs");
+    println!("cargo:rerun-if-changed=src/ffi/protos.rs");
+    println!("cargo:rerun-if-changed=src/ffi/type_sets.rs");
     println!("cargo:rerun-if-changed=build.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();

@@ -27,11 +27,13 @@ mod longdouble;
 pub mod memory;
 pub mod order;
 pub mod p2p;
+pub mod protos;
 pub mod rma;
 pub mod setup;
 pub mod signal;
 pub mod table;
 pub mod team;
+pub mod type_sets;
 
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use std::panic::{AssertUnwindSafe, catch_unwind};

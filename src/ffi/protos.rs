@@ -1,0 +1,280 @@
+//! The untyped routines of the C API: each prototype with the Rust function
+//! implementing it, grouped as in the specification, and the `shmemx.h`
+//! extensions. Plain data like `table.rs`, read by `build.rs` the same way.
+#![allow(dead_code)]
+
+/// An untyped routine: its prototype, the Rust function implementing it and
+/// whether it is hidden when the C11 generic of the same name is active.
+pub struct Proto {
+    pub decl: &'static str,
+    /// Path under `crate::ffi` of `fn(routine: &'static str, args...)`; empty
+    /// when both the `shmem_` and `pshmem_` exports are written by hand.
+    pub rust: &'static str,
+    pub c11_hidden: bool,
+}
+
+const fn p(decl: &'static str, rust: &'static str) -> Proto {
+    Proto {
+        decl,
+        rust,
+        c11_hidden: false,
+    }
+}
+
+/// A deprecated C routine whose name a C11 generic macro takes over.
+const fn hidden(decl: &'static str, rust: &'static str) -> Proto {
+    Proto {
+        decl,
+        rust,
+        c11_hidden: true,
+    }
+}
+
+/// Exported by hand (variadic, or `long double` by value).
+const fn hand(decl: &'static str) -> Proto {
+    Proto {
+        decl,
+        rust: "",
+        c11_hidden: false,
+    }
+}
+
+/// Untyped routines, grouped as in the spec. `build.rs` generates their
+/// `shmem_` and `pshmem_` exports; `tests/abi.rs` checks both directions.
+pub const PLAIN: &[(&str, &[Proto])] = &[
+    (
+        "Library setup, exit and query",
+        &[
+            p("void shmem_init(void)", "setup::init"),
+            p(
+                "int shmem_init_thread(int requested, int *provided)",
+                "setup::init_thread",
+            ),
+            p("void shmem_query_thread(int *provided)", "setup::query_thread"),
+            p("void shmem_finalize(void)", "setup::finalize"),
+            p("int shmem_my_pe(void)", "setup::my_pe"),
+            p("int shmem_n_pes(void)", "setup::n_pes"),
+            p("int shmem_pe_accessible(int pe)", "setup::pe_accessible"),
+            p(
+                "int shmem_addr_accessible(const void *addr, int pe)",
+                "setup::addr_accessible",
+            ),
+            p("void *shmem_ptr(const void *dest, int pe)", "setup::ptr"),
+            p(
+                "void shmem_info_get_version(int *major, int *minor)",
+                "setup::info_get_version",
+            ),
+            p("void shmem_info_get_name(char *name)", "setup::info_get_name"),
+            p(
+                "SHMEM_NORETURN void shmem_global_exit(int status)",
+                "setup::global_exit",
+            ),
+            hand("void shmem_pcontrol(int level, ...)"),
+            p(
+                "void shmem_query_initialized(int *initialized)",
+                "setup::query_initialized",
+            ),
+        ],
+    ),
+    (
+        "Memory management",
+        &[
+            p("void *shmem_malloc(size_t size)", "memory::malloc"),
+            p("void *shmem_calloc(size_t count, size_t size)", "memory::calloc"),
+            p("void *shmem_align(size_t alignment, size_t size)", "memory::align"),
+            p("void *shmem_realloc(void *ptr, size_t size)", "memory::realloc"),
+            p("void shmem_free(void *ptr)", "memory::free"),
+            p(
+                "void *shmem_malloc_with_hints(size_t size, long hints)",
+                "memory::malloc_with_hints",
+            ),
+        ],
+    ),
+    (
+        "Communication contexts",
+        &[
+            p(
+                "int shmem_ctx_create(long options, shmem_ctx_t *ctx)",
+                "context::create",
+            ),
+            p("void shmem_ctx_destroy(shmem_ctx_t ctx)", "context::destroy"),
+            p(
+                "int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)",
+                "context::get_team",
+            ),
+            p(
+                "int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)",
+                "context::team_create",
+            ),
+        ],
+    ),
+    (
+        "Teams",
+        &[
+            p("int shmem_team_my_pe(shmem_team_t team)", "team::my_pe"),
+            p("int shmem_team_n_pes(shmem_team_t team)", "team::n_pes"),
+            p(
+                "int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)",
+                "team::get_config",
+            ),
+            p(
+                "int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)",
+                "team::translate_pe",
+            ),
+            p(
+                "int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size, const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team)",
+                "team::split_strided",
+            ),
+            p(
+                "int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team)",
+                "team::split_2d",
+            ),
+            p("void shmem_team_destroy(shmem_team_t team)", "team::destroy"),
+            p("int shmem_team_sync(shmem_team_t team)", "team::sync"),
+            p(
+                "void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)",
+                "team::ptr",
+            ),
+        ],
+    ),
+    (
+        "Signalling",
+        &[
+            p("uint64_t shmem_signal_fetch(const uint64_t *sig_addr)", "signal::fetch"),
+            p(
+                "uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)",
+                "signal::wait_until",
+            ),
+            p(
+                "void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)",
+                "signal::set",
+            ),
+            p(
+                "void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)",
+                "signal::ctx_set",
+            ),
+            p(
+                "void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)",
+                "signal::add",
+            ),
+            p(
+                "void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)",
+                "signal::ctx_add",
+            ),
+        ],
+    ),
+    (
+        "Memory ordering and synchronisation",
+        &[
+            p("void shmem_fence(void)", "order::fence"),
+            p("void shmem_ctx_fence(shmem_ctx_t ctx)", "order::ctx_fence"),
+            p("void shmem_quiet(void)", "order::quiet"),
+            p("void shmem_ctx_quiet(shmem_ctx_t ctx)", "order::ctx_quiet"),
+            p(
+                "void shmem_pe_quiet(const int *target_pes, size_t npes)",
+                "order::pe_quiet",
+            ),
+            p(
+                "void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)",
+                "order::ctx_pe_quiet",
+            ),
+            p("void shmem_barrier_all(void)", "order::barrier_all"),
+            p("void shmem_sync_all(void)", "order::sync_all"),
+        ],
+    ),
+    (
+        "Deprecated active-set collectives",
+        &[
+            p(
+                "void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::barrier",
+            ),
+            p(
+                "void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::sync",
+            ),
+            p(
+                "void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::broadcast_aset::<u32>",
+            ),
+            p(
+                "void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::broadcast_aset::<u64>",
+            ),
+            p(
+                "void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::collect_aset::<u32>",
+            ),
+            p(
+                "void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::collect_aset::<u64>",
+            ),
+            p(
+                "void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::fcollect_aset::<u32>",
+            ),
+            p(
+                "void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::fcollect_aset::<u64>",
+            ),
+            p(
+                "void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoall_aset::<u32>",
+            ),
+            p(
+                "void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoall_aset::<u64>",
+            ),
+            p(
+                "void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoalls_aset::<u32>",
+            ),
+            p(
+                "void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync)",
+                "coll::alltoalls_aset::<u64>",
+            ),
+        ],
+    ),
+    (
+        "Distributed locks",
+        &[
+            p("void shmem_set_lock(long *lock)", "lock::set_lock"),
+            p("int shmem_test_lock(long *lock)", "lock::test_lock"),
+            p("void shmem_clear_lock(long *lock)", "lock::clear_lock"),
+        ],
+    ),
+    (
+        "Deprecated names still in the specification",
+        &[
+            p("void start_pes(int npes)", "setup::start_pes"),
+            p("int _my_pe(void)", "setup::my_pe"),
+            p("int _num_pes(void)", "setup::n_pes"),
+            p("void *shmalloc(size_t size)", "memory::malloc"),
+            p("void shfree(void *ptr)", "memory::free"),
+            p("void *shrealloc(void *ptr, size_t size)", "memory::realloc"),
+            p("void *shmemalign(size_t alignment, size_t size)", "memory::align"),
+            p("void shmem_wait(long *ivar, long cmp_value)", "p2p::wait::<i64>"),
+            hidden(
+                "void shmem_wait_until(long *ivar, int cmp, long cmp_value)",
+                "p2p::wait_until::<i64>",
+            ),
+            hidden(
+                "long shmem_swap(long *target, long value, int pe)",
+                "amo::swap_default::<i64>",
+            ),
+        ],
+    ),
+];
+
+/// Extensions declared in `shmemx.h` (no `pshmem_` twins: profiling covers the
+/// specification's routines).
+pub const SHMEMX: &[Proto] = &[
+    p(
+        "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
+        "team::psync_footprint",
+    ),
+    p(
+        "int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp)",
+        "team::team_psync_footprint",
+    ),
+];
