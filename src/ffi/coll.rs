@@ -32,37 +32,26 @@ fn buffer(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr
 }
 
 /// Checked buffers of a collective that moves blocks of `nelems` elements of
-/// `el` bytes: `dest` holds one block per member, `source` one block (or one
-/// per member when `source_per_member`). Arguments are numbered from `dest_arg`
-/// (dest, then source) and `nelems_arg`. `None` when there is nothing to move.
-#[allow(clippy::too_many_arguments)]
-fn blocks(
+/// `T` among `members`: `dest` (argument `dest_arg`) holds one block per
+/// member, `source` (the next argument) one block, or one per member when
+/// `source_per_member`. `None` when there is nothing to move.
+fn blocks<T>(
     rt: &Runtime,
     routine: &'static str,
-    dest_arg: u8,
-    dest: usize,
-    source: usize,
-    nelems_arg: u8,
-    nelems: usize,
-    el: usize,
+    (dest_arg, dest, source): (u8, usize, usize),
+    (nelems_arg, nelems): (u8, usize),
     members: usize,
     source_per_member: bool,
-) -> Option<(usize, SymOffset, SymOffset)> {
-    let len = check::bytes(routine, nelems_arg, nelems, el);
+) -> Option<(SymOffset, SymOffset, usize)> {
+    let len = check::bytes(routine, nelems_arg, nelems, size_of::<T>());
     if len == 0 {
         return None;
     }
-    let total = check::bytes(routine, nelems_arg, nelems, el * members);
+    let total = check::bytes(routine, nelems_arg, nelems, size_of::<T>() * members);
     let d = buffer(rt, routine, dest_arg, "dest", dest, total);
-    let s = buffer(
-        rt,
-        routine,
-        dest_arg + 1,
-        "source",
-        source,
-        if source_per_member { total } else { len },
-    );
-    Some((len, d, s))
+    let s_len = if source_per_member { total } else { len };
+    let s = buffer(rt, routine, dest_arg + 1, "source", source, s_len);
+    Some((d, s, len))
 }
 
 fn usage(routine: &'static str, text: String) -> ! {
@@ -204,19 +193,8 @@ pub fn fcollect<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
-    let el = size_of::<T>();
-    let Some((len, d, s)) = blocks(
-        rt,
-        routine,
-        2,
-        dest as usize,
-        source as usize,
-        4,
-        nelems,
-        el,
-        t.size,
-        false,
-    ) else {
+    let args = (2, dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.size, false) else {
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Collect);
@@ -233,19 +211,8 @@ pub fn alltoall<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
-    let el = size_of::<T>();
-    let Some((len, d, s)) = blocks(
-        rt,
-        routine,
-        2,
-        dest as usize,
-        source as usize,
-        4,
-        nelems,
-        el,
-        t.size,
-        true,
-    ) else {
+    let args = (2, dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.size, true) else {
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Alltoall);
@@ -301,12 +268,15 @@ pub fn alltoalls<T: ShmemType>(
     0
 }
 
-fn reduce_team<T: ShmemType, O: Combine<T>>(
+/// A team collective on `n` elements of `T` in `dest` and `source` alike
+/// (reductions, scans): checks, then `run(coll, dest, source, bytes)`.
+fn elementwise<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
     source: *const T,
     n: usize,
+    run: impl FnOnce(&Coll<'_>, SymOffset, SymOffset, usize),
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
@@ -316,9 +286,20 @@ fn reduce_team<T: ShmemType, O: Combine<T>>(
     }
     let d = buffer(rt, routine, 2, "dest", dest as usize, len);
     let s = buffer(rt, routine, 3, "source", source as usize, len);
-    let c = t.coll(rt, routine, CollOp::Reduce);
-    reduce::run::<T, O>(&c, registry::get().reduce.resolve(t.size, len), d, s, n);
+    run(&t.coll(rt, routine, CollOp::Reduce), d, s, len);
     0
+}
+
+fn reduce_team<T: ShmemType, O: Combine<T>>(
+    routine: &'static str,
+    team: TeamHandle,
+    dest: *mut T,
+    source: *const T,
+    n: usize,
+) -> c_int {
+    elementwise(routine, team, dest, source, n, |c, d, s, len| {
+        reduce::run::<T, O>(c, registry::get().reduce.resolve(c.g.size, len), d, s, n)
+    })
 }
 
 macro_rules! team_reductions {
@@ -346,17 +327,9 @@ fn scan<T: ShmemType + Arith>(
     n: usize,
     inclusive: bool,
 ) -> c_int {
-    let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let len = check::bytes(routine, 4, n, size_of::<T>());
-    if len == 0 {
-        return 0;
-    }
-    let d = buffer(rt, routine, 2, "dest", dest as usize, len);
-    let s = buffer(rt, routine, 3, "source", source as usize, len);
-    let c = t.coll(rt, routine, CollOp::Reduce);
-    reduce::scan::<T, OpSum>(&c, d, s, n, inclusive);
-    0
+    elementwise(routine, team, dest, source, n, |c, d, s, _| {
+        reduce::scan::<T, OpSum>(c, d, s, n, inclusive)
+    })
 }
 
 pub fn sum_inscan<T: ShmemType + Arith>(
@@ -451,19 +424,8 @@ pub fn fcollect_aset<T: ShmemType>(
 ) {
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let el = size_of::<T>();
-    let Some((len, d, s)) = blocks(
-        rt,
-        routine,
-        1,
-        dest as usize,
-        source as usize,
-        3,
-        nelems,
-        el,
-        c.g.size,
-        false,
-    ) else {
+    let args = (1, dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g.size, false) else {
         return;
     };
     collect::fcollect(&c, registry::get().collect.resolve(c.g.size), d, s, len);
@@ -482,19 +444,8 @@ pub fn alltoall_aset<T: ShmemType>(
 ) {
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let el = size_of::<T>();
-    let Some((len, d, s)) = blocks(
-        rt,
-        routine,
-        1,
-        dest as usize,
-        source as usize,
-        3,
-        nelems,
-        el,
-        c.g.size,
-        true,
-    ) else {
+    let args = (1, dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g.size, true) else {
         return;
     };
     alltoall::alltoall(&c, d, s, len);

@@ -190,21 +190,10 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
         sync: sync.clone(),
         predefined: Some(name),
     };
+    // The predefined teams always sit at indices 0 and 1 with generation 0;
+    // `finalize` left every other slot empty and free.
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    table.free.clear();
-    for slot in table.slots.iter_mut().skip(2) {
-        if slot.team.take().is_some() {
-            slot.generation = slot.generation.wrapping_add(1);
-        }
-    }
-    let n = table.slots.len();
-    table.free.extend((2..n).rev());
-    // The predefined teams always sit at indices 0 and 1 with generation 0.
-    if table.slots.is_empty() {
-        table.slots.push(Slot {
-            generation: 0,
-            team: None,
-        });
+    while table.slots.len() < 2 {
         table.slots.push(Slot {
             generation: 0,
             team: None,
@@ -230,6 +219,10 @@ pub fn finalize(rt: &Runtime) {
             slot.generation = slot.generation.wrapping_add(1);
         }
     }
+    // Every user slot is free for the next shmem_init; stale handles stay stale.
+    let n = table.slots.len();
+    table.free.clear();
+    table.free.extend((2..n).rev());
 }
 
 /// Why a split did not create a team on this PE.
