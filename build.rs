@@ -476,13 +476,19 @@ fn shmemx_h() -> String {
 #include <shmem.h>
 
 /* Synchronisation memory reserved for collectives on this PE (or by one team):
- * bytes of flags and of scratch, now and at most, and how many teams hold some.
- * See docs/psync.md. */
+ * bytes of flags and of scratch, now and at most, and how many teams hold some;
+ * what the traditional one-array-per-team scheme would hold for the same teams;
+ * and the messages this PE's collectives sent. See docs/psync.md. */
 typedef struct {
     const char *strategy; /* SHMEM_PSYNC_STRATEGY in effect */
     size_t flags_current, flags_peak;
     size_t scratch_current, scratch_peak;
     size_t teams_current, teams_peak;
+    /* flags of one traditional array per live team (now, at most), and per team ever created */
+    size_t baseline_current, baseline_peak, baseline_never_freed;
+    unsigned long long collectives;    /* team collectives run, splits and destroys included */
+    unsigned long long sync_messages;  /* remote flag writes by the collective algorithms */
+    unsigned long long extra_messages; /* remote flag writes the strategy added */
 } shmemx_psync_footprint_t;
 
 #ifdef __cplusplus

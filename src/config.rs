@@ -93,6 +93,20 @@ pub const VARS: &[Var] = &[
         help: "Every PE prints its synchronisation-memory footprint (current and peak bytes) at shmem_finalize.",
     },
     Var {
+        name: "PSYNC_POOL",
+        sma_alias: false,
+        kind: Kind::Count,
+        default: "2",
+        help: "Sync arrays a team starts with under the pool strategies (extra-sync, barrier-unlock); at least 1.",
+    },
+    Var {
+        name: "PSYNC_POOL_MAX",
+        sma_alias: false,
+        kind: Kind::Count,
+        default: "16",
+        help: "Sync arrays a team's pool may grow to under the pool strategies; at least 2 and at least SHMEM_PSYNC_POOL.",
+    },
+    Var {
         name: "SYNC_ARENA_SIZE",
         sma_alias: false,
         kind: Kind::Size,
@@ -170,6 +184,8 @@ pub struct Config {
     pub hang_warn_secs: f64,
     pub psync_strategy: &'static str,
     pub psync_stats: bool,
+    pub psync_pool: usize,
+    pub psync_pool_max: usize,
     pub sync_arena_size: usize,
     pub team_scratch_size: usize,
     pub barrier_algorithm: &'static str,
@@ -259,7 +275,24 @@ impl Config {
             }
             Ok(b)
         };
+        let count = |name: &str, min: usize| -> Result<usize, ConfigError> {
+            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+            let (n, v) = raw(name);
+            let text = v.unwrap_or_else(|| var.default.to_string());
+            let c = text
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| err(n.clone(), &text, "expected a whole number".into()))?;
+            if c < min {
+                return Err(err(n, &text, format!("must be at least {min}")));
+            }
+            Ok(c)
+        };
+        let psync_pool = count("PSYNC_POOL", 1)?;
+        let psync_pool_max = count("PSYNC_POOL_MAX", psync_pool.max(2))?;
         Ok(Config {
+            psync_pool,
+            psync_pool_max,
             psync_strategy: choice("PSYNC_STRATEGY")?,
             psync_stats: raw("PSYNC_STATS").1.is_some(),
             sync_arena_size: size("SYNC_ARENA_SIZE", 64 << 10)?,
@@ -291,6 +324,8 @@ impl Config {
                 "HANG_WARN" => self.hang_warn_secs.to_string(),
                 "PSYNC_STRATEGY" => self.psync_strategy.to_string(),
                 "PSYNC_STATS" => self.psync_stats.to_string(),
+                "PSYNC_POOL" => self.psync_pool.to_string(),
+                "PSYNC_POOL_MAX" => self.psync_pool_max.to_string(),
                 "SYNC_ARENA_SIZE" => self.sync_arena_size.to_string(),
                 "TEAM_SCRATCH_SIZE" => self.team_scratch_size.to_string(),
                 "BARRIER_ALGORITHM" => self.barrier_algorithm.to_string(),

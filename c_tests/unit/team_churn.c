@@ -7,25 +7,36 @@
  * 1000 rounds shmemx_psync_footprint must report exactly the flag and scratch bytes it
  * reported right after shmem_init, and at the end the same number of teams holding sync
  * memory. shmemx_team_psync_footprint reports sync flags for a freshly created team of 2
- * or more PEs, and -1 for SHMEM_TEAM_INVALID. */
+ * or more PEs, and -1 for SHMEM_TEAM_INVALID. Under the pairwise strategies teams hold no
+ * flags: the per-pair locations stay (at most one per other PE), and the traditional
+ * baseline must come back instead. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common.h"
 
 #define ROUNDS 7500 /* 2500 x (1 + 1 + 2) = 10,000 teams */
 
 static shmemx_psync_footprint_t base;
+static int pairwise;
 
 static void check_footprint(int round) {
     shmemx_psync_footprint_t fp;
     int rc = shmemx_psync_footprint(&fp);
     CHECK(rc == 0, "round %d: shmemx_psync_footprint returned %d", round, rc);
-    CHECK(fp.flags_current == base.flags_current,
-          "round %d: flags_current is %zu bytes, %zu right after shmem_init (peak %zu)", round, fp.flags_current,
-          base.flags_current, fp.flags_peak);
+    if (pairwise)
+        CHECK(fp.flags_current <= base.flags_current + 8 * (size_t)(shmem_n_pes() - 1),
+              "round %d: flags_current is %zu bytes: more than a location per other PE", round, fp.flags_current);
+    else
+        CHECK(fp.flags_current == base.flags_current,
+              "round %d: flags_current is %zu bytes, %zu right after shmem_init (peak %zu)", round,
+              fp.flags_current, base.flags_current, fp.flags_peak);
+    CHECK(fp.baseline_current == base.baseline_current,
+          "round %d: baseline_current is %zu bytes, %zu right after shmem_init", round, fp.baseline_current,
+          base.baseline_current);
     CHECK(fp.scratch_current == base.scratch_current,
           "round %d: scratch_current is %zu bytes, %zu right after shmem_init (peak %zu)", round, fp.scratch_current,
           base.scratch_current, fp.scratch_peak);
@@ -38,9 +49,13 @@ static void check_fresh(shmem_team_t t, int round, const char *what) {
     shmemx_psync_footprint_t tfp;
     int rc = shmemx_team_psync_footprint(t, &tfp);
     CHECK(rc == 0, "round %d: shmemx_team_psync_footprint(new %s team) returned %d", round, what, rc);
-    if (shmem_team_n_pes(t) >= 2)
+    if (pairwise)
+        CHECK(tfp.flags_current == 0, "round %d: new %s team holds %zu bytes of flags under %s", round, what,
+              tfp.flags_current, tfp.strategy);
+    else if (shmem_team_n_pes(t) >= 2)
         CHECK(tfp.flags_current > 0, "round %d: new %s team of %d PEs has flags_current 0", round, what,
               shmem_team_n_pes(t));
+    CHECK(tfp.baseline_current > 0, "round %d: new %s team has no traditional baseline", round, what);
 }
 
 static void sync_team(shmem_team_t t, int round, const char *what) {
@@ -54,6 +69,7 @@ int main(void) {
     CHECK(rc == 0, "shmemx_psync_footprint after shmem_init returned %d", rc);
     int me = shmem_my_pe(), npes = shmem_n_pes();
     CHECK(base.strategy != NULL && base.strategy[0] != '\0', "shmemx_psync_footprint gave no strategy name");
+    pairwise = strncmp(base.strategy, "pairwise", 8) == 0;
     CHECK(base.flags_peak >= base.flags_current && base.scratch_peak >= base.scratch_current &&
               base.teams_peak >= base.teams_current,
           "after shmem_init: a peak below its current value");

@@ -8,8 +8,9 @@
 //! the PE counts a node holds. The last arriver rings the doorbell of every PE
 //! with sleepers.
 
+use super::Coll;
 use super::registry::Barrier;
-use super::{Coll, flags};
+use super::topology::Cube;
 use crate::job::Control;
 use crate::wait::{Waiter, notify};
 use std::sync::atomic::Ordering;
@@ -30,12 +31,14 @@ pub fn run(c: &Coll<'_>, alg: Barrier) {
             let r = c.g.rank;
             let mut k = 0;
             while (1usize << k) < n {
-                c.signal((r + (1 << k)) % n, flags::BARRIER + k);
-                c.consume(flags::BARRIER + k, 1);
+                c.signal((r + (1 << k)) % n, c.l.barrier(k));
+                c.consume(c.l.barrier(k), (r + n - (1 << k)) % n, 1);
                 k += 1;
             }
         }
+        Barrier::RecursiveDoubling => recursive_doubling(c),
         Barrier::Tree => tree(c, TREE_RADIX),
+        Barrier::BinaryTree => tree(c, 2),
         Barrier::Linear => tree(c, n - 1),
     }
 }
@@ -49,14 +52,67 @@ fn children(r: usize, radix: usize, n: usize) -> std::ops::Range<usize> {
 fn tree(c: &Coll<'_>, radix: usize) {
     let (r, n) = (c.g.rank, c.g.size);
     let kids = children(r, radix, n);
-    c.consume(flags::TREE_ARRIVE, kids.len() as u64);
+    c.consume_each(c.l.tree_arrive(), kids.clone());
     if r != 0 {
-        c.signal((r - 1) / radix, flags::TREE_ARRIVE);
-        c.consume(flags::TREE_RELEASE, 1);
+        let parent = (r - 1) / radix;
+        c.signal(parent, c.l.tree_arrive());
+        c.consume(c.l.tree_release(), parent, 1);
     }
     for k in kids {
-        c.signal(k, flags::TREE_RELEASE);
+        c.signal(k, c.l.tree_release());
     }
+}
+
+/// Recursive doubling ([`Cube`]): the extra ranks arrive at their partner
+/// below `p`, the first `p` ranks exchange with `r XOR 2^k`, then release
+/// their extras. Every word has one sender, and the partners do not depend on
+/// anything but the group size.
+fn recursive_doubling(c: &Coll<'_>) {
+    let (r, n) = (c.g.rank, c.g.size);
+    let cube = Cube::new(n);
+    if r >= cube.p {
+        c.signal(r - cube.p, c.l.fold_ready());
+        c.consume(c.l.fold_result(), r - cube.p, 1);
+        return;
+    }
+    let extra = (r < cube.extras).then_some(r + cube.p);
+    if let Some(e) = extra {
+        c.consume(c.l.fold_ready(), e, 1);
+    }
+    for k in 0..cube.rounds() {
+        let partner = r ^ (1 << k);
+        c.signal(partner, c.l.barrier(k));
+        c.consume(c.l.barrier(k), partner, 1);
+    }
+    if let Some(e) = extra {
+        c.signal(e, c.l.fold_result());
+    }
+}
+
+/// Signals rank `r` sends in one barrier over `n` ranks with `alg` (for the
+/// cost accounting of the strategies that insert barriers).
+pub fn signals_sent(alg: Barrier, n: usize, r: usize) -> u64 {
+    if n <= 1 {
+        return 0;
+    }
+    match alg.resolve(n) {
+        Barrier::Dissemination | Barrier::Auto => (usize::BITS - (n - 1).leading_zeros()) as u64,
+        Barrier::RecursiveDoubling => {
+            let cube = Cube::new(n);
+            if r >= cube.p {
+                1
+            } else {
+                cube.rounds() as u64 + u64::from(r < cube.extras)
+            }
+        }
+        Barrier::Tree => tree_signals(TREE_RADIX, n, r),
+        Barrier::BinaryTree => tree_signals(2, n, r),
+        Barrier::Linear => tree_signals(n - 1, n, r),
+    }
+}
+
+fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
+    (children(r, radix, n).len() + usize::from(r != 0)) as u64
 }
 
 pub fn world(control: &Control, waiter: &Waiter<'_>) {

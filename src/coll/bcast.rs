@@ -16,9 +16,17 @@
 //! parent (from the root's source, or from the parent's dest), signals its
 //! children, acknowledges its parent, and returns once its own children have
 //! acknowledged, because they read its buffer.
+//!
+//! Tree flows (the pairwise strategies only): the data moves along a
+//! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
+//! binary tree re-rooted at the root, or the one binary tree rooted at rank 0.
+//! A parent that changes with the root would break the sync-array rule that
+//! every word has one sender, so these run only on pairwise locations, where
+//! each pair of PEs has its own.
 
+use super::Coll;
 use super::registry::Bcast;
-use super::{Coll, flags};
+use super::topology::{self, Flow};
 use crate::heap::SymOffset;
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
@@ -33,7 +41,10 @@ pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: us
     }
     match alg {
         Bcast::Binomial => binomial(c, dest, source, len, root),
-        _ => linear(c, dest, source, len, root),
+        Bcast::Cube => flow(c, dest, source, len, root, topology::cube_bcast(n, r, root)),
+        Bcast::RootedTree => flow(c, dest, source, len, root, topology::rooted_tree_bcast(n, r, root)),
+        Bcast::FixedTree => flow(c, dest, source, len, root, topology::fixed_tree_bcast(n, r, root)),
+        Bcast::Linear | Bcast::Auto => linear(c, dest, source, len, root),
     }
 }
 
@@ -41,16 +52,33 @@ fn linear(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: us
     let (r, n) = (c.g.rank, c.g.size);
     if r == root {
         for k in (0..n).filter(|&k| k != root) {
-            c.signal(k, flags::BCAST_READY);
+            c.signal(k, c.l.bcast_ready());
         }
-        c.consume(flags::BCAST_DONE, n as u64 - 1);
+        c.consume_each(c.l.bcast_done(), (0..n).filter(|&k| k != root));
     } else {
-        c.consume(flags::BCAST_READY, 1);
+        c.consume(c.l.bcast_ready(), root, 1);
         // SAFETY: dest is this PE's symmetric buffer of len bytes and source the
         // root's (same offset, checked by the caller).
         unsafe { c.get(root, source, c.local(dest), len) };
-        c.signal(root, flags::BCAST_DONE);
+        c.signal(root, c.l.bcast_done());
     }
+}
+
+/// Receives from `f.from` (copying from where it holds the data), then passes
+/// the data on to `f.to` and waits until they have read it.
+fn flow(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize, f: Flow) {
+    let holds = |v: usize| if v == root { source } else { dest };
+    if let Some(p) = f.from {
+        c.consume(c.l.bcast_ready(), p, 1);
+        // SAFETY: this PE's dest; the sender's dest or the root's source
+        // (symmetric, len bytes, filled before it signalled).
+        unsafe { c.get(p, holds(p), c.local(dest), len) };
+        c.signal(p, c.l.bcast_done());
+    }
+    for &k in &f.to {
+        c.signal(k, c.l.bcast_ready());
+    }
+    c.consume_each(c.l.bcast_done(), f.to.iter().copied());
 }
 
 /// Parent of rank v > 0 in the binomial tree rooted at 0: v without its
@@ -74,32 +102,30 @@ fn binomial(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: 
     let holds = |v: usize| if v == root { source } else { dest };
     if root != 0 {
         if r == root {
-            c.signal(0, flags::BCAST_ROOT);
+            c.signal(0, c.l.bcast_root());
         } else if r == 0 {
-            c.consume(flags::BCAST_ROOT, 1);
+            c.consume(c.l.bcast_root(), root, 1);
             // SAFETY: as in `linear`: this PE's dest, the root's source.
             unsafe { c.get(root, source, c.local(dest), len) };
-            c.signal(root, flags::BCAST_RELAY);
+            c.signal(root, c.l.bcast_relay());
         }
     }
     if r != 0 {
         let p = parent(r);
-        c.consume(flags::BCAST_READY, 1);
+        c.consume(c.l.bcast_ready(), p, 1);
         if r != root {
             // SAFETY: this PE's dest; the parent's dest or source (symmetric,
             // len bytes, and filled before the parent signalled).
             unsafe { c.get(p, holds(p), c.local(dest), len) };
         }
-        c.signal(p, flags::BCAST_DONE);
+        c.signal(p, c.l.bcast_done());
     }
-    let mut kids = 0;
     for k in children(r, n) {
-        c.signal(k, flags::BCAST_READY);
-        kids += 1;
+        c.signal(k, c.l.bcast_ready());
     }
-    c.consume(flags::BCAST_DONE, kids);
+    c.consume_each(c.l.bcast_done(), children(r, n));
     if r == root && root != 0 {
-        c.consume(flags::BCAST_RELAY, 1);
+        c.consume(c.l.bcast_relay(), 0, 1);
     }
 }
 

@@ -10,8 +10,8 @@
 //! Collect first publishes each member's size in its sync array and meets the
 //! others in a barrier, so every member can place every block.
 
+use super::Coll;
 use super::registry::Collect;
-use super::{Coll, flags};
 use crate::heap::SymOffset;
 
 /// `lens[k]` is the byte length of rank k's block; `source` has `lens[me]`.
@@ -30,18 +30,18 @@ fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, le
             // SAFETY: see above; a local copy, overlap allowed.
             unsafe { std::ptr::copy(c.local(source), c.local(block(r)), lens[r]) };
             let (left, right) = ((r + n - 1) % n, (r + 1) % n);
-            c.signal(right, flags::RING_READY);
+            c.signal(right, c.l.ring_ready());
             for s in 1..n {
                 let b = (r + n - s) % n;
-                c.consume(flags::RING_READY, 1);
+                c.consume(c.l.ring_ready(), left, 1);
                 // SAFETY: see above; the left neighbour has block b in its dest.
                 unsafe { c.get(left, block(b), c.local(block(b)), lens[b]) };
                 if s < n - 1 {
-                    c.signal(right, flags::RING_READY);
+                    c.signal(right, c.l.ring_ready());
                 }
             }
-            c.signal(left, flags::RING_DONE);
-            c.consume(flags::RING_DONE, 1);
+            c.signal(left, c.l.ring_done());
+            c.consume(c.l.ring_done(), right, 1);
         }
         _ => {
             if !met {
@@ -74,11 +74,9 @@ pub fn collect(c: &Coll<'_>, alg: Collect, dest_for: impl FnOnce(usize) -> SymOf
     let n = c.g.size;
     // Sizes travel as len + 1, so a published 0 means "not yet" only before
     // the barrier; after it every word is set.
-    c.publish(flags::COLLECT_COUNT, len as u64 + 1);
+    c.publish_count(len as u64 + 1);
     c.barrier();
-    let lens: Vec<usize> = (0..n)
-        .map(|k| c.read_word(k, flags::COLLECT_COUNT) as usize - 1)
-        .collect();
+    let lens: Vec<usize> = (0..n).map(|k| c.read_count(k) as usize - 1).collect();
     let dest = dest_for(lens.iter().sum());
     run_blocks(c, alg, dest, source, &lens, true);
     // The others read this PE's size right after the first barrier. The linear
@@ -87,5 +85,5 @@ pub fn collect(c: &Coll<'_>, alg: Collect, dest_for: impl FnOnce(usize) -> SymOf
     if matches!(alg, Collect::Ring) && n > 1 {
         c.barrier();
     }
-    c.publish(flags::COLLECT_COUNT, 0);
+    c.publish_count(0);
 }

@@ -32,10 +32,13 @@ pub mod collect;
 pub mod flags;
 pub mod reduce;
 pub mod registry;
+pub mod topology;
 
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
 use crate::transport::Transport;
+use flags::Layout;
+use registry::Algorithms;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `shmem_barrier_all`: completes this PE's outstanding operations, then waits
@@ -49,6 +52,7 @@ pub fn barrier_all(rt: &Runtime) {
 /// transport (the arrival is a sequentially consistent read-modify-write).
 pub fn sync_all(rt: &Runtime) {
     barrier::world(&rt.control, &rt.sync_waiter());
+    crate::team::observe_world_barrier(rt);
 }
 
 /// PEs `start + i * stride` for `i` in `0..size`, with this PE at `rank`.
@@ -81,55 +85,135 @@ impl Group {
     }
 }
 
+/// Where a collective's signals land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem {
+    /// A sync array at the same offset on every member, laid out by
+    /// [`Layout`]: a team's array (array strategies) or a user's pSync.
+    Array(SymOffset),
+    /// The pairwise strategies' table: on every PE, one 64-bit location per
+    /// possible sender, indexed by the sender's world PE number. Any word
+    /// index an algorithm names goes to the sender's location.
+    Pairs(SymOffset),
+}
+
 /// One collective call in progress on this PE.
 pub struct Coll<'a> {
     pub rt: &'a Runtime,
     pub g: Group,
-    /// The sync array (same offset on every member).
-    pub flags: SymOffset,
+    pub mem: Mem,
+    /// Word indices of the sync array (for the group's size).
+    pub l: Layout,
     /// Symmetric scratch for algorithms that expose partial results, if any.
     pub scratch: SymOffset,
     pub scratch_len: usize,
+    /// The algorithms this collective may use.
+    pub algs: Algorithms,
     /// Routine name, for hang diagnostics.
     pub routine: &'static str,
+    /// For team collectives: the strategy's bookkeeping when the call returns.
+    pub finish: Option<crate::team::Finish>,
 }
 
-impl Coll<'_> {
-    #[inline]
-    fn flag_off(&self, idx: usize) -> SymOffset {
-        debug_assert!(idx < crate::psync::FLAG_WORDS);
-        SymOffset(self.flags.0 + idx * 8)
+impl Drop for Coll<'_> {
+    fn drop(&mut self) {
+        if let Some(f) = self.finish.take() {
+            f.run(self.rt);
+        }
+    }
+}
+
+impl<'a> Coll<'a> {
+    /// A collective on a user's sync array (the active-set routines).
+    pub fn on_array(rt: &'a Runtime, routine: &'static str, g: Group, flags: SymOffset) -> Coll<'a> {
+        Coll {
+            rt,
+            g,
+            mem: Mem::Array(flags),
+            l: Layout::for_size(g.size),
+            scratch: SymOffset(0),
+            scratch_len: 0,
+            algs: *registry::get(),
+            routine,
+            finish: None,
+        }
     }
 
+    /// Where a signal from this PE to rank `r` on word `idx` lands.
     #[inline]
-    fn my_flag(&self, idx: usize) -> &AtomicU64 {
-        let p = self.rt.segs.peer_addr(self.rt.me, self.flag_off(idx));
-        // SAFETY: the sync array lies in this PE's segment (checked symmetric
-        // and large enough by the caller that built this Coll), is 8-aligned,
-        // and flags are only accessed atomically.
+    fn target(&self, idx: usize) -> SymOffset {
+        match self.mem {
+            Mem::Array(f) => SymOffset(f.0 + idx * 8),
+            Mem::Pairs(t) => SymOffset(t.0 + self.rt.me * 8),
+        }
+    }
+
+    /// This PE's word that `from` (a rank) signals on word `idx`.
+    #[inline]
+    fn inbox(&self, idx: usize, from: usize) -> &AtomicU64 {
+        let off = match self.mem {
+            Mem::Array(f) => SymOffset(f.0 + idx * 8),
+            Mem::Pairs(t) => SymOffset(t.0 + self.g.pe(from) * 8),
+        };
+        let p = self.rt.segs.peer_addr(self.rt.me, off);
+        // SAFETY: the word lies in this PE's segment (a sync array checked
+        // symmetric and large enough by whoever built this Coll, or the pair
+        // table, which has a word per PE), is 8-aligned, and signal words are
+        // only accessed atomically.
         unsafe { AtomicU64::from_ptr(p as *mut u64) }
     }
 
-    /// Adds 1 to flag `idx` of rank `r`.
+    /// Adds 1 to word `idx` of rank `r` (under the pairwise strategies: to
+    /// this PE's location at rank `r`).
     #[inline]
     pub fn signal(&self, r: usize, idx: usize) {
-        // SAFETY: the flag lies in rank r's segment at the symmetric offset.
-        unsafe { self.rt.transport.flag_add(self.g.pe(r), self.flag_off(idx), 1) }
+        crate::psync::count_signal();
+        // SAFETY: the word lies in rank r's segment at the symmetric offset.
+        unsafe { self.rt.transport.flag_add(self.g.pe(r), self.target(idx), 1) }
     }
 
-    /// Waits until this PE's flag `idx` holds at least `n`, then takes `n` off.
+    /// Waits until `n` signals from rank `from` have arrived on word `idx`,
+    /// then takes them off. On a sync array, signals of one word are not told
+    /// apart by sender, so `from` only matters to the pairwise table.
     #[inline]
-    pub fn consume(&self, idx: usize, n: u64) {
+    pub fn consume(&self, idx: usize, from: usize, n: u64) {
         if n == 0 {
             return;
         }
-        let f = self.my_flag(idx);
+        if let Mem::Pairs(_) = self.mem {
+            crate::psync::pairwise::note_partner(self.g.pe(from));
+        }
+        self.take(self.inbox(idx, from), idx, n);
+    }
+
+    /// One signal from each of `from` on word `idx`.
+    pub fn consume_each(&self, idx: usize, from: impl IntoIterator<Item = usize>) {
+        match self.mem {
+            Mem::Array(_) => {
+                let n = from.into_iter().count() as u64;
+                if n > 0 {
+                    self.take(self.inbox(idx, 0), idx, n);
+                }
+            }
+            Mem::Pairs(_) => {
+                for r in from {
+                    self.consume(idx, r, 1);
+                }
+            }
+        }
+    }
+
+    fn take(&self, f: &AtomicU64, idx: usize, n: u64) {
         self.rt.sync_waiter().wait(
             || f.load(Ordering::Acquire) >= n,
             || {
                 format!(
-                    "{} signals on flag {idx} of {} (group start {} stride {} size {}, have {})",
+                    "{} signals on {} of {} (group start {} stride {} size {}, have {})",
                     n,
+                    match self.mem {
+                        Mem::Array(_) => format!("flag {idx}"),
+                        Mem::Pairs(_) => "a pairwise location".to_string(),
+                    },
                     self.routine,
                     self.g.start,
                     self.g.stride,
@@ -141,20 +225,32 @@ impl Coll<'_> {
         f.fetch_sub(n, Ordering::AcqRel);
     }
 
-    /// Writes a plain value into this PE's flag word `idx` (published data,
-    /// not a signal).
-    pub fn publish(&self, idx: usize, v: u64) {
-        self.my_flag(idx).store(v, Ordering::Release);
+    /// Where collect publishes this PE's element count: a word of the sync
+    /// array, or (pairwise) the first word of the team's scratch, which no
+    /// collective uses between calls.
+    fn count_word(&self) -> SymOffset {
+        match self.mem {
+            Mem::Array(f) => SymOffset(f.0 + self.l.collect_count() * 8),
+            Mem::Pairs(_) => self.scratch,
+        }
     }
 
-    /// Reads word `idx` of rank `r`'s sync array.
-    pub fn read_word(&self, r: usize, idx: usize) -> u64 {
+    /// Publishes this PE's collect count (a plain value, not a signal).
+    pub fn publish_count(&self, v: u64) {
+        let p = self.rt.segs.peer_addr(self.rt.me, self.count_word());
+        // SAFETY: the word is this PE's (see `count_word`), 8-aligned, and
+        // accessed atomically by every reader.
+        unsafe { AtomicU64::from_ptr(p as *mut u64) }.store(v, Ordering::Release);
+    }
+
+    /// Reads rank `r`'s published collect count.
+    pub fn read_count(&self, r: usize) -> u64 {
         let mut v = 0u64;
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
         unsafe {
             self.rt
                 .transport
-                .get(self.g.pe(r), self.flag_off(idx), &mut v as *mut u64 as *mut u8, 8)
+                .get(self.g.pe(r), self.count_word(), &mut v as *mut u64 as *mut u8, 8)
         };
         v
     }
@@ -189,9 +285,9 @@ impl Coll<'_> {
         self.rt.segs.peer_addr(self.rt.me, off)
     }
 
-    /// The group's barrier with the configured algorithm.
+    /// The group's barrier with the algorithm in effect.
     pub fn barrier(&self) {
-        barrier::run(self, registry::get().barrier.resolve(self.g.size));
+        barrier::run(self, self.algs.barrier.resolve(self.g.size));
     }
 }
 

@@ -24,8 +24,8 @@
 //! partner's acknowledgement before the scratch is reused. Finally rank
 //! `r < n - p` writes the result into its extra's dest.
 
+use super::Coll;
 use super::registry::Reduce;
-use super::{Coll, flags};
 use crate::heap::SymOffset;
 use crate::types::Combine;
 use std::mem::size_of;
@@ -125,14 +125,14 @@ fn recursive_doubling<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, sou
         if r >= p {
             // An extra rank: the partner r - p folds our source in, and writes
             // the result into our dest.
-            c.signal(r - p, flags::FOLD_READY);
-            c.consume(flags::FOLD_RESULT, 1);
+            c.signal(r - p, c.l.fold_ready());
+            c.consume(c.l.fold_result(), r - p, 1);
             at += len;
             continue;
         }
         read_into(c, r, src, len, &mut acc);
         if r < extras {
-            c.consume(flags::FOLD_READY, 1);
+            c.consume(c.l.fold_ready(), r + p, 1);
             read_into(c, r + p, src, len, &mut tmp);
             fold::<T, O>(&mut acc, &tmp, true);
         }
@@ -141,19 +141,19 @@ fn recursive_doubling<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, sou
             let partner = r ^ (1 << k);
             // SAFETY: the scratch holds `chunk` elements on every member.
             unsafe { c.put(r, c.scratch, acc.as_ptr() as *const u8, len * size_of::<T>()) };
-            c.signal(partner, flags::RD_READY + k);
-            c.consume(flags::RD_READY + k, 1);
+            c.signal(partner, c.l.rd_ready(k));
+            c.consume(c.l.rd_ready(k), partner, 1);
             read_into(c, partner, c.scratch, len, &mut tmp);
-            c.signal(partner, flags::RD_ACK + k);
+            c.signal(partner, c.l.rd_ack(k));
             fold::<T, O>(&mut acc, &tmp, partner > r);
-            c.consume(flags::RD_ACK + k, 1);
+            c.consume(c.l.rd_ack(k), partner, 1);
             k += 1;
         }
         if r < extras {
             // SAFETY: the extra's dest holds n elements (symmetric); its source
             // was read above, so an in-place dest may be overwritten.
             unsafe { c.put(r + p, dst, acc.as_ptr() as *const u8, len * size_of::<T>()) };
-            c.signal(r + p, flags::FOLD_RESULT);
+            c.signal(r + p, c.l.fold_result());
         }
         store(c, dst, &acc);
         at += len;
@@ -188,9 +188,9 @@ fn ring<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset
             let rg = span(b);
             local_into(c, elem(source, rg.start), rg.len(), &mut acc);
             if s > 0 {
-                c.consume(flags::RING_READY, 1);
+                c.consume(c.l.ring_ready(), left, 1);
                 read_into(c, left, slot(s - 1), rg.len(), &mut tmp);
-                c.signal(left, flags::RING_DONE);
+                c.signal(left, c.l.ring_done());
                 // The partial came from ranks before this one around the ring.
                 fold::<T, O>(&mut acc, &tmp, false);
             }
@@ -198,34 +198,34 @@ fn ring<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset
                 break;
             }
             if s >= 2 {
-                c.consume(flags::RING_DONE, 1);
+                c.consume(c.l.ring_done(), right, 1);
                 unacked -= 1;
             }
             // SAFETY: the slot holds block_cap >= rg.len() elements.
             unsafe { c.put(r, slot(s), acc.as_ptr() as *const u8, rg.len() * el) };
             unacked += 1;
-            c.signal(right, flags::RING_READY);
+            c.signal(right, c.l.ring_ready());
         }
-        c.consume(flags::RING_DONE, unacked);
+        c.consume(c.l.ring_done(), right, unacked);
         // Every member has read every source block it needs: this PE's dest may
         // now be written, even in place. acc holds block r + 1, reduced.
         let mine = (r + 1) % size;
         store(c, elem(dest, span(mine).start), &acc);
         // Allgather around the ring through the dests.
-        c.signal(right, flags::RING_READY);
+        c.signal(right, c.l.ring_ready());
         for s in 1..size {
             let b = (mine + size - s) % size;
             let rg = span(b);
-            c.consume(flags::RING_READY, 1);
+            c.consume(c.l.ring_ready(), left, 1);
             // SAFETY: dest holds n elements on every member; the left
             // neighbour has block b in place.
             unsafe { c.get(left, elem(dest, rg.start), c.local(elem(dest, rg.start)), rg.len() * el) };
             if s < size - 1 {
-                c.signal(right, flags::RING_READY);
+                c.signal(right, c.l.ring_ready());
             }
         }
-        c.signal(left, flags::RING_DONE);
-        c.consume(flags::RING_DONE, 1);
+        c.signal(left, c.l.ring_done());
+        c.consume(c.l.ring_done(), right, 1);
         at += chunk;
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 /// Names accepted by `SHMEM_BARRIER_ALGORITHM`.
-pub const BARRIER: &[&str] = &["auto", "dissemination", "tree", "linear"];
+pub const BARRIER: &[&str] = &["auto", "dissemination", "recursive-doubling", "tree", "linear"];
 /// Names accepted by `SHMEM_BCAST_ALGORITHM`.
 pub const BCAST: &[&str] = &["auto", "linear", "binomial"];
 /// Names accepted by `SHMEM_REDUCE_ALGORITHM`.
@@ -17,8 +17,12 @@ pub enum Barrier {
     Auto,
     /// log2(n) rounds; PE r signals r + 2^k.
     Dissemination,
+    /// log2(n) exchange rounds with r XOR 2^k; extra ranks fold onto r - p.
+    RecursiveDoubling,
     /// A 4-ary tree rooted at rank 0: arrivals up, release down.
     Tree,
+    /// A binary tree rooted at rank 0 (the tree of the pairwise tree strategies).
+    BinaryTree,
     /// A flat tree: everyone signals rank 0, which releases everyone.
     Linear,
 }
@@ -44,6 +48,13 @@ pub enum Bcast {
     Linear,
     /// A binomial tree rooted at rank 0; each node copies from its parent.
     Binomial,
+    /// Pairwise strategies only: a binomial tree in XOR space rooted at the
+    /// root, over the recursive-doubling edges.
+    Cube,
+    /// Pairwise strategies only: a binary tree re-rooted at the root.
+    RootedTree,
+    /// Pairwise strategies only: the binary tree rooted at rank 0, whatever the root.
+    FixedTree,
 }
 
 impl Bcast {
@@ -116,6 +127,7 @@ pub fn from_names(barrier: &str, bcast: &str, reduce: &str, collect: &str) -> Al
     Algorithms {
         barrier: match barrier {
             "dissemination" => Barrier::Dissemination,
+            "recursive-doubling" => Barrier::RecursiveDoubling,
             "tree" => Barrier::Tree,
             "linear" => Barrier::Linear,
             _ => Barrier::Auto,
@@ -155,6 +167,10 @@ mod tests {
 
     #[test]
     fn names_parse_and_auto_resolves() {
+        assert_eq!(
+            from_names("recursive-doubling", "auto", "auto", "auto").barrier,
+            Barrier::RecursiveDoubling
+        );
         let a = from_names("tree", "binomial", "recursive-doubling", "ring");
         assert_eq!(a.barrier.resolve(100), Barrier::Tree);
         assert_eq!(a.bcast, Bcast::Binomial);

@@ -11,7 +11,7 @@
 
 use super::check;
 use super::handle::TeamHandle;
-use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce, registry};
+use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce};
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, FLAG_BYTES};
 use crate::runtime::error::{Error, ErrorKind, fatal};
@@ -117,14 +117,7 @@ fn active_set<'a>(
     };
     check::aligned::<u64>(routine, psync_arg, "pSync", psync as usize);
     let flags = check::sym(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES);
-    Coll {
-        rt,
-        g: Group { rank, ..g },
-        flags,
-        scratch: SymOffset(0),
-        scratch_len: 0,
-        routine,
-    }
+    Coll::on_array(rt, routine, Group { rank, ..g }, flags)
 }
 
 fn root_in(routine: &'static str, arg: u8, root: c_int, size: usize) -> usize {
@@ -162,7 +155,7 @@ pub fn broadcast<T: ShmemType>(
     let d = buffer(rt, routine, 2, "dest", dest as usize, len);
     let s = buffer(rt, routine, 3, "source", source as usize, len);
     let c = t.coll(rt, routine, CollOp::Broadcast);
-    bcast::run(&c, registry::get().bcast.resolve(t.size, len), d, s, len, root, true);
+    bcast::run(&c, c.algs.bcast.resolve(t.size, len), d, s, len, root, true);
     0
 }
 
@@ -180,7 +173,7 @@ pub fn collect<T: ShmemType>(
     let c = t.coll(rt, routine, CollOp::Collect);
     // The destination's size is known once the members have published theirs.
     let dest_for = |total| buffer(rt, routine, 2, "dest", dest as usize, total);
-    collect::collect(&c, registry::get().collect.resolve(t.size), dest_for, s, len);
+    collect::collect(&c, c.algs.collect.resolve(t.size), dest_for, s, len);
     0
 }
 
@@ -198,7 +191,7 @@ pub fn fcollect<T: ShmemType>(
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Collect);
-    collect::fcollect(&c, registry::get().collect.resolve(t.size), d, s, len);
+    collect::fcollect(&c, c.algs.collect.resolve(t.size), d, s, len);
     0
 }
 
@@ -298,7 +291,7 @@ fn reduce_team<T: ShmemType, O: Combine<T>>(
     n: usize,
 ) -> c_int {
     elementwise(routine, team, dest, source, n, |c, d, s, len| {
-        reduce::run::<T, O>(c, registry::get().reduce.resolve(c.g.size, len), d, s, n)
+        reduce::run::<T, O>(c, c.algs.reduce.resolve(c.g.size, len), d, s, n)
     })
 }
 
@@ -389,7 +382,7 @@ pub fn broadcast_aset<T: ShmemType>(
     }
     let d = buffer(rt, routine, 1, "dest", dest as usize, len);
     let s = buffer(rt, routine, 2, "source", source as usize, len);
-    bcast::run(&c, registry::get().bcast.resolve(c.g.size, len), d, s, len, root, false);
+    bcast::run(&c, c.algs.bcast.resolve(c.g.size, len), d, s, len, root, false);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -408,7 +401,7 @@ pub fn collect_aset<T: ShmemType>(
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     let s = buffer(rt, routine, 2, "source", source as usize, len);
     let dest_for = |total| buffer(rt, routine, 1, "dest", dest as usize, total);
-    collect::collect(&c, registry::get().collect.resolve(c.g.size), dest_for, s, len);
+    collect::collect(&c, c.algs.collect.resolve(c.g.size), dest_for, s, len);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -428,7 +421,7 @@ pub fn fcollect_aset<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g.size, false) else {
         return;
     };
-    collect::fcollect(&c, registry::get().collect.resolve(c.g.size), d, s, len);
+    collect::fcollect(&c, c.algs.collect.resolve(c.g.size), d, s, len);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -510,7 +503,7 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
     c.scratch = buffer(rt, routine, 7, "pWrk", pwrk as usize, wrk);
     c.scratch_len = wrk;
-    reduce::run::<T, O>(&c, registry::get().reduce.resolve(c.g.size, len), d, s, n);
+    reduce::run::<T, O>(&c, c.algs.reduce.resolve(c.g.size, len), d, s, n);
 }
 
 macro_rules! active_set_reductions {

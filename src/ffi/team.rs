@@ -272,9 +272,7 @@ pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
 
 /// A barrier over `t`; the strategy learns that it completed.
 pub fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
-    let c = t.coll(rt, routine, CollOp::Barrier);
-    c.barrier();
-    psync::strategy(rt.config.psync_strategy).observe_barrier(&t.sync);
+    t.coll(rt, routine, CollOp::Barrier).barrier();
 }
 
 /// `shmem_team_ptr` (1.6): the address of `dest` on team rank `pe`, if this PE
@@ -315,46 +313,40 @@ fn write_footprint(routine: &'static str, arg: u8, fp: *mut Footprint, v: Footpr
     unsafe { fp.write(v) };
 }
 
-/// `shmemx_psync_footprint`: this PE's synchronisation memory, all teams.
+/// `shmemx_psync_footprint`: this PE's synchronisation memory, all teams,
+/// and the messages its collectives sent.
 pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
-    let t = psync::totals();
-    write_footprint(
-        routine,
-        1,
-        fp,
-        Footprint {
-            strategy: psync::strategy_cstr(rt.config.psync_strategy),
-            flags_current: t.flags,
-            flags_peak: t.flags_peak,
-            scratch_current: t.scratch,
-            scratch_peak: t.scratch_peak,
-            teams_current: t.teams,
-            teams_peak: t.teams_peak,
-        },
-    );
+    let l = *psync::ledger();
+    let v = Footprint::from_ledger(crate::team::strategy(rt), &l, psync::signals());
+    write_footprint(routine, 1, fp, v);
     0
 }
 
 /// `shmemx_team_psync_footprint`: the synchronisation memory one team holds
-/// on this PE (-1 for an invalid team).
+/// on this PE (-1 for an invalid team). Pairwise locations belong to pairs of
+/// PEs, not to teams, so a team holds none of them; message counts are kept
+/// per PE only and read 0 here.
 pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
     let Some(t) = live(routine, 1, h) else { return -1 };
-    let r = t.sync.reserve;
-    write_footprint(
-        routine,
-        2,
-        fp,
-        Footprint {
-            strategy: psync::strategy_cstr(rt.config.psync_strategy),
-            flags_current: r.flags,
-            flags_peak: r.flags,
-            scratch_current: r.scratch,
-            scratch_peak: r.scratch,
-            teams_current: 1,
-            teams_peak: 1,
-        },
-    );
+    let plan = t.sync.plan;
+    let arrays = if plan.cap == 0 { 0 } else { t.sync.pool().arrays };
+    let flags = arrays * plan.array_bytes;
+    let baseline = psync::array_bytes(t.size);
+    let l = psync::Ledger {
+        flags,
+        flags_peak: flags,
+        scratch: plan.scratch,
+        scratch_peak: plan.scratch,
+        teams: 1,
+        teams_peak: 1,
+        baseline,
+        baseline_peak: baseline,
+        baseline_never_freed: baseline,
+        ..psync::Ledger::new()
+    };
+    let v = Footprint::from_ledger(crate::team::strategy(rt), &l, 0);
+    write_footprint(routine, 2, fp, v);
     0
 }

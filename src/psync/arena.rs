@@ -58,10 +58,19 @@ impl Arena {
         unsafe { AtomicU64::from_ptr((self.local + i * 8) as *mut u64) }
     }
 
-    /// Clears this PE's bitmap (at start-up: a new job, or a re-initialisation).
+    /// Clears this PE's bitmap and zeroes every unit it marked (at start-up:
+    /// a new job, or a re-initialisation after teams were left undestroyed),
+    /// so that every free unit is zero.
     pub fn reset(&self) {
         let hw = self.word(0).load(Ordering::Relaxed) as usize;
         for w in 0..hw {
+            let bits = self.word(1 + w).load(Ordering::Relaxed);
+            for b in 0..64 {
+                let u = w * 64 + b;
+                if bits >> b & 1 == 1 && u < self.units {
+                    self.zero(u, 1);
+                }
+            }
             self.word(1 + w).store(0, Ordering::Relaxed);
         }
         self.word(0).store(0, Ordering::Relaxed);
@@ -112,10 +121,11 @@ impl Arena {
 
     /// Zeroes this PE's units `first..first+n`.
     pub fn zero(&self, first: usize, n: usize) {
+        debug_assert!(first + n <= self.units);
         let off = self.header + first * UNIT;
-        // SAFETY: the units lie inside this PE's arena (callers pass runs found
-        // by `first_free`, which stay below `units`), and nobody else uses them
-        // while they are free.
+        // SAFETY: the units lie inside this PE's arena (below `units`), and
+        // they belong to a team being given back or to a previous job of
+        // this process: nobody writes to them any more.
         unsafe { std::ptr::write_bytes((self.local + off) as *mut u8, 0, n * UNIT) };
     }
 }

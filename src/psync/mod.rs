@@ -1,6 +1,7 @@
 //! The synchronisation-memory manager: where the flags and scratch of team
-//! collectives live, how a team obtains them without a world-wide step, and
-//! exact accounting of the bytes reserved.
+//! collectives live, how a team obtains them without a world-wide step, how
+//! they are reused (a *strategy*), and exact accounting of the bytes reserved
+//! and of the messages the strategies add.
 //!
 //! Every segment ends with a *sync arena* (`SHMEM_SYNC_ARENA_SIZE`), cut into
 //! [`UNIT`]-byte units and described by an occupancy bitmap at its start. A team
@@ -9,47 +10,62 @@
 //! joins and takes the lowest run of units free on all of them, then a second
 //! parent barrier makes sure nobody marks its bitmap while another still reads
 //! it. Every member of a new team reads the same bitmaps, so every member takes
-//! the same offset: the memory is symmetric across the team without any PE
-//! outside the parent taking part. Destroying the team returns its units.
+//! the same offset: the team's *region* is symmetric across the team without
+//! any PE outside the parent taking part. Destroying the team returns it.
 //!
-//! How that memory is used by collectives, and reused between them, is a
-//! [`Strategy`]. The first one is the traditional scheme: each team owns one
-//! dedicated sync array (flags) and one scratch buffer for its whole life. The
-//! collective algorithms keep that safe back to back: every flag has one
-//! sender per team (or a sender whose signal implies the awaited one, see
-//! `coll`), flags count rather than toggle, and a collective consumes every
-//! signal sent to it before it returns, so the array is back to all zeros
-//! (`SHMEM_SYNC_VALUE`) when no collective is running.
+//! A region holds the team's scratch and room for its sync arrays ([`Plan`]).
+//! Free units are kept zeroed (a team's owner zeroes its region when it gives
+//! it back), so array slots a pool never grows into are never touched.
+//!
+//! The strategies (`SHMEM_PSYNC_STRATEGY`, the research seed's three answers
+//! to "when may sync memory be reused?" plus the baseline):
+//! - [`traditional`]: one array per team for its whole life;
+//! - [`extra_sync`]: a pool per team, each collective locks an array and a
+//!   lazy one-sided release message frees it;
+//! - [`barrier_unlock`]: a pool per team, a completed barrier unlocks every
+//!   array but its own;
+//! - [`pairwise`]: no arrays; one location per pair of PEs that ever talk,
+//!   shared by every team, with algorithms over a fixed graph.
+//!
+//! The collective algorithms make every strategy safe back to back (signals
+//! count, every word has one sender or an implying one, every collective
+//! consumes its signals before it returns, see `coll`); the strategies differ
+//! in memory and in messages, which is what the accounting here measures.
 
 pub mod arena;
+pub mod barrier_unlock;
+pub mod extra_sync;
+pub mod pairwise;
+pub mod pool;
+pub mod traditional;
 
+use crate::coll::flags::Layout;
 use crate::heap::SymOffset;
-use core::ffi::c_char;
+use core::ffi::{CStr, c_char};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Names accepted by `SHMEM_PSYNC_STRATEGY`.
-pub const STRATEGIES: &[&str] = &["traditional"];
+pub const STRATEGIES: &[&str] = &[
+    "traditional",
+    "extra-sync",
+    "barrier-unlock",
+    "pairwise-rd",
+    "pairwise-tree",
+    "pairwise-tree-fixed",
+];
 
-/// 64-bit flags in one sync array. The layout of the indices is in
-/// `coll::flags`; `SHMEM_*_SYNC_SIZE` equal this, so a user's pSync array
-/// holds the same layout for the active-set collectives.
+/// 64-bit words of a user's pSync array (`SHMEM_*_SYNC_SIZE`): room for the
+/// layout of the largest group (`coll::flags`).
 pub const FLAG_WORDS: usize = 80;
-/// Bytes of one sync array.
+/// Bytes of a user's pSync array.
 pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
 /// Allocation unit of the arena (a multiple of the cache line).
 pub const UNIT: usize = 128;
+/// Sync arrays are placed and counted in whole cache lines.
+pub const LINE: usize = 64;
 
-/// The sync memory a collective runs on: flags and scratch, at offsets that
-/// are the same on every member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SyncArea {
-    pub flags: SymOffset,
-    pub scratch: SymOffset,
-    pub scratch_len: usize,
-}
-
-/// What kind of collective asks for sync memory (strategies may keep separate
-/// arrays per kind).
+/// What kind of collective asks for sync memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CollOp {
     Barrier,
@@ -59,69 +75,199 @@ pub enum CollOp {
     Reduce,
 }
 
-/// Bytes one team reserves on one PE.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Reserve {
-    pub flags: usize,
-    pub scratch: usize,
+/// The communication graph of a pairwise strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Graph {
+    /// Recursive doubling (`r XOR 2^k`, extra ranks folded): fixed edges.
+    RecursiveDoubling,
+    /// A balanced binary tree rooted at each collective's root.
+    Tree,
+    /// One binary tree rooted at rank 0, whatever the root.
+    FixedTree,
 }
 
-/// A team's sync memory on this PE: the units it holds in the arena and how
-/// they are split.
-#[derive(Debug)]
-pub struct TeamSync {
-    pub area: SyncArea,
-    /// First unit and number of units in the arena.
-    pub units: (usize, usize),
-    pub reserve: Reserve,
+/// A reuse strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Traditional,
+    ExtraSync,
+    BarrierUnlock,
+    Pairwise(Graph),
 }
 
-/// The interface a reuse strategy implements. Every call happens on every
-/// member of the team in the same order (collectives are called in the same
-/// order by all members), so deterministic choices agree without messages.
-pub trait Strategy: Send + Sync {
-    fn name(&self) -> &'static str;
-    /// Bytes a new team of `size` PEs reserves on each member at creation.
-    fn reserve(&self, size: usize, scratch: usize) -> Reserve;
-    /// The sync memory a collective of kind `op` on `team` uses.
-    fn acquire(&self, team: &TeamSync, op: CollOp) -> SyncArea;
-    /// The collective that acquired `area` has returned on this PE.
-    fn release(&self, team: &TeamSync, op: CollOp, area: SyncArea);
-    /// A barrier over `team` has completed on this PE: every member has left
-    /// every earlier collective of the team.
-    fn observe_barrier(&self, team: &TeamSync);
-}
-
-/// Dedicated arrays per team: one sync array and one scratch buffer, reserved
-/// at creation and returned at destruction.
-pub struct Traditional;
-
-impl Strategy for Traditional {
-    fn name(&self) -> &'static str {
-        "traditional"
+impl Strategy {
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        Some(match name {
+            "traditional" => Strategy::Traditional,
+            "extra-sync" => Strategy::ExtraSync,
+            "barrier-unlock" => Strategy::BarrierUnlock,
+            "pairwise-rd" => Strategy::Pairwise(Graph::RecursiveDoubling),
+            "pairwise-tree" => Strategy::Pairwise(Graph::Tree),
+            "pairwise-tree-fixed" => Strategy::Pairwise(Graph::FixedTree),
+            _ => return None,
+        })
     }
-    fn reserve(&self, _size: usize, scratch: usize) -> Reserve {
-        Reserve {
-            flags: FLAG_BYTES.next_multiple_of(UNIT),
-            scratch: scratch.next_multiple_of(UNIT),
+
+    pub fn name(self) -> &'static str {
+        self.cname().to_str().expect("ASCII names")
+    }
+
+    pub fn cname(self) -> &'static CStr {
+        match self {
+            Strategy::Traditional => c"traditional",
+            Strategy::ExtraSync => c"extra-sync",
+            Strategy::BarrierUnlock => c"barrier-unlock",
+            Strategy::Pairwise(Graph::RecursiveDoubling) => c"pairwise-rd",
+            Strategy::Pairwise(Graph::Tree) => c"pairwise-tree",
+            Strategy::Pairwise(Graph::FixedTree) => c"pairwise-tree-fixed",
         }
     }
-    fn acquire(&self, team: &TeamSync, _op: CollOp) -> SyncArea {
-        team.area
-    }
-    fn release(&self, _team: &TeamSync, _op: CollOp, _area: SyncArea) {}
-    fn observe_barrier(&self, _team: &TeamSync) {}
-}
 
-/// The strategy selected by `SHMEM_PSYNC_STRATEGY`.
-pub fn strategy(name: &str) -> &'static dyn Strategy {
-    match name {
-        "traditional" => &Traditional,
-        other => unreachable!("config admits only known strategies, got {other}"),
+    /// Array slots of a team's region: (taken at creation, capacity).
+    pub fn slots(self, pool: usize, pool_max: usize) -> (usize, usize) {
+        match self {
+            Strategy::Traditional => traditional::SLOTS,
+            Strategy::ExtraSync | Strategy::BarrierUnlock => (pool, pool_max.max(pool)),
+            Strategy::Pairwise(_) => (0, 0),
+        }
     }
 }
 
-/// `shmemx_psync_footprint_t`: bytes of synchronisation memory reserved.
+/// Bytes of one sync array for a team of `n` PEs (whole cache lines).
+pub fn array_bytes(n: usize) -> usize {
+    (Layout::for_size(n).words() * 8).next_multiple_of(LINE)
+}
+
+/// The shape of a team's region: scratch first, then `cap` array slots, of
+/// which `initial` are taken at creation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub scratch: usize,
+    pub array_bytes: usize,
+    pub initial: usize,
+    pub cap: usize,
+}
+
+impl Plan {
+    pub fn new(strategy: Strategy, size: usize, scratch: usize, pool: usize, pool_max: usize) -> Plan {
+        let (initial, cap) = strategy.slots(pool, pool_max);
+        Plan {
+            scratch: scratch.next_multiple_of(UNIT),
+            array_bytes: array_bytes(size),
+            initial,
+            cap,
+        }
+    }
+
+    /// Arena units the region spans.
+    pub fn units(&self) -> usize {
+        (self.scratch + self.cap * self.array_bytes).div_ceil(UNIT)
+    }
+
+    /// Offset of array slot `i` from the start of the region.
+    pub fn array_offset(&self, i: usize) -> usize {
+        debug_assert!(i < self.cap);
+        self.scratch + i * self.array_bytes
+    }
+}
+
+/// Per-PE accounting: bytes reserved for synchronisation and the messages
+/// the strategy added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ledger {
+    pub flags: usize,
+    pub flags_peak: usize,
+    pub scratch: usize,
+    pub scratch_peak: usize,
+    pub teams: usize,
+    pub teams_peak: usize,
+    /// What one traditional array per live team would hold.
+    pub baseline: usize,
+    pub baseline_peak: usize,
+    /// What one traditional array per team ever created would hold.
+    pub baseline_never_freed: usize,
+    /// Team collectives run (splits and destroys count: they synchronise).
+    pub collectives: u64,
+    /// Remote flag writes the strategy added (release messages, growth
+    /// decisions, inserted barriers).
+    pub extra_messages: u64,
+    /// Arrays a pool grew by, and barriers a pool inserted.
+    pub grows: u64,
+    pub inserted_barriers: u64,
+}
+
+impl Ledger {
+    pub const fn new() -> Ledger {
+        Ledger {
+            flags: 0,
+            flags_peak: 0,
+            scratch: 0,
+            scratch_peak: 0,
+            teams: 0,
+            teams_peak: 0,
+            baseline: 0,
+            baseline_peak: 0,
+            baseline_never_freed: 0,
+            collectives: 0,
+            extra_messages: 0,
+            grows: 0,
+            inserted_barriers: 0,
+        }
+    }
+
+    pub fn add_flags(&mut self, bytes: usize) {
+        self.flags += bytes;
+        self.flags_peak = self.flags_peak.max(self.flags);
+    }
+
+    /// A team of `size` PEs with region `plan` was created on this PE.
+    pub fn team_created(&mut self, plan: &Plan, size: usize) {
+        self.add_flags(plan.initial * plan.array_bytes);
+        self.scratch += plan.scratch;
+        self.scratch_peak = self.scratch_peak.max(self.scratch);
+        self.teams += 1;
+        self.teams_peak = self.teams_peak.max(self.teams);
+        let b = array_bytes(size);
+        self.baseline += b;
+        self.baseline_peak = self.baseline_peak.max(self.baseline);
+        self.baseline_never_freed += b;
+    }
+
+    /// A team was destroyed; it held `arrays` arrays of its plan.
+    pub fn team_destroyed(&mut self, plan: &Plan, arrays: usize, size: usize) {
+        self.flags -= arrays * plan.array_bytes;
+        self.scratch -= plan.scratch;
+        self.teams -= 1;
+        self.baseline -= array_bytes(size);
+    }
+}
+
+/// This PE's ledger.
+pub static LEDGER: Mutex<Ledger> = Mutex::new(Ledger::new());
+/// Signals sent by this PE's collectives (every remote flag write).
+static SIGNALS: AtomicU64 = AtomicU64::new(0);
+
+pub fn ledger() -> std::sync::MutexGuard<'static, Ledger> {
+    LEDGER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[inline]
+pub fn count_signal() {
+    SIGNALS.fetch_add(1, Ordering::Relaxed);
+}
+
+pub fn signals() -> u64 {
+    SIGNALS.load(Ordering::Relaxed)
+}
+
+/// Forgets everything (at `shmem_init`).
+pub fn reset_accounting() {
+    *ledger() = Ledger::new();
+    SIGNALS.store(0, Ordering::Relaxed);
+    pairwise::reset(0);
+}
+
+/// `shmemx_psync_footprint_t`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Footprint {
@@ -132,63 +278,103 @@ pub struct Footprint {
     pub scratch_peak: usize,
     pub teams_current: usize,
     pub teams_peak: usize,
+    pub baseline_current: usize,
+    pub baseline_peak: usize,
+    pub baseline_never_freed: usize,
+    pub collectives: u64,
+    pub sync_messages: u64,
+    pub extra_messages: u64,
 }
 
-/// Running totals of one PE.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Totals {
-    pub flags: usize,
-    pub flags_peak: usize,
-    pub scratch: usize,
-    pub scratch_peak: usize,
-    pub teams: usize,
-    pub teams_peak: usize,
-}
-
-impl Totals {
-    pub fn add(&mut self, r: Reserve) {
-        self.flags += r.flags;
-        self.scratch += r.scratch;
-        self.teams += 1;
-        self.flags_peak = self.flags_peak.max(self.flags);
-        self.scratch_peak = self.scratch_peak.max(self.scratch);
-        self.teams_peak = self.teams_peak.max(self.teams);
-    }
-    pub fn remove(&mut self, r: Reserve) {
-        self.flags -= r.flags;
-        self.scratch -= r.scratch;
-        self.teams -= 1;
-    }
-}
-
-/// This PE's totals (all teams).
-pub static TOTALS: Mutex<Totals> = Mutex::new(Totals {
-    flags: 0,
-    flags_peak: 0,
-    scratch: 0,
-    scratch_peak: 0,
-    teams: 0,
-    teams_peak: 0,
-});
-
-pub fn totals() -> Totals {
-    *TOTALS.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A C string naming the strategy, for [`Footprint::strategy`].
-pub fn strategy_cstr(name: &str) -> *const c_char {
-    match name {
-        "traditional" => c"traditional".as_ptr(),
-        _ => c"unknown".as_ptr(),
+impl Footprint {
+    pub fn from_ledger(strategy: Strategy, l: &Ledger, signals: u64) -> Footprint {
+        Footprint {
+            strategy: strategy.cname().as_ptr(),
+            flags_current: l.flags,
+            flags_peak: l.flags_peak,
+            scratch_current: l.scratch,
+            scratch_peak: l.scratch_peak,
+            teams_current: l.teams,
+            teams_peak: l.teams_peak,
+            baseline_current: l.baseline,
+            baseline_peak: l.baseline_peak,
+            baseline_never_freed: l.baseline_never_freed,
+            collectives: l.collectives,
+            sync_messages: signals,
+            extra_messages: l.extra_messages,
+        }
     }
 }
 
 /// The line `SHMEM_PSYNC_STATS=1` prints at `shmem_finalize`.
-pub fn stats_line(me: usize, npes: usize, strategy: &str, t: Totals) -> String {
+pub fn stats_line(me: usize, npes: usize, strategy: Strategy, l: &Ledger, signals: u64) -> String {
+    let per = |x: u64| {
+        if l.collectives == 0 {
+            0.0
+        } else {
+            x as f64 / l.collectives as f64
+        }
+    };
     format!(
-        "rshmem psync: PE {me} of {npes}: strategy {strategy}: flags {} B (peak {} B), scratch {} B (peak {} B), teams {} (peak {})",
-        t.flags, t.flags_peak, t.scratch, t.scratch_peak, t.teams, t.teams_peak
+        "rshmem psync: PE {me} of {npes}: strategy {}: flags {} B (peak {} B), scratch {} B (peak {} B), teams {} (peak {}); \
+         traditional baseline {} B (peak {} B, never freed {} B); {} collectives, {:.2} signals and {:.2} extra messages per collective",
+        strategy.name(),
+        l.flags,
+        l.flags_peak,
+        l.scratch,
+        l.scratch_peak,
+        l.teams,
+        l.teams_peak,
+        l.baseline,
+        l.baseline_peak,
+        l.baseline_never_freed,
+        l.collectives,
+        per(signals),
+        per(l.extra_messages),
     )
+}
+
+/// A team's sync memory on this PE.
+#[derive(Debug)]
+pub struct TeamSync {
+    /// First unit and number of units of the region in the arena.
+    pub units: (usize, usize),
+    /// Offset of the region in every member's segment.
+    pub base: SymOffset,
+    pub plan: Plan,
+    /// Members, and this PE's rank among them.
+    pub size: usize,
+    pub rank: usize,
+    pub layout: Layout,
+    /// Pool state of the pool strategies; identical on every member because
+    /// it changes only at points every member passes in the same order.
+    pub pool: Mutex<pool::Pool>,
+}
+
+impl TeamSync {
+    pub fn new(units: (usize, usize), base: SymOffset, plan: Plan, size: usize, rank: usize) -> TeamSync {
+        TeamSync {
+            units,
+            base,
+            plan,
+            size,
+            rank,
+            layout: Layout::for_size(size),
+            pool: Mutex::new(pool::Pool::new(plan.initial, plan.cap)),
+        }
+    }
+
+    pub fn scratch(&self) -> SymOffset {
+        self.base
+    }
+
+    pub fn array(&self, i: usize) -> SymOffset {
+        SymOffset(self.base.0 + self.plan.array_offset(i))
+    }
+
+    pub fn pool(&self) -> std::sync::MutexGuard<'_, pool::Pool> {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 #[cfg(test)]
@@ -196,17 +382,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn totals_track_peaks() {
-        let mut t = Totals::default();
-        let r = Traditional.reserve(4, 1000);
-        assert_eq!(r.flags, FLAG_BYTES.next_multiple_of(UNIT));
-        assert_eq!(r.scratch, 1024);
-        t.add(r);
-        t.add(r);
-        t.remove(r);
-        assert_eq!((t.flags, t.flags_peak), (r.flags, 2 * r.flags));
-        assert_eq!((t.teams, t.teams_peak), (1, 2));
-        t.remove(r);
-        assert_eq!(t.scratch, 0);
+    fn names_round_trip() {
+        for n in STRATEGIES {
+            assert_eq!(Strategy::from_name(n).unwrap().name(), *n);
+        }
+        assert_eq!(Strategy::from_name("nope"), None);
+    }
+
+    #[test]
+    fn ledger_tracks_peaks_and_baseline() {
+        let mut l = Ledger::new();
+        let p = Plan::new(Strategy::Traditional, 4, 1000, 2, 16);
+        assert_eq!((p.scratch, p.array_bytes, p.initial, p.cap), (1024, 128, 1, 1));
+        l.team_created(&p, 4);
+        l.team_created(&p, 4);
+        l.team_destroyed(&p, 1, 4);
+        assert_eq!((l.flags, l.flags_peak), (128, 256));
+        assert_eq!((l.teams, l.teams_peak), (1, 2));
+        assert_eq!((l.baseline, l.baseline_peak, l.baseline_never_freed), (128, 256, 256));
+        let q = Plan::new(Strategy::ExtraSync, 4096, 1024, 2, 16);
+        assert_eq!((q.array_bytes, q.initial, q.cap), (384, 2, 16));
+        assert_eq!(q.units(), (1024 + 16 * 384) / UNIT);
+        assert_eq!(Plan::new(Strategy::Pairwise(Graph::Tree), 8, 1024, 2, 16).units(), 8);
     }
 }

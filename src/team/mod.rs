@@ -8,10 +8,16 @@
 //! `shmem_team_destroy` is recognised, not followed. The table grows as
 //! needed; slots of destroyed teams are reused.
 
-use crate::coll::{Coll, Group};
+use crate::coll::{Coll, Group, Mem, registry};
+use crate::heap::SymOffset;
 use crate::psync::arena::{Arena, first_free};
-use crate::psync::{self, CollOp, Reserve, SyncArea, TeamSync, UNIT};
+use crate::psync::pool::Pick;
+use crate::psync::{self, CollOp, Plan, Strategy, TeamSync, UNIT, barrier_unlock, extra_sync, pairwise};
 use crate::runtime::Runtime;
+use crate::transport::Transport;
+use crate::types::AmoOp;
+use crate::wait::backoff::{Backoff, Step};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`, `SHMEM_TEAM_SHARED`).
@@ -41,17 +47,10 @@ impl Team {
         }
     }
 
-    /// A collective call on this team using the strategy's sync memory.
+    /// A collective call on this team on the strategy's sync memory. When the
+    /// returned call is dropped, the strategy learns that it has returned.
     pub fn coll<'a>(&self, rt: &'a Runtime, routine: &'static str, op: CollOp) -> Coll<'a> {
-        let area = strategy(rt).acquire(&self.sync, op);
-        Coll {
-            rt,
-            g: self.group(),
-            flags: area.flags,
-            scratch: area.scratch,
-            scratch_len: area.scratch_len,
-            routine,
-        }
+        open(rt, &self.sync, self.group(), routine, op, true)
     }
 
     /// The world PE of team rank `r`.
@@ -86,8 +85,187 @@ fn decode(raw: usize) -> Option<(usize, u32)> {
     Some((index, (raw >> 32) as u32))
 }
 
-fn strategy(rt: &Runtime) -> &'static dyn psync::Strategy {
-    psync::strategy(rt.config.psync_strategy)
+/// The strategy in effect.
+pub fn strategy(rt: &Runtime) -> Strategy {
+    Strategy::from_name(rt.config.psync_strategy).expect("config admits only known strategies")
+}
+
+/// Offset of the pairwise location table (pairwise strategies), the same on
+/// every PE: the first units of every arena.
+static PAIR_TABLE: AtomicUsize = AtomicUsize::new(0);
+
+/// What the strategy does when a team collective returns on this PE.
+pub struct Finish {
+    sync: Arc<TeamSync>,
+    strategy: Strategy,
+    op: CollOp,
+    /// The pool array the collective ran on.
+    array: Option<usize>,
+    /// World PE of the team's rank 0 (owner of the release words).
+    owner: usize,
+    /// False for the barrier of `shmem_team_destroy`: the team's memory is
+    /// about to be given back, so nothing may write to it any more.
+    release: bool,
+}
+
+impl Finish {
+    pub fn run(self, rt: &Runtime) {
+        match (self.strategy, self.array) {
+            (Strategy::ExtraSync, Some(a)) if self.release => {
+                let word = SymOffset(self.sync.array(a).0 + self.sync.layout.release() * 8);
+                // SAFETY: the release word lies in the owner's copy of the
+                // team's region, which lives until every member has passed
+                // the destroy barrier, after this release.
+                unsafe { rt.transport.flag_add(self.owner, word, extra_sync::RELEASE) };
+                if self.owner != rt.me {
+                    psync::ledger().extra_messages += 1;
+                }
+            }
+            (Strategy::BarrierUnlock, Some(a)) if self.op == CollOp::Barrier => {
+                barrier_unlock::observe_barrier(&mut self.sync.pool(), Some(a));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The release words of a team's pool, read at the owner, with the
+/// runtime's back-off while waiting.
+struct Releases<'a> {
+    rt: &'a Runtime,
+    sync: &'a TeamSync,
+    owner: usize,
+    backoff: Backoff,
+}
+
+impl Releases<'_> {
+    fn word_at(&self, a: usize) -> SymOffset {
+        SymOffset(self.sync.array(a).0 + self.sync.layout.release() * 8)
+    }
+}
+
+impl extra_sync::Releases for Releases<'_> {
+    fn word(&mut self, a: usize) -> u64 {
+        // SAFETY: the word lies in the owner's copy of the team's region.
+        unsafe {
+            self.rt
+                .transport
+                .atomic::<u64>(self.owner, self.word_at(a), AmoOp::Fetch)
+        }
+    }
+    fn decide(&mut self, a: usize, old: u64, new: u64) -> bool {
+        if self.owner != self.rt.me {
+            psync::ledger().extra_messages += 1;
+        }
+        // SAFETY: as in `word`.
+        unsafe {
+            self.rt
+                .transport
+                .atomic::<u64>(self.owner, self.word_at(a), AmoOp::CompareSwap(old, new))
+                == old
+        }
+    }
+    fn wait_step(&mut self) -> bool {
+        match self.backoff.step() {
+            Step::Sleep => {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                false
+            }
+            _ => true,
+        }
+    }
+}
+
+/// Starts a collective of kind `op` on the team whose memory is `sync`.
+fn open<'a>(
+    rt: &'a Runtime,
+    sync: &Arc<TeamSync>,
+    g: Group,
+    routine: &'static str,
+    op: CollOp,
+    release: bool,
+) -> Coll<'a> {
+    let strategy = strategy(rt);
+    psync::ledger().collectives += 1;
+    let on_array = |a: usize, finish: Option<Finish>| Coll {
+        rt,
+        g,
+        mem: Mem::Array(sync.array(a)),
+        l: sync.layout,
+        scratch: sync.scratch(),
+        scratch_len: sync.plan.scratch,
+        algs: *registry::get(),
+        routine,
+        finish,
+    };
+    let finish = |array| {
+        Some(Finish {
+            sync: sync.clone(),
+            strategy,
+            op,
+            array,
+            owner: g.pe(0),
+            release,
+        })
+    };
+    let grown = |pick: Pick| {
+        if let Pick::Grow(_) = pick {
+            let mut l = psync::ledger();
+            l.add_flags(sync.plan.array_bytes);
+            l.grows += 1;
+        }
+        pick.array()
+    };
+    match strategy {
+        Strategy::Traditional => on_array(psync::traditional::ARRAY, finish(None)),
+        Strategy::ExtraSync => {
+            let mut env = Releases {
+                rt,
+                sync,
+                owner: g.pe(0),
+                backoff: Backoff::new(rt.policy),
+            };
+            let pick = extra_sync::acquire(&mut sync.pool(), sync.size as u64, &mut env);
+            let a = grown(pick);
+            on_array(a, finish(Some(a)))
+        }
+        Strategy::BarrierUnlock => loop {
+            let pick = barrier_unlock::acquire(&mut sync.pool());
+            if let Pick::InsertBarrier { on } = pick {
+                let before = psync::signals();
+                on_array(on, None).barrier();
+                barrier_unlock::observe_barrier(&mut sync.pool(), Some(on));
+                let mut l = psync::ledger();
+                l.inserted_barriers += 1;
+                l.extra_messages += psync::signals() - before;
+                continue;
+            }
+            let a = grown(pick);
+            break on_array(a, finish(Some(a)));
+        },
+        Strategy::Pairwise(graph) => Coll {
+            rt,
+            g,
+            mem: Mem::Pairs(SymOffset(PAIR_TABLE.load(Ordering::Relaxed))),
+            l: sync.layout,
+            scratch: sync.scratch(),
+            scratch_len: sync.plan.scratch,
+            algs: pairwise::algorithms(graph),
+            routine,
+            finish: finish(None),
+        },
+    }
+}
+
+/// `shmem_barrier_all` / `shmem_sync_all` completed: under barrier-unlock,
+/// every array of the world team is free again.
+pub fn observe_world_barrier(rt: &Runtime) {
+    if strategy(rt) != Strategy::BarrierUnlock {
+        return;
+    }
+    if let Some(world) = lookup(WORLD) {
+        barrier_unlock::observe_barrier(&mut world.sync.pool(), None);
+    }
 }
 
 /// The team behind a raw handle, if it names a live team.
@@ -128,39 +306,29 @@ fn remove(raw: usize) -> Option<Arc<Team>> {
     Some(team)
 }
 
-/// Units a reserve takes in the arena.
-fn units_for(r: Reserve) -> usize {
-    (r.flags + r.scratch).div_ceil(UNIT)
+/// Takes the region of a new team on this PE and accounts for it.
+fn take(arena: &Arena, first: usize, plan: Plan, g: Group) -> TeamSync {
+    let units = plan.units();
+    arena.mark(first, units, true);
+    psync::ledger().team_created(&plan, g.size);
+    TeamSync::new((first, units), arena.unit_offset(first), plan, g.size, g.rank)
 }
 
-fn sync_for(arena: &Arena, first: usize, reserve: Reserve) -> TeamSync {
-    let flags = arena.unit_offset(first);
-    TeamSync {
-        area: SyncArea {
-            flags,
-            scratch: crate::heap::SymOffset(flags.0 + reserve.flags),
-            scratch_len: reserve.scratch,
-        },
-        units: (first, units_for(reserve)),
-        reserve,
-    }
-}
-
-/// Takes the sync memory of a new team on this PE and accounts for it.
-fn take(arena: &Arena, first: usize, reserve: Reserve) -> TeamSync {
-    let sync = sync_for(arena, first, reserve);
-    arena.mark(first, sync.units.1, true);
-    psync::TOTALS.lock().unwrap_or_else(|e| e.into_inner()).add(reserve);
-    sync
-}
-
-/// Returns a team's sync memory.
+/// Returns a team's region, zeroed (free units are kept zero, so a new team
+/// need not touch the slots it may never use).
 fn give_back(arena: &Arena, sync: &TeamSync) {
+    arena.zero(sync.units.0, sync.units.1);
     arena.mark(sync.units.0, sync.units.1, false);
-    psync::TOTALS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(sync.reserve);
+    let arrays = match sync.plan.cap {
+        0 => 0,
+        _ => sync.pool().arrays,
+    };
+    psync::ledger().team_destroyed(&sync.plan, arrays, sync.size);
+}
+
+fn plan(rt: &Runtime, size: usize) -> Plan {
+    let c = &rt.config;
+    Plan::new(strategy(rt), size, c.team_scratch_size, c.psync_pool, c.psync_pool_max)
 }
 
 /// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
@@ -169,18 +337,36 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
     let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     let arena = Arena::new(&rt.segs);
     arena.reset();
-    *psync::TOTALS.lock().unwrap_or_else(|e| e.into_inner()) = psync::Totals::default();
-    let reserve = strategy(rt).reserve(rt.npes, rt.config.team_scratch_size);
-    let need = units_for(reserve);
-    if need > arena.units() {
-        return Err(format!(
-            "SHMEM_SYNC_ARENA_SIZE={} is too small for the world team's {} bytes of synchronisation memory",
-            rt.config.sync_arena_size,
-            need * UNIT
-        ));
+    psync::reset_accounting();
+    let too_small = |bytes: usize| {
+        format!(
+            "SHMEM_SYNC_ARENA_SIZE={} is too small for the world team's {bytes} bytes of synchronisation memory",
+            rt.config.sync_arena_size
+        )
+    };
+    // Pairwise strategies: a location per possible sender, first in every arena.
+    let mut first = 0;
+    if let Strategy::Pairwise(_) = strategy(rt) {
+        pairwise::reset(rt.npes);
+        let units = (rt.npes * pairwise::LOCATION_BYTES).div_ceil(UNIT);
+        if units > arena.units() {
+            return Err(too_small(units * UNIT));
+        }
+        arena.mark(0, units, true);
+        PAIR_TABLE.store(arena.unit_offset(0).0, Ordering::Relaxed);
+        first = units;
     }
-    arena.zero(0, need);
-    let sync = Arc::new(take(&arena, 0, reserve));
+    let plan = plan(rt, rt.npes);
+    if first + plan.units() > arena.units() {
+        return Err(too_small(plan.units() * UNIT));
+    }
+    let g = Group {
+        start: 0,
+        stride: 1,
+        size: rt.npes,
+        rank: rt.me,
+    };
+    let sync = Arc::new(take(&arena, first, plan, g));
     let world = |name| Team {
         start: 0,
         stride: 1,
@@ -208,9 +394,10 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
 pub fn finalize(rt: &Runtime) {
     let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     if rt.config.psync_stats {
+        let l = *psync::ledger();
         eprintln!(
             "{}",
-            psync::stats_line(rt.me, rt.npes, rt.config.psync_strategy, psync::totals())
+            psync::stats_line(rt.me, rt.npes, strategy(rt), &l, psync::signals())
         );
     }
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
@@ -243,7 +430,6 @@ pub fn create(
 ) -> Vec<Result<Option<usize>, SplitError>> {
     let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     let arena = Arena::new(&rt.segs);
-    let strat = strategy(rt);
     let pc = parent.coll(rt, routine, CollOp::Barrier);
     let mut out = Vec::with_capacity(mine.len());
     for phase in mine {
@@ -251,8 +437,8 @@ pub fn create(
         // second barrier.
         pc.barrier();
         let found = phase.map(|(g, _)| {
-            let reserve = strat.reserve(g.size, rt.config.team_scratch_size);
-            let need = units_for(reserve);
+            let plan = plan(rt, g.size);
+            let need = plan.units();
             let words = need.div_ceil(64) + 1;
             let upto = (0..g.size)
                 .map(|r| arena.high_water(&rt.transport, g.pe(r)))
@@ -260,17 +446,12 @@ pub fn create(
                 .unwrap_or(0)
                 + words;
             let maps: Vec<Vec<u64>> = (0..g.size).map(|r| arena.read(&rt.transport, g.pe(r), upto)).collect();
-            let first = first_free(&maps, need, arena.units());
-            if let Some(f) = first {
-                arena.zero(f, need);
-            }
-            (reserve, need, first)
+            (plan, first_free(&maps, need, arena.units()))
         });
         pc.barrier();
-        strat.observe_barrier(&parent.sync);
         out.push(match (phase, found) {
-            (Some((g, num_contexts)), Some((reserve, _, Some(first)))) => {
-                let sync = Arc::new(take(&arena, first, reserve));
+            (Some((g, num_contexts)), Some((plan, Some(first)))) => {
+                let sync = Arc::new(take(&arena, first, plan, *g));
                 Ok(Some(insert(Team {
                     start: g.start,
                     stride: g.stride,
@@ -281,7 +462,9 @@ pub fn create(
                     predefined: None,
                 })))
             }
-            (Some(_), Some((_, need, None))) => Err(SplitError::NoSyncMemory { need: need * UNIT }),
+            (Some(_), Some((plan, None))) => Err(SplitError::NoSyncMemory {
+                need: plan.units() * UNIT,
+            }),
             _ => Ok(None),
         });
     }
@@ -298,7 +481,7 @@ pub fn destroy(rt: &Runtime, routine: &'static str, raw: usize) -> Option<()> {
     // Every member has finished every collective of the team once this
     // barrier completes, and the algorithms consume all their signals, so
     // nothing will write to the team's memory any more.
-    team.coll(rt, routine, CollOp::Barrier).barrier();
+    open(rt, &team.sync, team.group(), routine, CollOp::Barrier, false).barrier();
     let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     let team = remove(raw)?;
     give_back(&Arena::new(&rt.segs), &team.sync);

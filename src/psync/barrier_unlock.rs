@@ -1,0 +1,68 @@
+//! Strategy 2 of the research seed, "unlock on user barrier": a pool of sync
+//! arrays per team and no extra messages at all. Each collective locks the
+//! lowest unlocked array. When a barrier of the team completes (a team
+//! barrier or sync, a split of the team, or `shmem_barrier_all` for the world
+//! team), every member has left every earlier collective of the team, so
+//! every array but the barrier's own is unlocked. When every array is locked
+//! the pool grows by one (up to `SHMEM_PSYNC_POOL_MAX`); at that capacity a
+//! barrier is inserted on the last barrier's array (recorded in the ledger
+//! as an inserted barrier, its signals as extra messages), which unlocks the
+//! rest. The lock state changes only at collective starts and barrier ends,
+//! which every member passes in the same order: every member decides alike.
+//!
+//! Memory: c arrays per team, c the largest number of collectives between
+//! two barriers (capped), each log n words: O(c n log n) in all.
+
+use super::pool::{Pick, Pool};
+
+/// The array for the next collective of the team.
+pub fn acquire(pool: &mut Pool) -> Pick {
+    let pick = match (0..pool.arrays).find(|&a| !pool.locked[a]) {
+        Some(a) => Pick::Use(a),
+        None if pool.arrays < pool.cap => Pick::Grow(pool.grow()),
+        None => {
+            return Pick::InsertBarrier {
+                on: pool.last_barrier.unwrap_or(0),
+            };
+        }
+    };
+    pool.locked[pick.array()] = true;
+    pool.seq += 1;
+    pick
+}
+
+/// A barrier of the team that ran on `array` has completed on this PE
+/// (`None`: a world barrier that used no array of the team).
+pub fn observe_barrier(pool: &mut Pool, array: Option<usize>) {
+    for (a, l) in pool.locked.iter_mut().enumerate() {
+        *l = Some(a) == array;
+    }
+    if array.is_some() {
+        pool.last_barrier = array;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_between_barriers_and_unlocks_at_them() {
+        let mut p = Pool::new(2, 3);
+        assert_eq!(acquire(&mut p), Pick::Use(0));
+        assert_eq!(acquire(&mut p), Pick::Use(1));
+        assert_eq!(acquire(&mut p), Pick::Grow(2));
+        // All three locked at capacity: insert a barrier.
+        assert_eq!(acquire(&mut p), Pick::InsertBarrier { on: 0 });
+        observe_barrier(&mut p, Some(0));
+        assert_eq!(acquire(&mut p), Pick::Use(1));
+        // A barrier on array 2 unlocks 0 and 1.
+        assert_eq!(acquire(&mut p), Pick::Use(2));
+        observe_barrier(&mut p, Some(2));
+        assert_eq!(acquire(&mut p), Pick::Use(0));
+        assert_eq!(acquire(&mut p), Pick::Use(1));
+        assert_eq!(acquire(&mut p), Pick::InsertBarrier { on: 2 });
+        observe_barrier(&mut p, None);
+        assert_eq!(acquire(&mut p), Pick::Use(0));
+    }
+}
