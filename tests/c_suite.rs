@@ -24,6 +24,10 @@ struct Spec {
     variants: Vec<(String, String)>,
     args: Vec<String>,
     timeout: u32,
+    /// Arguments of one more run per np and variant, ignored unless asked for
+    /// (`cargo test -- --ignored`), and its timeout (default 10x `timeout`).
+    ignored_args: Option<Vec<String>>,
+    ignored_timeout: Option<u32>,
     cflags: Vec<String>,
     oshrun: Vec<String>,
     /// Run the program itself, without oshrun (a 1-PE job).
@@ -43,6 +47,8 @@ fn parse_spec(path: &Path, text: &str) -> Spec {
         variants: vec![],
         args: vec![],
         timeout: 60,
+        ignored_args: None,
+        ignored_timeout: None,
         cflags: vec![],
         oshrun: vec![],
         direct: false,
@@ -88,6 +94,8 @@ fn parse_spec(path: &Path, text: &str) -> Spec {
             }
             "args" => s.args = words(),
             "timeout" => s.timeout = value.parse().expect("timeout is a number"),
+            "ignored-args" => s.ignored_args = Some(words()),
+            "ignored-timeout" => s.ignored_timeout = Some(value.parse().expect("ignored-timeout is a number")),
             "cflags" => s.cflags = words(),
             "oshrun" => s.oshrun = words(),
             "launch" if value == "direct" => s.direct = true,
@@ -143,20 +151,25 @@ fn shm_leftovers() -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn run(p: &Program, np: usize, variant: Option<&(String, String)>) -> Result<(), Failed> {
+/// Runs the program once; `long`: with the arguments of `ignored-args` and its timeout.
+fn run(p: &Program, np: usize, variant: Option<&(String, String)>, long: bool) -> Result<(), Failed> {
     let exe = p.binary.get_or_init(|| build(p)).clone()?;
     let subst = |s: &str| s.replace("{np}", &np.to_string());
+    let (args, timeout) = match (&p.spec.ignored_args, long) {
+        (Some(a), true) => (a, p.spec.ignored_timeout.unwrap_or(p.spec.timeout * 10)),
+        _ => (&p.spec.args, p.spec.timeout),
+    };
     let mut cmd = if p.spec.direct {
         assert_eq!(np, 1, "{}: a program run without oshrun is a 1-PE job", p.name);
         Command::new(&exe)
     } else {
         let mut c = Command::new(OSHRUN);
-        c.args(["-np", &np.to_string(), "--timeout", &p.spec.timeout.to_string()])
+        c.args(["-np", &np.to_string(), "--timeout", &timeout.to_string()])
             .args(&p.spec.oshrun)
             .arg(&exe);
         c
     };
-    cmd.args(p.spec.args.iter().map(|a| subst(a)));
+    cmd.args(args.iter().map(|a| subst(a)));
     // cargo test puts target/<profile> on LD_LIBRARY_PATH, which beats the rpath
     // oshcc sets and may hold a stale librshmem.so from an earlier `cargo build`:
     // run the programs as a user would.
@@ -248,18 +261,19 @@ fn main() {
     for p in &programs {
         for &np in &p.spec.np {
             let p = p.clone();
-            for (i, v) in std::iter::once(None)
-                .chain(p.spec.variants.iter().map(Some))
-                .enumerate()
-            {
+            for v in std::iter::once(None).chain(p.spec.variants.iter().map(Some)) {
                 let name = match v {
                     None => format!("{} np={np}", p.name),
                     Some((k, v)) => format!("{} np={np} {k}={v}", p.name),
                 };
+                let variant = v.cloned();
+                if p.spec.ignored_args.is_some() {
+                    let (p, variant) = (p.clone(), variant.clone());
+                    let long = Trial::test(format!("{name}::long"), move || run(&p, np, variant.as_ref(), true));
+                    trials.push(long.with_ignored_flag(true));
+                }
                 let p = p.clone();
-                trials.push(Trial::test(name, move || {
-                    run(&p, np, if i == 0 { None } else { p.spec.variants.get(i - 1) })
-                }));
+                trials.push(Trial::test(name, move || run(&p, np, variant.as_ref(), false)));
             }
         }
     }
