@@ -37,6 +37,7 @@ pub mod barrier_unlock;
 pub mod extra_sync;
 pub mod pairwise;
 pub mod pool;
+pub mod sim;
 pub mod traditional;
 
 use crate::coll::flags::Layout;

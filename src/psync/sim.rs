@@ -1,0 +1,393 @@
+//! Virtual jobs: the strategies' bookkeeping driven for `n` PEs through a
+//! sequence of team splits, collectives and destructions, with no processes.
+//!
+//! Every decision goes through the same code as a real run: the pool logic
+//! of `extra_sync` and `barrier_unlock`, the pair graphs of `pairwise` (the
+//! functions the collective algorithms themselves follow), the region
+//! [`Plan`] and the [`Ledger`]. What a virtual job cannot have is timing, so
+//! members run in lockstep: under `extra-sync` every release has arrived by
+//! the time an array is needed again (a real run grows its pool further when
+//! a fast member overtakes a slow one; the ledger counts those growths).
+//! A test runs the same sequences under `oshrun` at 8 PEs and compares every
+//! PE's ledger with this model.
+
+use super::pool::{Pick, Pool};
+use super::{CollOp, Ledger, Plan, Strategy, barrier_unlock, extra_sync, pairwise};
+use crate::coll::barrier;
+use crate::coll::registry::Barrier;
+
+/// One step of a sequence. Teams are numbered in creation order, the world
+/// team being 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `shmem_team_split_strided(parent, start, stride, size)`: a new team.
+    Split {
+        parent: usize,
+        start: usize,
+        stride: usize,
+        size: usize,
+    },
+    /// A collective of kind `op` on a team (`root` for broadcasts).
+    Coll { team: usize, op: CollOp, root: usize },
+    /// `shmem_team_destroy`.
+    Destroy { team: usize },
+    /// `shmem_barrier_all`.
+    BarrierAll,
+}
+
+/// Collectives run on a team per iteration of a sequence: `shmem_team_sync`,
+/// a one-element max-reduction, an 8-byte broadcast from `root`.
+fn iteration(out: &mut Vec<Step>, team: usize, size: usize, k: usize) {
+    out.push(Step::Coll {
+        team,
+        op: CollOp::Barrier,
+        root: 0,
+    });
+    out.push(Step::Coll {
+        team,
+        op: CollOp::Reduce,
+        root: 0,
+    });
+    out.push(Step::Coll {
+        team,
+        op: CollOp::Broadcast,
+        root: bcast_root(k, size),
+    });
+}
+
+/// The root of the broadcast of iteration `k` on a team of `size` PEs (the
+/// C program of the agreement test uses the same formula).
+pub fn bcast_root(k: usize, size: usize) -> usize {
+    (k * 5 + 1) % size
+}
+
+/// Sequences the footprint tool and its test know by name.
+pub const SEQUENCES: &[&str] = &["barriers", "qtc", "qtc-keep", "strided"];
+
+/// The steps of sequence `name` for `n` PEs.
+///
+/// - `barriers`: 16 `shmem_team_sync` on the world team.
+/// - `qtc`: QTC's shrinking teams (SHOC's schedule with every size
+///   occurring): on the current team of `m` PEs (the world first), one
+///   iteration, then a split to the first `m - 1` PEs and the destruction of
+///   the old team, down to one PE (whose team is destroyed at the end); the
+///   pruned PEs wait in `shmem_barrier_all`.
+/// - `qtc-keep`: the same without destroying the old teams (SHOC never frees
+///   its communicators).
+/// - `strided`: for strides 2, 4 and 8 in turn, every offset's strided team
+///   (`o, o + s, ...`) is split from the world and runs one iteration; the
+///   stride's teams are destroyed before the next stride.
+pub fn sequence(name: &str, n: usize) -> Option<Vec<Step>> {
+    let mut v = Vec::new();
+    let mut k = 0;
+    match name {
+        "barriers" => {
+            for _ in 0..16 {
+                v.push(Step::Coll {
+                    team: 0,
+                    op: CollOp::Barrier,
+                    root: 0,
+                });
+            }
+        }
+        "qtc" | "qtc-keep" => {
+            let (mut team, mut teams, mut m) = (0, 1, n);
+            loop {
+                iteration(&mut v, team, m, k);
+                k += 1;
+                if m == 1 {
+                    if name == "qtc" && team != 0 {
+                        v.push(Step::Destroy { team });
+                    }
+                    break;
+                }
+                v.push(Step::Split {
+                    parent: team,
+                    start: 0,
+                    stride: 1,
+                    size: m - 1,
+                });
+                if name == "qtc" && team != 0 {
+                    v.push(Step::Destroy { team });
+                }
+                team = teams;
+                teams += 1;
+                m -= 1;
+            }
+        }
+        "strided" => {
+            let mut teams = 1;
+            for s in [2, 4, 8] {
+                let first = teams;
+                for o in 0..s.min(n) {
+                    v.push(Step::Split {
+                        parent: 0,
+                        start: o,
+                        stride: s,
+                        size: (n - o).div_ceil(s),
+                    });
+                    teams += 1;
+                }
+                for t in first..teams {
+                    let o = t - first;
+                    iteration(&mut v, t, (n - o).div_ceil(s), k);
+                    k += 1;
+                }
+                for team in first..teams {
+                    v.push(Step::Destroy { team });
+                }
+            }
+        }
+        _ => return None,
+    }
+    v.push(Step::BarrierAll);
+    Some(v)
+}
+
+struct Team {
+    start: usize,
+    stride: usize,
+    size: usize,
+    plan: Plan,
+    pool: Pool,
+    live: bool,
+}
+
+impl Team {
+    fn pe(&self, r: usize) -> usize {
+        self.start + r * self.stride
+    }
+}
+
+/// The configuration a virtual job runs with (the real defaults by default).
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub strategy: Strategy,
+    pub npes: usize,
+    pub scratch: usize,
+    pub pool: usize,
+    pub pool_max: usize,
+}
+
+impl Config {
+    pub fn new(strategy: Strategy, npes: usize) -> Config {
+        Config {
+            strategy,
+            npes,
+            scratch: 64 << 10,
+            pool: 2,
+            pool_max: 16,
+        }
+    }
+}
+
+/// A virtual job: a ledger per PE.
+pub struct Job {
+    cfg: Config,
+    teams: Vec<Team>,
+    pub ledgers: Vec<Ledger>,
+    partners: Vec<pairwise::Partners>,
+}
+
+/// Lockstep releases: every member released the previous use already.
+struct Lockstep;
+
+impl extra_sync::Releases for Lockstep {
+    fn word(&mut self, _array: usize) -> u64 {
+        // A count far ahead of any need (counts compare modulo 2^32).
+        (i32::MAX as u64) << 32
+    }
+    fn decide(&mut self, _array: usize, _old: u64, _new: u64) -> bool {
+        unreachable!("in lockstep every release has arrived")
+    }
+    fn wait_step(&mut self) -> bool {
+        unreachable!("in lockstep nobody waits")
+    }
+}
+
+impl Job {
+    /// A job right after `shmem_init`: the world team exists.
+    pub fn new(cfg: Config) -> Job {
+        let mut job = Job {
+            cfg,
+            teams: vec![],
+            ledgers: vec![Ledger::new(); cfg.npes],
+            partners: (0..cfg.npes).map(|_| pairwise::Partners::new(cfg.npes)).collect(),
+        };
+        job.create(0, 1, cfg.npes);
+        job
+    }
+
+    fn plan(&self, size: usize) -> Plan {
+        let c = &self.cfg;
+        Plan::new(c.strategy, size, c.scratch, c.pool, c.pool_max)
+    }
+
+    fn create(&mut self, start: usize, stride: usize, size: usize) {
+        let plan = self.plan(size);
+        let t = Team {
+            start,
+            stride,
+            size,
+            plan,
+            pool: Pool::new(plan.initial, plan.cap),
+            live: true,
+        };
+        for r in 0..size {
+            self.ledgers[t.pe(r)].team_created(&plan, size);
+        }
+        self.teams.push(t);
+    }
+
+    /// One collective on team `ti`, as `team::open` and `Finish::run` do it
+    /// on every member. `release` is false for the barrier of a destroy.
+    fn coll(&mut self, ti: usize, op: CollOp, root: usize, release: bool) {
+        let t = &mut self.teams[ti];
+        assert!(t.live, "virtual team {ti} used after destruction");
+        let n = t.size;
+        let members: Vec<usize> = (0..n).map(|r| t.start + r * t.stride).collect();
+        for &pe in &members {
+            self.ledgers[pe].collectives += 1;
+        }
+        let grown = |ledgers: &mut [Ledger], pick: Pick, bytes: usize| {
+            if let Pick::Grow(_) = pick {
+                for &pe in &members {
+                    ledgers[pe].add_flags(bytes);
+                    ledgers[pe].grows += 1;
+                }
+            }
+        };
+        match self.cfg.strategy {
+            Strategy::Traditional => {}
+            Strategy::ExtraSync => {
+                let pick = extra_sync::acquire(&mut t.pool, n as u64, &mut Lockstep);
+                grown(&mut self.ledgers, pick, t.plan.array_bytes);
+                if release {
+                    for &pe in &members[1..] {
+                        self.ledgers[pe].extra_messages += 1;
+                    }
+                }
+            }
+            Strategy::BarrierUnlock => {
+                let a = loop {
+                    let pick = barrier_unlock::acquire(&mut t.pool);
+                    if let Pick::InsertBarrier { on } = pick {
+                        for (r, &pe) in members.iter().enumerate() {
+                            let l = &mut self.ledgers[pe];
+                            l.inserted_barriers += 1;
+                            l.extra_messages += barrier::signals_sent(Barrier::Auto, n, r);
+                        }
+                        barrier_unlock::observe_barrier(&mut t.pool, Some(on));
+                        continue;
+                    }
+                    grown(&mut self.ledgers, pick, t.plan.array_bytes);
+                    break pick.array();
+                };
+                if op == CollOp::Barrier {
+                    barrier_unlock::observe_barrier(&mut t.pool, Some(a));
+                }
+            }
+            Strategy::Pairwise(g) => {
+                for (r, &pe) in members.iter().enumerate() {
+                    for x in pairwise::peers(g, op, n, r, root) {
+                        if self.partners[pe].note(members[x]) {
+                            self.ledgers[pe].add_flags(pairwise::LOCATION_BYTES);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn step(&mut self, s: Step) {
+        match s {
+            Step::Split {
+                parent,
+                start,
+                stride,
+                size,
+            } => {
+                // The split's parent barriers are one collective of the parent.
+                self.coll(parent, CollOp::Barrier, 0, true);
+                let p = &self.teams[parent];
+                let (ws, wst) = (p.pe(start), p.stride * stride);
+                self.create(ws, wst, size);
+            }
+            Step::Coll { team, op, root } => self.coll(team, op, root, true),
+            Step::Destroy { team } => {
+                self.coll(team, CollOp::Barrier, 0, false);
+                let t = &mut self.teams[team];
+                t.live = false;
+                let arrays = if t.plan.cap == 0 { 0 } else { t.pool.arrays };
+                for r in 0..t.size {
+                    let pe = t.start + r * t.stride;
+                    self.ledgers[pe].team_destroyed(&t.plan, arrays, t.size);
+                }
+            }
+            Step::BarrierAll => {
+                if self.cfg.strategy == Strategy::BarrierUnlock {
+                    barrier_unlock::observe_barrier(&mut self.teams[0].pool, None);
+                }
+            }
+        }
+    }
+
+    pub fn run(cfg: Config, steps: &[Step]) -> Job {
+        let mut job = Job::new(cfg);
+        for &s in steps {
+            job.step(s);
+        }
+        job
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::psync::{Graph, STRATEGIES, array_bytes};
+
+    fn run(strategy: &str, n: usize, seq: &str) -> Job {
+        let cfg = Config::new(Strategy::from_name(strategy).unwrap(), n);
+        Job::run(cfg, &sequence(seq, n).unwrap())
+    }
+
+    #[test]
+    fn every_sequence_runs_under_every_strategy() {
+        for s in STRATEGIES {
+            for q in SEQUENCES {
+                for n in [1, 2, 3, 8, 13] {
+                    let job = run(s, n, q);
+                    for l in &job.ledgers {
+                        assert!(l.flags_peak >= l.flags && l.scratch_peak >= l.scratch);
+                        assert_eq!(l.teams, if *q == "qtc-keep" { l.teams } else { 1 }, "{s} {q} {n}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn traditional_flags_equal_the_baseline() {
+        for q in SEQUENCES {
+            let job = run("traditional", 16, q);
+            for l in &job.ledgers {
+                assert_eq!((l.flags, l.flags_peak), (l.baseline, l.baseline_peak), "{q}");
+            }
+        }
+    }
+
+    #[test]
+    fn qtc_reproduces_the_seeds_orders_of_growth() {
+        // PE 0 is in every team of the QTC sequence.
+        let pe0 = |s: &str, n: usize| run(s, n, "qtc-keep").ledgers[0];
+        for n in [64, 256] {
+            let rd = pe0("pairwise-rd", n);
+            assert_eq!(rd.flags_peak, 8 * n.trailing_zeros() as usize, "log2 n locations");
+            let never_freed: usize = (1..=n).map(array_bytes).sum();
+            assert_eq!(pe0("traditional", n).flags_peak, never_freed);
+            assert_eq!(rd.baseline_never_freed, never_freed);
+            assert!(pe0("pairwise-tree-fixed", n).flags_peak <= 3 * 8);
+        }
+        let _ = Graph::Tree;
+    }
+}
