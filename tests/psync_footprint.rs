@@ -16,7 +16,12 @@ use std::process::Command;
 
 const OSHCC: &str = env!("CARGO_BIN_EXE_oshcc");
 const OSHRUN: &str = env!("CARGO_BIN_EXE_oshrun");
-const NPES: usize = 8;
+/// PE counts: 8, or the list in `RSHMEM_FOOTPRINT_NPES` (e.g. `2,3,16,64`).
+fn pe_counts() -> Vec<usize> {
+    std::env::var("RSHMEM_FOOTPRINT_NPES").map_or(vec![8], |v| {
+        v.split(',').map(|x| x.trim().parse().expect("a PE count")).collect()
+    })
+}
 
 fn fields(l: &Ledger) -> [u64; 11] {
     [
@@ -62,44 +67,46 @@ fn real_runs_report_what_the_tool_computes() {
     assert!(st.success(), "oshcc failed on {}", src.display());
 
     let mut mismatches = Vec::new();
-    for name in STRATEGIES {
-        let strategy = Strategy::from_name(name).unwrap();
-        let pool = if *name == "extra-sync" { 4 } else { 2 };
-        for seq in SEQUENCES {
-            let out = Command::new(OSHRUN)
-                .args(["--timeout", "60", "-np", &NPES.to_string()])
-                .arg(&exe)
-                .arg(seq)
-                .env("SHMEM_PSYNC_STRATEGY", name)
-                .env("SHMEM_PSYNC_POOL", pool.to_string())
-                .output()
-                .expect("run oshrun");
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                out.status.success(),
-                "{name} {seq}: oshrun failed ({}):\n{stdout}\n{}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let mut real = vec![None; NPES];
-            for line in stdout.lines().filter_map(|l| l.strip_prefix("FP ")) {
-                let v: Vec<u64> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
-                real[v[0] as usize] = Some(v[1..].to_vec());
-            }
-            let mut cfg = Config::new(strategy, NPES);
-            cfg.pool = pool;
-            let job = Job::run(cfg, &sequence(seq, NPES).unwrap());
-            for (pe, l) in job.ledgers.iter().enumerate() {
-                let Some(r) = &real[pe] else {
-                    mismatches.push(format!("{name} {seq}: PE {pe} printed no FP line"));
-                    continue;
-                };
-                for (i, want) in fields(l).iter().enumerate() {
-                    if r[i] != *want {
-                        mismatches.push(format!(
-                            "{name} {seq} PE {pe}: {} is {} in the real run, {} in the tool",
-                            NAMES[i], r[i], want
-                        ));
+    for npes in pe_counts() {
+        for name in STRATEGIES {
+            let strategy = Strategy::from_name(name).unwrap();
+            let pool = if *name == "extra-sync" { 4 } else { 2 };
+            for seq in SEQUENCES {
+                let out = Command::new(OSHRUN)
+                    .args(["--timeout", "120", "-np", &npes.to_string()])
+                    .arg(&exe)
+                    .arg(seq)
+                    .env("SHMEM_PSYNC_STRATEGY", name)
+                    .env("SHMEM_PSYNC_POOL", pool.to_string())
+                    .output()
+                    .expect("run oshrun");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(
+                    out.status.success(),
+                    "{name} {seq}: oshrun failed ({}):\n{stdout}\n{}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let mut real = vec![None; npes];
+                for line in stdout.lines().filter_map(|l| l.strip_prefix("FP ")) {
+                    let v: Vec<u64> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
+                    real[v[0] as usize] = Some(v[1..].to_vec());
+                }
+                let mut cfg = Config::new(strategy, npes);
+                cfg.pool = pool;
+                let job = Job::run(cfg, &sequence(seq, npes).unwrap());
+                for (pe, l) in job.ledgers.iter().enumerate() {
+                    let Some(r) = &real[pe] else {
+                        mismatches.push(format!("{name} {seq}: PE {pe} printed no FP line"));
+                        continue;
+                    };
+                    for (i, want) in fields(l).iter().enumerate() {
+                        if r[i] != *want {
+                            mismatches.push(format!(
+                                "{name} {seq} np {npes} PE {pe}: {} is {} in the real run, {} in the tool",
+                                NAMES[i], r[i], want
+                            ));
+                        }
                     }
                 }
             }
