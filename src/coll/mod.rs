@@ -3,10 +3,11 @@
 //! The world barrier (`shmem_barrier_all`, `shmem_sync_all`) is a counter in the
 //! control block ([`barrier::world`]). Every other collective runs on a
 //! [`Coll`]: a group of PEs in arithmetic progression (a team, or an active
-//! set `PE_start, 2^logPE_stride, PE_size`), this PE's rank in it, and a sync
-//! array of [`FLAG_WORDS`](crate::psync::FLAG_WORDS) 64-bit flags at the same
-//! offset on every member: the team's memory from the `psync` manager, or the
-//! user's `pSync` for the deprecated active-set routines.
+//! set `PE_start, 2^logPE_stride, PE_size`), this PE's rank in it, and where
+//! signals land ([`Mem`]): a sync array of 64-bit flags laid out by
+//! [`flags::Layout`] at the same offset on every member (a team's array from
+//! the `psync` manager, or the user's `pSync` for the deprecated active-set
+//! routines), or, under the pairwise strategies, a location per pair of PEs.
 //!
 //! Flags count. A sender adds 1 to a flag of the receiver ([`Coll::signal`]);
 //! the receiver waits for the count it expects and subtracts it
@@ -20,6 +21,12 @@
 //! signals sent to it before it returns, so no write lands in a PE's sync
 //! array after the collective has left it: that is what lets the user reuse
 //! a pSync, and the library free a team's memory after a barrier.
+//!
+//! On pairwise locations every signal from one PE to another lands on the
+//! same word, whatever its meaning: the k-th signal a PE consumes from a peer
+//! is the peer's k-th signal to it. The algorithms used there (see
+//! `psync::pairwise`) consume each peer's signals in the order that peer
+//! sends them, so meanings match.
 //!
 //! Data moves by direct loads and stores between segments through the
 //! transport (`get`/`put` by symmetric offset): receivers pull from the

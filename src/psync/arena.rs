@@ -1,4 +1,4 @@
-//! The sync arena: units of [`UNIT`](super::UNIT) bytes at the end of every
+//! The sync arena: units of [`UNIT`] bytes at the end of every
 //! segment, with an occupancy bitmap in front that only its own PE writes and
 //! that the other members of a team being created read.
 //!
