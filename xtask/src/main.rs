@@ -4,6 +4,14 @@
 //! - `gen-header`: writes the files generated from the crate's tables (headers
 //!   from the type table, `docs/env.md` from the configuration table).
 //! - `bench [args]`: builds (release) and runs `benches/compare.py`.
+//! - `psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N]
+//!   [--pool-max N] [--scratch BYTES]`: runs the pSync strategies' virtual
+//!   jobs (`rshmem::psync::sim`) for every sequence and PE count (2..4096 by
+//!   default) in a release build, prints the bytes per PE and the extra
+//!   messages per collective, and writes `target/psync-footprint/` (a CSV file
+//!   and an SVG plot per sequence). See `psync_footprint.rs`.
+
+mod psync_footprint;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -116,13 +124,23 @@ fn bench(args: &[String]) -> Result<(), String> {
         .args(args))
 }
 
+fn footprint_out() -> PathBuf {
+    root().join("target/psync-footprint")
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo(),
         Some("gen-header") => gen_header(),
         Some("bench") => bench(&args[1..]),
-        _ => Err("usage: cargo xtask <demo | gen-header | bench [compare.py options]>".into()),
+        Some("psync-footprint") => psync_footprint::main(&args[1..], &footprint_out(), &root(), cargo()),
+        // Hidden: what `psync-footprint` runs in a release build.
+        Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
+        _ => Err(format!(
+            "usage: cargo xtask <demo | gen-header | bench [compare.py options] | {}>",
+            psync_footprint::USAGE
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
