@@ -5,9 +5,12 @@ Builds the C programs of benches/c/ with each implementation's `oshcc`, runs the
 its `oshrun`, interleaved (rshmem, Open MPI, Open MPI, rshmem, ... so that slow drifts of
 the machine hit both alike), `--reps` times each, and prints the median of every metric
 in one table. See benches/README.md for what is measured and how to read the table.
+With --psync-strategies, rshmem runs once per pSync strategy (SHMEM_PSYNC_STRATEGY), each
+one a column of its own (rshmem/<strategy>), interleaved with the others the same way.
 
     cargo build --release
     python3 benches/compare.py [--reps 3] [--np 2 4 8] [--only coll] [--csv out.csv]
+    python3 benches/compare.py --only coll --no-ompi --psync-strategies all --reps 5
 
 Python 3 standard library only.
 """
@@ -106,11 +109,24 @@ ORDER = ["put_latency", "get_latency", "pingpong_latency", "put_signal_latency",
 
 TIE = 0.05  # relative difference below which the "better" column says "~"
 
+# rshmem's pSync strategies (SHMEM_PSYNC_STRATEGY; src/psync/mod.rs, STRATEGIES): how the
+# team collectives (coll.c's team_sync, broadcastmem, fcollectmem, alltoallmem,
+# long_sum_reduce) synchronise. --psync-strategies runs rshmem once per strategy named, the
+# variable set for those runs only; `all` is this list, in this order.
+PSYNC_VAR = "SHMEM_PSYNC_STRATEGY"
+PSYNC_STRATEGIES = ["traditional", "extra-sync", "barrier-unlock", "pairwise-rd", "pairwise-tree",
+                    "pairwise-tree-fixed"]
+
 
 class Impl:
-    def __init__(self, key, label, bindir, run_prefix, env):
+    def __init__(self, key, label, bindir, run_prefix, env, build_key=None, build_label=None, shown_env=None):
         self.key = key
         self.label = label
+        # Columns that run the same binaries under another environment (rshmem's pSync
+        # strategies) share one build: its directory and the label of its messages.
+        self.build_key = build_key or key
+        self.build_label = build_label or label
+        self.shown_env = shown_env or {}  # the variables that set this column apart, shown in commands
         self.bindir = Path(bindir)
         self.oshcc = self.bindir / "oshcc"
         self.oshrun = self.bindir / "oshrun"
@@ -124,6 +140,10 @@ class Impl:
 
     def command(self, exe, np, budget):
         return [str(self.oshrun), *self.run_prefix, "-np", str(np), str(exe), f"{budget:g}"]
+
+    def shown(self, cmd):
+        """cmd as printed: preceded by the variables that set this column apart (VAR=value)."""
+        return [f"{k}={v}" for k, v in self.shown_env.items()] + list(cmd)
 
 
 def log(msg=""):
@@ -290,12 +310,16 @@ def lower_is_better(unit):
 
 
 def table(rows, headers, aligns):
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    """Text table; a header with a newline takes several lines (aligned at the bottom)."""
+    head = [h.split("\n") for h in headers]
+    depth = max(len(h) for h in head)
+    head = [[""] * (depth - len(h)) + h for h in head]
+    widths = [max(*(len(x) for x in h), *(len(r[i]) for r in rows), 0) for i, h in enumerate(head)]
 
     def line(vals):
         return "  ".join(v.rjust(w) if a == "r" else v.ljust(w) for v, w, a in zip(vals, widths, aligns)).rstrip()
 
-    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out = [line([h[k] for h in head]) for k in range(depth)] + ["  ".join("-" * w for w in widths)]
     out += [line(r) for r in rows]
     return "\n".join(out)
 
@@ -319,6 +343,10 @@ def main():
                     help="run only these programs")
     ap.add_argument("--no-ompi", action="store_true", help="do not run Open MPI")
     ap.add_argument("--no-rshmem", action="store_true", help="do not run rshmem")
+    ap.add_argument("--psync-strategies", nargs="+", metavar="NAME", choices=PSYNC_STRATEGIES + ["all"],
+                    help="run rshmem once per pSync strategy (SHMEM_PSYNC_STRATEGY=NAME for those runs "
+                         f"only), one column rshmem/NAME each; all: {' '.join(PSYNC_STRATEGIES)}. Every "
+                         "column's median is then compared with the first one's (the ×R after its value)")
     ap.add_argument("--rshmem-run-args", default="",
                     help="extra options for rshmem's oshrun, before -np (split on spaces)")
     ap.add_argument("--ompi-run-args", default="",
@@ -331,6 +359,13 @@ def main():
     args = ap.parse_args()
     if args.reps < 1 or any(n < 2 for n in args.p2p_np) or any(n < 1 for n in args.np):
         ap.error("--reps must be >= 1, --p2p-np >= 2, --np >= 1")
+    strategies = []  # --psync-strategies, `all` expanded, each once, in the order given
+    for name in args.psync_strategies or []:
+        for s in PSYNC_STRATEGIES if name == "all" else [name]:
+            if s not in strategies:
+                strategies.append(s)
+    if strategies and args.no_rshmem:
+        ap.error("--psync-strategies runs rshmem: it cannot go with --no-rshmem")
 
     errors = []
     programs = args.only or SHMEM_PROGRAMS + ["floor"]
@@ -339,13 +374,20 @@ def main():
 
     impls = []
     if not args.no_rshmem:
-        r = Impl("rshmem", "rshmem", args.rshmem_bin, args.rshmem_run_args.split(), COMMON_ENV)
-        miss = r.missing()
+        if strategies:
+            rs = [Impl(f"rshmem/{s}", f"rshmem/{s}", args.rshmem_bin, args.rshmem_run_args.split(),
+                       {**COMMON_ENV, PSYNC_VAR: s}, build_key="rshmem", build_label="rshmem",
+                       shown_env={PSYNC_VAR: s}) for s in strategies]
+        else:
+            rs = [Impl("rshmem", "rshmem", args.rshmem_bin, args.rshmem_run_args.split(), COMMON_ENV)]
+        miss = rs[0].missing()
         if miss:
             log(f"rshmem: {', '.join(miss)} not found: build it with `cargo build --release` "
                 f"(or pass --rshmem-bin DIR); leaving rshmem out.")
         else:
-            impls.append(r)
+            impls.extend(rs)
+    # One column per pSync strategy: the table compares every column with the first one.
+    multi = any(i.shown_env for i in impls)
     if not args.no_ompi:
         o = Impl("ompi", "Open MPI", args.ompi_bin, [*root_opts, "--oversubscribe", *args.ompi_run_args.split()],
                  {**COMMON_ENV, **OMPI_ENV})
@@ -364,20 +406,26 @@ def main():
         build_dir = Path(tmp.name)
 
     # ---- build ----
+    built = {}  # build key -> the Impl whose programs the others of that key share
     for impl in impls:
-        d = build_dir / impl.key
+        if impl.build_key in built:
+            impl.exes = built[impl.build_key].exes
+            impl.unsupported = built[impl.build_key].unsupported
+            continue
+        built[impl.build_key] = impl
+        d = build_dir / impl.build_key
         d.mkdir(exist_ok=True)
         for prog in shmem_programs:
             exe = d / prog
             err = build(impl.oshcc, C_DIR / f"{prog}.c", exe)
             if err and prog in OPTIONAL and any(m in err for m in MISSING_ROUTINE):
                 impl.unsupported.add(prog)
-                log(f"{impl.label}: {prog}.c does not build, {OPTIONAL[prog]} missing: its rows are n/a"
+                log(f"{impl.build_label}: {prog}.c does not build, {OPTIONAL[prog]} missing: its rows are n/a"
                     + ("" if args.verbose else " (-v for the compiler output)"))
                 if args.verbose:
                     log(err)
             elif err:
-                errors.append(f"{impl.label}: build of {prog}.c: {err}")
+                errors.append(f"{impl.build_label}: build of {prog}.c: {err}")
                 warn(errors[-1])
             else:
                 impl.exes[prog] = exe
@@ -396,8 +444,8 @@ def main():
     if removed:
         log(f"LD_LIBRARY_PATH: left out {os.pathsep.join(removed)} for the runs (cargo's; the "
             "programs must load the library their RUNPATH names)")
-    for impl in impls:
-        if impl.key == "rshmem" and impl.exes:
+    for impl in built.values():
+        if impl.build_key == "rshmem" and impl.exes:
             lib = loaded_library(next(iter(impl.exes.values())), dict(base_env, **impl.env), "librshmem")
             log(f"rshmem programs load {lib or 'librshmem statically or not at all (ldd found no librshmem.so)'}")
             if lib and "/debug/" in lib:
@@ -460,6 +508,8 @@ def main():
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     log(f"implementations: {', '.join(i.label for i in impls) or 'none'}; reps {args.reps}; "
         f"{args.time:g} s per measurement; env {' '.join(f'{k}={v}' for k, v in COMMON_ENV.items())}")
+    if multi:
+        log(f"rshmem/NAME: {PSYNC_VAR}=NAME for that column's runs only")
     if any(i.key == "ompi" for i in impls):
         log(f"Open MPI env: {' '.join(f'{k}={v}' for k, v in OMPI_ENV.items())}")
     t_start = time.monotonic()
@@ -478,7 +528,7 @@ def main():
                     continue
                 cmd = impl.command(exe, np, args.time)
                 rc, out, err, secs = run(cmd, dict(base_env, **impl.env), args.timeout)
-                record(impl.key, prog, np, rc, out, err, secs, cmd)
+                record(impl.key, prog, np, rc, out, err, secs, impl.shown(cmd))
     for (impl_key, prog, np), n in failures.items():
         how = "timed out, not run again" if (impl_key, prog, np) in timed_out else f"{n} of {args.reps} runs"
         errors.append(f"{impl_key}: {prog} np={np}: RESULT lines missing ({how})")
@@ -501,8 +551,6 @@ def main():
                 return statistics.median(vals)
         return None
 
-    headers = ["benchmark", "size", "npes", "unit", "rshmem", "Open MPI", "rshmem/OMPI", "better", "floor"]
-    aligns = ["l", "r", "r", "l", "r", "r", "r", "l", "r"]
     prog_of = {b: prog for prog, benches in EXPECTED.items() for b, _s in benches}
     unsupported = {i.key: i.unsupported for i in impls}
 
@@ -510,8 +558,24 @@ def main():
         return (prog_of.get(bench) in unsupported.get(impl_key, ())
                 or (bench, size, npes) in na_rows.get(impl_key, ()))
 
-    rows, csv_rows = [], []
-    for bench, size, npes in metrics:
+    if multi:
+        rows, csv_rows, csv_header, legend = multi_table(impls, metrics, floor_metrics, results, units,
+                                                         na, floor_value)
+        aligns = ["l", "r", "r", "l"] + ["r"] * len(impls) + ["l", "r"]
+        headers = ["benchmark", "size", "npes", "unit"] + [i.label.replace("/", "/\n", 1) for i in impls] \
+            + ["better", "floor"]
+    else:
+        rows, csv_rows = [], []
+        headers = ["benchmark", "size", "npes", "unit", "rshmem", "Open MPI", "rshmem/OMPI", "better", "floor"]
+        aligns = ["l", "r", "r", "l", "r", "r", "r", "l", "r"]
+        csv_header = ["benchmark", "size_bytes", "npes", "unit", "rshmem", "openmpi", "ratio_rshmem_openmpi",
+                      "better", "floor", "rshmem_runs", "openmpi_runs", "floor_runs"]
+        legend = ("median of the runs, ± half the min-max range across runs; us: lower is better, "
+                  f"MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the implementation "
+                  f"lacks the routine; better: '~' within {TIE:.0%}, (name) when the "
+                  "ranges of runs overlap; floor: the machine's own (memcpy on one core, cache-line "
+                  "ping-pong between two pinned processes)")
+    for bench, size, npes in ([] if multi else metrics):
         unit = units.get(bench, "")
         rv = results.get(("rshmem", bench, size, npes), [])
         ov = results.get(("ompi", bench, size, npes), [])
@@ -535,7 +599,7 @@ def main():
         csv_rows.append([bench, size, npes, unit, rm if rv else (rc if rc == "n/a" else None),
                          om if ov else (oc if oc == "n/a" else None), ratio, better, fv,
                          runs(rv), runs(ov), ""])
-    for bench, size, npes in floor_metrics:
+    for bench, size, npes in ([] if multi else floor_metrics):
         unit = units.get(bench, "")
         fv = results[("floor", bench, size, npes)]
         rows.append([f"floor: {bench}", fmt_size(size), str(npes), unit, "", "", "", "", cell(fv)])
@@ -543,19 +607,14 @@ def main():
                          statistics.median(fv), "", "", runs(fv)])
 
     log(table(rows, headers, aligns))
-    log("\nmedian of the runs, ± half the min-max range across runs; us: lower is better, "
-        f"MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the implementation "
-        f"lacks the routine; better: '~' within {TIE:.0%}, (name) when the "
-        "ranges of runs overlap; floor: the machine's own (memcpy on one core, cache-line "
-        "ping-pong between two pinned processes)")
+    log("\n" + legend)
     for n in notes:
         log(f"note: {n}")
 
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["benchmark", "size_bytes", "npes", "unit", "rshmem", "openmpi", "ratio_rshmem_openmpi",
-                        "better", "floor", "rshmem_runs", "openmpi_runs", "floor_runs"])
+            w.writerow(csv_header)
             for r in csv_rows:
                 w.writerow(["" if v is None else (f"{v:.6g}" if isinstance(v, float) else v) for v in r])
         log(f"CSV written to {args.csv}")
@@ -569,6 +628,73 @@ def main():
         warn("(missing RESULT lines: the program or its launcher failed; details above, -v for everything)")
         return 1
     return 0
+
+
+def multi_table(impls, metrics, floor_metrics, results, units, na, floor_value):
+    """The table and CSV rows with one column per implementation (--psync-strategies: one per
+    rshmem strategy, then Open MPI if it runs). Every column after the first shows, after
+    its median and spread, `×R`: its median divided by the first column's (the first
+    strategy given), and the CSV has that ratio as ratio_<column>_<first column>. `better`
+    names the best median of the row; in parentheses when the runner-up's runs overlap its
+    runs or its median is within TIE: a tendency, not a result.
+    Returns (rows, csv_rows, csv_header, legend)."""
+    first = impls[0]
+    short = {i.key: i.label.split("/", 1)[1] if i.shown_env else i.label for i in impls}
+    csv_name = {i.key: "openmpi" if i.key == "ompi" else i.label for i in impls}
+
+    def best(unit, have, names):
+        """have: [(impl, runs, median)] of the implementations with values."""
+        if len(have) < 2:
+            return "-"
+        ranked = sorted(have, key=lambda t: t[2] if lower_is_better(unit) else -t[2])
+        (bi, bv, bm), (_si, sv, sm) = ranked[0], ranked[1]
+        name = names[bi.key]
+        if abs(sm - bm) <= TIE * abs(bm) or (min(bv) <= max(sv) and min(sv) <= max(bv)):
+            name = f"({name})"
+        return name
+
+    rows, csv_rows = [], []
+    for bench, size, npes in metrics:
+        unit = units.get(bench, "")
+        vals = {i.key: results.get((i.key, bench, size, npes), []) for i in impls}
+        med = {k: statistics.median(v) if v else None for k, v in vals.items()}
+        m0 = med[first.key]
+        cells, csv_meds, ratios = [], [], []
+        for i in impls:
+            v, m = vals[i.key], med[i.key]
+            if not v:
+                c = "n/a" if na(i.key, bench, size, npes) else "-"
+                csv_meds.append("n/a" if c == "n/a" else None)
+            else:
+                c = cell(v)
+                csv_meds.append(m)
+            ratio = m / m0 if i is not first and m is not None and m0 else None
+            if i is not first:
+                ratios.append(ratio)
+                if ratio is not None:
+                    c += f" ×{ratio:.2f}"
+            cells.append(c)
+        have = [(i, vals[i.key], med[i.key]) for i in impls if vals[i.key]]
+        fv = floor_value(bench, size)
+        rows.append([bench, fmt_size(size), str(npes), unit, *cells, best(unit, have, short), fmt(fv)])
+        csv_rows.append([bench, size, npes, unit, *csv_meds, *ratios, best(unit, have, csv_name), fv,
+                         *(runs(vals[i.key]) for i in impls), ""])
+    for bench, size, npes in floor_metrics:
+        unit = units.get(bench, "")
+        fv = results[("floor", bench, size, npes)]
+        rows.append([f"floor: {bench}", fmt_size(size), str(npes), unit, *([""] * len(impls)), "", cell(fv)])
+        csv_rows.append([f"floor:{bench}", size, npes, unit, *([None] * (2 * len(impls) - 1)), None,
+                         statistics.median(fv), *([""] * len(impls)), runs(fv)])
+    csv_header = (["benchmark", "size_bytes", "npes", "unit", *(csv_name[i.key] for i in impls),
+                   *(f"ratio_{csv_name[i.key]}_{csv_name[first.key]}" for i in impls[1:]),
+                   "better", "floor", *(f"{csv_name[i.key]}_runs" for i in impls), "floor_runs"])
+    legend = (f"rshmem/NAME: rshmem with {PSYNC_VAR}=NAME. Median of the runs, ± half the min-max "
+              f"range across runs; ×R: that median / {first.label}'s (us: < 1 is faster); us: lower "
+              "is better, MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the "
+              "implementation lacks the routine; better: the best median of the row, (name) when the "
+              f"runner-up's runs overlap its runs or its median is within {TIE:.0%}; floor: the "
+              "machine's own (memcpy on one core, cache-line ping-pong between two pinned processes)")
+    return rows, csv_rows, csv_header, legend
 
 
 def cpu_model():
