@@ -425,6 +425,25 @@ static const double fprodv[8] = {1, -1, 2, 0.5, -0.5, 1.5, 1, -2};
     X(longdouble, long double, min, G_FWIDE) X(complexd, double _Complex, sum, G_CSMALL)                           \
     X(complexf, float _Complex, prod, G_FPROD)
 
+/* Element i of a result: dest[i] must equal want, and (out of place) source[i] must still
+ * hold this PE's value. */
+#define CHECK_ELEMENT(T, GEN, d, s, i, want, inplace)                                                     \
+    do {                                                                                                  \
+        if (!((d)[i] == (want))) {                                                                        \
+            char g_[96], w_[96];                                                                          \
+            FAIL("dest[%zu] is %s, expected %s", (i), fmtv(g_, sizeof g_, (d)[i]), fmtv(w_, sizeof w_, (want))); \
+        }                                                                                                 \
+        if (!(inplace)) {                                                                                 \
+            uint64_t h_ = hash3(me, (i));                                                                 \
+            T own_ = GEN(T, h_);                                                                          \
+            if (!((s)[i] == own_)) {                                                                      \
+                char g_[96], w_[96];                                                                      \
+                FAIL("source[%zu] changed: it is %s, was %s", (i), fmtv(g_, sizeof g_, (s)[i]),           \
+                     fmtv(w_, sizeof w_, own_));                                                          \
+            }                                                                                             \
+        }                                                                                                 \
+    } while (0)
+
 /* One reduction of n elements on t (dest == source when inplace), checked element by element. */
 #define DEF_RED(NAME, T, OP, GEN)                                                                             \
     static void red_##NAME##_##OP(const struct team *t, size_t n, int inplace) {                            \
@@ -445,19 +464,7 @@ static const double fprodv[8] = {1, -1, 2, 0.5, -0.5, 1.5, 1, -2};
                 T v = GEN(T, h);                                                                              \
                 want = (T)F_##OP(want, v);                                                                    \
             }                                                                                                 \
-            if (!(d[i] == want)) {                                                                            \
-                char g_[96], w_[96];                                                                          \
-                FAIL("dest[%zu] is %s, expected %s", i, fmtv(g_, sizeof g_, d[i]), fmtv(w_, sizeof w_, want)); \
-            }                                                                                                 \
-            if (!inplace) {                                                                                   \
-                h = hash3(me, i);                                                                             \
-                T own = GEN(T, h);                                                                            \
-                if (!(s[i] == own)) {                                                                         \
-                    char g_[96], w_[96];                                                                      \
-                    FAIL("source[%zu] changed: it is %s, was %s", i, fmtv(g_, sizeof g_, s[i]),               \
-                         fmtv(w_, sizeof w_, own));                                                           \
-                }                                                                                             \
-            }                                                                                                 \
+            CHECK_ELEMENT(T, GEN, d, s, i, want, inplace);                                                    \
         }                                                                                                     \
         guard_check(db, nb, nb + PAD, "dest");                                                                \
     }
@@ -497,19 +504,7 @@ static const struct red reds[] = {REDUCTIONS(RED_ENTRY)};
                 T v = GEN(T, h);                                                                              \
                 want = (T)(want + v);                                                                         \
             }                                                                                                 \
-            if (!(d[i] == want)) {                                                                            \
-                char g_[96], w_[96];                                                                          \
-                FAIL("dest[%zu] is %s, expected %s", i, fmtv(g_, sizeof g_, d[i]), fmtv(w_, sizeof w_, want)); \
-            }                                                                                                 \
-            if (!inplace) {                                                                                   \
-                uint64_t h = hash3(me, i);                                                                    \
-                T own = GEN(T, h);                                                                            \
-                if (!(s[i] == own)) {                                                                         \
-                    char g_[96], w_[96];                                                                      \
-                    FAIL("source[%zu] changed: it is %s, was %s", i, fmtv(g_, sizeof g_, s[i]),               \
-                         fmtv(w_, sizeof w_, own));                                                           \
-                }                                                                                             \
-            }                                                                                                 \
+            CHECK_ELEMENT(T, GEN, d, s, i, want, inplace);                                                    \
         }                                                                                                     \
         guard_check(db, nb, nb + PAD, "dest");                                                                \
     }
