@@ -150,6 +150,8 @@ struct Team {
     size: usize,
     plan: Plan,
     pool: Pool,
+    /// extra-sync: the release word of each array, as at the owner.
+    release_words: Vec<u64>,
     live: bool,
 }
 
@@ -189,13 +191,13 @@ pub struct Job {
     partners: Vec<pairwise::Partners>,
 }
 
-/// Lockstep releases: every member released the previous use already.
-struct Lockstep;
+/// Lockstep releases: every member has sent its release of a collective
+/// before any member starts the next one.
+struct Lockstep<'a>(&'a [u64]);
 
-impl extra_sync::Releases for Lockstep {
-    fn word(&mut self, _array: usize) -> u64 {
-        // A count far ahead of any need (counts compare modulo 2^32).
-        (i32::MAX as u64) << 32
+impl extra_sync::Releases for Lockstep<'_> {
+    fn word(&mut self, array: usize) -> u64 {
+        self.0.get(array).copied().unwrap_or(0)
     }
     fn decide(&mut self, _array: usize, _old: u64, _new: u64) -> bool {
         unreachable!("in lockstep every release has arrived")
@@ -231,6 +233,7 @@ impl Job {
             size,
             plan,
             pool: Pool::new(plan.initial, plan.cap),
+            release_words: vec![],
             live: true,
         };
         for r in 0..size {
@@ -260,9 +263,14 @@ impl Job {
         match self.cfg.strategy {
             Strategy::Traditional => {}
             Strategy::ExtraSync => {
-                let pick = extra_sync::acquire(&mut t.pool, n as u64, &mut Lockstep);
+                let pick = extra_sync::acquire(&mut t.pool, n as u64, &mut Lockstep(&t.release_words));
                 grown(&mut self.ledgers, pick, t.plan.array_bytes);
                 if release {
+                    let a = pick.array();
+                    if t.release_words.len() <= a {
+                        t.release_words.resize(a + 1, 0);
+                    }
+                    t.release_words[a] += n as u64 * extra_sync::RELEASE;
                     for &pe in &members[1..] {
                         self.ledgers[pe].extra_messages += 1;
                     }
