@@ -159,9 +159,11 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
             )))
         })?;
     }
+    let psync = crate::psync::Strategy::from_name(config.psync_strategy).expect("config admits only known strategies");
     Ok(Runtime {
         me,
         npes,
+        psync,
         transport: SharedMemory::new(segs, control),
         heap: Mutex::new(Allocator::new(heap_len)),
         config,

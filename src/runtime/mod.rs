@@ -34,6 +34,8 @@ pub struct Runtime {
     /// The symmetric heap's bookkeeping; collective calls take it in turn.
     pub heap: Mutex<Allocator>,
     pub policy: Policy,
+    /// `SHMEM_PSYNC_STRATEGY`, parsed once.
+    pub psync: crate::psync::Strategy,
     /// Thread level granted by `shmem_init_thread`.
     pub thread_level: AtomicI32,
     /// The job file; kept open so the job outlives `oshrun`'s own descriptor.

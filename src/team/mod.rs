@@ -87,7 +87,7 @@ fn decode(raw: usize) -> Option<(usize, u32)> {
 
 /// The strategy in effect.
 pub fn strategy(rt: &Runtime) -> Strategy {
-    Strategy::from_name(rt.config.psync_strategy).expect("config admits only known strategies")
+    rt.psync
 }
 
 /// Offset of the pairwise location table (pairwise strategies), the same on
@@ -100,7 +100,7 @@ pub struct Finish {
     strategy: Strategy,
     op: CollOp,
     /// The pool array the collective ran on.
-    array: Option<usize>,
+    array: usize,
     /// World PE of the team's rank 0 (owner of the release words).
     owner: usize,
     /// False for the barrier of `shmem_team_destroy`: the team's memory is
@@ -110,8 +110,9 @@ pub struct Finish {
 
 impl Finish {
     pub fn run(self, rt: &Runtime) {
-        match (self.strategy, self.array) {
-            (Strategy::ExtraSync, Some(a)) if self.release => {
+        let a = self.array;
+        match self.strategy {
+            Strategy::ExtraSync if self.release => {
                 let word = SymOffset(self.sync.array(a).0 + self.sync.layout.release() * 8);
                 // SAFETY: the release word lies in the owner's copy of the
                 // team's region, which lives until every member has passed
@@ -121,7 +122,7 @@ impl Finish {
                     psync::ledger().extra_messages += 1;
                 }
             }
-            (Strategy::BarrierUnlock, Some(a)) if self.op == CollOp::Barrier => {
+            Strategy::BarrierUnlock if self.op == CollOp::Barrier => {
                 barrier_unlock::observe_barrier(&mut self.sync.pool(), Some(a));
             }
             _ => {}
@@ -187,27 +188,7 @@ fn open<'a>(
 ) -> Coll<'a> {
     let strategy = strategy(rt);
     psync::ledger().collectives += 1;
-    let on_array = |a: usize, finish: Option<Finish>| Coll {
-        rt,
-        g,
-        mem: Mem::Array(sync.array(a)),
-        l: sync.layout,
-        scratch: sync.scratch(),
-        scratch_len: sync.plan.scratch,
-        algs: *registry::get(),
-        routine,
-        finish,
-    };
-    let finish = |array| {
-        Some(Finish {
-            sync: sync.clone(),
-            strategy,
-            op,
-            array,
-            owner: g.pe(0),
-            release,
-        })
-    };
+    let on_array = |a: usize| (Mem::Array(sync.array(a)), *registry::get());
     let grown = |pick: Pick| {
         if let Pick::Grow(_) = pick {
             let mut l = psync::ledger();
@@ -216,8 +197,12 @@ fn open<'a>(
         }
         pick.array()
     };
-    match strategy {
-        Strategy::Traditional => on_array(psync::traditional::ARRAY, finish(None)),
+    // The pool array the collective runs on, if the strategy must hear of its end.
+    let (mem, algs, pooled) = match strategy {
+        Strategy::Traditional => {
+            let (mem, algs) = on_array(psync::traditional::ARRAY);
+            (mem, algs, None)
+        }
         Strategy::ExtraSync => {
             let mut env = Releases {
                 rt,
@@ -225,15 +210,16 @@ fn open<'a>(
                 owner: g.pe(0),
                 backoff: Backoff::new(rt.policy),
             };
-            let pick = extra_sync::acquire(&mut sync.pool(), sync.size as u64, &mut env);
-            let a = grown(pick);
-            on_array(a, finish(Some(a)))
+            let a = grown(extra_sync::acquire(&mut sync.pool(), sync.size as u64, &mut env));
+            let (mem, algs) = on_array(a);
+            (mem, algs, Some(a))
         }
         Strategy::BarrierUnlock => loop {
             let pick = barrier_unlock::acquire(&mut sync.pool());
             if let Pick::InsertBarrier { on } = pick {
                 let before = psync::signals();
-                on_array(on, None).barrier();
+                let (mem, algs) = on_array(on);
+                coll_on(rt, sync, g, routine, mem, algs, None).barrier();
                 barrier_unlock::observe_barrier(&mut sync.pool(), Some(on));
                 let mut l = psync::ledger();
                 l.inserted_barriers += 1;
@@ -241,19 +227,45 @@ fn open<'a>(
                 continue;
             }
             let a = grown(pick);
-            break on_array(a, finish(Some(a)));
+            let (mem, algs) = on_array(a);
+            break (mem, algs, Some(a));
         },
-        Strategy::Pairwise(graph) => Coll {
-            rt,
-            g,
-            mem: Mem::Pairs(SymOffset(PAIR_TABLE.load(Ordering::Relaxed))),
-            l: sync.layout,
-            scratch: sync.scratch(),
-            scratch_len: sync.plan.scratch,
-            algs: pairwise::algorithms(graph),
-            routine,
-            finish: finish(None),
-        },
+        Strategy::Pairwise(graph) => (
+            Mem::Pairs(SymOffset(PAIR_TABLE.load(Ordering::Relaxed))),
+            pairwise::algorithms(graph),
+            None,
+        ),
+    };
+    let finish = pooled.map(|array| Finish {
+        sync: sync.clone(),
+        strategy,
+        op,
+        array,
+        owner: g.pe(0),
+        release,
+    });
+    coll_on(rt, sync, g, routine, mem, algs, finish)
+}
+
+fn coll_on<'a>(
+    rt: &'a Runtime,
+    sync: &TeamSync,
+    g: Group,
+    routine: &'static str,
+    mem: Mem,
+    algs: registry::Algorithms,
+    finish: Option<Finish>,
+) -> Coll<'a> {
+    Coll {
+        rt,
+        g,
+        mem,
+        l: sync.layout,
+        scratch: sync.scratch(),
+        scratch_len: sync.plan.scratch,
+        algs,
+        routine,
+        finish,
     }
 }
 
