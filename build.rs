@@ -243,6 +243,8 @@ fn c_to_rust(c: &str) -> String {
         "shmem_team_t" => "crate::ffi::handle::TeamHandle",
         "shmem_team_config_t" => "crate::ffi::team::TeamConfig",
         "shmemx_psync_footprint_t" => "crate::psync::Footprint",
+        "shmemx_space_config_t" => "crate::ffi::space::SpaceConfig",
+        "shmemx_space_t" => "crate::ffi::handle::SpaceHandle",
         other => panic!("table.rs: no Rust spelling for C type {other:?}"),
     }
     .to_string()
@@ -490,6 +492,29 @@ typedef struct {
     unsigned long long sync_messages;  /* remote flag writes by the collective algorithms */
     unsigned long long extra_messages; /* remote flag writes the strategy added */
 } shmemx_psync_footprint_t;
+
+/* Spaces: symmetric memory that belongs to a team (see docs/spaces.md). The
+ * types and the first routines are OSHMPI's, so programs written for it
+ * compile unchanged; shmemx_space_attach_team and the routines after it
+ * scope a space to a team. */
+typedef void *shmemx_space_t;
+typedef void *shmemx_device_handle_t;
+typedef enum {
+    SHMEMX_MEM_HOST, /* the only kind rshmem serves */
+    SHMEMX_MEM_CUDA,
+    SHMEMX_MEM_ZE
+} shmemx_memkind_t;
+typedef enum {
+    SHMEMX_SPACE_LAT_PREFERRED = 1,
+    SHMEMX_SPACE_MR_PREFERRED = 2
+} shmemx_space_hint_t;
+typedef struct {
+    size_t sheap_size;                    /* bytes of allocations per member */
+    int num_contexts;                     /* contexts the space may have at once */
+    shmemx_memkind_t memkind;
+    shmemx_device_handle_t device_handle; /* unused for host memory */
+    long hints;                           /* accepted, no effect */
+} shmemx_space_config_t;
 
 #ifdef __cplusplus
 extern \"C\" {

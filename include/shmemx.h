@@ -24,15 +24,62 @@ typedef struct {
     unsigned long long extra_messages; /* remote flag writes the strategy added */
 } shmemx_psync_footprint_t;
 
+/* Spaces: symmetric memory that belongs to a team (see docs/spaces.md). The
+ * types and the first routines are OSHMPI's, so programs written for it
+ * compile unchanged; shmemx_space_attach_team and the routines after it
+ * scope a space to a team. */
+typedef void *shmemx_space_t;
+typedef void *shmemx_device_handle_t;
+typedef enum {
+    SHMEMX_MEM_HOST, /* the only kind rshmem serves */
+    SHMEMX_MEM_CUDA,
+    SHMEMX_MEM_ZE
+} shmemx_memkind_t;
+typedef enum {
+    SHMEMX_SPACE_LAT_PREFERRED = 1,
+    SHMEMX_SPACE_MR_PREFERRED = 2
+} shmemx_space_hint_t;
+typedef struct {
+    size_t sheap_size;                    /* bytes of allocations per member */
+    int num_contexts;                     /* contexts the space may have at once */
+    shmemx_memkind_t memkind;
+    shmemx_device_handle_t device_handle; /* unused for host memory */
+    long hints;                           /* accepted, no effect */
+} shmemx_space_config_t;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
+void shmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);
+void shmemx_space_destroy(shmemx_space_t space);
+int shmemx_space_create_ctx(shmemx_space_t space, long options, shmem_ctx_t *ctx);
+void shmemx_space_attach(shmemx_space_t space);
+void shmemx_space_detach(shmemx_space_t space);
+void *shmemx_space_malloc(shmemx_space_t space, size_t size);
+void *shmemx_space_calloc(shmemx_space_t space, size_t count, size_t size);
+void *shmemx_space_align(shmemx_space_t space, size_t alignment, size_t size);
+void shmemx_space_attach_team(shmemx_space_t space, shmem_team_t team);
+void shmemx_space_detach_team(shmemx_space_t space, shmem_team_t team);
+void shmemx_space_free(shmemx_space_t space, void *ptr);
+int shmemx_space_get_team(shmemx_space_t space, shmem_team_t *team);
 
 /* Profiling names (OpenSHMEM 1.5 section 10). */
 int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int pshmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
+void pshmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);
+void pshmemx_space_destroy(shmemx_space_t space);
+int pshmemx_space_create_ctx(shmemx_space_t space, long options, shmem_ctx_t *ctx);
+void pshmemx_space_attach(shmemx_space_t space);
+void pshmemx_space_detach(shmemx_space_t space);
+void *shmemx_space_malloc(shmemx_space_t space, size_t size);
+void *shmemx_space_calloc(shmemx_space_t space, size_t count, size_t size);
+void *shmemx_space_align(shmemx_space_t space, size_t alignment, size_t size);
+void pshmemx_space_attach_team(shmemx_space_t space, shmem_team_t team);
+void pshmemx_space_detach_team(shmemx_space_t space, shmem_team_t team);
+void pshmemx_space_free(shmemx_space_t space, void *ptr);
+int pshmemx_space_get_team(shmemx_space_t space, shmem_team_t *team);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -24,11 +24,11 @@ fn apply<T: AtomicWord>(
     op: AmoOp<T>,
 ) -> T {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, pe_arg.0, pe_arg.1);
+    let t = check::ctx_target(rt, routine, ctx, pe_arg.0, pe_arg.1);
     let (arg, name, addr) = word_arg;
-    let off = check::word::<T>(rt, routine, arg, name, addr as usize);
+    let off = check::remote_word::<T>(rt, routine, arg, name, addr as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
-    unsafe { rt.transport.atomic(pe, off, op) }
+    unsafe { rt.transport.atomic(t.pe, off, op) }
 }
 
 /// Stores a fetched value into the caller's `fetch` buffer (argument 1 of

@@ -8,6 +8,7 @@ use super::handle::{CtxHandle, TeamHandle};
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
 use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::space;
 use crate::types::Cmp;
 use core::ffi::c_int;
 
@@ -50,11 +51,116 @@ fn bad_pe(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, pe: 
     ))
 }
 
-/// Offset of the `len` bytes at `addr`, which must be symmetric.
+/// Offset of the `len` bytes at `addr`, which must be symmetric (a local
+/// object the caller waits on or passes to a collective's own checks).
 #[inline]
 pub fn sym(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> SymOffset {
     match rt.segs.offset_of(addr, len) {
         Some(off) => off,
+        None => match space::resolve(rt, addr, len) {
+            Some((off, _)) => off,
+            None => not_symmetric(routine, arg, name, addr, len),
+        },
+    }
+}
+
+/// Where a remote access goes: the world PE, and the space the context was
+/// created from (0: a context that may access any symmetric memory).
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub pe: usize,
+    pub space: usize,
+}
+
+/// Offset of the `len` bytes at `addr`, which must be symmetric memory of
+/// the target PE (and of the context's space, for a space's context).
+#[inline]
+pub fn remote(
+    rt: &Runtime,
+    routine: &'static str,
+    arg: u8,
+    name: &'static str,
+    addr: usize,
+    len: usize,
+    t: Target,
+) -> SymOffset {
+    if t.space == 0
+        && let Some(off) = rt.segs.offset_of(addr, len)
+    {
+        return off;
+    }
+    remote_in_space(rt, routine, arg, name, addr, len, t)
+}
+
+/// The slow path of [`remote`]: memory of a space, which only its team's
+/// members have.
+#[cold]
+fn remote_in_space(
+    rt: &Runtime,
+    routine: &'static str,
+    arg: u8,
+    name: &'static str,
+    addr: usize,
+    len: usize,
+    t: Target,
+) -> SymOffset {
+    let arg = pos(routine, arg);
+    let found = space::resolve(rt, addr, len);
+    if t.space != 0 && found.is_none_or(|(_, m)| m.space != t.space) {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(format!(
+                "the context was created from space {:#x} and may only access that space's memory; \
+                 argument #{arg} '{name}' = {addr:#x} ({len} bytes) is not in it",
+                t.space
+            )),
+        ))
+    }
+    match found {
+        Some((off, m)) if m.serves(t.pe) => off,
+        Some((_, m)) => fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(format!(
+                "argument #{arg} '{name}' = {addr:#x} is in space {:#x}, attached to team {:#x}; \
+                 PE {} is not a member of that team, so the address names nothing there",
+                m.space, m.team, t.pe
+            )),
+        )),
+        None => not_symmetric(routine, arg, name, addr, len),
+    }
+}
+
+/// Offset of the `len` bytes at `addr`, which must be symmetric on every
+/// member of `g` (the buffers of a collective).
+pub fn sym_group(
+    rt: &Runtime,
+    routine: &'static str,
+    arg: u8,
+    name: &'static str,
+    addr: usize,
+    len: usize,
+    g: crate::coll::Group,
+) -> SymOffset {
+    if let Some(off) = rt.segs.offset_of(addr, len) {
+        return off;
+    }
+    match space::resolve(rt, addr, len) {
+        Some((off, m)) => {
+            if let Some(r) = (0..g.size).find(|&r| !m.serves(g.pe(r))) {
+                fatal(&Error::new(
+                    routine,
+                    ErrorKind::Usage(format!(
+                        "argument #{} '{name}' = {addr:#x} is in space {:#x}, attached to team {:#x}; \
+                         PE {} (rank {r} of the collective) is not a member of that team",
+                        pos(routine, arg),
+                        m.space,
+                        m.team,
+                        g.pe(r)
+                    )),
+                ))
+            }
+            off
+        }
         None => not_symmetric(routine, arg, name, addr, len),
     }
 }
@@ -135,6 +241,21 @@ pub fn word<T>(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str,
     off
 }
 
+/// [`word`] on the target of a remote access.
+#[inline]
+pub fn remote_word<T>(
+    rt: &Runtime,
+    routine: &'static str,
+    arg: u8,
+    name: &'static str,
+    addr: usize,
+    t: Target,
+) -> SymOffset {
+    let off = remote(rt, routine, arg, name, addr, std::mem::size_of::<T>(), t);
+    aligned::<T>(routine, arg, name, addr);
+    off
+}
+
 /// Fails unless `addr` is aligned for a `T` (atomic accesses need it).
 #[inline]
 pub fn aligned<T>(routine: &'static str, arg: u8, name: &'static str, addr: usize) {
@@ -199,16 +320,35 @@ pub fn team(routine: &'static str, arg: u8, h: TeamHandle) -> std::sync::Arc<cra
 /// context, translated from the context's team otherwise.
 #[inline]
 pub fn ctx_pe(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> usize {
+    ctx_target(rt, routine, ctx, arg, pe_arg).pe
+}
+
+/// The target of a remote access on `ctx`: [`ctx_pe`], and the space the
+/// context was created from, if any.
+#[inline]
+pub fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> Target {
     if ctx == CtxHandle::DEFAULT {
-        return pe(rt, routine, arg, pe_arg);
+        return Target {
+            pe: pe(rt, routine, arg, pe_arg),
+            space: 0,
+        };
     }
+    created_ctx_target(rt, routine, ctx, arg, pe_arg)
+}
+
+#[cold]
+fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> Target {
     let Some(obj) = ctx.object() else {
         self::ctx(routine, ctx);
         unreachable!("check::ctx reports invalid contexts");
     };
+    let space = obj.space();
     let raw = obj.team();
     if raw == crate::team::WORLD {
-        return pe(rt, routine, arg, pe_arg);
+        return Target {
+            pe: pe(rt, routine, arg, pe_arg),
+            space,
+        };
     }
     let Some(t) = crate::team::lookup(raw) else {
         fatal(&Error::new(
@@ -229,5 +369,8 @@ pub fn ctx_pe(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_a
             },
         ))
     }
-    t.pe(pe_arg as usize)
+    Target {
+        pe: t.pe(pe_arg as usize),
+        space,
+    }
 }

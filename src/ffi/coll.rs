@@ -24,11 +24,25 @@ use std::mem::size_of;
 /// The symmetric offset of `len` bytes at `addr`. An empty buffer still has
 /// the offset of its address when that is symmetric: the other members use
 /// the same offset for their own, non-empty buffers (collect).
-fn buffer(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> SymOffset {
+/// The buffer must be symmetric on every member of `g` (a space's memory
+/// only serves its team's members).
+fn buffer(
+    rt: &Runtime,
+    routine: &'static str,
+    g: Group,
+    arg: u8,
+    name: &'static str,
+    addr: usize,
+    len: usize,
+) -> SymOffset {
     if len == 0 {
-        return rt.segs.offset_of(addr, 0).unwrap_or(SymOffset(0));
+        return rt
+            .segs
+            .offset_of(addr, 0)
+            .or_else(|| crate::space::resolve(rt, addr, 0).map(|(off, _)| off))
+            .unwrap_or(SymOffset(0));
     }
-    check::sym(rt, routine, arg, name, addr, len)
+    check::sym_group(rt, routine, arg, name, addr, len, g)
 }
 
 /// Checked buffers of a collective that moves blocks of `nelems` elements of
@@ -40,17 +54,18 @@ fn blocks<T>(
     routine: &'static str,
     (dest_arg, dest, source): (u8, usize, usize),
     (nelems_arg, nelems): (u8, usize),
-    members: usize,
+    g: Group,
     source_per_member: bool,
 ) -> Option<(SymOffset, SymOffset, usize)> {
+    let members = g.size;
     let len = check::bytes(routine, nelems_arg, nelems, size_of::<T>());
     if len == 0 {
         return None;
     }
     let total = check::bytes(routine, nelems_arg, nelems, size_of::<T>() * members);
-    let d = buffer(rt, routine, dest_arg, "dest", dest, total);
+    let d = buffer(rt, routine, g, dest_arg, "dest", dest, total);
     let s_len = if source_per_member { total } else { len };
-    let s = buffer(rt, routine, dest_arg + 1, "source", source, s_len);
+    let s = buffer(rt, routine, g, dest_arg + 1, "source", source, s_len);
     Some((d, s, len))
 }
 
@@ -116,8 +131,9 @@ fn active_set<'a>(
         );
     };
     check::aligned::<u64>(routine, psync_arg, "pSync", psync as usize);
-    let flags = check::sym(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES);
-    Coll::on_array(rt, routine, Group { rank, ..g }, flags)
+    let g = Group { rank, ..g };
+    let flags = check::sym_group(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES, g);
+    Coll::on_array(rt, routine, g, flags)
 }
 
 fn root_in(routine: &'static str, arg: u8, root: c_int, size: usize) -> usize {
@@ -152,8 +168,8 @@ pub fn broadcast<T: ShmemType>(
     if len == 0 {
         return 0;
     }
-    let d = buffer(rt, routine, 2, "dest", dest as usize, len);
-    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let d = buffer(rt, routine, t.group(), 2, "dest", dest as usize, len);
+    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, len);
     let c = t.coll(rt, routine, CollOp::Broadcast);
     bcast::run(&c, c.algs.bcast.resolve(t.size, len), d, s, len, root, true);
     0
@@ -169,10 +185,10 @@ pub fn collect<T: ShmemType>(
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
     let len = check::bytes(routine, 4, nelems, size_of::<T>());
-    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, len);
     let c = t.coll(rt, routine, CollOp::Collect);
     // The destination's size is known once the members have published theirs.
-    let dest_for = |total| buffer(rt, routine, 2, "dest", dest as usize, total);
+    let dest_for = |total| buffer(rt, routine, t.group(), 2, "dest", dest as usize, total);
     collect::collect(&c, c.algs.collect.resolve(t.size), dest_for, s, len);
     0
 }
@@ -187,7 +203,7 @@ pub fn fcollect<T: ShmemType>(
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
     let args = (2, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.size, false) else {
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.group(), false) else {
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Collect);
@@ -205,7 +221,7 @@ pub fn alltoall<T: ShmemType>(
     let rt = runtime::get(routine);
     let t = check::team(routine, 1, team);
     let args = (2, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.size, true) else {
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.group(), true) else {
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Alltoall);
@@ -254,8 +270,8 @@ pub fn alltoalls<T: ShmemType>(
     if nelems == 0 {
         return 0;
     }
-    let d = buffer(rt, routine, 2, "dest", dest as usize, dlen);
-    let s = buffer(rt, routine, 3, "source", source as usize, slen);
+    let d = buffer(rt, routine, t.group(), 2, "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, slen);
     let c = t.coll(rt, routine, CollOp::Alltoall);
     alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
     0
@@ -277,8 +293,8 @@ fn elementwise<T: ShmemType>(
     if len == 0 {
         return 0;
     }
-    let d = buffer(rt, routine, 2, "dest", dest as usize, len);
-    let s = buffer(rt, routine, 3, "source", source as usize, len);
+    let d = buffer(rt, routine, t.group(), 2, "dest", dest as usize, len);
+    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, len);
     run(&t.coll(rt, routine, CollOp::Reduce), d, s, len);
     0
 }
@@ -380,8 +396,8 @@ pub fn broadcast_aset<T: ShmemType>(
     if len == 0 {
         return;
     }
-    let d = buffer(rt, routine, 1, "dest", dest as usize, len);
-    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, len);
+    let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
     bcast::run(&c, c.algs.bcast.resolve(c.g.size, len), d, s, len, root, false);
 }
 
@@ -399,8 +415,8 @@ pub fn collect_aset<T: ShmemType>(
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
-    let s = buffer(rt, routine, 2, "source", source as usize, len);
-    let dest_for = |total| buffer(rt, routine, 1, "dest", dest as usize, total);
+    let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
+    let dest_for = |total| buffer(rt, routine, c.g, 1, "dest", dest as usize, total);
     collect::collect(&c, c.algs.collect.resolve(c.g.size), dest_for, s, len);
 }
 
@@ -418,7 +434,7 @@ pub fn fcollect_aset<T: ShmemType>(
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
     let args = (1, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g.size, false) else {
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, false) else {
         return;
     };
     collect::fcollect(&c, c.algs.collect.resolve(c.g.size), d, s, len);
@@ -438,7 +454,7 @@ pub fn alltoall_aset<T: ShmemType>(
     let rt = runtime::get(routine);
     let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
     let args = (1, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g.size, true) else {
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, true) else {
         return;
     };
     alltoall::alltoall(&c, d, s, len);
@@ -467,8 +483,8 @@ pub fn alltoalls_aset<T: ShmemType>(
     if nelems == 0 {
         return;
     }
-    let d = buffer(rt, routine, 1, "dest", dest as usize, dlen);
-    let s = buffer(rt, routine, 2, "source", source as usize, slen);
+    let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, c.g, 2, "source", source as usize, slen);
     alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
 }
 
@@ -497,11 +513,11 @@ fn to_all<T: ShmemType, O: Combine<T>>(
         return;
     }
     let len = check::bytes(routine, 3, n, size_of::<T>());
-    let d = buffer(rt, routine, 1, "dest", dest as usize, len);
-    let s = buffer(rt, routine, 2, "source", source as usize, len);
+    let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, len);
+    let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
     // pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
-    c.scratch = buffer(rt, routine, 7, "pWrk", pwrk as usize, wrk);
+    c.scratch = buffer(rt, routine, c.g, 7, "pWrk", pwrk as usize, wrk);
     c.scratch_len = wrk;
     reduce::run::<T, O>(&c, c.algs.reduce.resolve(c.g.size, len), d, s, n);
 }

@@ -22,7 +22,7 @@ const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_
 /// more contexts can be created.
 pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
-    create_on(routine, crate::team::WORLD, options, 1, ctx, 2)
+    create_on(routine, crate::team::WORLD, 0, options, 1, ctx, 2)
 }
 
 /// `shmem_team_create_ctx`: a context whose PE numbers are ranks of `team`.
@@ -41,12 +41,14 @@ pub fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx
         unsafe { ctx.write(CtxHandle::INVALID) };
         return 1;
     }
-    create_on(routine, team.raw(), options, 2, ctx, 3)
+    create_on(routine, team.raw(), 0, options, 2, ctx, 3)
 }
 
-fn create_on(
+/// Creates a context on raw team `team`, bound to space `space` (or 0).
+pub fn create_on(
     routine: &'static str,
     team: usize,
+    space: usize,
     options: c_long,
     options_arg: u8,
     ctx: *mut CtxHandle,
@@ -66,7 +68,7 @@ fn create_on(
             },
         ))
     }
-    let (result, code) = match CtxHandle::create(options, team) {
+    let (result, code) = match CtxHandle::create(options, team, space) {
         Some(h) => (h, 0),
         None => {
             error::debug(
@@ -103,6 +105,7 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
         ))
     }
     rt.transport.quiet();
+    let space = ctx.object().map_or(0, |o| o.space());
     if !ctx.destroy() {
         fatal(&Error::new(
             routine,
@@ -111,6 +114,9 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
                 addr: ctx.0 as usize,
             },
         ))
+    }
+    if let Ok(s) = crate::space::lookup(space) {
+        s.close_context();
     }
 }
 

@@ -21,6 +21,9 @@ pub struct CtxObject {
     options: AtomicI64,
     /// Raw handle of the team whose PE numbers the context uses.
     team: AtomicUsize,
+    /// Raw handle of the space the context was created from (0: none); such
+    /// a context may only access that space's memory.
+    space: AtomicUsize,
 }
 
 impl CtxObject {
@@ -29,6 +32,7 @@ impl CtxObject {
             live: AtomicU32::new(live),
             options: AtomicI64::new(0),
             team: AtomicUsize::new(crate::team::WORLD),
+            space: AtomicUsize::new(0),
         }
     }
 
@@ -40,6 +44,12 @@ impl CtxObject {
     #[inline]
     pub fn team(&self) -> usize {
         self.team.load(Ordering::Relaxed)
+    }
+
+    /// Raw handle of the context's space, or 0.
+    #[inline]
+    pub fn space(&self) -> usize {
+        self.space.load(Ordering::Relaxed)
     }
 }
 
@@ -82,9 +92,9 @@ impl CtxHandle {
         self == CtxHandle::DEFAULT || self.object().is_some()
     }
 
-    /// Creates a context with `options` on the team with raw handle `team`;
-    /// `None` when all slots are in use.
-    pub fn create(options: i64, team: usize) -> Option<CtxHandle> {
+    /// Creates a context with `options` on the team with raw handle `team`
+    /// (and bound to space `space`, if not 0); `None` when all slots are in use.
+    pub fn create(options: i64, team: usize, space: usize) -> Option<CtxHandle> {
         let mut free = FREE.lock().unwrap_or_else(|e| e.into_inner());
         // Fresh slots first: a stale handle stays detectably dead for as long
         // as possible before its slot is reused.
@@ -97,6 +107,7 @@ impl CtxHandle {
         let obj = &CONTEXTS[i];
         obj.options.store(options, Ordering::Relaxed);
         obj.team.store(team, Ordering::Relaxed);
+        obj.space.store(space, Ordering::Relaxed);
         obj.live.store(1, Ordering::Release);
         Some(CtxHandle(obj as *const CtxObject as *const c_void))
     }
@@ -151,6 +162,27 @@ impl TeamHandle {
     }
 }
 
+/// A `shmemx_space_t` as passed through the C ABI: an index into the space
+/// table with a generation and a tag bit (see `space`), never dereferenced.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpaceHandle(pub *const c_void);
+
+// SAFETY: as for CtxHandle.
+unsafe impl Sync for SpaceHandle {}
+// SAFETY: as above.
+unsafe impl Send for SpaceHandle {}
+
+impl SpaceHandle {
+    pub const fn from_raw(raw: usize) -> SpaceHandle {
+        SpaceHandle(std::ptr::without_provenance(raw))
+    }
+
+    pub fn raw(self) -> usize {
+        self.0.addr()
+    }
+}
+
 /// `extern shmem_team_t SHMEM_TEAM_WORLD;`
 #[unsafe(no_mangle)]
 pub static SHMEM_TEAM_WORLD: TeamHandle = TeamHandle::WORLD;
@@ -167,7 +199,7 @@ mod tests {
     fn created_contexts_are_valid_until_destroyed() {
         assert!(CtxHandle::DEFAULT.is_valid());
         assert!(!CtxHandle::INVALID.is_valid());
-        let a = CtxHandle::create(2, crate::team::WORLD).unwrap();
+        let a = CtxHandle::create(2, crate::team::WORLD, 0).unwrap();
         assert!(a.is_valid());
         assert_eq!(a.object().unwrap().options(), 2);
         let inside = CtxHandle((a.0 as usize + 1) as *const c_void);
@@ -176,7 +208,7 @@ mod tests {
         assert!(!a.is_valid());
         assert!(!a.destroy(), "destroying twice");
         assert!(!CtxHandle::DEFAULT.destroy());
-        let b = CtxHandle::create(0, crate::team::WORLD).unwrap();
+        let b = CtxHandle::create(0, crate::team::WORLD, 0).unwrap();
         assert!(b.is_valid());
         assert!(b.destroy());
     }

@@ -12,7 +12,8 @@ use std::sync::atomic::AtomicU64;
 const HOME: usize = 0;
 
 fn word(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<'static> {
-    let off = check::word::<c_long>(rt, routine, 1, "lock", lock as usize);
+    let home = check::Target { pe: HOME, space: 0 };
+    let off = check::remote_word::<c_long>(rt, routine, 1, "lock", lock as usize, home);
     let home = rt
         .transport
         .local_ptr(HOME, off)

@@ -104,6 +104,12 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     if ptr.is_null() {
         return;
     }
+    // Memory of a space goes back to its space, synchronising its team.
+    if rt.segs.heap_offset(ptr as usize).is_none()
+        && let Some((_, m)) = crate::space::resolve(rt, ptr as usize, 1)
+    {
+        return super::space::free_in(rt, routine, m.space, ptr);
+    }
     let off = owned_block(rt, routine, ptr);
     // Nobody may still be using the block on any PE.
     coll::barrier_all(rt);
@@ -118,6 +124,18 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
         } else {
             allocate(rt, routine, size, MIN_ALIGN, false)
         };
+    }
+    if rt.segs.heap_offset(ptr as usize).is_none()
+        && let Some((_, m)) = crate::space::resolve(rt, ptr as usize, 1)
+    {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(format!(
+                "argument #1 'ptr' = {ptr:p} is in space {:#x}: shmem_realloc works on the symmetric heap only \
+                 (allocate anew with shmemx_space_malloc and free with shmemx_space_free)",
+                m.space
+            )),
+        ))
     }
     if size == 0 {
         free(routine, ptr);

@@ -31,6 +31,7 @@ pub mod protos;
 pub mod rma;
 pub mod setup;
 pub mod signal;
+pub mod space;
 pub mod table;
 pub mod team;
 pub mod type_sets;

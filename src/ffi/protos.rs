@@ -277,4 +277,41 @@ pub const SHMEMX: &[Proto] = &[
         "int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp)",
         "team::team_psync_footprint",
     ),
+    // Spaces: OSHMPI's routines, then the team-scoped ones.
+    p(
+        "void shmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space)",
+        "space::create",
+    ),
+    p("void shmemx_space_destroy(shmemx_space_t space)", "space::destroy"),
+    p(
+        "int shmemx_space_create_ctx(shmemx_space_t space, long options, shmem_ctx_t *ctx)",
+        "space::create_ctx",
+    ),
+    p("void shmemx_space_attach(shmemx_space_t space)", "space::attach"),
+    p("void shmemx_space_detach(shmemx_space_t space)", "space::detach"),
+    p(
+        "void *shmemx_space_malloc(shmemx_space_t space, size_t size)",
+        "space::malloc",
+    ),
+    p(
+        "void *shmemx_space_calloc(shmemx_space_t space, size_t count, size_t size)",
+        "space::calloc",
+    ),
+    p(
+        "void *shmemx_space_align(shmemx_space_t space, size_t alignment, size_t size)",
+        "space::align",
+    ),
+    p(
+        "void shmemx_space_attach_team(shmemx_space_t space, shmem_team_t team)",
+        "space::attach_team",
+    ),
+    p(
+        "void shmemx_space_detach_team(shmemx_space_t space, shmem_team_t team)",
+        "space::detach_team",
+    ),
+    p("void shmemx_space_free(shmemx_space_t space, void *ptr)", "space::free"),
+    p(
+        "int shmemx_space_get_team(shmemx_space_t space, shmem_team_t *team)",
+        "space::get_team",
+    ),
 ];

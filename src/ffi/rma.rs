@@ -20,15 +20,15 @@ pub fn put<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 4, pe);
+    let t = check::ctx_target(rt, routine, ctx, 4, pe);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     if len == 0 {
         return;
     }
-    let off = check::sym(rt, routine, 1, "dest", dest as usize, len);
+    let off = check::remote(rt, routine, 1, "dest", dest as usize, len, t);
     // SAFETY: the destination range is inside a segment (checked); the source is
     // the caller's local buffer of nelems elements, as the API requires.
-    unsafe { rt.transport.put(pe, off, source as *const u8, len) }
+    unsafe { rt.transport.put(t.pe, off, source as *const u8, len) }
 }
 
 pub fn get<T: ShmemType>(
@@ -40,31 +40,31 @@ pub fn get<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 4, pe);
+    let t = check::ctx_target(rt, routine, ctx, 4, pe);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     if len == 0 {
         return;
     }
-    let off = check::sym(rt, routine, 2, "source", source as usize, len);
+    let off = check::remote(rt, routine, 2, "source", source as usize, len, t);
     // SAFETY: the source range is inside a segment (checked); the destination is
     // the caller's local buffer of nelems elements.
-    unsafe { rt.transport.get(pe, off, dest as *mut u8, len) }
+    unsafe { rt.transport.get(t.pe, off, dest as *mut u8, len) }
 }
 
 pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 3, pe);
-    let off = check::word::<T>(rt, routine, 1, "dest", dest as usize);
+    let t = check::ctx_target(rt, routine, ctx, 3, pe);
+    let off = check::remote_word::<T>(rt, routine, 1, "dest", dest as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
-    unsafe { rt.transport.put_value(pe, off, value) }
+    unsafe { rt.transport.put_value(t.pe, off, value) }
 }
 
 pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 2, pe);
-    let off = check::word::<T>(rt, routine, 1, "source", source as usize);
+    let t = check::ctx_target(rt, routine, ctx, 2, pe);
+    let off = check::remote_word::<T>(rt, routine, 1, "source", source as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
-    unsafe { rt.transport.get_value(pe, off) }
+    unsafe { rt.transport.get_value(t.pe, off) }
 }
 
 /// Offset of the first of `nelems` elements of `T` from `base`, `stride`
@@ -77,10 +77,11 @@ fn strided<T>(
     base: usize,
     stride: isize,
     nelems: usize,
+    t: check::Target,
 ) -> SymOffset {
     let (lo, len) = strided_span::<T>(routine, base, stride, nelems);
-    check::sym(rt, routine, arg, name, lo, len);
-    check::sym(rt, routine, arg, name, base, size_of::<T>())
+    check::remote(rt, routine, arg, name, lo, len, t);
+    check::remote(rt, routine, arg, name, base, size_of::<T>(), t)
 }
 
 /// The byte range covered by `nelems` elements of `T` from `base`, `stride`
@@ -110,14 +111,14 @@ pub fn iput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 6, pe);
+    let t = check::ctx_target(rt, routine, ctx, 6, pe);
     if nelems == 0 {
         return;
     }
-    let off = strided::<T>(rt, routine, 1, "dest", dest as usize, dst, nelems);
+    let off = strided::<T>(rt, routine, 1, "dest", dest as usize, dst, nelems, t);
     // SAFETY: every destination element is inside a segment (checked);
     // the source elements are the caller's local buffer.
-    unsafe { rt.transport.put_strided(pe, off, dst, source, sst, nelems) }
+    unsafe { rt.transport.put_strided(t.pe, off, dst, source, sst, nelems) }
 }
 
 pub fn iget<T: ShmemType>(
@@ -131,14 +132,14 @@ pub fn iget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 6, pe);
+    let t = check::ctx_target(rt, routine, ctx, 6, pe);
     if nelems == 0 {
         return;
     }
-    let off = strided::<T>(rt, routine, 2, "source", source as usize, sst, nelems);
+    let off = strided::<T>(rt, routine, 2, "source", source as usize, sst, nelems, t);
     // SAFETY: every source element is inside a segment (checked); the
     // destination elements are the caller's local buffer.
-    unsafe { rt.transport.get_strided(pe, off, sst, dest, dst, nelems) }
+    unsafe { rt.transport.get_strided(t.pe, off, sst, dest, dst, nelems) }
 }
 
 /// Checks a block-strided range: `nblocks` blocks of `bsize` elements of `T`,
@@ -152,14 +153,15 @@ fn block_strided<T>(
     stride: isize,
     bsize: usize,
     nblocks: usize,
+    t: check::Target,
 ) -> SymOffset {
     let (lo, starts_len) = strided_span::<T>(routine, base, stride, nblocks);
     let block = check::bytes(routine, 5, bsize, size_of::<T>());
     let len = (starts_len - size_of::<T>())
         .checked_add(block)
         .unwrap_or_else(|| check::too_large(routine, 5, bsize));
-    check::sym(rt, routine, arg, name, lo, len);
-    check::sym(rt, routine, arg, name, base, block)
+    check::remote(rt, routine, arg, name, lo, len, t);
+    check::remote(rt, routine, arg, name, base, block, t)
 }
 
 /// `shmem_TYPE_ibput` (OpenSHMEM 1.6): block `i` of `source` (blocks `sst`
@@ -176,17 +178,17 @@ pub fn ibput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 7, pe);
+    let t = check::ctx_target(rt, routine, ctx, 7, pe);
     if nblocks == 0 || bsize == 0 {
         return;
     }
-    let off = block_strided::<T>(rt, routine, 1, "dest", dest as usize, dst, bsize, nblocks);
+    let off = block_strided::<T>(rt, routine, 1, "dest", dest as usize, dst, bsize, nblocks, t);
     let block = bsize * size_of::<T>();
     for i in 0..nblocks as isize {
         let to = SymOffset((off.0 as isize + i * dst * size_of::<T>() as isize) as usize);
         // SAFETY: every destination block is inside a segment (checked); the
         // source blocks are the caller's local buffer.
-        unsafe { rt.transport.put(pe, to, source.offset(i * sst) as *const u8, block) }
+        unsafe { rt.transport.put(t.pe, to, source.offset(i * sst) as *const u8, block) }
     }
 }
 
@@ -203,16 +205,16 @@ pub fn ibget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 7, pe);
+    let t = check::ctx_target(rt, routine, ctx, 7, pe);
     if nblocks == 0 || bsize == 0 {
         return;
     }
-    let off = block_strided::<T>(rt, routine, 2, "source", source as usize, sst, bsize, nblocks);
+    let off = block_strided::<T>(rt, routine, 2, "source", source as usize, sst, bsize, nblocks, t);
     let block = bsize * size_of::<T>();
     for i in 0..nblocks as isize {
         let from = SymOffset((off.0 as isize + i * sst * size_of::<T>() as isize) as usize);
         // SAFETY: every source block is inside a segment (checked); the
         // destination blocks are the caller's local buffer.
-        unsafe { rt.transport.get(pe, from, dest.offset(i * dst) as *mut u8, block) }
+        unsafe { rt.transport.get(t.pe, from, dest.offset(i * dst) as *mut u8, block) }
     }
 }

@@ -50,18 +50,18 @@ pub fn put_signal<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 7, pe);
+    let t = check::ctx_target(rt, routine, ctx, 7, pe);
     let op = signal_op(routine, 6, sig_op, signal);
-    let sig = signal_word(rt, routine, 4, sig_addr);
+    let sig = check::remote_word::<u64>(rt, routine, 4, "sig_addr", sig_addr as usize, t);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     let off = if len == 0 {
         sig
     } else {
-        check::sym(rt, routine, 1, "dest", dest as usize, len)
+        check::remote(rt, routine, 1, "dest", dest as usize, len, t)
     };
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
-    unsafe { rt.transport.put_signal(pe, off, source as *const u8, len, sig, op) }
+    unsafe { rt.transport.put_signal(t.pe, off, source as *const u8, len, sig, op) }
 }
 
 /// Atomically reads the calling PE's signal word.
@@ -92,10 +92,10 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
 
 fn update(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, op: AmoOp<u64>, pe: c_int) {
     let rt = runtime::get(routine);
-    let pe = check::ctx_pe(rt, routine, ctx, 3, pe);
-    let off = signal_word(rt, routine, 1, sig_addr);
+    let t = check::ctx_target(rt, routine, ctx, 3, pe);
+    let off = check::remote_word::<u64>(rt, routine, 1, "sig_addr", sig_addr as usize, t);
     // SAFETY: an aligned u64 inside a segment (checked).
-    unsafe { rt.transport.atomic(pe, off, op) };
+    unsafe { rt.transport.atomic(t.pe, off, op) };
 }
 
 pub fn set(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {

@@ -111,13 +111,10 @@ fn finish(routine: &'static str, results: Vec<Result<Option<usize>, SplitError>>
         let h = match r {
             Ok(Some(raw)) => TeamHandle::from_raw(raw),
             Ok(None) => TeamHandle::INVALID,
-            Err(SplitError::NoSyncMemory { need }) => {
+            Err(SplitError::NoSyncMemory(why)) => {
                 error::debug(
                     routine,
-                    format_args!(
-                        "no {need} bytes of synchronisation memory are free at the same offset on every member \
-                         of the new team; destroy unused teams or raise SHMEM_SYNC_ARENA_SIZE"
-                    ),
+                    format_args!("no synchronisation memory for the new team: {why}"),
                 );
                 code = 1;
                 TeamHandle::INVALID
@@ -257,6 +254,13 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
             },
         ))
     }
+    let spaces = crate::space::attached_to(h.raw());
+    if !spaces.is_empty() {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(crate::space::SpaceError::TeamHasSpaces(spaces).to_string()),
+        ))
+    }
     if team::destroy(rt, routine, h.raw()).is_none() {
         fatal(&Error::new(routine, ErrorKind::InvalidTeam { arg: 1, raw: h.raw() }))
     }
@@ -289,11 +293,14 @@ pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int)
         );
         return std::ptr::null_mut();
     }
-    let Some(off) = rt.segs.offset_of(dest as usize, 1) else {
-        error::debug(routine, format_args!("argument #2 'dest' = {dest:p} is not symmetric"));
+    let target = t.pe(pe as usize);
+    let Some(off) = crate::space::symmetric_on(rt, dest as usize, 1, target) else {
+        error::debug(
+            routine,
+            format_args!("argument #2 'dest' = {dest:p} is not symmetric memory of team PE {pe}"),
+        );
         return std::ptr::null_mut();
     };
-    let target = t.pe(pe as usize);
     if target == rt.me {
         // This PE's own object, at the address the program knows it by (as
         // shmem_ptr answers).

@@ -145,6 +145,11 @@ impl Allocator {
         }
     }
 
+    /// Blocks currently allocated.
+    pub fn blocks(&self) -> usize {
+        self.used.len()
+    }
+
     /// Bytes currently allocated.
     pub fn used_bytes(&self) -> usize {
         self.used.values().sum()

@@ -9,9 +9,9 @@
 //! │ globals: copy of the program's│ symmetric heap                │
 //! │ writable data (data_len)      │ (heap_len = SHMEM_SYMMETRIC_SIZE)
 //! └──────────────────────────────┴───────────────────────────────┘
-//!   followed by the synchronisation arena (sync_len = SHMEM_SYNC_ARENA_SIZE)
-//!   at offset sync_off, where the library keeps its per-team flags and scratch
-//!   (see `psync`).
+//!   followed by the space arena (sync_len = SHMEM_SPACE_ARENA_SIZE) at
+//!   offset sync_off, from which spaces take their extents: users' spaces and
+//!   every team's own flags and scratch (see `space`).
 //! ```
 //!
 //! A PE addresses its own globals at their link-time addresses (remapped onto

@@ -3,19 +3,19 @@
 //! they are reused (a *strategy*), and exact accounting of the bytes reserved
 //! and of the messages the strategies add.
 //!
-//! Every segment ends with a *sync arena* (`SHMEM_SYNC_ARENA_SIZE`), cut into
-//! [`UNIT`]-byte units and described by an occupancy bitmap at its start. A team
-//! is created by a split, which is collective over the parent: the parent's PEs
-//! meet in a parent barrier, each reads the bitmaps of the members of the team it
-//! joins and takes the lowest run of units free on all of them, then a second
-//! parent barrier makes sure nobody marks its bitmap while another still reads
-//! it. Every member of a new team reads the same bitmaps, so every member takes
-//! the same offset: the team's *region* is symmetric across the team without
-//! any PE outside the parent taking part. Destroying the team returns it.
+//! Every team's region lives in a space the team owns (see `space`): the
+//! split that creates a team is collective over the parent, the parent's PEs
+//! meet in a parent barrier, each reads the space-arena extent lists of the
+//! members of the team it joins and takes the lowest extent free on all of
+//! them, then a second parent barrier makes sure nobody records an extent
+//! while another still reads the lists. Every member of a new team reads the
+//! same lists, so every member takes the same offset: the team's *region* is
+//! symmetric across the team without any PE outside the parent taking part.
+//! Destroying the team gives it back.
 //!
-//! A region holds the team's scratch and room for its sync arrays ([`Plan`]).
-//! Free units are kept zeroed (a team's owner zeroes its region when it gives
-//! it back), so array slots a pool never grows into are never touched.
+//! A region holds the team's scratch and room for its sync arrays ([`Plan`]),
+//! in [`UNIT`]-byte steps. Each member zeroes the array part of its copy
+//! between the two barriers, before any member can signal into it.
 //!
 //! The strategies (`SHMEM_PSYNC_STRATEGY`, the research seed's three answers
 //! to "when may sync memory be reused?" plus the baseline):
@@ -32,7 +32,6 @@
 //! consumes its signals before it returns, see `coll`); the strategies differ
 //! in memory and in messages, which is what the accounting here measures.
 
-pub mod arena;
 pub mod barrier_unlock;
 pub mod extra_sync;
 pub mod pairwise;
@@ -338,8 +337,6 @@ pub fn stats_line(me: usize, npes: usize, strategy: Strategy, l: &Ledger, signal
 /// A team's sync memory on this PE.
 #[derive(Debug)]
 pub struct TeamSync {
-    /// First unit and number of units of the region in the arena.
-    pub units: (usize, usize),
     /// Offset of the region in every member's segment.
     pub base: SymOffset,
     pub plan: Plan,
@@ -353,9 +350,8 @@ pub struct TeamSync {
 }
 
 impl TeamSync {
-    pub fn new(units: (usize, usize), base: SymOffset, plan: Plan, size: usize, rank: usize) -> TeamSync {
+    pub fn new(base: SymOffset, plan: Plan, size: usize, rank: usize) -> TeamSync {
         TeamSync {
-            units,
             base,
             plan,
             size,

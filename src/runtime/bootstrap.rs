@@ -108,7 +108,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
             config.symmetric_size_explicit,
             data_len,
             heap_len,
-            config.sync_arena_size.next_multiple_of(page),
+            config.space_arena_size.next_multiple_of(SEGMENT_ALIGN),
         ) {
             announce(LAYOUT_FAILED);
             return Err(fail(ErrorKind::Startup(why)));

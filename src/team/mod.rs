@@ -10,15 +10,15 @@
 
 use crate::coll::{Coll, Group, Mem, registry};
 use crate::heap::SymOffset;
-use crate::psync::arena::{Arena, first_free};
 use crate::psync::pool::Pick;
 use crate::psync::{self, CollOp, Plan, Strategy, TeamSync, UNIT, barrier_unlock, extra_sync, pairwise};
 use crate::runtime::Runtime;
+use crate::space::{self, Space, SpaceError, arena::Extent};
 use crate::transport::Transport;
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Step};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`, `SHMEM_TEAM_SHARED`).
 pub const WORLD: usize = 1;
@@ -33,6 +33,8 @@ pub struct Team {
     /// `shmem_team_config_t::num_contexts` as given at creation.
     pub num_contexts: i32,
     pub sync: Arc<TeamSync>,
+    /// The space the team owns, which holds `sync`.
+    pub space: Arc<Space>,
     /// Which predefined team this is, if any.
     pub predefined: Option<&'static str>,
 }
@@ -73,8 +75,6 @@ static TABLE: RwLock<Table> = RwLock::new(Table {
     slots: Vec::new(),
     free: Vec::new(),
 });
-/// Team creation and destruction of this process, one at a time.
-static LIFECYCLE: Mutex<()> = Mutex::new(());
 
 fn encode(index: usize, generation: u32) -> usize {
     ((generation as usize) << 32) | (index + 1)
@@ -318,24 +318,39 @@ fn remove(raw: usize) -> Option<Arc<Team>> {
     Some(team)
 }
 
-/// Takes the region of a new team on this PE and accounts for it.
-fn take(arena: &Arena, first: usize, plan: Plan, g: Group) -> TeamSync {
-    let units = plan.units();
-    arena.mark(first, units, true);
-    psync::ledger().team_created(&plan, g.size);
-    TeamSync::new((first, units), arena.unit_offset(first), plan, g.size, g.rank)
+/// Zeroes this PE's copy of the sync arrays of a region about to be taken
+/// (between the barriers that agree on it: before any member can signal).
+fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
+    let flags = Extent {
+        start: extent.start + plan.scratch,
+        len: plan.cap * plan.array_bytes,
+    };
+    space::arena::Arena::new(&rt.segs).zero(flags);
 }
 
-/// Returns a team's region, zeroed (free units are kept zero, so a new team
-/// need not touch the slots it may never use).
-fn give_back(arena: &Arena, sync: &TeamSync) {
-    arena.zero(sync.units.0, sync.units.1);
-    arena.mark(sync.units.0, sync.units.1, false);
+/// Takes the region of a new team on this PE, in a space the team owns, and
+/// accounts for it.
+fn take(rt: &Runtime, extent: Extent, plan: Plan, g: Group) -> (Arc<TeamSync>, Arc<Space>) {
+    space::take(rt, extent);
+    let (space, base) = space::team_space(rt, g, extent);
+    psync::ledger().team_created(&plan, g.size);
+    (Arc::new(TeamSync::new(base, plan, g.size, g.rank)), space)
+}
+
+/// Returns a team's region once no member uses it any more.
+fn give_back(rt: &Runtime, team: &Team) {
+    let sync = &team.sync;
     let arrays = match sync.plan.cap {
         0 => 0,
         _ => sync.pool().arrays,
     };
     psync::ledger().team_destroyed(&sync.plan, arrays, sync.size);
+    space::drop_team_space(rt, &team.space);
+}
+
+/// Bytes of a region.
+fn region_len(plan: &Plan) -> usize {
+    plan.units() * UNIT
 }
 
 fn plan(rt: &Runtime, size: usize) -> Plan {
@@ -344,41 +359,45 @@ fn plan(rt: &Runtime, size: usize) -> Plan {
 }
 
 /// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
-/// PE takes the first units without talking to the others.
+/// PE takes the same first extents without talking to the others; nobody
+/// signals into them before the start-up barrier, which every PE reaches
+/// after zeroing its copy.
 pub fn init(rt: &Runtime) -> Result<(), String> {
-    let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
-    let arena = Arena::new(&rt.segs);
-    arena.reset();
+    let _guard = space::lifecycle();
+    space::init(rt);
     psync::reset_accounting();
-    let too_small = |bytes: usize| {
+    let arena = space::arena::Arena::new(&rt.segs);
+    let too_small = |what: &str, bytes: usize| {
         format!(
-            "SHMEM_SYNC_ARENA_SIZE={} is too small for the world team's {bytes} bytes of synchronisation memory",
-            rt.config.sync_arena_size
+            "SHMEM_SPACE_ARENA_SIZE={} is too small for {what} ({bytes} bytes after the {}-byte header)",
+            rt.config.space_arena_size,
+            space::arena::HEADER
         )
     };
     // Pairwise strategies: a location per possible sender, first in every arena.
-    let mut first = 0;
     if let Strategy::Pairwise(_) = strategy(rt) {
         pairwise::reset(rt.npes);
-        let units = (rt.npes * pairwise::LOCATION_BYTES).div_ceil(UNIT);
-        if units > arena.units() {
-            return Err(too_small(units * UNIT));
-        }
-        arena.mark(0, units, true);
-        PAIR_TABLE.store(arena.unit_offset(0).0, Ordering::Relaxed);
-        first = units;
+        let len = (rt.npes * pairwise::LOCATION_BYTES).next_multiple_of(UNIT);
+        let table = arena
+            .first_fit(&[], len, UNIT)
+            .ok_or_else(|| too_small("the pairwise location table", len))?;
+        arena.zero(table);
+        space::take(rt, table);
+        PAIR_TABLE.store(arena.offset(table.start).0, Ordering::Relaxed);
     }
     let plan = plan(rt, rt.npes);
-    if first + plan.units() > arena.units() {
-        return Err(too_small(plan.units() * UNIT));
-    }
+    let len = region_len(&plan);
+    let extent = arena
+        .first_fit(&[arena.extents()], len, UNIT)
+        .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
+    clear_arrays(rt, extent, &plan);
     let g = Group {
         start: 0,
         stride: 1,
         size: rt.npes,
         rank: rt.me,
     };
-    let sync = Arc::new(take(&arena, first, plan, g));
+    let (sync, space) = take(rt, extent, plan, g);
     let world = |name| Team {
         start: 0,
         stride: 1,
@@ -386,6 +405,7 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
         my_rank: rt.me,
         num_contexts: 0,
         sync: sync.clone(),
+        space: space.clone(),
         predefined: Some(name),
     };
     // The predefined teams always sit at indices 0 and 1 with generation 0;
@@ -404,7 +424,7 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
 
 /// At `shmem_finalize`: prints the footprint if asked, and forgets every team.
 pub fn finalize(rt: &Runtime) {
-    let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = space::lifecycle();
     if rt.config.psync_stats {
         let l = *psync::ledger();
         eprintln!(
@@ -427,8 +447,8 @@ pub fn finalize(rt: &Runtime) {
 /// Why a split did not create a team on this PE.
 #[derive(Debug)]
 pub enum SplitError {
-    /// No run of sync memory free on every member.
-    NoSyncMemory { need: usize },
+    /// No extent of the space arena free on every member.
+    NoSyncMemory(SpaceError),
 }
 
 /// Creates, collectively over `parent`, the teams described by `mine`: for each
@@ -440,30 +460,25 @@ pub fn create(
     parent: &Team,
     mine: &[Option<(Group, i32)>],
 ) -> Vec<Result<Option<usize>, SplitError>> {
-    let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
-    let arena = Arena::new(&rt.segs);
+    let _guard = space::lifecycle();
     let pc = parent.coll(rt, routine, CollOp::Barrier);
     let mut out = Vec::with_capacity(mine.len());
     for phase in mine {
-        // Every parent PE is inside this call: bitmaps stay still until the
-        // second barrier.
+        // Every parent PE is inside this call: the extent lists stay still
+        // until the second barrier. Only the new team's members are read.
         pc.barrier();
         let found = phase.map(|(g, _)| {
             let plan = plan(rt, g.size);
-            let need = plan.units();
-            let words = need.div_ceil(64) + 1;
-            let upto = (0..g.size)
-                .map(|r| arena.high_water(&rt.transport, g.pe(r)))
-                .max()
-                .unwrap_or(0)
-                + words;
-            let maps: Vec<Vec<u64>> = (0..g.size).map(|r| arena.read(&rt.transport, g.pe(r), upto)).collect();
-            (plan, first_free(&maps, need, arena.units()))
+            let agreed = space::agree(rt, g, region_len(&plan), UNIT);
+            if let Ok(extent) = agreed {
+                clear_arrays(rt, extent, &plan);
+            }
+            (plan, agreed)
         });
         pc.barrier();
         out.push(match (phase, found) {
-            (Some((g, num_contexts)), Some((plan, Some(first)))) => {
-                let sync = Arc::new(take(&arena, first, plan, *g));
+            (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
+                let (sync, space) = take(rt, extent, plan, *g);
                 Ok(Some(insert(Team {
                     start: g.start,
                     stride: g.stride,
@@ -471,12 +486,11 @@ pub fn create(
                     my_rank: g.rank,
                     num_contexts: *num_contexts,
                     sync,
+                    space,
                     predefined: None,
                 })))
             }
-            (Some(_), Some((plan, None))) => Err(SplitError::NoSyncMemory {
-                need: plan.units() * UNIT,
-            }),
+            (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),
             _ => Ok(None),
         });
     }
@@ -494,9 +508,9 @@ pub fn destroy(rt: &Runtime, routine: &'static str, raw: usize) -> Option<()> {
     // barrier completes, and the algorithms consume all their signals, so
     // nothing will write to the team's memory any more.
     open(rt, &team.sync, team.group(), routine, CollOp::Barrier, false).barrier();
-    let _guard = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = space::lifecycle();
     let team = remove(raw)?;
-    give_back(&Arena::new(&rt.segs), &team.sync);
+    give_back(rt, &team);
     Some(())
 }
 

@@ -1,0 +1,585 @@
+//! Spaces: symmetric memory that belongs to a team.
+//!
+//! A space is created locally with a size (`shmemx_space_create`), then
+//! attached to a team, collectively over that team only
+//! (`shmemx_space_attach_team`; `shmemx_space_attach` is the world team). At
+//! attach the members agree on an extent of the space arena free on every one
+//! of them ([`arena`]): the space's memory is at the same offset in every
+//! member's segment, so an address in it names the same object on every
+//! member, and RMA, atomics, signals and the team's collectives work on it as
+//! on the symmetric heap. Allocation inside an attached space runs the same
+//! deterministic allocator on every member and ends in a barrier of the
+//! team: it never waits for a PE outside the team, so disjoint teams allocate
+//! at the same time without meeting.
+//!
+//! Every team's own synchronisation memory is a space too: the split that
+//! creates a team agrees on an extent for it among the new members (inside
+//! the split's barriers, see `team::create`), attaches a space of exactly the
+//! team's [`Plan`](crate::psync::Plan) size and allocates the team's flags and
+//! scratch from it, so a team's collectives need nothing from the rest of the
+//! world. Those spaces are internal: not reachable by handle, and their memory
+//! is not a valid RMA target for users.
+
+pub mod arena;
+
+use crate::coll::Group;
+use crate::heap::alloc::{Allocator, Exhausted, MIN_ALIGN};
+use crate::heap::{SEGMENT_ALIGN, SymOffset};
+use crate::runtime::Runtime;
+use arena::{Arena, Extent};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+
+/// Arena changes of this process (space attach and detach, team creation
+/// and destruction), one at a time.
+pub static LIFECYCLE: Mutex<()> = Mutex::new(());
+
+pub fn lifecycle() -> MutexGuard<'static, ()> {
+    LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What a space was created with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Bytes the space's allocations may use on each member.
+    pub sheap_size: usize,
+    /// Contexts that may be created from the space at once.
+    pub num_contexts: usize,
+}
+
+/// Where an attached space is.
+#[derive(Debug)]
+pub struct Attached {
+    /// Raw handle of the team (0 for a team's own synchronisation space).
+    pub team: usize,
+    pub group: Group,
+    pub extent: Extent,
+    /// Offset of the extent in every member's segment.
+    pub base: SymOffset,
+    heap: Allocator,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    attached: Option<Attached>,
+    /// Contexts created from the space and not yet destroyed.
+    contexts: usize,
+}
+
+#[derive(Debug)]
+pub struct Space {
+    pub config: Config,
+    state: Mutex<State>,
+}
+
+/// A misuse of a space, described for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpaceError {
+    InvalidHandle(usize),
+    NotAttached,
+    AlreadyAttached { team: usize },
+    OtherTeam { attached: usize, given: usize },
+    LiveAllocations { blocks: usize, bytes: usize },
+    LiveContexts(usize),
+    NoRoom { need: usize, align: usize, capacity: usize },
+    TooFragmented,
+    TooManyContexts(usize),
+    NotABlock { addr: usize },
+    TeamHasSpaces(Vec<usize>),
+}
+
+impl fmt::Display for SpaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpaceError::InvalidHandle(raw) => {
+                write!(f, "space {raw:#x} is not a live space (never created, or destroyed)")
+            }
+            SpaceError::NotAttached => write!(
+                f,
+                "the space is not attached on this PE: call shmemx_space_attach_team (or shmemx_space_attach) first, on every member of its team"
+            ),
+            SpaceError::AlreadyAttached { team } => {
+                write!(f, "the space is already attached (to team {team:#x}); detach it first")
+            }
+            SpaceError::OtherTeam { attached, given } => {
+                write!(f, "the space is attached to team {attached:#x}, not to team {given:#x}")
+            }
+            SpaceError::LiveAllocations { blocks, bytes } => write!(
+                f,
+                "the space still holds {blocks} allocation(s) ({bytes} bytes); free them first"
+            ),
+            SpaceError::LiveContexts(n) => {
+                write!(
+                    f,
+                    "{n} context(s) created from the space still exist; destroy them first"
+                )
+            }
+            SpaceError::NoRoom { need, align, capacity } => write!(
+                f,
+                "no {need}-byte extent ({align}-byte aligned) is free on every member of the team in the {capacity}-byte space arena; \
+                 detach unused spaces, destroy unused teams or raise SHMEM_SPACE_ARENA_SIZE"
+            ),
+            SpaceError::TooFragmented => write!(
+                f,
+                "a member of the team holds {} separate extents of the space arena, the most it can record",
+                arena::MAX_EXTENTS
+            ),
+            SpaceError::TooManyContexts(n) => write!(
+                f,
+                "the space was created with num_contexts = {n}, and that many of its contexts exist"
+            ),
+            SpaceError::NotABlock { addr } => {
+                write!(f, "{addr:#x} is not the start of a live allocation in this space")
+            }
+            SpaceError::TeamHasSpaces(spaces) => {
+                write!(f, "space(s) ")?;
+                for (i, s) in spaces.iter().enumerate() {
+                    write!(f, "{}{s:#x}", if i > 0 { ", " } else { "" })?;
+                }
+                write!(f, " are still attached to the team; detach them first")
+            }
+        }
+    }
+}
+
+/// What an address in an attached user space belongs to.
+#[derive(Clone, Copy, Debug)]
+pub struct Mapped {
+    /// Raw handle of the space.
+    pub space: usize,
+    pub team: usize,
+    pub group: Group,
+    pub extent: Extent,
+}
+
+impl Mapped {
+    /// True if world PE `pe` is a member of the space's team.
+    pub fn serves(&self, pe: usize) -> bool {
+        self.group.rank_of(pe).is_some()
+    }
+}
+
+/// Live user spaces, by handle.
+struct Table {
+    slots: Vec<(u32, Option<Arc<Space>>)>,
+    free: Vec<usize>,
+}
+
+static TABLE: Mutex<Table> = Mutex::new(Table {
+    slots: Vec::new(),
+    free: Vec::new(),
+});
+
+/// Attached user spaces on this PE, by extent start (address lookups).
+static ATTACHED: RwLock<BTreeMap<usize, Mapped>> = RwLock::new(BTreeMap::new());
+
+/// Handles carry this bit, so a team handle (or a small integer) is never
+/// taken for a space.
+const TAG: usize = 1 << 31;
+
+fn encode(index: usize, generation: u32) -> usize {
+    ((generation as usize) << 32) | TAG | (index + 1)
+}
+
+fn decode(raw: usize) -> Option<(usize, u32)> {
+    if raw & TAG == 0 {
+        return None;
+    }
+    let index = (raw & (TAG - 1)).checked_sub(1)?;
+    Some((index, (raw >> 32) as u32))
+}
+
+fn table() -> MutexGuard<'static, Table> {
+    TABLE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The space behind a raw handle.
+pub fn lookup(raw: usize) -> Result<Arc<Space>, SpaceError> {
+    let (index, generation) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
+    let t = table();
+    match t.slots.get(index) {
+        Some((g, Some(s))) if *g == generation => Ok(s.clone()),
+        _ => Err(SpaceError::InvalidHandle(raw)),
+    }
+}
+
+/// `shmemx_space_create`: a new, detached space (local).
+pub fn create(config: Config) -> usize {
+    let space = Some(Arc::new(Space::new(config)));
+    let mut t = table();
+    if let Some(index) = t.free.pop() {
+        let slot = &mut t.slots[index];
+        slot.1 = space;
+        encode(index, slot.0)
+    } else {
+        t.slots.push((0, space));
+        encode(t.slots.len() - 1, 0)
+    }
+}
+
+/// `shmemx_space_destroy`: refused while attached or with contexts.
+pub fn destroy(raw: usize) -> Result<(), SpaceError> {
+    let space = lookup(raw)?;
+    {
+        let s = space.state();
+        if let Some(a) = &s.attached {
+            return Err(SpaceError::AlreadyAttached { team: a.team });
+        }
+        if s.contexts > 0 {
+            return Err(SpaceError::LiveContexts(s.contexts));
+        }
+    }
+    let (index, _) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
+    let mut t = table();
+    let slot = &mut t.slots[index];
+    slot.1 = None;
+    slot.0 = slot.0.wrapping_add(1);
+    t.free.push(index);
+    Ok(())
+}
+
+impl Space {
+    pub fn new(config: Config) -> Space {
+        Space {
+            config,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Bytes of arena the space needs, and the alignment of its extent (which
+    /// bounds `shmemx_space_align`): a page at least, up to the segment
+    /// alignment, as large as the space so that big spaces get big pages.
+    pub fn extent_shape(&self) -> (usize, usize) {
+        let page = crate::job::page_size();
+        let len = self.config.sheap_size.max(1).next_multiple_of(page);
+        let align = self
+            .config
+            .sheap_size
+            .checked_next_power_of_two()
+            .unwrap_or(SEGMENT_ALIGN)
+            .clamp(page, SEGMENT_ALIGN);
+        (len, align)
+    }
+
+    /// Attaches the space at `extent`, which every member of `group` has
+    /// agreed on and recorded.
+    fn attach_at(&self, team: usize, group: Group, extent: Extent, base: SymOffset) {
+        self.state().attached = Some(Attached {
+            team,
+            group,
+            extent,
+            base,
+            heap: Allocator::new(self.config.sheap_size.max(1).next_multiple_of(MIN_ALIGN)),
+        });
+    }
+
+    /// The team the space is attached to, if any.
+    pub fn team(&self) -> Option<usize> {
+        self.state().attached.as_ref().map(|a| a.team)
+    }
+
+    /// The group and extent of the attached space.
+    pub fn attached(&self) -> Result<(usize, Group, Extent, SymOffset), SpaceError> {
+        let s = self.state();
+        let a = s.attached.as_ref().ok_or(SpaceError::NotAttached)?;
+        Ok((a.team, a.group, a.extent, a.base))
+    }
+
+    /// Allocates on this member; every member makes the same calls in the
+    /// same order, so every member gets the same offset. Returns the offset
+    /// within the space.
+    pub fn alloc(&self, size: usize, align: usize) -> Result<Result<usize, Exhausted>, SpaceError> {
+        let mut s = self.state();
+        let a = s.attached.as_mut().ok_or(SpaceError::NotAttached)?;
+        Ok(a.heap.alloc(size, align))
+    }
+
+    /// Frees the block starting at offset `off` of the space.
+    pub fn free(&self, off: usize) -> Option<usize> {
+        self.state().attached.as_mut()?.heap.free(off)
+    }
+
+    /// Length of the block at offset `off`, if one starts there.
+    pub fn block_len(&self, off: usize) -> Option<usize> {
+        self.state().attached.as_ref()?.heap.block_len(off)
+    }
+
+    /// Ok if the space is attached and holds no allocation and no context.
+    pub fn idle(&self) -> Result<(), SpaceError> {
+        Self::idle_state(&self.state())
+    }
+
+    fn idle_state(s: &State) -> Result<(), SpaceError> {
+        let a = s.attached.as_ref().ok_or(SpaceError::NotAttached)?;
+        let bytes = a.heap.used_bytes();
+        if bytes > 0 {
+            return Err(SpaceError::LiveAllocations {
+                blocks: a.heap.blocks(),
+                bytes,
+            });
+        }
+        if s.contexts > 0 {
+            return Err(SpaceError::LiveContexts(s.contexts));
+        }
+        Ok(())
+    }
+
+    fn detachable(&self) -> Result<Attached, SpaceError> {
+        let mut s = self.state();
+        Self::idle_state(&s)?;
+        Ok(s.attached.take().expect("checked by idle_state"))
+    }
+
+    /// Counts a context created from the space; its team's raw handle.
+    pub fn open_context(&self) -> Result<usize, SpaceError> {
+        let mut s = self.state();
+        let team = s.attached.as_ref().ok_or(SpaceError::NotAttached)?.team;
+        if s.contexts >= self.config.num_contexts {
+            return Err(SpaceError::TooManyContexts(self.config.num_contexts));
+        }
+        s.contexts += 1;
+        Ok(team)
+    }
+
+    pub fn close_context(&self) {
+        let mut s = self.state();
+        s.contexts = s.contexts.saturating_sub(1);
+    }
+}
+
+/// Agreement among the members of `group`, which are all inside the same
+/// collective call between two barriers: the lowest extent of `len` bytes
+/// at `align` free on every member. The same answer on every member.
+pub fn agree(rt: &Runtime, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
+    let arena = Arena::new(&rt.segs);
+    let lists: Vec<Vec<Extent>> = (0..group.size)
+        .map(|r| arena.read(&rt.transport, group.pe(r)))
+        .collect();
+    if !arena::has_room(&lists) {
+        return Err(SpaceError::TooFragmented);
+    }
+    arena.first_fit(&lists, len, align).ok_or(SpaceError::NoRoom {
+        need: len,
+        align,
+        capacity: arena.capacity(),
+    })
+}
+
+/// Records an agreed extent as used on this PE. Cannot fail after
+/// [`agree`] succeeded on the same lists.
+pub fn take(rt: &Runtime, extent: Extent) {
+    Arena::new(&rt.segs)
+        .take(extent)
+        .expect("agree() checked that every list has room");
+}
+
+/// Gives an extent back on this PE once no member uses it any more.
+pub fn give_back(rt: &Runtime, extent: Extent) {
+    let arena = Arena::new(&rt.segs);
+    arena.give(extent);
+    arena.release(extent);
+}
+
+/// A team's own synchronisation space at an agreed extent (see
+/// `team::create`); the team's region is its one allocation, at offset 0.
+pub fn team_space(rt: &Runtime, group: Group, extent: Extent) -> (Arc<Space>, SymOffset) {
+    let space = Space::new(Config {
+        sheap_size: extent.len,
+        num_contexts: 0,
+    });
+    let base = Arena::new(&rt.segs).offset(extent.start);
+    space.attach_at(0, group, extent, base);
+    let at = space
+        .alloc(extent.len, MIN_ALIGN)
+        .expect("just attached")
+        .expect("the extent is exactly the region");
+    debug_assert_eq!(at, 0);
+    (Arc::new(space), base)
+}
+
+/// Gives a team's synchronisation space back (after the team's last barrier).
+pub fn drop_team_space(rt: &Runtime, space: &Space) {
+    space.free(0);
+    if let Ok(a) = space.detachable() {
+        give_back(rt, a.extent);
+    }
+}
+
+/// Attaches user space `raw` to the team `team` (raw handle, `group`): the
+/// members agree on an extent between the two barriers `barrier` runs. The
+/// caller holds [`lifecycle`].
+pub fn attach(
+    rt: &Runtime,
+    raw: usize,
+    team: usize,
+    group: Group,
+    mut barrier: impl FnMut(),
+) -> Result<(), SpaceError> {
+    let space = lookup(raw)?;
+    if let Some(t) = space.team() {
+        return Err(SpaceError::AlreadyAttached { team: t });
+    }
+    let (len, align) = space.extent_shape();
+    // Every member is inside this call between the barriers, so no
+    // member's list changes while the others read it.
+    barrier();
+    let agreed = agree(rt, group, len, align);
+    barrier();
+    let extent = agreed?;
+    take(rt, extent);
+    let base = Arena::new(&rt.segs).offset(extent.start);
+    space.attach_at(team, group, extent, base);
+    ATTACHED.write().unwrap_or_else(|e| e.into_inner()).insert(
+        extent.start,
+        Mapped {
+            space: raw,
+            team,
+            group,
+            extent,
+        },
+    );
+    Ok(())
+}
+
+/// Checks that user space `raw` can be detached from `team` (the same
+/// answer on every member: allocation state is symmetric).
+pub fn check_detach(raw: usize, team: usize) -> Result<Arc<Space>, SpaceError> {
+    let space = lookup(raw)?;
+    match space.team() {
+        None => Err(SpaceError::NotAttached),
+        Some(t) if t != team => Err(SpaceError::OtherTeam {
+            attached: t,
+            given: team,
+        }),
+        Some(_) => Ok(space),
+    }
+}
+
+/// Detaches user space `space` after the team's barrier: nobody uses it any
+/// more. The caller holds [`lifecycle`].
+pub fn detach(rt: &Runtime, space: &Space) -> Result<(), SpaceError> {
+    let a = space.detachable()?;
+    ATTACHED
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&a.extent.start);
+    give_back(rt, a.extent);
+    Ok(())
+}
+
+/// The user spaces attached to team `team`.
+pub fn attached_to(team: usize) -> Vec<usize> {
+    ATTACHED
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .filter(|m| m.team == team)
+        .map(|m| m.space)
+        .collect()
+}
+
+/// The attached user space holding `[addr, addr+len)` on this PE, and the
+/// offset of `addr` in every member's segment.
+pub fn resolve(rt: &Runtime, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
+    let arena = Arena::new(&rt.segs);
+    let start = arena.local_start(addr, len)?;
+    let map = ATTACHED.read().unwrap_or_else(|e| e.into_inner());
+    let (_, m) = map.range(..=start).next_back()?;
+    (start + len <= m.extent.end()).then(|| (arena.offset(start), *m))
+}
+
+/// The offset of `[addr, addr+len)` if it is symmetric memory of world PE
+/// `pe`: the heap and globals of every PE, a space's memory on its members.
+pub fn symmetric_on(rt: &Runtime, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
+    if let Some(off) = rt.segs.offset_of(addr, len) {
+        return Some(off);
+    }
+    resolve(rt, addr, len).and_then(|(off, m)| m.serves(pe).then_some(off))
+}
+
+/// At `shmem_init`: forgets every extent and every user space (their
+/// memory went with the previous initialisation).
+pub fn init(rt: &Runtime) {
+    Arena::new(&rt.segs).reset();
+    ATTACHED.write().unwrap_or_else(|e| e.into_inner()).clear();
+    let mut t = table();
+    let t = &mut *t;
+    for (i, slot) in t.slots.iter_mut().enumerate() {
+        if slot.1.take().is_some() {
+            slot.0 = slot.0.wrapping_add(1);
+            t.free.push(i);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_are_tagged_and_carry_generations() {
+        assert_eq!(decode(encode(0, 0)), Some((0, 0)));
+        assert_eq!(decode(encode(9, 4)), Some((9, 4)));
+        assert_eq!(decode(crate::team::WORLD), None, "a team handle is not a space");
+        assert_eq!(decode(0), None);
+        let raw = create(Config {
+            sheap_size: 100,
+            num_contexts: 1,
+        });
+        let s = lookup(raw).unwrap();
+        assert_eq!(s.config.sheap_size, 100);
+        assert_eq!(s.alloc(8, 1), Err(SpaceError::NotAttached));
+        assert_eq!(s.open_context(), Err(SpaceError::NotAttached));
+        destroy(raw).unwrap();
+        assert_eq!(lookup(raw).err(), Some(SpaceError::InvalidHandle(raw)));
+        assert_eq!(destroy(raw), Err(SpaceError::InvalidHandle(raw)));
+    }
+
+    #[test]
+    fn extent_shape_is_page_rounded_and_aligned_by_size() {
+        let page = crate::job::page_size();
+        let s = |n| {
+            Space::new(Config {
+                sheap_size: n,
+                num_contexts: 0,
+            })
+            .extent_shape()
+        };
+        assert_eq!(s(1), (page, page));
+        assert_eq!(s(3 * page + 1), (4 * page, 4 * page));
+        assert_eq!(s(1 << 30), (1 << 30, SEGMENT_ALIGN));
+    }
+
+    #[test]
+    fn attached_space_allocates_frees_and_refuses_detach_while_used() {
+        let s = Space::new(Config {
+            sheap_size: 1000,
+            num_contexts: 1,
+        });
+        let g = Group {
+            start: 0,
+            stride: 1,
+            size: 1,
+            rank: 0,
+        };
+        s.attach_at(5, g, Extent { start: 0, len: 4096 }, SymOffset(0));
+        let a = s.alloc(600, 1).unwrap().unwrap();
+        assert!(s.alloc(600, 1).unwrap().is_err(), "beyond sheap_size");
+        assert_eq!(s.open_context(), Ok(5));
+        assert_eq!(s.open_context(), Err(SpaceError::TooManyContexts(1)));
+        assert!(matches!(
+            s.detachable(),
+            Err(SpaceError::LiveAllocations { blocks: 1, .. })
+        ));
+        assert_eq!(s.free(a), Some(640));
+        assert_eq!(s.detachable().err(), Some(SpaceError::LiveContexts(1)));
+        s.close_context();
+        assert!(s.detachable().is_ok());
+        assert_eq!(s.team(), None);
+    }
+}
