@@ -526,7 +526,8 @@ extern \"C\" {
     }
     h.push_str("\n/* Profiling names (OpenSHMEM 1.5 section 10). */\n");
     for p in SHMEMX {
-        let _ = writeln!(h, "{};", p.decl.replacen(" shmemx_", " pshmemx_", 1));
+        let (_, name, _) = parse_decl(p.decl);
+        let _ = writeln!(h, "{};", p.decl.replacen(&format!("{name}("), &format!("p{name}("), 1));
     }
     h.push_str("\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* RSHMEM_SHMEMX_H */\n");
     h
