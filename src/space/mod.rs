@@ -386,26 +386,34 @@ pub fn give_back(rt: &Runtime, extent: Extent) {
 }
 
 /// A team's own synchronisation space at an agreed extent (see
-/// `team::create`); the team's region is its one allocation, at offset 0.
-pub fn team_space(rt: &Runtime, group: Group, extent: Extent) -> (Arc<Space>, SymOffset) {
+/// `team::create`), holding `parts` (byte lengths; an empty one is placed at the
+/// end) one after another, the team's region first. Returns the space and the offset of every part.
+pub fn team_space(rt: &Runtime, group: Group, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
     let space = Space::new(Config {
         sheap_size: extent.len,
         num_contexts: 0,
     });
     let base = Arena::new(&rt.segs).offset(extent.start);
     space.attach_at(0, group, extent, base);
-    let at = space
-        .alloc(extent.len, MIN_ALIGN)
-        .expect("just attached")
-        .expect("the extent is exactly the region");
-    debug_assert_eq!(at, 0);
-    (Arc::new(space), base)
+    let offsets = parts
+        .iter()
+        .map(|&len| {
+            if len == 0 {
+                return SymOffset(base.0 + extent.len);
+            }
+            let at = space
+                .alloc(len, MIN_ALIGN)
+                .expect("just attached")
+                .expect("the extent holds every part");
+            SymOffset(base.0 + at)
+        })
+        .collect();
+    (Arc::new(space), offsets)
 }
 
 /// Gives a team's synchronisation space back (after the team's last barrier).
 pub fn drop_team_space(rt: &Runtime, space: &Space) {
-    space.free(0);
-    if let Ok(a) = space.detachable() {
+    if let Some(a) = space.state().attached.take() {
         give_back(rt, a.extent);
     }
 }

@@ -330,11 +330,13 @@ fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
 
 /// Takes the region of a new team on this PE, in a space the team owns, and
 /// accounts for it.
-fn take(rt: &Runtime, extent: Extent, plan: Plan, g: Group) -> (Arc<TeamSync>, Arc<Space>) {
+/// `extra` bytes after the region hold the pairwise location table (world
+/// team only).
+fn take(rt: &Runtime, extent: Extent, plan: Plan, g: Group, extra: usize) -> (Arc<TeamSync>, Arc<Space>, SymOffset) {
     space::take(rt, extent);
-    let (space, base) = space::team_space(rt, g, extent);
+    let (space, at) = space::team_space(rt, g, extent, &[region_len(&plan), extra]);
     psync::ledger().team_created(&plan, g.size);
-    (Arc::new(TeamSync::new(base, plan, g.size, g.rank)), space)
+    (Arc::new(TeamSync::new(at[0], plan, g.size, g.rank)), space, at[1])
 }
 
 /// Returns a team's region once no member uses it any more.
@@ -374,30 +376,33 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
             space::arena::HEADER
         )
     };
-    // Pairwise strategies: a location per possible sender, first in every arena.
-    if let Strategy::Pairwise(_) = strategy(rt) {
-        pairwise::reset(rt.npes);
-        let len = (rt.npes * pairwise::LOCATION_BYTES).next_multiple_of(UNIT);
-        let table = arena
-            .first_fit(&[], len, UNIT)
-            .ok_or_else(|| too_small("the pairwise location table", len))?;
-        arena.zero(table);
-        space::take(rt, table);
-        PAIR_TABLE.store(arena.offset(table.start).0, Ordering::Relaxed);
-    }
+    // Pairwise strategies: a location per possible sender, in the world
+    // team's space after its region (shared by every team).
+    let table = match strategy(rt) {
+        Strategy::Pairwise(_) => {
+            pairwise::reset(rt.npes);
+            (rt.npes * pairwise::LOCATION_BYTES).next_multiple_of(UNIT)
+        }
+        _ => 0,
+    };
     let plan = plan(rt, rt.npes);
-    let len = region_len(&plan);
+    let len = region_len(&plan) + table;
     let extent = arena
-        .first_fit(&[arena.extents()], len, UNIT)
+        .first_fit(&[], len, UNIT)
         .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
     clear_arrays(rt, extent, &plan);
+    arena.zero(Extent {
+        start: extent.start + region_len(&plan),
+        len: table,
+    });
     let g = Group {
         start: 0,
         stride: 1,
         size: rt.npes,
         rank: rt.me,
     };
-    let (sync, space) = take(rt, extent, plan, g);
+    let (sync, space, table_at) = take(rt, extent, plan, g, table);
+    PAIR_TABLE.store(table_at.0, Ordering::Relaxed);
     let world = |name| Team {
         start: 0,
         stride: 1,
@@ -478,7 +483,7 @@ pub fn create(
         pc.barrier();
         out.push(match (phase, found) {
             (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
-                let (sync, space) = take(rt, extent, plan, *g);
+                let (sync, space, _) = take(rt, extent, plan, *g, 0);
                 Ok(Some(insert(Team {
                     start: g.start,
                     stride: g.stride,
