@@ -140,8 +140,9 @@ pub fn attach(routine: &'static str, h: SpaceHandle) {
     attach_team(routine, h, TeamHandle::WORLD)
 }
 
-/// Collective over `team`; refused while the space holds allocations or
-/// contexts (the same answer on every member).
+/// Collective over `team`; refused while the space holds allocations (the
+/// same answer on every member: allocation is collective) or contexts (this
+/// PE's own; the error ends the job, so the others do not wait for it).
 pub fn detach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
     space_of(routine, 1, h);
@@ -188,12 +189,14 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
         return std::ptr::null_mut();
     }
     let (_, extent_align) = s.extent_shape();
-    if !align.is_power_of_two() || align > extent_align {
+    if !align.is_power_of_two() {
+        error::debug(routine, format_args!("alignment {align} is not a power of two"));
+        return std::ptr::null_mut();
+    }
+    if align > extent_align {
         error::debug(
             routine,
-            format_args!(
-                "alignment {align} is not a power of two up to {extent_align}, the alignment of this space's memory"
-            ),
+            format_args!("alignment {align} exceeds {extent_align}, the alignment of this space's memory"),
         );
         return std::ptr::null_mut();
     }
@@ -236,6 +239,7 @@ pub fn calloc(routine: &'static str, h: SpaceHandle, count: usize, size: usize) 
         Some(total) => allocate(routine, h, total, MIN_ALIGN, true),
         None => {
             runtime::get(routine);
+            attached(routine, &space_of(routine, 1, h));
             error::debug(routine, format_args!("{count} x {size} bytes overflows"));
             std::ptr::null_mut()
         }
