@@ -214,11 +214,12 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
             error::debug(
                 routine,
                 format_args!(
-                    "cannot allocate {} bytes: {} of the space's {} are free, the largest free block is {} \
+                    "cannot allocate {} bytes{}: {} of the space's {} are free, the largest free block is {} \
                      (create the space with a larger sheap_size)",
                     e.requested,
+                    aligned_to(e.align),
                     human_bytes(e.free_total as u128),
-                    human_bytes(e.capacity as u128),
+                    human_bytes(self_size(&s)),
                     human_bytes(e.largest_free as u128)
                 ),
             );
@@ -227,6 +228,20 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
     };
     super::team::team_barrier(rt, routine, &team);
     ptr
+}
+
+/// ", aligned to N" when the alignment asked for is what may not fit.
+fn aligned_to(align: usize) -> String {
+    if align > MIN_ALIGN {
+        format!(" aligned to {align}")
+    } else {
+        String::new()
+    }
+}
+
+/// The space's size as created (the allocator rounds it to whole blocks).
+fn self_size(s: &Space) -> u128 {
+    s.config.sheap_size as u128
 }
 
 pub fn malloc(routine: &'static str, h: SpaceHandle, size: usize) -> *mut c_void {

@@ -27,7 +27,9 @@ pub struct Allocator {
 /// Why an allocation failed, for `SHMEM_DEBUG`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exhausted {
+    /// Bytes asked for, and the alignment (at least [`MIN_ALIGN`]).
     pub requested: usize,
+    pub align: usize,
     pub free_total: usize,
     pub largest_free: usize,
     pub capacity: usize,
@@ -56,16 +58,17 @@ impl Allocator {
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {
         let align = align.max(MIN_ALIGN);
         debug_assert!(align.is_power_of_two());
+        let requested = size;
         let size = size
             .max(1)
             .checked_next_multiple_of(MIN_ALIGN)
-            .ok_or_else(|| self.exhausted(size))?;
+            .ok_or_else(|| self.exhausted(requested, align))?;
         let found = self.free.iter().find_map(|(&off, &len)| {
             let start = off.checked_next_multiple_of(align)?;
             (start.checked_add(size)? <= off + len).then_some((off, len, start))
         });
         let Some((off, len, start)) = found else {
-            return Err(self.exhausted(size));
+            return Err(self.exhausted(requested, align));
         };
         self.free.remove(&off);
         if start > off {
@@ -79,9 +82,12 @@ impl Allocator {
         Ok(start)
     }
 
-    fn exhausted(&self, requested: usize) -> Exhausted {
+    /// Why `requested` bytes at `align` do not fit (also for a caller that
+    /// imposes a limit of its own).
+    pub fn exhausted(&self, requested: usize, align: usize) -> Exhausted {
         Exhausted {
             requested,
+            align,
             free_total: self.free.values().sum(),
             largest_free: self.free.values().copied().max().unwrap_or(0),
             capacity: self.capacity,

@@ -296,7 +296,16 @@ impl Space {
     pub fn alloc(&self, size: usize, align: usize) -> Result<Result<usize, Exhausted>, SpaceError> {
         let mut s = self.state();
         let a = s.attached.as_mut().ok_or(SpaceError::NotAttached)?;
-        Ok(a.heap.alloc(size, align))
+        // Blocks are whole 64-byte granules, but no block may reach past
+        // sheap_size: the last granule of an odd-sized space holds only what
+        // fits below the limit.
+        Ok(match a.heap.alloc(size, align) {
+            Ok(off) if off + size > self.config.sheap_size => {
+                a.heap.free(off);
+                Err(a.heap.exhausted(size, align.max(MIN_ALIGN)))
+            }
+            r => r,
+        })
     }
 
     /// Frees the block starting at offset `off` of the space.
@@ -578,6 +587,14 @@ mod tests {
         s.attach_at(5, g, Extent { start: 0, len: 4096 }, SymOffset(0));
         let a = s.alloc(600, 1).unwrap().unwrap();
         assert!(s.alloc(600, 1).unwrap().is_err(), "beyond sheap_size");
+        let e = s.alloc(384, 1).unwrap().unwrap_err();
+        assert_eq!(
+            (e.requested, e.align),
+            (384, MIN_ALIGN),
+            "640 + 384 > 1000 though 1024 is free"
+        );
+        let b = s.alloc(360, 1).unwrap().unwrap();
+        assert_eq!(s.free(b), Some(384), "the last granule is partly usable");
         assert_eq!(s.open_context(), Ok(5));
         assert_eq!(s.open_context(), Err(SpaceError::TooManyContexts(1)));
         assert!(matches!(

@@ -1,0 +1,30 @@
+/* rshmem-test
+ * np: 1 2
+ * exit: 1
+ * stderr: rshmem: shmemx_space_create (PE 0 of {np}):
+ * stderr: sheap_size
+ */
+/* PE 0 creates a space with sheap_size 0 (the others wait in a barrier): a fatal usage
+ * error naming the field. */
+#include <shmem.h>
+#include <shmemx.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(void) {
+    shmem_init();
+    if (shmem_my_pe() == 0) {
+        shmemx_space_config_t cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.sheap_size = 0;
+        cfg.num_contexts = 1;
+        cfg.memkind = SHMEMX_MEM_HOST;
+        shmemx_space_t s;
+        shmemx_space_create(cfg, &s);
+        fprintf(stderr, "FAIL: shmemx_space_create with sheap_size 0 returned\n");
+        return 2;
+    }
+    shmem_barrier_all();
+    shmem_finalize();
+    return 2;
+}
