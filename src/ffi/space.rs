@@ -219,7 +219,7 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
                     e.requested,
                     aligned_to(e.align),
                     human_bytes(e.free_total as u128),
-                    human_bytes(self_size(&s)),
+                    human_bytes(s.config.sheap_size as u128),
                     human_bytes(e.largest_free as u128)
                 ),
             );
@@ -237,11 +237,6 @@ fn aligned_to(align: usize) -> String {
     } else {
         String::new()
     }
-}
-
-/// The space's size as created (the allocator rounds it to whole blocks).
-fn self_size(s: &Space) -> u128 {
-    s.config.sheap_size as u128
 }
 
 pub fn malloc(routine: &'static str, h: SpaceHandle, size: usize) -> *mut c_void {

@@ -329,9 +329,8 @@ fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
 }
 
 /// Takes the region of a new team on this PE, in a space the team owns, and
-/// accounts for it.
-/// `extra` bytes after the region hold the pairwise location table (world
-/// team only).
+/// accounts for it. `extra` bytes after the region hold the pairwise
+/// location table (world team only); returns where they are.
 fn take(rt: &Runtime, extent: Extent, plan: Plan, g: Group, extra: usize) -> (Arc<TeamSync>, Arc<Space>, SymOffset) {
     space::take(rt, extent);
     let (space, at) = space::team_space(rt, g, extent, &[region_len(&plan), extra]);
