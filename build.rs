@@ -245,6 +245,7 @@ fn c_to_rust(c: &str) -> String {
         "shmemx_psync_footprint_t" => "crate::psync::Footprint",
         "shmemx_space_config_t" => "crate::ffi::space::SpaceConfig",
         "shmemx_space_t" => "crate::ffi::handle::SpaceHandle",
+        "shmemx_sem_t" => "crate::ffi::semaphore::SemObject",
         other => panic!("table.rs: no Rust spelling for C type {other:?}"),
     }
     .to_string()
@@ -515,6 +516,18 @@ typedef struct {
     shmemx_device_handle_t device_handle; /* unused for host memory */
     long hints;                           /* accepted, no effect */
 } shmemx_space_config_t;
+
+/* UPC-style semaphores (Berkeley UPC's bupc_sem_*, see docs/semaphores.md):
+ * a symmetric object, each PE's copy owned by that PE. Flag values are
+ * BUPC_SEM_*'s; 0 means integer, multi-producer, multi-consumer. */
+typedef struct shmemx_sem_s shmemx_sem_t;
+#define SHMEMX_SEM_BOOLEAN 1   /* post sets the value to 1 */
+#define SHMEMX_SEM_INTEGER 2   /* post adds, wait subtracts */
+#define SHMEMX_SEM_SPRODUCER 4 /* one producer thread (a hint) */
+#define SHMEMX_SEM_MPRODUCER 8
+#define SHMEMX_SEM_SCONSUMER 16 /* one consumer thread (a hint) */
+#define SHMEMX_SEM_MCONSUMER 32
+#define SHMEMX_SEM_MAXVALUE 65535
 
 #ifdef __cplusplus
 extern \"C\" {

@@ -47,6 +47,18 @@ typedef struct {
     long hints;                           /* accepted, no effect */
 } shmemx_space_config_t;
 
+/* UPC-style semaphores (Berkeley UPC's bupc_sem_*, see docs/semaphores.md):
+ * a symmetric object, each PE's copy owned by that PE. Flag values are
+ * BUPC_SEM_*'s; 0 means integer, multi-producer, multi-consumer. */
+typedef struct shmemx_sem_s shmemx_sem_t;
+#define SHMEMX_SEM_BOOLEAN 1   /* post sets the value to 1 */
+#define SHMEMX_SEM_INTEGER 2   /* post adds, wait subtracts */
+#define SHMEMX_SEM_SPRODUCER 4 /* one producer thread (a hint) */
+#define SHMEMX_SEM_MPRODUCER 8
+#define SHMEMX_SEM_SCONSUMER 16 /* one consumer thread (a hint) */
+#define SHMEMX_SEM_MCONSUMER 32
+#define SHMEMX_SEM_MAXVALUE 65535
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,6 +76,17 @@ void shmemx_space_attach_team(shmemx_space_t space, shmem_team_t team);
 void shmemx_space_detach_team(shmemx_space_t space, shmem_team_t team);
 void shmemx_space_free(shmemx_space_t space, void *ptr);
 int shmemx_space_get_team(shmemx_space_t space, shmem_team_t *team);
+shmemx_sem_t *shmemx_sem_alloc(int flags);
+shmemx_sem_t *shmemx_team_sem_alloc(shmem_team_t team, int flags);
+void shmemx_sem_free(shmemx_sem_t *sem);
+void shmemx_sem_post(shmemx_sem_t *sem, int pe);
+void shmemx_sem_postN(shmemx_sem_t *sem, size_t n, int pe);
+void shmemx_sem_wait(shmemx_sem_t *sem);
+void shmemx_sem_waitN(shmemx_sem_t *sem, size_t n);
+int shmemx_sem_try(shmemx_sem_t *sem);
+int shmemx_sem_tryN(shmemx_sem_t *sem, size_t n);
+void shmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
+void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
 
 /* Profiling names (OpenSHMEM 1.5 section 10). */
 int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
@@ -80,6 +103,17 @@ void pshmemx_space_attach_team(shmemx_space_t space, shmem_team_t team);
 void pshmemx_space_detach_team(shmemx_space_t space, shmem_team_t team);
 void pshmemx_space_free(shmemx_space_t space, void *ptr);
 int pshmemx_space_get_team(shmemx_space_t space, shmem_team_t *team);
+shmemx_sem_t *pshmemx_sem_alloc(int flags);
+shmemx_sem_t *pshmemx_team_sem_alloc(shmem_team_t team, int flags);
+void pshmemx_sem_free(shmemx_sem_t *sem);
+void pshmemx_sem_post(shmemx_sem_t *sem, int pe);
+void pshmemx_sem_postN(shmemx_sem_t *sem, size_t n, int pe);
+void pshmemx_sem_wait(shmemx_sem_t *sem);
+void pshmemx_sem_waitN(shmemx_sem_t *sem, size_t n);
+int pshmemx_sem_try(shmemx_sem_t *sem);
+int pshmemx_sem_tryN(shmemx_sem_t *sem, size_t n);
+void pshmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
+void pshmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -34,6 +34,7 @@ pub mod launcher;
 pub mod lock;
 pub mod psync;
 pub mod runtime;
+pub mod semaphore;
 pub mod space;
 pub mod team;
 pub mod transport;

@@ -29,6 +29,7 @@ pub mod order;
 pub mod p2p;
 pub mod protos;
 pub mod rma;
+pub mod semaphore;
 pub mod setup;
 pub mod signal;
 pub mod space;

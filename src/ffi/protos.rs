@@ -314,4 +314,31 @@ pub const SHMEMX: &[Proto] = &[
         "int shmemx_space_get_team(shmemx_space_t space, shmem_team_t *team)",
         "space::get_team",
     ),
+    // UPC-style semaphores and signalling puts.
+    p("shmemx_sem_t *shmemx_sem_alloc(int flags)", "semaphore::alloc"),
+    p(
+        "shmemx_sem_t *shmemx_team_sem_alloc(shmem_team_t team, int flags)",
+        "semaphore::team_alloc",
+    ),
+    p("void shmemx_sem_free(shmemx_sem_t *sem)", "semaphore::free"),
+    p("void shmemx_sem_post(shmemx_sem_t *sem, int pe)", "semaphore::post"),
+    p(
+        "void shmemx_sem_postN(shmemx_sem_t *sem, size_t n, int pe)",
+        "semaphore::post_n",
+    ),
+    p("void shmemx_sem_wait(shmemx_sem_t *sem)", "semaphore::wait"),
+    p(
+        "void shmemx_sem_waitN(shmemx_sem_t *sem, size_t n)",
+        "semaphore::wait_n",
+    ),
+    p("int shmemx_sem_try(shmemx_sem_t *sem)", "semaphore::try_one"),
+    p("int shmemx_sem_tryN(shmemx_sem_t *sem, size_t n)", "semaphore::try_n"),
+    p(
+        "void shmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe)",
+        "semaphore::memput_signal",
+    ),
+    p(
+        "void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe)",
+        "semaphore::memput_signal_async",
+    ),
 ];

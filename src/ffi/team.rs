@@ -261,6 +261,15 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
             ErrorKind::Usage(crate::space::SpaceError::TeamHasSpaces(spaces).to_string()),
         ))
     }
+    let sems = crate::semaphore::count_on(h.raw());
+    if sems > 0 {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(format!(
+                "{sems} semaphore(s) allocated on the team still exist; free them first (shmemx_sem_free)"
+            )),
+        ))
+    }
     if team::destroy(rt, routine, h.raw()).is_none() {
         fatal(&Error::new(routine, ErrorKind::InvalidTeam { arg: 1, raw: h.raw() }))
     }

@@ -427,6 +427,28 @@ pub fn drop_team_space(rt: &Runtime, space: &Space) {
     }
 }
 
+/// An internal space of `len` bytes on the team `group`, collectively over
+/// its members (between the two barriers `barrier` runs), zeroed before any
+/// member can use it. The caller holds [`lifecycle`]. For library objects
+/// that live in a team's memory (semaphores).
+pub fn attach_internal(
+    rt: &Runtime,
+    group: Group,
+    len: usize,
+    mut barrier: impl FnMut(),
+) -> Result<(Arc<Space>, SymOffset), SpaceError> {
+    barrier();
+    let agreed = agree(rt, group, len, crate::psync::UNIT);
+    if let Ok(extent) = agreed {
+        Arena::new(&rt.segs).zero(extent);
+    }
+    barrier();
+    let extent = agreed?;
+    take(rt, extent);
+    let (space, at) = team_space(rt, group, extent, &[len]);
+    Ok((space, at[0]))
+}
+
 /// Attaches user space `raw` to the team `team` (raw handle, `group`): the
 /// members agree on an extent between the two barriers `barrier` runs. The
 /// caller holds [`lifecycle`].

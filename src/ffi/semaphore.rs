@@ -1,0 +1,238 @@
+//! UPC-style semaphores and signalling puts (`shmemx.h`): `shmemx_sem_*`,
+//! `shmemx_memput_signal[_async]`, with the semantics of Berkeley UPC's
+//! `bupc_sem_*` (see `crate::semaphore`).
+//!
+//! PE arguments are world PE numbers, as for RMA on the default context; the
+//! PE must belong to the team the semaphore was allocated on. Misuse (a
+//! pointer that is not a live semaphore, invalid flags, a value above
+//! `SHMEMX_SEM_MAXVALUE`, an N form with n > 1 on a boolean semaphore) is a
+//! fatal error naming the routine, the PE and the value.
+
+use super::check;
+use super::handle::TeamHandle;
+use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::runtime::{self, Runtime};
+use crate::semaphore::{self, MAXVALUE, PostError, Sem};
+use crate::transport::Transport;
+use core::ffi::{c_int, c_void};
+
+/// `shmemx_sem_t`: opaque to C, which only holds pointers to it.
+#[repr(C)]
+pub struct SemObject {
+    _opaque: [u8; 0],
+}
+
+fn usage(routine: &'static str, text: String) -> ! {
+    fatal(&Error::new(routine, ErrorKind::Usage(text)))
+}
+
+/// The live semaphore at argument `arg`.
+#[inline]
+fn sem(rt: &Runtime, routine: &'static str, arg: u8, p: *mut SemObject) -> Sem {
+    match semaphore::lookup(rt, p as usize) {
+        Some(s) => s,
+        None => not_a_semaphore(routine, arg, p),
+    }
+}
+
+#[cold]
+fn not_a_semaphore(routine: &'static str, arg: u8, p: *mut SemObject) -> ! {
+    usage(
+        routine,
+        format!(
+            "argument #{arg} 'sem' = {p:p} is not a semaphore (one returned by shmemx_sem_alloc or \
+             shmemx_team_sem_alloc and not yet freed)"
+        ),
+    )
+}
+
+/// `n` of an N form: at most the maximum, and 1 on a boolean semaphore.
+#[inline]
+fn count(routine: &'static str, arg: u8, s: &Sem, n: usize) -> u64 {
+    let n = n as u64;
+    if n > MAXVALUE {
+        usage(
+            routine,
+            format!("argument #{arg} 'n' is {n}, above SHMEMX_SEM_MAXVALUE ({MAXVALUE})"),
+        )
+    }
+    if s.boolean() && n > 1 {
+        usage(
+            routine,
+            format!("argument #{arg} 'n' is {n}, but the semaphore is boolean (SHMEMX_SEM_BOOLEAN): n must be 1"),
+        )
+    }
+    n
+}
+
+/// The world PE `pe`, which must hold a copy of `s`.
+#[inline]
+fn member(rt: &Runtime, routine: &'static str, arg: u8, s: &Sem, pe: c_int) -> usize {
+    let pe = check::pe(rt, routine, arg, pe);
+    if s.group.rank_of(pe).is_none() {
+        usage(
+            routine,
+            format!(
+                "argument #{arg} 'pe' is {pe}, which is not a member of the semaphore's team \
+                 (world PEs {} + i * {}, i < {}): it has no copy of the semaphore",
+                s.group.start, s.group.stride, s.group.size
+            ),
+        )
+    }
+    pe
+}
+
+pub fn team_alloc(routine: &'static str, team: TeamHandle, flags: c_int) -> *mut SemObject {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, 1, team);
+    let flags = semaphore::normalize(flags).unwrap_or_else(|why| {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: check::pos(routine, 2),
+                name: "flags",
+                value: format!("{flags:#x}"),
+                why,
+            },
+        ))
+    });
+    let barrier = || super::team::team_barrier(rt, routine, &t);
+    match semaphore::alloc(rt, team.raw(), t.group(), flags, barrier) {
+        Ok(addr) => addr as *mut SemObject,
+        Err(e) => usage(routine, format!("no memory for the semaphore: {e}")),
+    }
+}
+
+pub fn alloc(routine: &'static str, flags: c_int) -> *mut SemObject {
+    let rt = runtime::get(routine);
+    let flags = semaphore::normalize(flags).unwrap_or_else(|why| {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidArgument {
+                arg: 1,
+                name: "flags",
+                value: format!("{flags:#x}"),
+                why,
+            },
+        ))
+    });
+    let world = check::team(routine, 1, TeamHandle::WORLD);
+    let barrier = || super::team::team_barrier(rt, routine, &world);
+    match semaphore::alloc(rt, crate::team::WORLD, world.group(), flags, barrier) {
+        Ok(addr) => addr as *mut SemObject,
+        Err(e) => usage(routine, format!("no memory for the semaphore: {e}")),
+    }
+}
+
+/// Collective over the semaphore's team.
+pub fn free(routine: &'static str, p: *mut SemObject) {
+    let rt = runtime::get(routine);
+    sem(rt, routine, 1, p);
+    let Some(team) = semaphore::team_of(p as usize) else {
+        not_a_semaphore(routine, 1, p)
+    };
+    let t = crate::team::lookup(team).unwrap_or_else(|| {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Internal(format!("the semaphore's team {team:#x} is gone")),
+        ))
+    });
+    rt.transport.quiet();
+    super::team::team_barrier(rt, routine, &t);
+    semaphore::release(rt, p as usize);
+}
+
+fn post_on(rt: &Runtime, routine: &'static str, s: &Sem, n: u64, pe: usize) {
+    // SAFETY: `pe` was checked to be a member of the semaphore's team.
+    if let Err(PostError::AboveMax(v)) = unsafe { semaphore::post(rt, s, n, pe) } {
+        usage(
+            routine,
+            format!("posting {n} raised the semaphore on PE {pe} to {v}, above SHMEMX_SEM_MAXVALUE ({MAXVALUE})"),
+        )
+    }
+}
+
+pub fn post(routine: &'static str, p: *mut SemObject, pe: c_int) {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 1, p);
+    let pe = member(rt, routine, 2, &s, pe);
+    post_on(rt, routine, &s, 1, pe);
+}
+
+pub fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 1, p);
+    let n = count(routine, 2, &s, n);
+    let pe = member(rt, routine, 3, &s, pe);
+    post_on(rt, routine, &s, n, pe);
+}
+
+pub fn wait(routine: &'static str, p: *mut SemObject) {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 1, p);
+    semaphore::wait(rt, &s, 1, routine);
+}
+
+pub fn wait_n(routine: &'static str, p: *mut SemObject, n: usize) {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 1, p);
+    let n = count(routine, 2, &s, n);
+    semaphore::wait(rt, &s, n, routine);
+}
+
+pub fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 1, p);
+    semaphore::try_take(&s, 1) as c_int
+}
+
+pub fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 1, p);
+    let n = count(routine, 2, &s, n);
+    semaphore::try_take(&s, n) as c_int
+}
+
+/// Puts `nbytes` to `dest` on `pe`, then posts `n` to the semaphore there:
+/// the post is seen only after all the data. Returns when `src` may be
+/// reused (the put is complete on return on this transport).
+pub fn memput_signal(
+    routine: &'static str,
+    dest: *mut c_void,
+    src: *const c_void,
+    nbytes: usize,
+    p: *mut SemObject,
+    n: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    let s = sem(rt, routine, 4, p);
+    let n = count(routine, 5, &s, n);
+    let pe = member(rt, routine, 6, &s, pe);
+    if nbytes > 0 {
+        if src.is_null() {
+            check::null_pointer(routine, 2, "src");
+        }
+        let target = check::Target { pe, space: 0 };
+        let off = check::remote(rt, routine, 1, "dest", dest as usize, nbytes, target);
+        // SAFETY: the destination range is symmetric memory of `pe` (checked);
+        // the source is the caller's buffer of nbytes bytes.
+        unsafe { rt.transport.put(pe, off, src as *const u8, nbytes) };
+    }
+    // The post's sequentially consistent update orders the data before it.
+    post_on(rt, routine, &s, n, pe);
+}
+
+/// May return before `src` is reusable; here it never does (every put is
+/// complete on return), so it is the blocking form.
+pub fn memput_signal_async(
+    routine: &'static str,
+    dest: *mut c_void,
+    src: *const c_void,
+    nbytes: usize,
+    p: *mut SemObject,
+    n: usize,
+    pe: c_int,
+) {
+    memput_signal(routine, dest, src, nbytes, p, n, pe)
+}

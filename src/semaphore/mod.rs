@@ -1,0 +1,300 @@
+//! UPC-style semaphores (Berkeley UPC's `bupc_sem_*`) on symmetric memory.
+//!
+//! A semaphore is a symmetric object: every member of the team it was
+//! allocated on has a copy at the same offset, owned by that member. `post`
+//! adds to any member's copy with one sequentially consistent atomic (which
+//! orders every earlier store of the poster before it, and rings the
+//! owner's doorbell); `wait` and `try` take from the caller's own copy with a
+//! compare-and-swap, so several consumer threads never lose or duplicate a
+//! unit, and a successful take has acquire ordering. Waiting uses the same
+//! spin, yield, futex-sleep path as `shmem_wait_until`.
+//!
+//! Each object lives in a small internal space of its team ([`space`]), so
+//! allocating one synchronises only the team. The object is two cache lines:
+//!
+//! ```text
+//! +0   value (u64): the count, written by posters
+//! +64  header: magic, flags, the team as start/stride/size (this PE's copy,
+//!      written at allocation, only read locally)
+//! ```
+
+use crate::coll::Group;
+use crate::heap::SymOffset;
+use crate::runtime::Runtime;
+use crate::space::{self, Space, SpaceError, arena::Arena};
+use crate::transport::Transport;
+use crate::types::AmoOp;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Flag bits, with Berkeley UPC's values (`BUPC_SEM_*`).
+pub const BOOLEAN: i32 = 1;
+pub const INTEGER: i32 = 2;
+pub const SPRODUCER: i32 = 4;
+pub const MPRODUCER: i32 = 8;
+pub const SCONSUMER: i32 = 16;
+pub const MCONSUMER: i32 = 32;
+pub const MASK: i32 = 63;
+/// The largest value a semaphore may hold (`BUPC_SEM_MAXVALUE`).
+pub const MAXVALUE: u64 = 65535;
+
+/// Bytes of a semaphore on each member.
+pub const OBJECT_BYTES: usize = 128;
+const HEADER: usize = 64;
+const MAGIC: u32 = u32::from_le_bytes(*b"sem1");
+
+/// `flags` with 0 read as integer, multi-producer, multi-consumer, and the
+/// missing half of each pair defaulted to "multi"; an error for bits outside
+/// the mask or both halves of a pair.
+pub fn normalize(flags: i32) -> Result<i32, &'static str> {
+    if flags & !MASK != 0 {
+        return Err(
+            "has bits outside SHMEMX_SEM_BOOLEAN | _INTEGER | _SPRODUCER | _MPRODUCER | _SCONSUMER | _MCONSUMER",
+        );
+    }
+    let pair = |a: i32, b: i32, why: &'static str| {
+        if flags & a != 0 && flags & b != 0 {
+            Err(why)
+        } else {
+            Ok(if flags & (a | b) == 0 { b } else { flags & (a | b) })
+        }
+    };
+    Ok(
+        pair(BOOLEAN, INTEGER, "sets both SHMEMX_SEM_BOOLEAN and SHMEMX_SEM_INTEGER")?
+            | pair(
+                SPRODUCER,
+                MPRODUCER,
+                "sets both SHMEMX_SEM_SPRODUCER and SHMEMX_SEM_MPRODUCER",
+            )?
+            | pair(
+                SCONSUMER,
+                MCONSUMER,
+                "sets both SHMEMX_SEM_SCONSUMER and SHMEMX_SEM_MCONSUMER",
+            )?,
+    )
+}
+
+/// A semaphore as seen from this PE.
+#[derive(Clone, Copy, Debug)]
+pub struct Sem {
+    /// Offset of the value in every member's segment.
+    pub off: SymOffset,
+    /// Address of this PE's value.
+    local: usize,
+    pub flags: i32,
+    /// The team's members (world PEs); `rank` is unused.
+    pub group: Group,
+}
+
+impl Sem {
+    pub fn boolean(&self) -> bool {
+        self.flags & BOOLEAN != 0
+    }
+
+    fn value(&self) -> &AtomicU64 {
+        // SAFETY: `local` is this PE's copy of a live semaphore (checked by
+        // `lookup`): 8-aligned, in the arena, which stays mapped.
+        unsafe { AtomicU64::from_ptr(self.local as *mut u64) }
+    }
+
+    /// This PE's current value.
+    pub fn current(&self) -> u64 {
+        self.value().load(Ordering::Acquire)
+    }
+}
+
+#[repr(C)]
+struct Header {
+    magic: AtomicU32,
+    flags: AtomicU32,
+    start: AtomicI64,
+    stride: AtomicI64,
+    size: AtomicU64,
+}
+
+fn header(local: usize) -> &'static Header {
+    // SAFETY: `local + HEADER` lies inside a 128-byte object in the arena
+    // (caller checked the range), which stays mapped; all fields are atomics
+    // and the offset is 64-aligned.
+    unsafe { &*((local + HEADER) as *const Header) }
+}
+
+/// Live semaphores of this process: their spaces and teams, by address.
+static LIVE: Mutex<BTreeMap<usize, (Arc<Space>, usize)>> = Mutex::new(BTreeMap::new());
+
+fn live() -> MutexGuard<'static, BTreeMap<usize, (Arc<Space>, usize)>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Allocates a semaphore on the team `team` (raw handle, `group`),
+/// collectively over its members; `barrier` is a barrier of the team. The
+/// value starts at 0 on every member. Returns this PE's address of it.
+pub fn alloc(rt: &Runtime, team: usize, group: Group, flags: i32, barrier: impl FnMut()) -> Result<usize, SpaceError> {
+    let _guard = space::lifecycle();
+    let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
+    let local = rt.segs.peer_addr(rt.me, off) as usize;
+    let h = header(local);
+    h.flags.store(flags as u32, Ordering::Relaxed);
+    h.start.store(group.start as i64, Ordering::Relaxed);
+    h.stride.store(group.stride as i64, Ordering::Relaxed);
+    h.size.store(group.size as u64, Ordering::Relaxed);
+    h.magic.store(MAGIC, Ordering::Release);
+    live().insert(local, (space, team));
+    Ok(local)
+}
+
+/// The semaphore at `addr` on this PE, if `addr` is one.
+#[inline]
+pub fn lookup(rt: &Runtime, addr: usize) -> Option<Sem> {
+    let arena = Arena::new(&rt.segs);
+    let start = arena.local_start(addr, OBJECT_BYTES)?;
+    if !addr.is_multiple_of(64) {
+        return None;
+    }
+    let h = header(addr);
+    if h.magic.load(Ordering::Acquire) != MAGIC {
+        return None;
+    }
+    Some(Sem {
+        off: arena.offset(start),
+        local: addr,
+        flags: h.flags.load(Ordering::Relaxed) as i32,
+        group: Group {
+            start: h.start.load(Ordering::Relaxed) as isize,
+            stride: h.stride.load(Ordering::Relaxed) as isize,
+            size: h.size.load(Ordering::Relaxed) as usize,
+            rank: 0,
+        },
+    })
+}
+
+/// The raw handle of the team a live semaphore was allocated on.
+pub fn team_of(addr: usize) -> Option<usize> {
+    live().get(&addr).map(|(_, t)| *t)
+}
+
+/// Live semaphores allocated on team `team`.
+pub fn count_on(team: usize) -> usize {
+    live().values().filter(|(_, t)| *t == team).count()
+}
+
+/// Frees a semaphore after the team's barrier (nobody uses it any more).
+pub fn release(rt: &Runtime, addr: usize) {
+    let _guard = space::lifecycle();
+    if let Some((space, _)) = live().remove(&addr) {
+        header(addr).magic.store(0, Ordering::Release);
+        space::drop_team_space(rt, &space);
+    }
+}
+
+/// Why a post is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PostError {
+    /// The value would exceed [`MAXVALUE`]: the value it would have reached.
+    AboveMax(u64),
+}
+
+/// Adds `n` to world PE `pe`'s copy (sets it to 1 if boolean). Every earlier
+/// store of this PE is visible at `pe` before the new value is.
+///
+/// # Safety
+/// `pe` must be a member of the semaphore's team.
+pub unsafe fn post(rt: &Runtime, s: &Sem, n: u64, pe: usize) -> Result<(), PostError> {
+    if n == 0 {
+        rt.transport.fence();
+        return Ok(());
+    }
+    if s.boolean() {
+        // SAFETY: the caller's contract: pe has a copy at s.off.
+        unsafe { rt.transport.atomic::<u64>(pe, s.off, AmoOp::Set(1)) };
+        return Ok(());
+    }
+    // SAFETY: as above. A SeqCst read-modify-write: it orders the poster's
+    // earlier stores before it (the implied fence).
+    let old = unsafe { rt.transport.atomic::<u64>(pe, s.off, AmoOp::Add(n)) };
+    match old.checked_add(n) {
+        Some(v) if v <= MAXVALUE => Ok(()),
+        v => Err(PostError::AboveMax(v.unwrap_or(u64::MAX))),
+    }
+}
+
+/// Takes `n` from this PE's copy if it holds that many; never blocks.
+pub fn try_take(s: &Sem, n: u64) -> bool {
+    let value = s.value();
+    let mut v = value.load(Ordering::Relaxed);
+    loop {
+        if v < n {
+            // Acquire on the failed check too: a caller that then reads data
+            // the producer posted for is ordered after what it saw.
+            std::sync::atomic::fence(Ordering::Acquire);
+            return false;
+        }
+        match value.compare_exchange_weak(v, v - n, Ordering::AcqRel, Ordering::Relaxed) {
+            Ok(_) => return true,
+            Err(now) => v = now,
+        }
+    }
+}
+
+/// Waits until this PE's copy holds `n` and takes them.
+pub fn wait(rt: &Runtime, s: &Sem, n: u64, routine: &'static str) {
+    loop {
+        if try_take(s, n) {
+            return;
+        }
+        rt.waiter().wait(
+            || s.value().load(Ordering::Acquire) >= n,
+            || format!("{routine}({:#x}, {n}): the semaphore holds {}", s.local, s.current()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_follow_bupc() {
+        assert_eq!(normalize(0), Ok(INTEGER | MPRODUCER | MCONSUMER));
+        assert_eq!(normalize(BOOLEAN), Ok(BOOLEAN | MPRODUCER | MCONSUMER));
+        assert_eq!(
+            normalize(INTEGER | SPRODUCER | SCONSUMER),
+            Ok(INTEGER | SPRODUCER | SCONSUMER)
+        );
+        assert!(normalize(BOOLEAN | INTEGER).is_err());
+        assert!(normalize(SPRODUCER | MPRODUCER).is_err());
+        assert!(normalize(SCONSUMER | MCONSUMER).is_err());
+        assert!(normalize(64).is_err());
+        assert!(normalize(-1).is_err());
+    }
+
+    #[test]
+    fn takes_are_exact_under_contention() {
+        let cell = Box::leak(Box::new([0u64; 16]));
+        cell[0] = 4000;
+        let s = Sem {
+            off: SymOffset(0),
+            local: cell.as_ptr() as usize,
+            flags: INTEGER,
+            group: Group {
+                start: 0,
+                stride: 1,
+                size: 1,
+                rank: 0,
+            },
+        };
+        let taken: usize = std::thread::scope(|sc| {
+            let hs: Vec<_> = (0..4)
+                .map(|_| sc.spawn(|| (0..2000).filter(|_| try_take(&s, 1)).count()))
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        assert_eq!(taken, 4000);
+        assert_eq!(s.current(), 0);
+        assert!(!try_take(&s, 1));
+        cell[0] = 5;
+        assert!(!try_take(&s, 6));
+        assert!(try_take(&s, 5));
+    }
+}
