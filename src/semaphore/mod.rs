@@ -188,6 +188,16 @@ pub fn release(rt: &Runtime, addr: usize) {
     }
 }
 
+/// At `shmem_init`: the semaphores of an earlier initialisation are gone
+/// (their memory went with it); stale pointers to them are reported.
+pub fn forget_all() {
+    let mut l = live();
+    for &addr in l.keys() {
+        header(addr).magic.store(0, Ordering::Release);
+    }
+    l.clear();
+}
+
 /// Why a post is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PostError {

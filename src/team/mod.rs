@@ -365,6 +365,7 @@ fn plan(rt: &Runtime, size: usize) -> Plan {
 /// after zeroing its copy.
 pub fn init(rt: &Runtime) -> Result<(), String> {
     let _guard = space::lifecycle();
+    crate::semaphore::forget_all();
     space::init(rt);
     psync::reset_accounting();
     let arena = space::arena::Arena::new(&rt.segs);
