@@ -67,6 +67,9 @@ EXPECTED = {
     "latency": [("put_latency", 8), ("get_latency", 8), ("pingpong_latency", 8)],
     "atomic": [("atomic_fetch_add_latency", 8), ("atomic_add_rate", 8)],
     "put_signal": [("put_signal_latency", 8)],
+    "semaphore": [("sem_memput_signal_latency", 8), ("sem_memput_signal_latency", 64 << 10),
+                  ("put_signal_add_latency", 8), ("put_signal_add_latency", 64 << 10),
+                  ("sem_post_latency", 0)],
     "barrier": [("barrier", 0)],
     "coll": [("barrier_all", 0), ("barrier_activeset", 0), ("team_sync", 0),
              ("broadcast64", 8), ("broadcast64", 1 << 20), ("broadcastmem", 8), ("broadcastmem", 1 << 20),
@@ -76,7 +79,7 @@ EXPECTED = {
     "bandwidth": [("put_bw", 1 << 20), ("put_bw", 64 << 20), ("get_bw", 1 << 20), ("get_bw", 64 << 20)],
     "floor": [("memcpy_bw", 1 << 20), ("memcpy_bw", 64 << 20), ("cacheline_pingpong", 8)],
 }
-SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "barrier", "coll", "bandwidth"]
+SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "semaphore", "barrier", "coll", "bandwidth"]
 # Programs run at every --np PE count (all PEs work); the others at every --p2p-np.
 NP_PROGRAMS = ("barrier", "coll")
 
@@ -84,8 +87,14 @@ NP_PROGRAMS = ("barrier", "coll")
 # one does not build because of undeclared or undefined routines, its rows say "n/a" for
 # that implementation instead of counting as an error. Open MPI 4.1 (OpenSHMEM 1.4) has no
 # shmem_putmem_signal / shmem_signal_wait_until (`nm -D liboshmem.so | grep signal`).
-OPTIONAL = {"put_signal": "shmem_putmem_signal / shmem_signal_wait_until (OpenSHMEM 1.5)"}
-MISSING_ROUTINE = ("undefined reference", "implicit declaration", "undeclared")
+OPTIONAL = {"put_signal": "shmem_putmem_signal / shmem_signal_wait_until (OpenSHMEM 1.5)",
+            "semaphore": "shmemx_sem_* / shmemx_memput_signal (rshmem extensions)"}
+MISSING_ROUTINE = ("undefined reference", "implicit declaration", "undeclared", "unknown type name")
+# OPTIONAL programs that only rshmem can build (its shmemx.h extensions): they are built for
+# rshmem's columns only, and the other implementations' rows say "n/a" without a build
+# attempt. Should one be built anyway with another oshcc (--rshmem-bin pointing at another
+# implementation, as in the A/A run of README.md), OPTIONAL turns its failure into "n/a" too.
+RSHMEM_ONLY = {"semaphore"}
 # Rows left out at compile time: a program that builds against an older shmem.h but leaves
 # some routines out prints `NA <benchmark> <size_bytes> <npes> <unit> <reason>` instead of their
 # RESULT lines (coll.c: the team-based collectives of OpenSHMEM 1.5 against Open MPI 4.1's
@@ -95,6 +104,9 @@ MISSING_ROUTINE = ("undefined reference", "implicit declaration", "undeclared")
 FLOOR_FOR = {
     ("pingpong_latency", 8): ("cacheline_pingpong", 8),
     ("put_signal_latency", 8): ("cacheline_pingpong", 8),
+    ("sem_memput_signal_latency", 8): ("cacheline_pingpong", 8),
+    ("put_signal_add_latency", 8): ("cacheline_pingpong", 8),
+    ("sem_post_latency", 0): ("cacheline_pingpong", 8),
     ("put_bw", 1 << 20): ("memcpy_bw", 1 << 20),
     ("put_bw", 64 << 20): ("memcpy_bw", 64 << 20),
     ("get_bw", 1 << 20): ("memcpy_bw", 1 << 20),
@@ -102,6 +114,7 @@ FLOOR_FOR = {
 }
 
 ORDER = ["put_latency", "get_latency", "pingpong_latency", "put_signal_latency",
+         "sem_memput_signal_latency", "put_signal_add_latency", "sem_post_latency",
          "atomic_fetch_add_latency", "atomic_add_rate", "barrier",
          "barrier_all", "barrier_activeset", "team_sync", "broadcast64", "broadcastmem",
          "fcollect64", "fcollectmem", "alltoall64", "alltoallmem", "long_sum_to_all", "long_sum_reduce",
@@ -335,8 +348,8 @@ def main():
     ap.add_argument("--np", type=int, nargs="+", default=[2, 4, 8],
                     help="PE counts for barrier and coll, where all PEs work (default: 2 4 8)")
     ap.add_argument("--p2p-np", type=int, nargs="+", default=[2],
-                    help="PE counts for latency, atomic, put_signal and bandwidth, which use PEs 0 and 1 "
-                         "only (default: 2)")
+                    help="PE counts for latency, atomic, put_signal, semaphore and bandwidth, which use "
+                         "PEs 0 and 1 only (default: 2)")
     ap.add_argument("--time", type=float, default=0.2,
                     help="seconds per measurement inside a program (default 0.2)")
     ap.add_argument("--only", nargs="+", choices=SHMEM_PROGRAMS + ["floor"],
@@ -416,6 +429,10 @@ def main():
         d = build_dir / impl.build_key
         d.mkdir(exist_ok=True)
         for prog in shmem_programs:
+            if prog in RSHMEM_ONLY and impl.build_key != "rshmem":
+                impl.unsupported.add(prog)
+                log(f"{impl.build_label}: {prog}.c not built, {OPTIONAL[prog]}: its rows are n/a")
+                continue
             exe = d / prog
             err = build(impl.oshcc, C_DIR / f"{prog}.c", exe)
             if err and prog in OPTIONAL and any(m in err for m in MISSING_ROUTINE):

@@ -10,6 +10,7 @@
 
 use super::check;
 use super::handle::TeamHandle;
+use crate::heap::SymOffset;
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::semaphore::{self, MAXVALUE, PostError, Sem};
@@ -124,9 +125,12 @@ pub fn alloc(routine: &'static str, flags: c_int) -> *mut SemObject {
     }
 }
 
-/// Collective over the semaphore's team.
+/// Collective over the semaphore's team; NULL does nothing.
 pub fn free(routine: &'static str, p: *mut SemObject) {
     let rt = runtime::get(routine);
+    if p.is_null() {
+        return;
+    }
     sem(rt, routine, 1, p);
     let Some(team) = semaphore::team_of(p as usize) else {
         not_a_semaphore(routine, 1, p)
@@ -142,9 +146,18 @@ pub fn free(routine: &'static str, p: *mut SemObject) {
     semaphore::release(rt, p as usize);
 }
 
-fn post_on(rt: &Runtime, routine: &'static str, s: &Sem, n: u64, pe: usize) {
-    // SAFETY: `pe` was checked to be a member of the semaphore's team.
-    if let Err(PostError::AboveMax(v)) = unsafe { semaphore::post(rt, s, n, pe) } {
+/// Posts `n` to `pe`'s copy, after the put `data` if given.
+fn post_on(
+    rt: &Runtime,
+    routine: &'static str,
+    s: &Sem,
+    n: u64,
+    pe: usize,
+    data: Option<(SymOffset, *const u8, usize)>,
+) {
+    // SAFETY: `pe` was checked to be a member of the semaphore's team, and
+    // `data` (from memput_signal) was checked there.
+    if let Err(PostError::AboveMax(v)) = unsafe { semaphore::post(rt, s, n, pe, data) } {
         usage(
             routine,
             format!("posting {n} raised the semaphore on PE {pe} to {v}, above SHMEMX_SEM_MAXVALUE ({MAXVALUE})"),
@@ -156,7 +169,7 @@ pub fn post(routine: &'static str, p: *mut SemObject, pe: c_int) {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, 1, p);
     let pe = member(rt, routine, 2, &s, pe);
-    post_on(rt, routine, &s, 1, pe);
+    post_on(rt, routine, &s, 1, pe, None);
 }
 
 pub fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
@@ -164,7 +177,7 @@ pub fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
     let s = sem(rt, routine, 1, p);
     let n = count(routine, 2, &s, n);
     let pe = member(rt, routine, 3, &s, pe);
-    post_on(rt, routine, &s, n, pe);
+    post_on(rt, routine, &s, n, pe, None);
 }
 
 pub fn wait(routine: &'static str, p: *mut SemObject) {
@@ -209,18 +222,17 @@ pub fn memput_signal(
     let s = sem(rt, routine, 4, p);
     let n = count(routine, 5, &s, n);
     let pe = member(rt, routine, 6, &s, pe);
-    if nbytes > 0 {
+    let data = (nbytes > 0).then(|| {
         if src.is_null() {
             check::null_pointer(routine, 2, "src");
         }
         let target = check::Target { pe, space: 0 };
         let off = check::remote(rt, routine, 1, "dest", dest as usize, nbytes, target);
-        // SAFETY: the destination range is symmetric memory of `pe` (checked);
-        // the source is the caller's buffer of nbytes bytes.
-        unsafe { rt.transport.put(pe, off, src as *const u8, nbytes) };
-    }
-    // The post's sequentially consistent update orders the data before it.
-    post_on(rt, routine, &s, n, pe);
+        (off, src as *const u8, nbytes)
+    });
+    // The data, then the post's sequentially consistent update, which
+    // orders the data before it.
+    post_on(rt, routine, &s, n, pe, data);
 }
 
 /// May return before `src` is reusable; here it never does (every put is

@@ -61,7 +61,7 @@ pub fn put_signal<T: ShmemType>(
     };
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
-    unsafe { rt.transport.put_signal(t.pe, off, source as *const u8, len, sig, op) }
+    unsafe { rt.transport.put_signal(t.pe, off, source as *const u8, len, sig, op) };
 }
 
 /// Atomically reads the calling PE's signal word.

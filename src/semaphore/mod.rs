@@ -205,25 +205,40 @@ pub enum PostError {
     AboveMax(u64),
 }
 
-/// Adds `n` to world PE `pe`'s copy (sets it to 1 if boolean). Every earlier
-/// store of this PE is visible at `pe` before the new value is.
+/// Adds `n` to world PE `pe`'s copy (sets it to 1 if boolean), after putting
+/// `data` (an offset on `pe`, a source and a length) if given. Every earlier
+/// store of this PE, and the data, are visible at `pe` before the new value.
 ///
 /// # Safety
-/// `pe` must be a member of the semaphore's team.
-pub unsafe fn post(rt: &Runtime, s: &Sem, n: u64, pe: usize) -> Result<(), PostError> {
+/// `pe` must be a member of the semaphore's team; `data`, if given, must be
+/// a valid put to `pe` (symmetric destination, readable source).
+pub unsafe fn post(
+    rt: &Runtime,
+    s: &Sem,
+    n: u64,
+    pe: usize,
+    data: Option<(SymOffset, *const u8, usize)>,
+) -> Result<(), PostError> {
+    let op = if s.boolean() { AmoOp::Set(1) } else { AmoOp::Add(n) };
     if n == 0 {
+        if let Some((off, src, len)) = data {
+            // SAFETY: the caller's contract.
+            unsafe { rt.transport.put(pe, off, src, len) };
+        }
         rt.transport.fence();
         return Ok(());
     }
-    if s.boolean() {
-        // SAFETY: the caller's contract: pe has a copy at s.off.
-        unsafe { rt.transport.atomic::<u64>(pe, s.off, AmoOp::Set(1)) };
-        return Ok(());
-    }
-    // SAFETY: as above. A SeqCst read-modify-write: it orders the poster's
-    // earlier stores before it (the implied fence).
-    let old = unsafe { rt.transport.atomic::<u64>(pe, s.off, AmoOp::Add(n)) };
+    // SAFETY: the caller's contract: pe has a copy at s.off. One SeqCst
+    // read-modify-write after the data: it orders every earlier store of
+    // the poster before it (the implied fence).
+    let old = unsafe {
+        match data {
+            Some((off, src, len)) => rt.transport.put_signal(pe, off, src, len, s.off, op),
+            None => rt.transport.atomic::<u64>(pe, s.off, op),
+        }
+    };
     match old.checked_add(n) {
+        _ if s.boolean() => Ok(()),
         Some(v) if v <= MAXVALUE => Ok(()),
         v => Err(PostError::AboveMax(v.unwrap_or(u64::MAX))),
     }

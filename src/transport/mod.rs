@@ -70,11 +70,19 @@ pub trait Transport: Send + Sync + 'static {
 
     /// Puts `len` bytes, then updates the 64-bit signal word at `sig` on the
     /// same PE with `op` (`Set` or `Add`); a PE that sees the new signal sees
-    /// the data.
+    /// the data. Returns the signal's previous value.
     ///
     /// # Safety
     /// As for `put` and `atomic`.
-    unsafe fn put_signal(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>);
+    unsafe fn put_signal(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) -> u64;
 
     /// Adds `v` to a 64-bit synchronisation flag of the library (collectives)
     /// at `off` on `pe`, sequentially consistent, and wakes `pe` if it sleeps

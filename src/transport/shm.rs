@@ -120,16 +120,25 @@ impl Transport for SharedMemory {
         old
     }
 
-    unsafe fn put_signal(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>) {
+    unsafe fn put_signal(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) -> u64 {
         // SAFETY: caller's contract. The data stores precede the signal's
         // sequentially consistent update (x86-64: a locked instruction drains
         // all earlier stores, string stores included; AArch64: the update has
         // release semantics), so the signal is never seen before the data.
-        unsafe {
+        let old = unsafe {
             std::ptr::copy(src, self.addr(pe, off), len);
-            u64::apply(self.addr(pe, sig) as *mut u64, op);
-        }
+            u64::apply(self.addr(pe, sig) as *mut u64, op)
+        };
         notify_after_seqcst(&self.control.slot(pe).wake.memory);
+        old
     }
 
     #[inline]
