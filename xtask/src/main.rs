@@ -1,6 +1,9 @@
 //! Project tasks: `cargo xtask <task>`.
 //!
-//! - `demo`: builds everything (release) and runs the demo with `oshrun`.
+//! - `demo [--n POINTS] [--np LIST] [--strategies LIST]`: builds everything
+//!   (release), compiles the examples and runs the QTC demo: one run per pSync
+//!   strategy at 2, 4, 8 and 16 PEs, one table, and the simulated footprint
+//!   plot for 2..4096 PEs (`target/demo/`). See `demo.rs`.
 //! - `gen-header`: writes the files generated from the crate's tables (headers
 //!   from the type table, `docs/env.md` from the configuration table).
 //! - `bench [args]`: builds (release) and runs `benches/compare.py`.
@@ -11,6 +14,7 @@
 //!   messages per collective, and writes `target/psync-footprint/` (a CSV file
 //!   and an SVG plot per sequence). See `psync_footprint.rs`.
 
+mod demo;
 mod psync_footprint;
 
 use std::path::{Path, PathBuf};
@@ -71,36 +75,23 @@ fn write_pkg_config(bin: &Path) -> Result<(), String> {
     std::fs::write(dir.join("rshmem.pc"), pc).map_err(|e| e.to_string())
 }
 
-fn demo() -> Result<(), String> {
+/// Builds everything, compiles every example, then runs the QTC demo.
+fn demo(args: &[String]) -> Result<(), String> {
+    demo::Options::parse(args)?;
     let bin = build_release()?;
     let out = bin.join("examples");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-    let exe = out.join("ring_sum");
-    println!("==> compiling examples/ring_sum.c with oshcc");
-    run(Command::new(bin.join("oshcc"))
-        .args(["-O2", "-Wall", "-Wextra", "-o"])
-        .arg(&exe)
-        .arg(root().join("examples/ring_sum.c")))?;
-    println!("==> running it with oshrun -np 4");
-    let output = Command::new(bin.join("oshrun"))
-        .args(["-np", "4", "--tag-output"])
-        .arg(&exe)
-        .output()
-        .map_err(|e| e.to_string())?;
-    print!("{}", String::from_utf8_lossy(&output.stdout));
-    eprint!("{}", String::from_utf8_lossy(&output.stderr));
-    if !output.status.success() {
-        return Err(format!("the demo failed ({})", output.status));
+    for (name, src) in [
+        ("ring_sum", "examples/ring_sum.c"),
+        ("pipeline", "examples/pipeline/pipeline.c"),
+    ] {
+        println!("==> compiling {src} with oshcc");
+        run(Command::new(bin.join("oshcc"))
+            .args(["-O2", "-Wall", "-Wextra", "-o"])
+            .arg(out.join(name))
+            .arg(root().join(src)))?;
     }
-    println!(
-        "==> shown: 4 processes started by oshrun exchanged values around a ring through a static variable\n    (symmetric globals, put + fence + flag, wait_until), and summed 1..10^7 with puts into a\n    symmetric heap array on PE 0, checked against n(n+1)/2."
-    );
-    println!(
-        "==> your own program: {}/oshcc prog.c -o prog && {}/oshrun -np 4 ./prog",
-        bin.display(),
-        bin.display()
-    );
-    Ok(())
+    demo::main(args, &bin, &root(), cargo())
 }
 
 fn gen_header() -> Result<(), String> {
@@ -131,14 +122,15 @@ fn footprint_out() -> PathBuf {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("demo") => demo(),
+        Some("demo") => demo(&args[1..]),
         Some("gen-header") => gen_header(),
         Some("bench") => bench(&args[1..]),
         Some("psync-footprint") => psync_footprint::main(&args[1..], &footprint_out(), &root(), cargo()),
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
         _ => Err(format!(
-            "usage: cargo xtask <demo | gen-header | bench [compare.py options] | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | {}>",
+            demo::USAGE,
             psync_footprint::USAGE
         )),
     };
