@@ -83,20 +83,25 @@ fn member(rt: &Runtime, routine: &'static str, arg: u8, s: &Sem, pe: c_int) -> u
     pe
 }
 
-pub fn team_alloc(routine: &'static str, team: TeamHandle, flags: c_int) -> *mut SemObject {
-    let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let flags = semaphore::normalize(flags).unwrap_or_else(|why| {
+/// Flags argument #`arg`, normalised (0 = integer, multi-producer, multi-consumer).
+fn flags(routine: &'static str, arg: u8, flags: c_int) -> c_int {
+    semaphore::normalize(flags).unwrap_or_else(|why| {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: check::pos(routine, 2),
+                arg,
                 name: "flags",
                 value: format!("{flags:#x}"),
                 why,
             },
         ))
-    });
+    })
+}
+
+/// Allocates on `team` (argument #`team_arg`), collectively over its members.
+fn alloc_on(routine: &'static str, team: TeamHandle, team_arg: u8, flags: c_int) -> *mut SemObject {
+    let rt = runtime::get(routine);
+    let t = check::team(routine, team_arg, team);
     let barrier = || super::team::team_barrier(rt, routine, &t);
     match semaphore::alloc(rt, team.raw(), t.group(), flags, barrier) {
         Ok(addr) => addr as *mut SemObject,
@@ -104,25 +109,14 @@ pub fn team_alloc(routine: &'static str, team: TeamHandle, flags: c_int) -> *mut
     }
 }
 
-pub fn alloc(routine: &'static str, flags: c_int) -> *mut SemObject {
-    let rt = runtime::get(routine);
-    let flags = semaphore::normalize(flags).unwrap_or_else(|why| {
-        fatal(&Error::new(
-            routine,
-            ErrorKind::InvalidArgument {
-                arg: 1,
-                name: "flags",
-                value: format!("{flags:#x}"),
-                why,
-            },
-        ))
-    });
-    let world = check::team(routine, 1, TeamHandle::WORLD);
-    let barrier = || super::team::team_barrier(rt, routine, &world);
-    match semaphore::alloc(rt, crate::team::WORLD, world.group(), flags, barrier) {
-        Ok(addr) => addr as *mut SemObject,
-        Err(e) => usage(routine, format!("no memory for the semaphore: {e}")),
-    }
+pub fn team_alloc(routine: &'static str, team: TeamHandle, f: c_int) -> *mut SemObject {
+    runtime::get(routine);
+    alloc_on(routine, team, 1, flags(routine, 2, f))
+}
+
+pub fn alloc(routine: &'static str, f: c_int) -> *mut SemObject {
+    runtime::get(routine);
+    alloc_on(routine, TeamHandle::WORLD, 0, flags(routine, 1, f))
 }
 
 /// Collective over the semaphore's team; NULL does nothing.
