@@ -9,6 +9,7 @@ use super::check;
 use super::handle::CtxHandle;
 use crate::coll;
 use crate::runtime;
+use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::transport::Transport;
 use core::ffi::c_int;
 
@@ -43,8 +44,28 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
     check::ctx(routine, ctx);
     if npes > 0 {
         let pes = check::array(routine, 1, "target_pes", target_pes, npes);
+        // PE numbers are the context's: ranks of its team for a team's
+        // (or a space's) context.
+        let team = match ctx.object().map(|o| o.team()) {
+            Some(raw) if raw != crate::team::WORLD => crate::team::lookup(raw).map(|t| t.size),
+            _ => None,
+        };
         for &pe in pes {
-            check::pe_in(rt, routine, 1, "target_pes", pe);
+            match team {
+                Some(size) if pe < 0 || pe as usize >= size => fatal(&Error::new(
+                    routine,
+                    ErrorKind::PeOutOfRange {
+                        arg: check::pos(routine, 1),
+                        name: "target_pes",
+                        pe: pe as i64,
+                        npes: size,
+                    },
+                )),
+                Some(_) => {}
+                None => {
+                    check::pe_in(rt, routine, 1, "target_pes", pe);
+                }
+            }
         }
     }
     rt.transport.quiet()
