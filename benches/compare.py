@@ -37,6 +37,10 @@ CFLAGS = ["-O2", "-Wall", "-Wextra"]
 # Every implementation gets the same symmetric heap: bandwidth.c allocates two 64 MiB
 # buffers, which needs >= 160 MiB with allocator overhead.
 COMMON_ENV = {"SHMEM_SYMMETRIC_SIZE": "256M"}
+# Except these programs, which measure start-up time and memory with each implementation's
+# DEFAULT heap size: their runs have these variables removed (COMMON_ENV's and the caller's).
+DEFAULT_HEAP_PROGRAMS = ("hello", "mem")
+HEAP_VARS = ("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE")
 
 # Open MPI 4.1.4 (Debian 12, UCX 1.13.1) settings, found on this machine (see README.md).
 # It always runs as `oshrun [--allow-run-as-root] --oversubscribe -np N`.
@@ -63,25 +67,44 @@ OMPI_ENV = {
 }
 
 # What each program must print: (benchmark, size) pairs; npes must be the job's.
+# latency.c's sizes: 8 * 4^k bytes up to 512 KiB, then 1 MiB.
+LATENCY_SIZES = [8 << (2 * k) for k in range(9)] + [1 << 20]
 EXPECTED = {
-    "latency": [("put_latency", 8), ("get_latency", 8), ("pingpong_latency", 8)],
-    "atomic": [("atomic_fetch_add_latency", 8), ("atomic_add_rate", 8)],
-    "put_signal": [("put_signal_latency", 8)],
+    "latency": [(b, s) for b in ("put_latency", "get_latency", "put_nbi_latency") for s in LATENCY_SIZES]
+    + [("p_latency", 8), ("g_latency", 8), ("pingpong_latency", 8)],
+    "global": [("put_latency_global", 8), ("get_latency_global", 8), ("p_latency_global", 8),
+               ("g_latency_global", 8), ("atomic_fetch_add_latency_global", 8), ("pingpong_latency_global", 8)],
+    "msgrate": [("put_nbi_rate", 8)],
+    "msgrate_all": [("put_nbi_rate_allpeers", 8)],
+    "atomic": [("atomic_fetch_add_latency", 8), ("atomic_add_rate", 8), ("atomic_add_latency", 8),
+               ("atomic_compare_swap_latency", 8), ("atomic_fetch_latency", 8)],
+    "atomic_contended": [("atomic_fetch_add_contended_rate", 8)],
+    "put_signal": [("put_signal_latency", 8), ("put_signal_latency", 64 << 10)],
     "semaphore": [("sem_memput_signal_latency", 8), ("sem_memput_signal_latency", 64 << 10),
                   ("put_signal_add_latency", 8), ("put_signal_add_latency", 64 << 10),
                   ("sem_post_latency", 0)],
     "barrier": [("barrier", 0)],
     "coll": [("barrier_all", 0), ("barrier_activeset", 0), ("team_sync", 0),
              ("broadcast64", 8), ("broadcast64", 1 << 20), ("broadcastmem", 8), ("broadcastmem", 1 << 20),
-             ("fcollect64", 8), ("fcollectmem", 8), ("alltoall64", 8), ("alltoallmem", 8),
-             ("long_sum_to_all", 8), ("long_sum_to_all", 1 << 20),
-             ("long_sum_reduce", 8), ("long_sum_reduce", 1 << 20)],
+             ("fcollect64", 8), ("fcollectmem", 8), ("alltoall64", 8), ("alltoall64", 64 << 10),
+             ("alltoallmem", 8), ("alltoallmem", 64 << 10),
+             ("long_sum_to_all", 8), ("long_sum_to_all", 32 << 10), ("long_sum_to_all", 1 << 20),
+             ("long_sum_reduce", 8), ("long_sum_reduce", 32 << 10), ("long_sum_reduce", 1 << 20)],
     "bandwidth": [("put_bw", 1 << 20), ("put_bw", 64 << 20), ("get_bw", 1 << 20), ("get_bw", 64 << 20)],
     "floor": [("memcpy_bw", 1 << 20), ("memcpy_bw", 64 << 20), ("cacheline_pingpong", 8)],
+    "mem": [("rss_after_init_max", 0), ("rss_after_init_mean", 0)],
+    # hello.c prints no RESULT line: compare.py times the whole `oshrun -np N hello` (see STARTUP).
+    "hello": [("startup", 0)],
 }
-SHMEM_PROGRAMS = ["latency", "atomic", "put_signal", "semaphore", "barrier", "coll", "bandwidth"]
-# Programs run at every --np PE count (all PEs work); the others at every --p2p-np.
-NP_PROGRAMS = ("barrier", "coll")
+SHMEM_PROGRAMS = ["latency", "global", "msgrate", "msgrate_all", "atomic", "atomic_contended", "put_signal",
+                  "semaphore", "barrier", "coll", "bandwidth", "mem", "hello"]
+# Programs run at every --np PE count (all PEs work); hello at every --startup-np; the others
+# at every --p2p-np.
+NP_PROGRAMS = ("msgrate_all", "atomic_contended", "barrier", "coll", "mem")
+# hello.c: shmem_init + shmem_finalize only. Its benchmark `startup` is the wall time (s) of
+# the whole launcher command, timed here; PE 0 prints `STARTED <npes>` so that a job that
+# failed to start is not timed. Run --startup-runs times per rep and PE count.
+STARTUP = "hello"
 
 # Programs that use routines an implementation may lack (newer than OpenSHMEM 1.4): when
 # one does not build because of undeclared or undefined routines, its rows say "n/a" for
@@ -103,6 +126,7 @@ RSHMEM_ONLY = {"semaphore"}
 # Floor metric to show next to a benchmark: (benchmark, size) -> (floor benchmark, size).
 FLOOR_FOR = {
     ("pingpong_latency", 8): ("cacheline_pingpong", 8),
+    ("pingpong_latency_global", 8): ("cacheline_pingpong", 8),
     ("put_signal_latency", 8): ("cacheline_pingpong", 8),
     ("sem_memput_signal_latency", 8): ("cacheline_pingpong", 8),
     ("put_signal_add_latency", 8): ("cacheline_pingpong", 8),
@@ -113,12 +137,17 @@ FLOOR_FOR = {
     ("get_bw", 64 << 20): ("memcpy_bw", 64 << 20),
 }
 
-ORDER = ["put_latency", "get_latency", "pingpong_latency", "put_signal_latency",
+ORDER = ["put_latency", "get_latency", "put_nbi_latency", "p_latency", "g_latency", "pingpong_latency",
+         "put_latency_global", "get_latency_global", "p_latency_global", "g_latency_global",
+         "pingpong_latency_global", "atomic_fetch_add_latency_global",
+         "put_nbi_rate", "put_nbi_rate_allpeers", "put_signal_latency",
          "sem_memput_signal_latency", "put_signal_add_latency", "sem_post_latency",
-         "atomic_fetch_add_latency", "atomic_add_rate", "barrier",
+         "atomic_fetch_add_latency", "atomic_add_latency", "atomic_compare_swap_latency", "atomic_fetch_latency",
+         "atomic_add_rate", "atomic_fetch_add_contended_rate", "barrier",
          "barrier_all", "barrier_activeset", "team_sync", "broadcast64", "broadcastmem",
          "fcollect64", "fcollectmem", "alltoall64", "alltoallmem", "long_sum_to_all", "long_sum_reduce",
-         "put_bw", "get_bw", "memcpy_bw", "cacheline_pingpong"]
+         "put_bw", "get_bw", "startup", "rss_after_init_max", "rss_after_init_mean",
+         "memcpy_bw", "cacheline_pingpong"]
 
 TIE = 0.05  # relative difference below which the "better" column says "~"
 
@@ -319,7 +348,7 @@ def runs(values):
 
 
 def lower_is_better(unit):
-    return unit in ("us", "ms", "s", "ns")
+    return unit in ("us", "ms", "s", "ns", "MB")
 
 
 def table(rows, headers, aligns):
@@ -346,10 +375,15 @@ def main():
                     help="directory with Open MPI's oshcc and oshrun (default: /usr/bin)")
     ap.add_argument("--reps", type=int, default=3, help="runs of every benchmark per implementation (default 3)")
     ap.add_argument("--np", type=int, nargs="+", default=[2, 4, 8],
-                    help="PE counts for barrier and coll, where all PEs work (default: 2 4 8)")
+                    help="PE counts for msgrate_all, atomic_contended, barrier, coll and mem, where all "
+                         "PEs work (default: 2 4 8)")
     ap.add_argument("--p2p-np", type=int, nargs="+", default=[2],
-                    help="PE counts for latency, atomic, put_signal, semaphore and bandwidth, which use "
-                         "PEs 0 and 1 only (default: 2)")
+                    help="PE counts for latency, global, msgrate, atomic, put_signal, semaphore and "
+                         "bandwidth, which use PEs 0 and 1 only (default: 2)")
+    ap.add_argument("--startup-np", type=int, nargs="+", default=[8],
+                    help="PE counts for hello (startup: wall time of oshrun -np N hello; default: 8)")
+    ap.add_argument("--startup-runs", type=int, default=3,
+                    help="runs of hello per rep, PE count and implementation (default 3)")
     ap.add_argument("--time", type=float, default=0.2,
                     help="seconds per measurement inside a program (default 0.2)")
     ap.add_argument("--only", nargs="+", choices=SHMEM_PROGRAMS + ["floor"],
@@ -370,8 +404,9 @@ def main():
     ap.add_argument("--build-dir", help="where to build the programs (default: a temporary directory)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every command and its output")
     args = ap.parse_args()
-    if args.reps < 1 or any(n < 2 for n in args.p2p_np) or any(n < 1 for n in args.np):
-        ap.error("--reps must be >= 1, --p2p-np >= 2, --np >= 1")
+    if args.reps < 1 or any(n < 2 for n in args.p2p_np) or any(n < 1 for n in args.np + args.startup_np) \
+            or args.startup_runs < 1:
+        ap.error("--reps and --startup-runs must be >= 1, --p2p-np >= 2, --np and --startup-np >= 1")
     strategies = []  # --psync-strategies, `all` expanded, each once, in the order given
     for name in args.psync_strategies or []:
         for s in PSYNC_STRATEGIES if name == "all" else [name]:
@@ -473,8 +508,9 @@ def main():
     if floor_exe:
         jobs.append(("floor", 1))
     for prog in shmem_programs:
-        for np in (args.np if prog in NP_PROGRAMS else args.p2p_np):
-            jobs.append((prog, np))
+        nps = args.np if prog in NP_PROGRAMS else args.startup_np if prog == STARTUP else args.p2p_np
+        for np in nps:
+            jobs.extend([(prog, np)] * (args.startup_runs if prog == STARTUP else 1))
 
     failures = {}    # (impl key, program, np) -> number of failed runs (details printed once)
     na_rows = {}     # impl key -> {(benchmark, size, npes)} reported as NA (not compiled in)
@@ -486,6 +522,10 @@ def main():
         rows = parse(out)
         if args.verbose:
             log(f"$ {' '.join(cmd)}  [exit {rc}, {secs:.1f} s]\n{out}{err}")
+        if prog == STARTUP:
+            # No RESULT line: the value is the wall time of the launcher command, if PE 0 started.
+            started = any(l.split() == ["STARTED", str(np)] for l in out.splitlines())
+            rows = [("startup", 0, np, secs, "s")] if started and rc is not None else []
         got = {(b, s): (n, v, u) for b, s, n, v, u in rows}
         na_got = parse_na(out)
         missing = []
@@ -524,7 +564,8 @@ def main():
     log(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {cpu_model()}, "
         f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     log(f"implementations: {', '.join(i.label for i in impls) or 'none'}; reps {args.reps}; "
-        f"{args.time:g} s per measurement; env {' '.join(f'{k}={v}' for k, v in COMMON_ENV.items())}")
+        f"{args.time:g} s per measurement; env {' '.join(f'{k}={v}' for k, v in COMMON_ENV.items())} "
+        f"(not for {', '.join(DEFAULT_HEAP_PROGRAMS)}: default heap)")
     if multi:
         log(f"rshmem/NAME: {PSYNC_VAR}=NAME for that column's runs only")
     if any(i.key == "ompi" for i in impls):
@@ -544,10 +585,15 @@ def main():
                 if exe is None or (impl.key, prog, np) in timed_out:
                     continue
                 cmd = impl.command(exe, np, args.time)
-                rc, out, err, secs = run(cmd, dict(base_env, **impl.env), args.timeout)
+                env = dict(base_env, **impl.env)
+                if prog in DEFAULT_HEAP_PROGRAMS:
+                    for var in HEAP_VARS:
+                        env.pop(var, None)
+                rc, out, err, secs = run(cmd, env, args.timeout)
                 record(impl.key, prog, np, rc, out, err, secs, impl.shown(cmd))
     for (impl_key, prog, np), n in failures.items():
-        how = "timed out, not run again" if (impl_key, prog, np) in timed_out else f"{n} of {args.reps} runs"
+        total = args.reps * (args.startup_runs if prog == STARTUP else 1)
+        how = "timed out, not run again" if (impl_key, prog, np) in timed_out else f"{n} of {total} runs"
         errors.append(f"{impl_key}: {prog} np={np}: RESULT lines missing ({how})")
     log(f"done in {time.monotonic() - t_start:.0f} s; load average "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
@@ -587,7 +633,8 @@ def main():
         aligns = ["l", "r", "r", "l", "r", "r", "r", "l", "r"]
         csv_header = ["benchmark", "size_bytes", "npes", "unit", "rshmem", "openmpi", "ratio_rshmem_openmpi",
                       "better", "floor", "rshmem_runs", "openmpi_runs", "floor_runs"]
-        legend = ("median of the runs, ± half the min-max range across runs; us: lower is better, "
+        legend = ("median of the runs, ± half the min-max range across runs; us, s, MB (10^6 B of "
+                  "memory): lower is better, "
                   f"MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the implementation "
                   f"lacks the routine; better: '~' within {TIE:.0%}, (name) when the "
                   "ranges of runs overlap; floor: the machine's own (memcpy on one core, cache-line "

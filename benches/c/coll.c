@@ -7,12 +7,13 @@
  *   broadcastmem       shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, size, 0)   [1.5]
  *   fcollect64         shmem_fcollect64(dst, src, 1, 0, 0, npes, pSync): 8 B per PE
  *   fcollectmem        shmem_fcollectmem(SHMEM_TEAM_WORLD, dst, src, 8)         [1.5]
- *   alltoall64         shmem_alltoall64(dst, src, 1, 0, 0, npes, pSync): 8 B per pair
- *   alltoallmem        shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, 8)         [1.5]
+ *   alltoall64         shmem_alltoall64(dst, src, size / 8, 0, 0, npes, pSync): per pair
+ *   alltoallmem        shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, size)      [1.5]
  *   long_sum_to_all    shmem_long_sum_to_all(dst, src, size / 8, 0, 0, npes, pWrk, pSync)
  *   long_sum_reduce    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, size / 8) [1.5]
  *
- * Broadcasts and reductions are measured with 8 bytes (one long) and 1 MiB (128Ki longs).
+ * Broadcasts are measured with 8 bytes (one long) and 1 MiB, reductions with 1 long, 4096
+ * longs (32 KiB) and 128Ki longs (1 MiB), alltoalls with 8 B and 64 KiB per pair of PEs.
  * The routines marked [1.5] are OpenSHMEM 1.5 (teams); against an older shmem.h (Open MPI
  * 4.1 implements 1.4) they are compiled out and the program prints, instead of their
  * RESULT lines, `NA <benchmark> <size> <npes> us <reason>` lines (compare.py shows n/a).
@@ -59,6 +60,8 @@
 #endif
 
 #define BIG (1L << 20) /* bytes of the large broadcast and reduction */
+#define A2A_BIG (64L << 10) /* bytes per pair of the large alltoall */
+#define MID_SUM (4096L * 8) /* bytes of the medium reduction: 4096 longs */
 
 enum kind {
     BARRIER_ALL, BARRIER_ASET, TEAM_SYNC, BCAST64, BCASTMEM, FCOLLECT64, FCOLLECTMEM,
@@ -83,10 +86,14 @@ static const struct op ops[] = {
     {"fcollect64", FCOLLECT64, 8, 0},
     {"fcollectmem", FCOLLECTMEM, 8, 1},
     {"alltoall64", ALLTOALL64, 8, 0},
+    {"alltoall64", ALLTOALL64, A2A_BIG, 0},
     {"alltoallmem", ALLTOALLMEM, 8, 1},
+    {"alltoallmem", ALLTOALLMEM, A2A_BIG, 1},
     {"long_sum_to_all", SUM_TO_ALL, 8, 0},
+    {"long_sum_to_all", SUM_TO_ALL, MID_SUM, 0},
     {"long_sum_to_all", SUM_TO_ALL, BIG, 0},
     {"long_sum_reduce", SUM_REDUCE, 8, 1},
+    {"long_sum_reduce", SUM_REDUCE, MID_SUM, 1},
     {"long_sum_reduce", SUM_REDUCE, BIG, 1},
 };
 #define NOPS ((long)(sizeof ops / sizeof ops[0]))
@@ -101,8 +108,10 @@ static const struct op ops[] = {
 static long *ctl;         /* [0] op index (-1: stop), [1] calls (0: check), [2] errors found */
 static long *psync;       /* NKINDS pairs of PSYNC_LEN longs */
 static long *pwrk[2];     /* PWRK_LEN longs each */
-static long *src, *dst;   /* MAX2(BIG, 8 * npes) bytes each */
+static long *src, *dst;   /* bufbytes() each */
 static int me, npes;
+
+static long bufbytes(void) { return MAX2(BIG, A2A_BIG * npes); }
 
 static long *psync_of(enum kind k, long parity) {
     return psync + ((long)k * 2 + (parity & 1)) * PSYNC_LEN;
@@ -131,7 +140,7 @@ static void calls(long i, long n) {
         for (long c = 0; c < n; c++) shmem_fcollect64(dst, src, 1, 0, 0, npes, c & 1 ? ps1 : ps0);
         break;
     case ALLTOALL64:
-        for (long c = 0; c < n; c++) shmem_alltoall64(dst, src, 1, 0, 0, npes, c & 1 ? ps1 : ps0);
+        for (long c = 0; c < n; c++) shmem_alltoall64(dst, src, nlong, 0, 0, npes, c & 1 ? ps1 : ps0);
         break;
     case SUM_TO_ALL:
         for (long c = 0; c < n; c++)
@@ -149,7 +158,8 @@ static void calls(long i, long n) {
         for (long c = 0; c < n; c++) rc |= shmem_fcollectmem(SHMEM_TEAM_WORLD, dst, src, 8);
         break;
     case ALLTOALLMEM:
-        for (long c = 0; c < n; c++) rc |= shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, 8);
+        for (long c = 0; c < n; c++)
+            rc |= shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, (size_t)o->bytes);
         break;
     case SUM_REDUCE:
         for (long c = 0; c < n; c++) rc |= shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, nlong);
@@ -166,7 +176,7 @@ static void calls(long i, long n) {
 static long check(long i, long seed) {
     const struct op *o = &ops[i];
     long nlong = o->bytes / 8, bad = 0;
-    long cap = MAX2(BIG, 8L * npes) / 8;
+    long cap = bufbytes() / 8;
     for (long j = 0; j < cap; j++) dst[j] = -1;
     switch (o->kind) {
     case BCAST64: case BCASTMEM:
@@ -176,7 +186,8 @@ static long check(long i, long seed) {
         src[0] = seed * 4096 + me;
         break;
     case ALLTOALL64: case ALLTOALLMEM:
-        for (long j = 0; j < npes; j++) src[j] = (seed * 4096 + me) * 4096 + j;
+        for (long p = 0; p < npes; p++)
+            for (long j = 0; j < nlong; j++) src[p * nlong + j] = ((seed * 4096 + me) * 4096 + p) * 65536 + j;
         break;
     case SUM_TO_ALL: case SUM_REDUCE:
         for (long j = 0; j < nlong; j++) src[j] = seed + me + j;
@@ -197,7 +208,9 @@ static long check(long i, long seed) {
         for (long p = 0; p < npes; p++) bad += dst[p] != seed * 4096 + p;
         break;
     case ALLTOALL64: case ALLTOALLMEM:
-        for (long p = 0; p < npes; p++) bad += dst[p] != (seed * 4096 + p) * 4096 + me;
+        for (long p = 0; p < npes; p++)
+            for (long j = 0; j < nlong; j++)
+                bad += dst[p * nlong + j] != ((seed * 4096 + p) * 4096 + me) * 65536 + j;
         break;
     case SUM_TO_ALL: case SUM_REDUCE:
         for (long j = 0; j < nlong; j++)
@@ -247,7 +260,7 @@ int main(int argc, char **argv) {
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    size_t bufsize = (size_t)MAX2(BIG, 8L * npes);
+    size_t bufsize = (size_t)bufbytes();
     ctl = shmem_malloc(3 * sizeof *ctl);
     psync = shmem_malloc((size_t)NKINDS * 2 * PSYNC_LEN * sizeof *psync);
     pwrk[0] = shmem_malloc(PWRK_LEN * sizeof(long));

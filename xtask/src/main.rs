@@ -6,7 +6,10 @@
 //!   plot for 2..4096 PEs (`target/demo/`). See `demo.rs`.
 //! - `gen-header`: writes the files generated from the crate's tables (headers
 //!   from the type table, `docs/env.md` from the configuration table).
-//! - `bench [args]`: builds (release) and runs `benches/compare.py`.
+//! - `bench [compare.py options] [--no-report]`: builds (release), runs
+//!   `benches/compare.py`, counts the hot paths' instructions
+//!   (`benches/icount.py`) and writes `docs/performance.md` and
+//!   `docs/performance.csv` (`benches/report.py`).
 //! - `psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N]
 //!   [--pool-max N] [--scratch BYTES]`: runs the pSync strategies' virtual
 //!   jobs (`rshmem::psync::sim`) for every sequence and PE count (2..4096 by
@@ -103,16 +106,68 @@ fn gen_header() -> Result<(), String> {
     Ok(())
 }
 
+/// Builds (release), runs `benches/compare.py` with `args` (rshmem and, when
+/// installed, Open MPI, interleaved), counts the instructions of the hot
+/// paths (`benches/icount.py`) and writes the report: `docs/performance.md`
+/// and `docs/performance.csv` (`benches/report.py`). With `--no-report`, only
+/// compare.py runs (its table on the terminal).
 fn bench(args: &[String]) -> Result<(), String> {
+    let report = !args.iter().any(|a| a == "--no-report");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--no-report").collect();
     let bin = build_release()?;
+    let out = root().join("target/bench");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    let csv = out.join("bench.csv");
     // `cargo run` puts target/debug into LD_LIBRARY_PATH, which would override
     // the release library's rpath in the benchmark programs.
-    run(Command::new("python3")
-        .env_remove("LD_LIBRARY_PATH")
+    let python = || {
+        let mut c = Command::new("python3");
+        c.env_remove("LD_LIBRARY_PATH");
+        c
+    };
+    let mut compare = python();
+    compare
         .arg(root().join("benches/compare.py"))
         .arg("--rshmem-bin")
         .arg(&bin)
-        .args(args))
+        .args(&args);
+    if report {
+        compare.arg("--csv").arg(&csv);
+    }
+    run(&mut compare)?;
+    if !report {
+        return Ok(());
+    }
+    let icount = out.join("icount.md");
+    println!("==> counting instructions of the 8-byte put, p and fetch_add paths (callgrind)");
+    let counted = run(python()
+        .arg(root().join("benches/icount.py"))
+        .arg("--rshmem-bin")
+        .arg(&bin)
+        .arg("--out")
+        .arg(&icount));
+    if let Err(e) = &counted {
+        eprintln!("xtask: instruction counts skipped: {e}");
+    }
+    let command = format!(
+        "cargo xtask bench {}",
+        args.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(" ")
+    );
+    let mut rep = python();
+    rep.arg(root().join("benches/report.py"))
+        .arg(&csv)
+        .arg("--out")
+        .arg(root().join("docs/performance.md"))
+        .arg("--csv-out")
+        .arg(root().join("docs/performance.csv"))
+        .arg("--command")
+        .arg(command.trim_end());
+    if counted.is_ok() {
+        rep.arg("--icount").arg(&icount);
+    }
+    run(&mut rep)?;
+    println!("==> wrote docs/performance.md and docs/performance.csv");
+    Ok(())
 }
 
 fn footprint_out() -> PathBuf {
