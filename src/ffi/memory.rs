@@ -15,13 +15,8 @@ fn explain(routine: &str, e: &Exhausted) {
     error::debug(
         routine,
         format_args!(
-            "cannot allocate {} bytes{}: {} of the {} heap is free, the largest free block is {} (raise SHMEM_SYMMETRIC_SIZE)",
-            e.requested,
-            if e.align > MIN_ALIGN {
-                format!(" aligned to {}", e.align)
-            } else {
-                String::new()
-            },
+            "{}: {} of the {} heap is free, the largest free block is {} (raise SHMEM_SYMMETRIC_SIZE)",
+            e.request(),
             human_bytes(e.free_total as u128),
             human_bytes(e.capacity as u128),
             human_bytes(e.largest_free as u128)

@@ -167,7 +167,7 @@ pub fn detach(routine: &'static str, h: SpaceHandle) {
 /// The attached space's team, for the allocation routines: a PE that has not
 /// attached the space (one outside its team) gets an error, not a hang.
 fn attached(routine: &'static str, s: &Space) -> (Arc<crate::team::Team>, SymOffset) {
-    let (team, _, _, base) = s.attached().unwrap_or_else(|e| misuse(routine, e));
+    let (team, base) = s.attached().unwrap_or_else(|e| misuse(routine, e));
     let t = crate::team::lookup(team).unwrap_or_else(|| {
         fatal(&Error::new(
             routine,
@@ -214,10 +214,9 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
             error::debug(
                 routine,
                 format_args!(
-                    "cannot allocate {} bytes{}: {} of the space's {} are free, the largest free block is {} \
+                    "{}: {} of the space's {} are free, the largest free block is {} \
                      (create the space with a larger sheap_size)",
-                    e.requested,
-                    aligned_to(e.align),
+                    e.request(),
                     human_bytes(e.free_total as u128),
                     human_bytes(s.config.sheap_size as u128),
                     human_bytes(e.largest_free as u128)
@@ -228,15 +227,6 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
     };
     super::team::team_barrier(rt, routine, &team);
     ptr
-}
-
-/// ", aligned to N" when the alignment asked for is what may not fit.
-fn aligned_to(align: usize) -> String {
-    if align > MIN_ALIGN {
-        format!(" aligned to {align}")
-    } else {
-        String::new()
-    }
 }
 
 pub fn malloc(routine: &'static str, h: SpaceHandle, size: usize) -> *mut c_void {

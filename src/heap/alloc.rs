@@ -35,6 +35,18 @@ pub struct Exhausted {
     pub capacity: usize,
 }
 
+impl Exhausted {
+    /// "cannot allocate N bytes", with the alignment when one above the
+    /// granule was asked for (it may be what does not fit).
+    pub fn request(&self) -> String {
+        if self.align > MIN_ALIGN {
+            format!("cannot allocate {} bytes aligned to {}", self.requested, self.align)
+        } else {
+            format!("cannot allocate {} bytes", self.requested)
+        }
+    }
+}
+
 impl Allocator {
     pub fn new(capacity: usize) -> Allocator {
         let capacity = capacity & !(MIN_ALIGN - 1);

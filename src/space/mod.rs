@@ -53,7 +53,6 @@ pub struct Config {
 pub struct Attached {
     /// Raw handle of the team (0 for a team's own synchronisation space).
     pub team: usize,
-    pub group: Group,
     pub extent: Extent,
     /// Offset of the extent in every member's segment.
     pub base: SymOffset,
@@ -268,10 +267,9 @@ impl Space {
 
     /// Attaches the space at `extent`, which every member of `group` has
     /// agreed on and recorded.
-    fn attach_at(&self, team: usize, group: Group, extent: Extent, base: SymOffset) {
+    fn attach_at(&self, team: usize, extent: Extent, base: SymOffset) {
         self.state().attached = Some(Attached {
             team,
-            group,
             extent,
             base,
             heap: Allocator::new(self.config.sheap_size.max(1).next_multiple_of(MIN_ALIGN)),
@@ -283,11 +281,11 @@ impl Space {
         self.state().attached.as_ref().map(|a| a.team)
     }
 
-    /// The group and extent of the attached space.
-    pub fn attached(&self) -> Result<(usize, Group, Extent, SymOffset), SpaceError> {
+    /// The team of the attached space and its offset in every member's segment.
+    pub fn attached(&self) -> Result<(usize, SymOffset), SpaceError> {
         let s = self.state();
         let a = s.attached.as_ref().ok_or(SpaceError::NotAttached)?;
-        Ok((a.team, a.group, a.extent, a.base))
+        Ok((a.team, a.base))
     }
 
     /// Allocates on this member; every member makes the same calls in the
@@ -397,13 +395,13 @@ pub fn give_back(rt: &Runtime, extent: Extent) {
 /// A team's own synchronisation space at an agreed extent (see
 /// `team::create`), holding `parts` (byte lengths; an empty one is placed at the
 /// end) one after another, the team's region first. Returns the space and the offset of every part.
-pub fn team_space(rt: &Runtime, group: Group, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
+pub fn team_space(rt: &Runtime, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
     let space = Space::new(Config {
         sheap_size: extent.len,
         num_contexts: 0,
     });
     let base = Arena::new(&rt.segs).offset(extent.start);
-    space.attach_at(0, group, extent, base);
+    space.attach_at(0, extent, base);
     let offsets = parts
         .iter()
         .map(|&len| {
@@ -445,7 +443,7 @@ pub fn attach_internal(
     barrier();
     let extent = agreed?;
     take(rt, extent);
-    let (space, at) = team_space(rt, group, extent, &[len]);
+    let (space, at) = team_space(rt, extent, &[len]);
     Ok((space, at[0]))
 }
 
@@ -472,7 +470,7 @@ pub fn attach(
     let extent = agreed?;
     take(rt, extent);
     let base = Arena::new(&rt.segs).offset(extent.start);
-    space.attach_at(team, group, extent, base);
+    space.attach_at(team, extent, base);
     ATTACHED.write().unwrap_or_else(|e| e.into_inner()).insert(
         extent.start,
         Mapped {
@@ -600,13 +598,7 @@ mod tests {
             sheap_size: 1000,
             num_contexts: 1,
         });
-        let g = Group {
-            start: 0,
-            stride: 1,
-            size: 1,
-            rank: 0,
-        };
-        s.attach_at(5, g, Extent { start: 0, len: 4096 }, SymOffset(0));
+        s.attach_at(5, Extent { start: 0, len: 4096 }, SymOffset(0));
         let a = s.alloc(600, 1).unwrap().unwrap();
         assert!(s.alloc(600, 1).unwrap().is_err(), "beyond sheap_size");
         let e = s.alloc(384, 1).unwrap().unwrap_err();

@@ -333,7 +333,7 @@ fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
 /// location table (world team only); returns where they are.
 fn take(rt: &Runtime, extent: Extent, plan: Plan, g: Group, extra: usize) -> (Arc<TeamSync>, Arc<Space>, SymOffset) {
     space::take(rt, extent);
-    let (space, at) = space::team_space(rt, g, extent, &[region_len(&plan), extra]);
+    let (space, at) = space::team_space(rt, extent, &[region_len(&plan), extra]);
     psync::ledger().team_created(&plan, g.size);
     (Arc::new(TeamSync::new(at[0], plan, g.size, g.rank)), space, at[1])
 }
