@@ -21,9 +21,14 @@ pub const ENV_NPES: &str = "RSHMEM_NPES";
 pub const ENV_JOB_ID: &str = "RSHMEM_JOB_ID";
 /// File descriptor number of the job's memory file, inherited from `oshrun`.
 pub const ENV_JOB_FD: &str = "RSHMEM_JOB_FD";
+/// Number of CPUs the job's PEs share (those `oshrun` may run on): a PE pinned
+/// to one CPU cannot count them itself.
+pub const ENV_JOB_CPUS: &str = "RSHMEM_JOB_CPUS";
 
-/// Identifies a control block written by this version of the contract.
-pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem01");
+/// Identifies a control block written by this version of the contract; bumped
+/// whenever the layout changes, so that an `oshrun` and a library of different
+/// versions refuse each other instead of misreading the slots.
+pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem02");
 
 /// Lifecycle of a PE as recorded in its slot.
 #[repr(u32)]
@@ -103,6 +108,19 @@ pub struct PeInfo {
 pub struct PeSlot {
     pub wake: CachePadded<WakeWords>,
     pub info: CachePadded<PeInfo>,
+    pub whereabouts: CachePadded<Whereabouts>,
+}
+
+/// Where a PE was last seen, for waiters deciding between spinning and giving
+/// up their core when PEs outnumber cores (see `coll::barrier::world`).
+/// Written only by the PE itself; hints, never relied on for correctness.
+#[repr(C)]
+#[derive(Default)]
+pub struct Whereabouts {
+    /// The world-barrier episode this PE last arrived at, plus one.
+    pub arrived: AtomicU32,
+    /// The CPU it ran on then (or when it last came back from yielding).
+    pub cpu: AtomicU32,
 }
 
 /// Job-wide words.

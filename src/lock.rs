@@ -134,6 +134,7 @@ mod tests {
         yields: 2,
         first_sleep: Duration::from_micros(50),
         longest_sleep: Duration::from_millis(1),
+        shared_cores: 0,
     };
 
     #[test]

@@ -191,7 +191,7 @@ fn pes_get_their_environment_and_the_job_file() {
             "{}",
             r.stdout
         );
-        assert!(r.stdout.contains(&format!("magic {pe} rshmem01\n")), "{}", r.stdout);
+        assert!(r.stdout.contains(&format!("magic {pe} rshmem02\n")), "{}", r.stdout);
         assert!(r.stdout.contains(&format!("npes {pe} 3\n")), "{}", r.stdout);
         assert!(
             r.stdout.contains(&format!("size {pe} {}\n", job::control_len(3))),
@@ -557,4 +557,66 @@ fn a_program_that_cannot_run_exits_127() {
     // A program found in PATH runs.
     let r = oshrun(&["-np", "2", "true"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// The CPUs this test process may use, as /proc lists them ("0-1", "3,5").
+fn own_cpus() -> Vec<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => cpus.extend(a.parse::<usize>().unwrap()..=b.parse::<usize>().unwrap()),
+            None => cpus.push(part.parse().unwrap()),
+        }
+    }
+    cpus
+}
+
+#[test]
+fn bind_to_pins_pes_round_robin() {
+    let cpus = own_cpus();
+    let n = cpus.len();
+    let script = "echo \"$RSHMEM_PE $RSHMEM_JOB_CPUS $(grep Cpus_allowed_list /proc/self/status | cut -f2)\"";
+    let np = 2 * n;
+    // core: PE i on the i-th allowed CPU, round robin; every PE is told how
+    // many CPUs the job shares.
+    let r = sh(np, &["--bind-to", "core"], script);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    for pe in 0..np {
+        let want = format!("{pe} {n} {}", cpus[pe % n]);
+        assert!(r.stdout.lines().any(|l| l == want), "missing '{want}' in\n{}", r.stdout);
+    }
+    // auto with PEs dividing evenly among the CPUs: pinned as well.
+    let auto = sh(np, &[], script);
+    assert_eq!(sorted_lines(&auto.stdout), sorted_lines(&r.stdout));
+    // none, and auto with an uneven count (when there is more than one CPU):
+    // every PE may run anywhere.
+    let mut unpinned = vec![sh(np, &["--bind-to=none"], script)];
+    if n > 1 {
+        unpinned.push(sh(n + 1, &[], script));
+    }
+    let all = std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:").map(|v| v.trim().to_string()))
+        .unwrap();
+    for u in unpinned {
+        assert_eq!(u.code, Some(0), "{}", u.stderr);
+        for l in u.stdout.lines() {
+            assert!(l.ends_with(&format!(" {n} {all}")), "'{l}' is pinned");
+        }
+    }
+    let bad = sh(1, &["--bind-to", "socket"], "true");
+    assert_eq!(bad.code, Some(2));
+    assert!(
+        bad.stderr.contains("core, none or auto, not 'socket'"),
+        "{}",
+        bad.stderr
+    );
 }

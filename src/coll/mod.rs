@@ -58,7 +58,7 @@ pub fn barrier_all(rt: &Runtime) {
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
 pub fn sync_all(rt: &Runtime) {
-    barrier::world(&rt.control, &rt.sync_waiter());
+    barrier::world(&rt.control, rt.me, &rt.sync_waiter());
     crate::team::observe_world_barrier(rt);
 }
 
@@ -190,16 +190,21 @@ impl<'a> Coll<'a> {
         if let Mem::Pairs(_) = self.mem {
             crate::psync::pairwise::note_partner(self.g.pe(from));
         }
-        self.take(self.inbox(idx, from), idx, n);
+        self.take(self.inbox(idx, from), idx, n, std::iter::once(from));
     }
 
     /// One signal from each of `from` on word `idx`.
-    pub fn consume_each(&self, idx: usize, from: impl IntoIterator<Item = usize>) {
+    pub fn consume_each<I>(&self, idx: usize, from: I)
+    where
+        I: IntoIterator<Item = usize>,
+        I::IntoIter: Clone,
+    {
         match self.mem {
             Mem::Array(_) => {
-                let n = from.into_iter().count() as u64;
+                let from = from.into_iter();
+                let n = from.clone().count() as u64;
                 if n > 0 {
-                    self.take(self.inbox(idx, 0), idx, n);
+                    self.take(self.inbox(idx, 0), idx, n, from);
                 }
             }
             Mem::Pairs(_) => {
@@ -210,9 +215,19 @@ impl<'a> Coll<'a> {
         }
     }
 
-    fn take(&self, f: &AtomicU64, idx: usize, n: u64) {
-        self.rt.sync_waiter().wait(
+    /// Waits for `n` signals on `f`, sent by the ranks of `senders`.
+    fn take(&self, f: &AtomicU64, idx: usize, n: u64, senders: impl Iterator<Item = usize> + Clone) {
+        let control = &self.rt.control;
+        self.rt.sync_waiter().wait_hinted(
             || f.load(Ordering::Acquire) >= n,
+            // More PEs than cores: spin only while no sender was last seen on
+            // this PE's CPU (it could not run while this PE spins).
+            || {
+                let cpu = crate::wait::locate(&control.slot(self.rt.me).whereabouts);
+                senders
+                    .clone()
+                    .all(|r| control.slot(self.g.pe(r)).whereabouts.cpu.load(Ordering::Relaxed) != cpu)
+            },
             || {
                 format!(
                     "{} signals on {} of {} (group start {} stride {} size {}, have {})",

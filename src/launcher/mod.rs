@@ -71,6 +71,7 @@ fn run(opts: &options::Options) -> i32 {
         }
     };
     let start = Instant::now();
+    let cpus = spawn::allowed_cpus();
     let plan = spawn::Plan {
         program: &program,
         argv0: &opts.program,
@@ -80,6 +81,8 @@ fn run(opts: &options::Options) -> i32 {
         job_id: job_id(),
         job_fd: mem.fd(),
         nofile,
+        cpus: &cpus,
+        pin: spawn::pins(opts.bind, opts.npes, cpus.len()),
     };
 
     // Started on this thread: see spawn_pe. A PE that cannot be started ends

@@ -24,6 +24,9 @@ Options (before the program; '--' ends them):
   --tag-output           prefix every output line with \"[PE i] \"
   --timeout SECONDS      end the job after SECONDS (fractions allowed)
   -x NAME[=VALUE]        set NAME=VALUE in the PEs' environment
+  --bind-to WHAT         core: pin PE i to the i-th CPU oshrun may use (round
+                         robin); none: let the kernel place PEs; auto (default):
+                         core when the PEs divide evenly among those CPUs
                          (NAME alone is accepted: the environment is inherited)
   --oversubscribe, --allow-run-as-root
                          accepted and ignored (Open MPI habits)
@@ -46,10 +49,27 @@ pub enum Action {
     Version,
 }
 
+/// How PEs are placed on CPUs (`--bind-to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bind {
+    /// Each PE pinned to one CPU, round robin over the CPUs oshrun may use.
+    Core,
+    /// No pinning.
+    None,
+    /// `Core` when the PE count is a multiple of the CPU count, else `None`:
+    /// every CPU then holds the same number of PEs. Without pinning, the
+    /// kernel's balancer sometimes leaves 3 PEs on one CPU and 1 on the other,
+    /// and every barrier pays for the extra hand-overs (docs/performance.md);
+    /// with an uneven count, pinning would instead fix an imbalance the
+    /// kernel could smooth over time.
+    Auto,
+}
+
 /// A job to run.
 #[derive(Debug, PartialEq)]
 pub struct Options {
     pub npes: usize,
+    pub bind: Bind,
     pub tag_output: bool,
     /// The limit, and the text the user gave for it (repeated in the message).
     pub timeout: Option<(Duration, String)>,
@@ -78,6 +98,7 @@ pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
     let mut npes = 1;
     let mut tag_output = false;
     let mut timeout = None;
+    let mut bind = Bind::Auto;
     let mut env = Vec::new();
     let mut rest = args.iter();
 
@@ -110,6 +131,14 @@ pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
                 let v = value(name, inline, &mut rest)?;
                 timeout = Some((parse_timeout(&v)?, v));
             }
+            "--bind-to" => {
+                bind = match value(name, inline, &mut rest)?.as_str() {
+                    "core" => Bind::Core,
+                    "none" => Bind::None,
+                    "auto" => Bind::Auto,
+                    v => return err(format!("option '--bind-to' needs core, none or auto, not '{v}'")),
+                }
+            }
             "-x" if inline.is_none() => {
                 let v = value(name, None, &mut rest)?;
                 match v.split_once('=') {
@@ -136,6 +165,7 @@ pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
 
     Ok(Action::Run(Options {
         npes,
+        bind,
         tag_output,
         timeout,
         env,
@@ -222,6 +252,7 @@ mod tests {
             o,
             Options {
                 npes: 1,
+                bind: Bind::Auto,
                 tag_output: false,
                 timeout: None,
                 env: vec![],
@@ -267,6 +298,15 @@ mod tests {
         assert_eq!(p(&["-h"]), Ok(Action::Help));
         assert_eq!(p(&["--help", "prog"]), Ok(Action::Help));
         assert_eq!(p(&["-np", "2", "--version"]), Ok(Action::Version));
+    }
+
+    #[test]
+    fn bind_to() {
+        assert_eq!(run(&["--bind-to", "core", "a"]).bind, Bind::Core);
+        assert_eq!(run(&["--bind-to=none", "a"]).bind, Bind::None);
+        assert_eq!(run(&["--bind-to", "core", "--bind-to", "auto", "a"]).bind, Bind::Auto);
+        fails(&["--bind-to", "socket", "a"], "core, none or auto, not 'socket'");
+        fails(&["--bind-to"], "needs a value");
     }
 
     #[test]

@@ -80,6 +80,38 @@ pub struct Plan<'a> {
     pub job_fd: RawFd,
     /// The open-file limit to give back to the PEs (oshrun may have raised its own).
     pub nofile: Option<libc::rlimit>,
+    /// The CPUs oshrun may run on, in order.
+    pub cpus: &'a [usize],
+    /// Pin PE i to `cpus[i % cpus.len()]`.
+    pub pin: bool,
+}
+
+/// The CPUs this process may run on (its affinity mask), in increasing order;
+/// CPU 0 alone if the mask cannot be read.
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: the pointer and size describe `set`, which outlives the call.
+    let rc = unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
+    let cpus: Vec<usize> = if rc == 0 {
+        // SAFETY: CPU_ISSET reads `set` within CPU_SETSIZE.
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if cpus.is_empty() { vec![0] } else { cpus }
+}
+
+/// Whether `--bind-to` asks for pinning `npes` PEs over `ncpus` CPUs.
+pub fn pins(bind: super::options::Bind, npes: usize, ncpus: usize) -> bool {
+    use super::options::Bind;
+    match bind {
+        Bind::Core => true,
+        Bind::None => false,
+        Bind::Auto => ncpus > 1 && npes.is_multiple_of(ncpus),
+    }
 }
 
 /// Starts PE `pe`. Must run on the main thread, which lives until every PE is
@@ -93,15 +125,24 @@ pub fn spawn_pe(plan: &Plan, pe: usize) -> io::Result<Spawned> {
         .env(job::ENV_NPES, plan.npes.to_string())
         .env(job::ENV_JOB_ID, &plan.job_id)
         .env(job::ENV_JOB_FD, plan.job_fd.to_string())
+        .env(job::ENV_JOB_CPUS, plan.cpus.len().to_string())
         .stdin(if pe == 0 { Stdio::inherit() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let (job_fd, nofile) = (plan.job_fd, plan.nofile);
+    let cpu = plan.pin.then(|| {
+        // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        // SAFETY: CPU_SET writes inside `set`; the CPU number came from
+        // sched_getaffinity, so it is below CPU_SETSIZE.
+        unsafe { libc::CPU_SET(plan.cpus[pe % plan.cpus.len()], &mut set) };
+        set
+    });
     // SAFETY: getpid has no preconditions.
     let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs in the forked child before exec and only makes
-    // async-signal-safe system calls (fcntl, setrlimit, prctl, getppid, _exit);
-    // it allocates nothing.
+    // async-signal-safe system calls (fcntl, setrlimit, sched_setaffinity,
+    // prctl, getppid, _exit); it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             // Let the job's memory file survive exec (it was opened close-on-exec
@@ -112,6 +153,10 @@ pub fn spawn_pe(plan: &Plan, pe: usize) -> io::Result<Spawned> {
             }
             if let Some(lim) = nofile {
                 libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+            }
+            // Best effort: a CPU taken away meanwhile leaves the PE unpinned.
+            if let Some(set) = &cpu {
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set);
             }
             // Die with oshrun, even if it is SIGKILLed; if it already died
             // before this point, the signal would never come: leave now.

@@ -29,6 +29,16 @@ const LAYOUT_FAILED: u32 = 2;
 
 /// The default heap when `SHMEM_SYMMETRIC_SIZE` is unset: 512 MiB, lowered so
 /// all PEs' heaps take at most half the machine's memory, but not below 32 MiB.
+/// CPUs the job's PEs share: as `oshrun` counted them (this PE may be pinned
+/// to one), else this process's own count.
+fn job_cpus() -> usize {
+    std::env::var(job::ENV_JOB_CPUS)
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn default_heap(npes: usize, requested: usize) -> usize {
     let budget = segment::machine_memory() / 2 / npes as u128;
     let fit = (budget as usize) & !((1 << 20) - 1);
@@ -68,7 +78,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         default_heap(npes, config.symmetric_size)
     };
     let heap_len = wanted.next_multiple_of(page);
-    let policy = Policy::for_job(npes, config.wait_spin);
+    let policy = Policy::for_job(npes, job_cpus(), config.wait_spin);
     let waiter = Waiter {
         bell: &control.slot(me).wake.sync,
         policy,
@@ -78,6 +88,8 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let info = &control.slot(me).info;
     // SAFETY: getpid has no preconditions.
     info.pid.store(unsafe { libc::getpid() }, Ordering::Relaxed);
+    // Where this PE runs, for the waits of PEs that share cores (see `wait`).
+    crate::wait::locate(&control.slot(me).whereabouts);
     info.want_data_len.store(data_len as u64, Ordering::Relaxed);
     info.want_heap_size.store(heap_len as u64, Ordering::Relaxed);
     control.set_state(me, PeState::Arrived);

@@ -25,6 +25,12 @@ pub struct Policy {
     /// rings. Only a wake that bypasses the bell ever waits this long.
     pub first_sleep: Duration,
     pub longest_sleep: Duration,
+    /// Cores available to the job's PEs, when they number fewer than the PEs
+    /// (0 otherwise): a waiter that knows how many PEs it still waits for can
+    /// then tell whether they may all be running ([`Waiter::wait_hinted`]).
+    ///
+    /// [`Waiter::wait_hinted`]: super::Waiter::wait_hinted
+    pub shared_cores: u32,
 }
 
 impl Policy {
@@ -43,18 +49,22 @@ impl Policy {
     const SLEEPS: Policy = Policy {
         spins: 0,
         yields: 0,
+        shared_cores: 0,
         first_sleep: Duration::from_micros(50),
         longest_sleep: Duration::from_millis(1),
     };
 
-    /// Picks the policy for `npes` PEs on this machine; `spin_override` comes from
-    /// `SHMEM_WAIT_SPIN`.
-    pub fn for_job(npes: usize, spin_override: Option<u32>) -> Policy {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    /// Picks the policy for `npes` PEs sharing `cores` CPUs; `spin_override`
+    /// comes from `SHMEM_WAIT_SPIN`.
+    pub fn for_job(npes: usize, cores: usize, spin_override: Option<u32>) -> Policy {
+        let cores = cores.max(1);
         let mut p = if npes <= cores {
             Policy::DEDICATED
         } else {
-            Policy::OVERSUBSCRIBED
+            Policy {
+                shared_cores: cores as u32,
+                ..Policy::OVERSUBSCRIBED
+            }
         };
         if let Some(s) = spin_override {
             p.spins = s;
@@ -145,9 +155,14 @@ mod tests {
 
     #[test]
     fn oversubscription_shortens_spinning() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(Policy::for_job(cores * 4, None), Policy::OVERSUBSCRIBED);
-        assert_eq!(Policy::for_job(1, None), Policy::DEDICATED);
-        assert_eq!(Policy::for_job(1, Some(7)).spins, 7);
+        let over = Policy::for_job(8, 2, None);
+        assert_eq!(
+            (over.spins, over.yields),
+            (Policy::OVERSUBSCRIBED.spins, Policy::OVERSUBSCRIBED.yields)
+        );
+        assert_eq!(over.shared_cores, 2);
+        assert_eq!(Policy::for_job(2, 2, None), Policy::DEDICATED);
+        assert_eq!(Policy::for_job(1, 0, None), Policy::DEDICATED);
+        assert_eq!(Policy::for_job(1, 4, Some(7)).spins, 7);
     }
 }

@@ -30,11 +30,19 @@
 //! stream of puts to a waiting PE costs few system calls. Sleeps are bounded
 //! (50 µs doubling to 1 ms), so a store that bypasses `notify` (a plain store
 //! through `shmem_ptr`) costs latency, never a hang.
+//!
+//! When PEs outnumber cores, the library's own waits (barriers, collective
+//! signals) know which PEs they wait for and use [`Waiter::wait_hinted`]:
+//! every PE publishes the CPU it last ran on ([`locate`]), and a waiter spins
+//! only while none of the PEs it waits for was last seen on its own CPU
+//! (those could not run while it spins); otherwise it yields at once. User
+//! waits (`wait_until`, signals) do not know the writer and keep the plain
+//! phases.
 
 pub mod backoff;
 pub mod futex;
 
-use crate::job::Bell;
+use crate::job::{Bell, Whereabouts};
 use backoff::{Backoff, Policy, Step};
 use std::sync::atomic::{Ordering, fence};
 use std::time::Instant;
@@ -56,6 +64,42 @@ impl Waiter<'_> {
     pub fn wait(&self, mut cond: impl FnMut() -> bool, describe: impl Fn() -> String) {
         if cond() {
             return;
+        }
+        self.wait_slow(&mut cond, &describe)
+    }
+
+    /// [`wait`](Self::wait) for a condition other PEs must make true, when PEs
+    /// outnumber cores: `may_spin` says whether every PE awaited may be
+    /// running on another core right now. Then the answer comes within a
+    /// cache-line transfer and the waiter spins (for a bounded number of polls,
+    /// in case the hint is stale); otherwise one of them needs a core, perhaps
+    /// this one, and the waiter yields at once. With a core per PE this is
+    /// plain [`wait`](Self::wait).
+    #[inline]
+    pub fn wait_hinted(
+        &self,
+        mut cond: impl FnMut() -> bool,
+        mut may_spin: impl FnMut() -> bool,
+        describe: impl Fn() -> String,
+    ) {
+        if cond() {
+            return;
+        }
+        if self.policy.shared_cores > 0 {
+            let (mut spins, mut yields) = (0u32, 0u32);
+            while yields <= self.policy.yields {
+                if cond() {
+                    return;
+                }
+                if spins < HINTED_SPINS && may_spin() {
+                    spins += 1;
+                    std::hint::spin_loop();
+                } else {
+                    spins = 0;
+                    yields += 1;
+                    std::thread::yield_now();
+                }
+            }
         }
         self.wait_slow(&mut cond, &describe)
     }
@@ -112,6 +156,24 @@ impl Waiter<'_> {
     }
 }
 
+/// The CPU the calling thread runs on, published in `w` (the calling PE's
+/// whereabouts) if it moved. `u32::MAX` if unknown, which matches no PE's.
+#[inline]
+pub fn locate(w: &Whereabouts) -> u32 {
+    // SAFETY: sched_getcpu has no preconditions (glibc reads it from rseq or
+    // the vDSO, no system call).
+    let c = unsafe { libc::sched_getcpu() };
+    let c = if c < 0 { u32::MAX } else { c as u32 };
+    if w.cpu.load(Ordering::Relaxed) != c {
+        w.cpu.store(c, Ordering::Relaxed);
+    }
+    c
+}
+
+/// Polls in a row of [`Waiter::wait_hinted`] while the PEs awaited may all be
+/// running (a few µs; then yield in case one of them was preempted here).
+const HINTED_SPINS: u32 = 32;
+
 /// Called by a writer after storing to memory that a waiter on `bell` may be
 /// watching: wakes that PE's sleepers, if any.
 #[inline]
@@ -154,6 +216,7 @@ mod tests {
         yields: 1,
         first_sleep: Duration::from_secs(30),
         longest_sleep: Duration::from_secs(30),
+        shared_cores: 0,
     };
 
     fn waiter(w: &Bell) -> Waiter<'_> {
