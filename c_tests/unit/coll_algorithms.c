@@ -10,7 +10,13 @@
 /* Every collective algorithm, back to back with no barrier in between, on the
  * world team, on a stride-2 team (a reversed one too) and on an active set with
  * alternating pSync arrays; every result checked. Sizes cross the scratch
- * chunk size so chunked reductions run more than one chunk. */
+ * chunk size so chunked reductions run more than one chunk.
+ *
+ * The active-set broadcast has a dest of its own: a broadcast's dest must be
+ * ready on every PE before any PE calls it, and its root may write into the
+ * others' dest while they are still in the reduction before it (rshmem's root
+ * pushes small broadcasts, as SOS's and Open MPI's do). The sum_to_all after
+ * it keeps the next broadcast out of bdst until every PE has checked it. */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +26,7 @@
 #define ITERS 300
 #define BIG 3000
 
-static long src[BIG], dst[BIG * 8], wrk[BIG];
+static long src[BIG], dst[BIG * 8], wrk[BIG], bdst[2];
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
 
 static void check_team(shmem_team_t t, int it) {
@@ -81,8 +87,8 @@ int main(void) {
         shmem_long_sum_to_all(dst, src, (int)len, 0, 0, npes, wrk, psync[it % 2]);
         for (size_t i = 0; i < len; i++)
             CHECK(dst[i] == (long)npes * (npes - 1) / 2 + (long)npes * (long)i, "to_all it %d", it);
-        shmem_broadcast64(dst, src, 2, it % npes, 0, 0, npes, psync[(it + 1) % 2]);
-        if (me != it % npes) CHECK(dst[1] == it % npes + 1, "broadcast64 it %d", it);
+        shmem_broadcast64(bdst, src, 2, it % npes, 0, 0, npes, psync[(it + 1) % 2]);
+        if (me != it % npes) CHECK(bdst[1] == it % npes + 1, "broadcast64 it %d", it);
     }
     shmem_barrier_all();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)

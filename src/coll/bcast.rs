@@ -17,6 +17,11 @@
 //! children, acknowledges its parent, and returns once its own children have
 //! acknowledged, because they read its buffer.
 //!
+//! Push (active-set routines only, small messages, see `registry::Push`):
+//! the root copies its source into every receiver's dest and signals it; a
+//! receiver waits for that one signal. Nobody waits for the root to be read,
+//! so in a loop the root runs ahead, as far as the caller's guarantees allow.
+//!
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
 //! binary tree re-rooted at the root, or the one binary tree rooted at rank 0.
@@ -45,6 +50,24 @@ pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: us
         Bcast::RootedTree => flow(c, dest, source, len, root, topology::rooted_tree_bcast(n, r, root)),
         Bcast::FixedTree => flow(c, dest, source, len, root, topology::fixed_tree_bcast(n, r, root)),
         Bcast::Linear | Bcast::Auto => linear(c, dest, source, len, root),
+    }
+}
+
+/// Push broadcast; see the module comment. The root's dest is left alone
+/// (the active-set routines do not update it).
+pub fn push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize) {
+    let (r, n) = (c.g.rank, c.g.size);
+    if r == root {
+        for k in (0..n).filter(|&k| k != root) {
+            // SAFETY: dest is member k's symmetric buffer of len bytes and
+            // source this PE's (checked by the caller); the caller guarantees
+            // that k's dest is ready to receive.
+            unsafe { c.put(k, dest, c.local(source), len) };
+            // Sequentially consistent: the data is visible before the signal.
+            c.signal(k, c.l.bcast_ready());
+        }
+    } else {
+        c.consume(c.l.bcast_ready(), root, 1);
     }
 }
 
@@ -88,7 +111,7 @@ fn parent(v: usize) -> usize {
 }
 
 /// Children of rank v: v + 2^k for every 2^k above v's highest bit.
-fn children(v: usize, n: usize) -> impl Iterator<Item = usize> {
+fn children(v: usize, n: usize) -> impl Iterator<Item = usize> + Clone {
     let low = if v == 0 { 0 } else { usize::BITS - v.leading_zeros() };
     (low..usize::BITS)
         .map(|k| 1usize << k)

@@ -61,6 +61,26 @@ fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, le
     }
 }
 
+/// fcollect for the active-set routines (see `registry::Push`): every member
+/// copies its block into every member's dest, signals each, and waits for the
+/// others' signals. One round of signals instead of two barriers.
+pub fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
+    let (r, n) = (c.g.rank, c.g.size);
+    let mine = SymOffset(dest.0 + r * len);
+    // Starting after this rank spreads the writers over the receivers.
+    for i in 0..n {
+        let k = (r + i) % n;
+        // SAFETY: dest holds n * len bytes and source len bytes on every
+        // member (symmetric, checked by the caller); `put` allows overlap for
+        // the local copy; the caller guarantees every dest is ready.
+        unsafe { c.put(k, mine, c.local(source), len) };
+        if k != r {
+            c.signal(k, c.l.ring_ready());
+        }
+    }
+    c.consume_each(c.l.ring_ready(), (0..n).filter(|&k| k != r));
+}
+
 /// fcollect: `len` bytes from every member.
 pub fn fcollect(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, len: usize) {
     let lens = vec![len; c.g.size];

@@ -58,6 +58,17 @@ pub enum Bcast {
 }
 
 impl Bcast {
+    /// The automatic choice for the active-set routines, whose caller
+    /// guarantees that no member starts the next broadcast on the same pSync
+    /// before every member has left this one, and that every dest is ready:
+    /// small messages are then pushed by the root, which returns at once.
+    pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Bcast> {
+        match self {
+            Bcast::Auto if bytes <= PUSH_MAX => Push::Push,
+            other => Push::Not(other.resolve(n, bytes)),
+        }
+    }
+
     pub fn resolve(self, n: usize, bytes: usize) -> Bcast {
         match self {
             // Copies from one source compete for its cache lines only when
@@ -65,6 +76,32 @@ impl Bcast {
             Bcast::Auto if n > 8 && bytes >= 64 << 10 => Bcast::Binomial,
             Bcast::Auto => Bcast::Linear,
             other => other,
+        }
+    }
+}
+
+/// Largest broadcast the root pushes into the receivers' buffers (see
+/// [`Bcast::resolve_user_sync`]). Beyond it the receivers copy in parallel.
+pub const PUSH_MAX: usize = 64 << 10;
+
+/// An algorithm where every sender writes into the receivers' buffers and
+/// signals once, without a handshake: only for the active-set routines, whose
+/// callers keep a pSync out of use until every member has left the call.
+/// Team sync memory has no such guarantee (a fast member may start the next
+/// call before a slow one has seen all of this call's signals), so team
+/// routines never push.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Push<A> {
+    Push,
+    Not(A),
+}
+
+impl Collect {
+    /// The automatic choice for the active-set fcollect (see [`Push`]).
+    pub fn resolve_user_sync(self, n: usize) -> Push<Collect> {
+        match self {
+            Collect::Auto => Push::Push,
+            other => Push::Not(other.resolve(n)),
         }
     }
 }
@@ -183,5 +220,10 @@ mod tests {
         assert_eq!(auto.reduce.resolve(8, 1 << 20), Reduce::Ring);
         assert_eq!(auto.reduce.resolve(8, 8), Reduce::Linear);
         assert_eq!(auto.bcast.resolve(4, 1 << 20), Bcast::Linear);
+        assert_eq!(auto.bcast.resolve_user_sync(4, 8), Push::Push);
+        assert_eq!(auto.bcast.resolve_user_sync(4, 1 << 20), Push::Not(Bcast::Linear));
+        assert_eq!(a.bcast.resolve_user_sync(4, 8), Push::Not(Bcast::Binomial));
+        assert_eq!(auto.collect.resolve_user_sync(4), Push::Push);
+        assert_eq!(a.collect.resolve_user_sync(4), Push::Not(Collect::Ring));
     }
 }

@@ -11,6 +11,7 @@
 
 use super::check;
 use super::handle::TeamHandle;
+use crate::coll::registry::Push;
 use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce};
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, FLAG_BYTES};
@@ -398,7 +399,10 @@ pub fn broadcast_aset<T: ShmemType>(
     }
     let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, len);
     let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
-    bcast::run(&c, c.algs.bcast.resolve(c.g.size, len), d, s, len, root, false);
+    match c.algs.bcast.resolve_user_sync(c.g.size, len) {
+        Push::Push => bcast::push(&c, d, s, len, root),
+        Push::Not(alg) => bcast::run(&c, alg, d, s, len, root, false),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -437,7 +441,10 @@ pub fn fcollect_aset<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, false) else {
         return;
     };
-    collect::fcollect(&c, c.algs.collect.resolve(c.g.size), d, s, len);
+    match c.algs.collect.resolve_user_sync(c.g.size) {
+        Push::Push => collect::fcollect_push(&c, d, s, len),
+        Push::Not(alg) => collect::fcollect(&c, alg, d, s, len),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -457,7 +464,7 @@ pub fn alltoall_aset<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, true) else {
         return;
     };
-    alltoall::alltoall(&c, d, s, len);
+    alltoall::alltoall_push(&c, d, s, len);
 }
 
 #[allow(clippy::too_many_arguments)]
