@@ -72,8 +72,9 @@ LATENCY_SIZES = [8 << (2 * k) for k in range(9)] + [1 << 20]
 EXPECTED = {
     "latency": [(b, s) for b in ("put_latency", "get_latency", "put_nbi_latency") for s in LATENCY_SIZES]
     + [("p_latency", 8), ("g_latency", 8), ("pingpong_latency", 8)],
-    "global": [("put_latency_global", 8), ("get_latency_global", 8), ("p_latency_global", 8),
-               ("g_latency_global", 8), ("atomic_fetch_add_latency_global", 8), ("pingpong_latency_global", 8)],
+    "global": [(f"{op}_{kind}", 8) for op in ("put_latency", "get_latency", "p_latency", "g_latency",
+                                              "atomic_fetch_add_latency", "pingpong_latency")
+               for kind in ("global", "heap_twin")],
     "msgrate": [("put_nbi_rate", 8)],
     "msgrate_all": [("put_nbi_rate_allpeers", 8)],
     "atomic": [("atomic_fetch_add_latency", 8), ("atomic_add_rate", 8), ("atomic_add_latency", 8),

@@ -75,6 +75,41 @@ static inline double bench_measure(bench_batch_fn fn, void *ctx, double budget) 
     return batches % 2 ? per_op[batches / 2] : 0.5 * (per_op[batches / 2 - 1] + per_op[batches / 2]);
 }
 
+/* Two operations measured as in bench_measure, but in alternating batches of the same
+ * size (calibrated on `a`), so that both see the same machine state: for a ratio between
+ * two nearly equal latencies, which separate runs on a virtual machine cannot resolve.
+ * Calls alternate strictly a, b, a, b, ... from the first to the last.
+ * Stores the median time per operation of each in *ta and *tb. */
+static inline void bench_measure_pair(bench_batch_fn a, void *ctx_a, bench_batch_fn b, void *ctx_b,
+                                      double budget, double *ta, double *tb) {
+    double batch_target = budget / TARGET_BATCHES;
+    long n = 1;
+    double t = a(n, ctx_a);
+    (void)b(n, ctx_b);
+    for (;;) {
+        t = a(n, ctx_a);
+        (void)b(n, ctx_b); /* strict alternation, which a partner PE may rely on */
+        if (t >= batch_target || n >= (1L << 40)) break;
+        if (t * 16.0 < batch_target) n *= 8; else n *= 2;
+    }
+    if (t > 0.0) {
+        double scaled = (double)n * batch_target / t;
+        n = scaled < 1.0 ? 1 : (long)scaled;
+    }
+    double per_a[MAX_BATCHES], per_b[MAX_BATCHES];
+    int batches = 0;
+    double start = bench_now();
+    while (batches < MAX_BATCHES && (batches < MIN_BATCHES || bench_now() - start < 2.0 * budget)) {
+        per_a[batches] = a(n, ctx_a) / (double)n;
+        per_b[batches] = b(n, ctx_b) / (double)n;
+        batches++;
+    }
+    qsort(per_a, (size_t)batches, sizeof per_a[0], bench_cmp_double);
+    qsort(per_b, (size_t)batches, sizeof per_b[0], bench_cmp_double);
+    *ta = batches % 2 ? per_a[batches / 2] : 0.5 * (per_a[batches / 2 - 1] + per_a[batches / 2]);
+    *tb = batches % 2 ? per_b[batches / 2] : 0.5 * (per_b[batches / 2 - 1] + per_b[batches / 2]);
+}
+
 /* One machine-readable result line; flushed at once so that it survives a crash in
  * finalize (stdout is a pipe under the launchers, hence fully buffered). */
 static inline void bench_result(const char *name, long size, int npes, double value, const char *unit) {
