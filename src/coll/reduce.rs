@@ -76,6 +76,40 @@ pub fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, s
     }
 }
 
+/// Active-set reduction pushed into the pSync's inbox (`inbox`, after the
+/// flags; see `registry::Push`): every member copies its source into slot
+/// `rank` of every other member's inbox and signals it, waits for the others'
+/// signals, folds the slots in rank order (its own source in its own slot, so
+/// every member combines the same operands in the same order), clears the
+/// slots (the pSync must be back to `SHMEM_SYNC_VALUE`) and writes dest. One
+/// round of signals where `linear` takes two barriers. The caller checked
+/// that `size * n` elements fit the inbox.
+pub fn push<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, n: usize) {
+    let (r, size) = (c.g.rank, c.g.size);
+    let len = n * size_of::<T>();
+    let slot = |k: usize| SymOffset(inbox.0 + k * len);
+    for i in 1..size {
+        let k = (r + i) % size;
+        // SAFETY: slot r of member k's inbox holds len bytes (the pSync was
+        // checked symmetric and large enough); source is this PE's, len bytes.
+        unsafe { c.put(k, slot(r), c.local(source), len) };
+        c.signal(k, c.l.rd_ready(0));
+    }
+    c.consume_each(c.l.rd_ready(0), (0..size).filter(|&k| k != r));
+    let (mut acc, mut tmp) = (Vec::new(), Vec::new());
+    let from = |k: usize| if k == r { source } else { slot(k) };
+    read_into(c, r, from(0), n, &mut acc);
+    for k in 1..size {
+        read_into(c, r, from(k), n, &mut tmp);
+        fold::<T, O>(&mut acc, &tmp, true);
+    }
+    // SAFETY: this PE's inbox holds size * len bytes; every other member has
+    // written its slot (its signal came after), and none writes again before
+    // this PE has left the call (the caller's guarantee on the pSync).
+    unsafe { std::ptr::write_bytes(c.local(inbox), 0, size * len) };
+    store(c, dest, &acc);
+}
+
 /// Folds ranks `0..upto` (in rank order) into dest; with `upto == size` this is
 /// the reduction, with the caller's rank limits it is a scan.
 fn linear<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize, upto: usize) {

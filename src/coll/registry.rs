@@ -118,6 +118,15 @@ pub enum Reduce {
 }
 
 impl Reduce {
+    /// The automatic choice for the active-set reductions (see [`Push`]): when
+    /// every member's contribution fits the pSync's inbox, push.
+    pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Reduce> {
+        match self {
+            Reduce::Auto if n.saturating_mul(bytes) <= crate::psync::REDUCE_INBOX_BYTES => Push::Push,
+            other => Push::Not(other.resolve(n, bytes)),
+        }
+    }
+
     pub fn resolve(self, n: usize, bytes: usize) -> Reduce {
         match self {
             // Large arrays: the ring moves each byte about twice whatever the
@@ -225,5 +234,8 @@ mod tests {
         assert_eq!(a.bcast.resolve_user_sync(4, 8), Push::Not(Bcast::Binomial));
         assert_eq!(auto.collect.resolve_user_sync(4), Push::Push);
         assert_eq!(a.collect.resolve_user_sync(4), Push::Not(Collect::Ring));
+        assert_eq!(auto.reduce.resolve_user_sync(8, 512), Push::Push);
+        assert_eq!(auto.reduce.resolve_user_sync(8, 513), Push::Not(Reduce::Linear));
+        assert_eq!(a.reduce.resolve_user_sync(8, 8), Push::Not(Reduce::RecursiveDoubling));
     }
 }

@@ -14,7 +14,7 @@ use super::handle::TeamHandle;
 use crate::coll::registry::Push;
 use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce};
 use crate::heap::SymOffset;
-use crate::psync::{CollOp, FLAG_BYTES};
+use crate::psync::{CollOp, FLAG_BYTES, REDUCE_FLAG_BYTES};
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
@@ -526,7 +526,29 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
     c.scratch = buffer(rt, routine, c.g, 7, "pWrk", pwrk as usize, wrk);
     c.scratch_len = wrk;
-    reduce::run::<T, O>(&c, c.algs.reduce.resolve(c.g.size, len), d, s, n);
+    // The reductions' pSync is longer than the others' (SHMEM_REDUCE_SYNC_SIZE),
+    // and a pushed reduction writes all of it: one from shmem_malloc must be
+    // that long (a global's size is not known; the range check above covers it).
+    let flags = check::sym_group(rt, routine, 8, "pSync", psync as usize, REDUCE_FLAG_BYTES, c.g);
+    if let Some(off) = rt.segs.heap_offset(psync as usize) {
+        let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
+        if let Some((start, blen)) = block
+            && start + blen < off + REDUCE_FLAG_BYTES
+        {
+            usage(
+                routine,
+                format!(
+                    "argument #8 'pSync' = {psync:p} has {} bytes left in its shmem_malloc block; a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE ({}) longs ({REDUCE_FLAG_BYTES} bytes)",
+                    start + blen - off,
+                    REDUCE_FLAG_BYTES / 8
+                ),
+            );
+        }
+    }
+    match c.algs.reduce.resolve_user_sync(c.g.size, len) {
+        Push::Push => reduce::push::<T, O>(&c, d, s, SymOffset(flags.0 + FLAG_BYTES), n),
+        Push::Not(alg) => reduce::run::<T, O>(&c, alg, d, s, n),
+    }
 }
 
 macro_rules! active_set_reductions {

@@ -111,6 +111,12 @@ impl Allocator {
         self.used.get(&off).copied()
     }
 
+    /// The allocated block that contains offset `off` (start, length), if any.
+    pub fn block_containing(&self, off: usize) -> Option<(usize, usize)> {
+        let (&start, &len) = self.used.range(..=off).next_back()?;
+        (off < start + len).then_some((start, len))
+    }
+
     /// Frees the block at `off`; returns its length, or `None` if no block
     /// starts there.
     pub fn free(&mut self, off: usize) -> Option<usize> {
@@ -193,6 +199,9 @@ mod tests {
         assert_eq!(y, 64);
         assert_eq!(z % 4096, 0);
         assert_eq!(a.block_len(y), Some(128));
+        assert_eq!(a.block_containing(y + 127), Some((y, 128)));
+        assert_eq!(a.block_containing(y + 128), None, "free space between y and z");
+        assert_eq!(a.block_containing(z), Some((z, 64)));
         // Same calls on a fresh allocator give the same offsets.
         let mut b = Allocator::new(1 << 20);
         assert_eq!(
