@@ -122,8 +122,8 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
 /// right when one of them waits for this core. Each hand-over costs a context
 /// switch (about 2 µs in a virtual machine), so the choice matters: every PE
 /// publishes the episode it arrived at and its CPU, and a waiter spins only
-/// when fewer PEs are missing than there are cores and none of them was last
-/// seen on its own CPU. At 4 PEs on 2 cores this nearly halves the yields
+/// while none of the missing PEs was last seen on its own CPU (when all the
+/// PEs of its CPU have arrived, trading the CPU among them helps nobody). At 4 PEs on 2 cores this nearly halves the yields
 /// (docs/performance.md).
 pub fn world(control: &Control, me: usize, waiter: &Waiter<'_>) {
     let npes = control.npes() as u32;
@@ -157,9 +157,10 @@ pub fn world(control: &Control, me: usize, waiter: &Waiter<'_>) {
     }
     let may_spin = || {
         // The count is reset to 0 just before the episode advances, so a
-        // stale read only makes this yield once more.
+        // stale read only makes this yield once more. With many PEs missing,
+        // one surely shares this CPU: skip the scan.
         let arrived = h.barrier_count.load(Ordering::Relaxed).min(npes);
-        if npes - arrived >= shared_cores {
+        if npes - arrived > SCAN_MAX {
             return false;
         }
         let cpu = locate(&control.slot(me).whereabouts);
@@ -169,5 +170,13 @@ pub fn world(control: &Control, me: usize, waiter: &Waiter<'_>) {
             w.arrived.load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
         })
     };
-    waiter.wait_hinted(done, may_spin, describe)
+    waiter.wait_hinted(done, may_spin, BARRIER_SPINS, describe)
 }
+
+/// Missing PEs beyond which a waiter of the world barrier yields without
+/// looking where they run.
+const SCAN_MAX: u32 = 64;
+/// Polls in a row while every missing PE runs on another CPU: long enough to
+/// cover a context switch there (about 2 µs), so that the PEs of this CPU,
+/// which have all arrived, do not trade it back and forth meanwhile.
+const BARRIER_SPINS: u32 = 256;

@@ -104,6 +104,11 @@ pub enum Mem {
     Pairs(SymOffset),
 }
 
+/// Polls in a row while waiting for a signal from PEs on other CPUs (about a
+/// µs): a sender there may itself be descheduled behind a waiting PE, so the
+/// waiter soon yields in case the hint is wrong.
+const SIGNAL_SPINS: u32 = 32;
+
 /// One collective call in progress on this PE.
 pub struct Coll<'a> {
     pub rt: &'a Runtime,
@@ -228,6 +233,7 @@ impl<'a> Coll<'a> {
                     .clone()
                     .all(|r| control.slot(self.g.pe(r)).whereabouts.cpu.load(Ordering::Relaxed) != cpu)
             },
+            SIGNAL_SPINS,
             || {
                 format!(
                     "{} signals on {} of {} (group start {} stride {} size {}, have {})",

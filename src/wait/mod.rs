@@ -72,14 +72,15 @@ impl Waiter<'_> {
     /// outnumber cores: `may_spin` says whether every PE awaited may be
     /// running on another core right now. Then the answer comes within a
     /// cache-line transfer and the waiter spins (for a bounded number of polls,
-    /// in case the hint is stale); otherwise one of them needs a core, perhaps
-    /// this one, and the waiter yields at once. With a core per PE this is
-    /// plain [`wait`](Self::wait).
+    /// in case the hint is stale: at most `spins` polls in a row); otherwise
+    /// one of them needs a core, perhaps this one, and the waiter yields at
+    /// once. With a core per PE this is plain [`wait`](Self::wait).
     #[inline]
     pub fn wait_hinted(
         &self,
         mut cond: impl FnMut() -> bool,
         mut may_spin: impl FnMut() -> bool,
+        spins_max: u32,
         describe: impl Fn() -> String,
     ) {
         if cond() {
@@ -91,7 +92,7 @@ impl Waiter<'_> {
                 if cond() {
                     return;
                 }
-                if spins < HINTED_SPINS && may_spin() {
+                if spins < spins_max && may_spin() {
                     spins += 1;
                     std::hint::spin_loop();
                 } else {
@@ -169,10 +170,6 @@ pub fn locate(w: &Whereabouts) -> u32 {
     }
     c
 }
-
-/// Polls in a row of [`Waiter::wait_hinted`] while the PEs awaited may all be
-/// running (a few µs; then yield in case one of them was preempted here).
-const HINTED_SPINS: u32 = 32;
 
 /// Called by a writer after storing to memory that a waiter on `bell` may be
 /// watching: wakes that PE's sleepers, if any.
