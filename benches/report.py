@@ -58,6 +58,7 @@ PROGRAM_FAMILY = {"latency": "latency", "global": "latency", "atomic": "atomics"
 FLOOR_NOTE = {
     "memcpy_bw": "glibc memcpy between two private buffers, one core",
     "cacheline_pingpong": "one-way latency of an 8-byte store between two pinned processes (half the round trip)",
+    "yield_handoff": "one hand-over of a CPU between two processes pinned to it (sched_yield, a context switch)",
 }
 
 MIB = 1 << 20
@@ -413,6 +414,79 @@ def evaluate_targets(rows, floors):
     return out, others, uncomparable
 
 
+# ---------------------------------------------------------------- why not ahead
+
+COLLECTIVE = re.compile(r"(barrier|team_sync|broadcast|fcollect|collect|alltoall|.*_to_all|.*_reduce)")
+
+
+def overlap(r):
+    """True when the two implementations' runs overlap (the difference is within the noise)."""
+    if not r.r_runs or not r.o_runs:
+        return False
+    return min(r.r_runs) <= max(r.o_runs) and min(r.o_runs) <= max(r.r_runs)
+
+
+def explain_behind(rows, floors, trows, others):
+    """A paragraph per row where rshmem is not ahead: the limit, measured, and what would move it."""
+    handoff = next((f.floor for f in floors if f.bench == "yield_handoff" and f.floor), None)
+    cpus = os.cpu_count() or 1
+    by_where = {where_of(r): r for r in rows}
+    behind = [t[1] for t in trows if "NOT met" in t[-1]] + [o[0] for o in others if "NOT met" in o[-1]]
+    if not behind:
+        return []
+    out = ["### Why these rows are not ahead", "",
+           "Each row that misses its goal above, with the limit behind it, measured in this run where "
+           "the machine allows it.", ""]
+    for where in behind:
+        r = by_where.get(where)
+        if r is None:
+            continue
+        why = []
+        if r.npes and r.npes > cpus and COLLECTIVE.match(r.bench):
+            per_core = -(-r.npes // cpus)
+            if handoff:
+                fl = (per_core - 1) * handoff
+                why.append(f"{r.npes} PEs share {cpus} CPUs, {per_core} per CPU; every PE must run for the "
+                           f"collective to complete, so each CPU hands itself over at least {per_core - 1} "
+                           f"time(s) per call, at {fmt(handoff)} µs each (`yield_handoff`, this run): a floor "
+                           f"of about {fmt(fl)} µs, against {fmt(r.r)} µs for rshmem and {fmt(r.o)} µs for "
+                           "Open MPI.")
+            if r.bench.endswith("_to_all"):
+                why.append("An active-set reduction pushes (one round of signals) only while the n "
+                           "contributions fit the 4 KiB inbox of its pSync; larger ones take two rounds "
+                           "(a barrier so that every source is ready, one so that no source is still "
+                           "being read), each a hand-over per CPU.")
+            elif r.bench.startswith(("barrier_activeset", "team_sync", "barrier")) and r.bench != "barrier_all":
+                why.append("Group barriers run on a sync array (dissemination up to 4 PEs: two rounds, each "
+                           "a hand-over when the partner shares the CPU). What would fix it: the one-counter "
+                           "barrier of `barrier_all` on the sync array, whose last arriver releases everyone.")
+            elif r.bench == "barrier_all":
+                why.append("`barrier_all` is one counter, and a waiter spins only while no missing PE "
+                           "shares its CPU; what is left is the hand-over floor plus the time for both CPUs "
+                           "to meet. Going lower means fewer processes per CPU (threads instead of "
+                           "processes would cheapen the switch, which OpenSHMEM's process model rules out).")
+        if "pingpong" in r.bench or r.unit == "MB/s":
+            fname = "cacheline_pingpong" if "pingpong" in r.bench else "memcpy_bw"
+            f = next((f for f in floors if f.bench == fname and (fname != "memcpy_bw" or f.size == r.size)), None)
+            if f is not None and f.floor_runs and min(f.floor_runs) > 0 and max(f.floor_runs) / min(f.floor_runs) > 1.15:
+                why.append(f"The machine itself varies: its own floor for this row (`{fname}`, no library) "
+                           f"measured {', '.join(fmt(v) for v in f.floor_runs)} {f.unit} in the reps of this "
+                           f"run, and the rows follow it (rshmem {', '.join(fmt(v) for v in r.r_runs)}, Open MPI "
+                           f"{', '.join(fmt(v) for v in r.o_runs)}).")
+        if r.unit == "MB/s" or (r.size or 0) >= 128 << 10:
+            why.append("A copy of this size runs at the memcpy floor for both implementations (see the "
+                       "bandwidth table); what separates them is the run-to-run spread of a virtual "
+                       "machine's memory bandwidth.")
+        if overlap(r):
+            why.append("The two implementations' runs overlap: the difference is within the noise of "
+                       "this machine.")
+        if not why:
+            why.append("No explanation recorded yet.")
+        out.append(f"- **{where}**: " + " ".join(why))
+    out.append("")
+    return out
+
+
 # ---------------------------------------------------------------- report
 
 def report(args):
@@ -473,6 +547,9 @@ def report(args):
     if uncomparable:
         md += [f"Not comparable ({len(uncomparable)} rows without both figures): "
                + "; ".join(uncomparable) + ".", ""]
+
+    # ---- explanations of what is not ahead
+    md += explain_behind(rows, floors, trows, others)
 
     # ---- families
     fam = {}

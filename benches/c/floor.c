@@ -10,9 +10,15 @@
  *                       The two processes are pinned to two different CPUs (when the
  *                       affinity mask allows two), else a busy machine may put both
  *                       spinners on one CPU and measure time slices instead.
+ *   yield_handoff       the same two processes pinned to ONE CPU, each waiting for its
+ *                       turn with sched_yield: microseconds per hand-over of the core
+ *                       (a context switch between two address spaces). When PEs
+ *                       outnumber cores, every synchronisation in which the PEs sharing
+ *                       a core must all take part pays at least one of these per core.
  *
  * Output: RESULT memcpy_bw <size> 1 <MB/s> MB/s
  *         RESULT cacheline_pingpong 8 2 <microseconds> us
+ *         RESULT yield_handoff 0 2 <microseconds> us
  * Usage: floor [seconds per measurement]
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, sched_setaffinity */
@@ -72,6 +78,30 @@ static void pingpong_echo(struct pp_ctx *c) {
         if (v < 0) return;
         atomic_store_explicit(c->pong, v, memory_order_release);
         last = v;
+    }
+}
+
+/* Turn-taking on one CPU: the parent waits for even values, the child for odd ones. */
+static double handoff_batch(long n, void *p) {
+    struct pp_ctx *c = p;
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++) {
+        long mine = 2 * c->seq;
+        while (atomic_load_explicit(c->ping, memory_order_acquire) != mine) sched_yield();
+        atomic_store_explicit(c->ping, mine + 1, memory_order_release);
+        c->seq++;
+    }
+    return bench_now() - t0;
+}
+
+static void handoff_echo(struct pp_ctx *c) {
+    for (long seq = 0;; seq++) {
+        long v, mine = 2 * seq + 1;
+        while ((v = atomic_load_explicit(c->ping, memory_order_acquire)) != mine) {
+            if (v < 0) return;
+            sched_yield();
+        }
+        atomic_store_explicit(c->ping, mine + 1, memory_order_release);
     }
 }
 
@@ -150,6 +180,30 @@ int main(int argc, char **argv) {
         return 1;
     }
     bench_result("cacheline_pingpong", 8, 2, 1e6 * rtt / 2.0, "us");
+
+    /* Both on the parent's CPU: each round is two hand-overs of that core. */
+    pc.seq = 0;
+    atomic_store(pc.ping, 0);
+    fflush(stdout);
+    child = fork();
+    if (child < 0) {
+        perror("floor: fork");
+        return 1;
+    }
+    if (child == 0) {
+        pin(cpu_parent);
+        handoff_echo(&pc);
+        _exit(0);
+    }
+    pin(cpu_parent);
+    double round = bench_measure(handoff_batch, &pc, budget);
+    /* The child waits for an odd value; a negative one ends it. */
+    atomic_store_explicit(pc.ping, -1, memory_order_release);
+    if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "floor: hand-over child failed\n");
+        return 1;
+    }
+    bench_result("yield_handoff", 0, 2, 1e6 * round / 2.0, "us");
     munmap(shared, 4096);
     return 0;
 }
