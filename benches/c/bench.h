@@ -50,13 +50,23 @@ static int bench_cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Median seconds per operation of `fn`, see the top of this file. */
-static inline double bench_measure(bench_batch_fn fn, void *ctx, double budget) {
-    double batch_target = budget / TARGET_BATCHES;
+/* Median of v[0..n) (sorts v). */
+static inline double bench_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof v[0], bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The batch size for which one batch of `a` takes about batch_target seconds; the first
+ * call is the warm-up (first touch, connection set-up, caches). When `b` is given, each
+ * call of `a` is followed by one of `b` with the same size. */
+static inline long bench_calibrate(bench_batch_fn a, void *ctx_a, bench_batch_fn b, void *ctx_b,
+                                   double batch_target) {
     long n = 1;
-    double t = fn(n, ctx); /* warm-up: first touch, connection set-up, caches */
+    double t = a(n, ctx_a);
+    if (b) (void)b(n, ctx_b);
     for (;;) {
-        t = fn(n, ctx);
+        t = a(n, ctx_a);
+        if (b) (void)b(n, ctx_b);
         if (t >= batch_target || n >= (1L << 40)) break;
         /* Grow quickly while far from the target, by doubling when close. */
         if (t * 16.0 < batch_target) n *= 8; else n *= 2;
@@ -65,37 +75,29 @@ static inline double bench_measure(bench_batch_fn fn, void *ctx, double budget) 
         double scaled = (double)n * batch_target / t;
         n = scaled < 1.0 ? 1 : (long)scaled;
     }
+    return n;
+}
+
+/* Median seconds per operation of `fn`, see the top of this file. */
+static inline double bench_measure(bench_batch_fn fn, void *ctx, double budget) {
+    long n = bench_calibrate(fn, ctx, NULL, NULL, budget / TARGET_BATCHES);
     double per_op[MAX_BATCHES];
     int batches = 0;
     double start = bench_now();
     while (batches < MAX_BATCHES && (batches < MIN_BATCHES || bench_now() - start < budget)) {
         per_op[batches++] = fn(n, ctx) / (double)n;
     }
-    qsort(per_op, (size_t)batches, sizeof per_op[0], bench_cmp_double);
-    return batches % 2 ? per_op[batches / 2] : 0.5 * (per_op[batches / 2 - 1] + per_op[batches / 2]);
+    return bench_median(per_op, batches);
 }
 
 /* Two operations measured as in bench_measure, but in alternating batches of the same
  * size (calibrated on `a`), so that both see the same machine state: for a ratio between
  * two nearly equal latencies, which separate runs on a virtual machine cannot resolve.
- * Calls alternate strictly a, b, a, b, ... from the first to the last.
- * Stores the median time per operation of each in *ta and *tb. */
+ * Calls alternate strictly a, b, a, b, ... from the first to the last (a partner PE may
+ * rely on it). Stores the median time per operation of each in *ta and *tb. */
 static inline void bench_measure_pair(bench_batch_fn a, void *ctx_a, bench_batch_fn b, void *ctx_b,
                                       double budget, double *ta, double *tb) {
-    double batch_target = budget / TARGET_BATCHES;
-    long n = 1;
-    double t = a(n, ctx_a);
-    (void)b(n, ctx_b);
-    for (;;) {
-        t = a(n, ctx_a);
-        (void)b(n, ctx_b); /* strict alternation, which a partner PE may rely on */
-        if (t >= batch_target || n >= (1L << 40)) break;
-        if (t * 16.0 < batch_target) n *= 8; else n *= 2;
-    }
-    if (t > 0.0) {
-        double scaled = (double)n * batch_target / t;
-        n = scaled < 1.0 ? 1 : (long)scaled;
-    }
+    long n = bench_calibrate(a, ctx_a, b, ctx_b, budget / TARGET_BATCHES);
     double per_a[MAX_BATCHES], per_b[MAX_BATCHES];
     int batches = 0;
     double start = bench_now();
@@ -104,10 +106,8 @@ static inline void bench_measure_pair(bench_batch_fn a, void *ctx_a, bench_batch
         per_b[batches] = b(n, ctx_b) / (double)n;
         batches++;
     }
-    qsort(per_a, (size_t)batches, sizeof per_a[0], bench_cmp_double);
-    qsort(per_b, (size_t)batches, sizeof per_b[0], bench_cmp_double);
-    *ta = batches % 2 ? per_a[batches / 2] : 0.5 * (per_a[batches / 2 - 1] + per_a[batches / 2]);
-    *tb = batches % 2 ? per_b[batches / 2] : 0.5 * (per_b[batches / 2 - 1] + per_b[batches / 2]);
+    *ta = bench_median(per_a, batches);
+    *tb = bench_median(per_b, batches);
 }
 
 /* One machine-readable result line; flushed at once so that it survives a crash in
