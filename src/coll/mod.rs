@@ -108,6 +108,8 @@ pub enum Mem {
 /// µs): a sender there may itself be descheduled behind a waiting PE, so the
 /// waiter soon yields in case the hint is wrong.
 const SIGNAL_SPINS: u32 = 32;
+/// Senders beyond which a waiter yields without looking where they run.
+const SCAN_MAX: usize = 64;
 
 /// One collective call in progress on this PE.
 pub struct Coll<'a> {
@@ -223,11 +225,16 @@ impl<'a> Coll<'a> {
     /// Waits for `n` signals on `f`, sent by the ranks of `senders`.
     fn take(&self, f: &AtomicU64, idx: usize, n: u64, senders: impl Iterator<Item = usize> + Clone) {
         let control = &self.rt.control;
+        // Among this many senders one surely shares this CPU: skip the scan.
+        let many = senders.clone().nth(SCAN_MAX).is_some();
         self.rt.sync_waiter().wait_hinted(
             || f.load(Ordering::Acquire) >= n,
             // More PEs than cores: spin only while no sender was last seen on
             // this PE's CPU (it could not run while this PE spins).
             || {
+                if many {
+                    return false;
+                }
                 let cpu = crate::wait::locate(&control.slot(self.rt.me).whereabouts);
                 senders
                     .clone()

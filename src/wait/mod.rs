@@ -72,7 +72,7 @@ impl Waiter<'_> {
     /// outnumber cores: `may_spin` says whether every PE awaited may be
     /// running on another core right now. Then the answer comes within a
     /// cache-line transfer and the waiter spins (for a bounded number of polls,
-    /// in case the hint is stale: at most `spins` polls in a row); otherwise
+    /// in case the hint is stale: at most `spins_max` polls in a row); otherwise
     /// one of them needs a core, perhaps this one, and the waiter yields at
     /// once. With a core per PE this is plain [`wait`](Self::wait).
     #[inline]
