@@ -614,6 +614,14 @@ def report(args):
     return "\n".join(md).rstrip() + "\n"
 
 
+def repo_relative(path):
+    """The path as the report prints it: relative to the repository (committed
+    reports carry no absolute paths of the machine that wrote them)."""
+    root = Path(__file__).resolve().parent.parent
+    rel = os.path.relpath(os.path.abspath(path), root)
+    return os.path.basename(path) if rel.startswith("..") else rel
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -629,7 +637,7 @@ def main():
         Path(args.csv_out).parent.mkdir(parents=True, exist_ok=True)
         if os.path.abspath(args.csv_out) != os.path.abspath(args.csv):
             shutil.copyfile(args.csv, args.csv_out)
-        args.csv_name = args.csv_out
+        args.csv_name = repo_relative(args.csv_out)
     text = report(args)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
