@@ -29,6 +29,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/ffi/constants.rs");
     println!("cargo:rerun-if-changed=src/ffi/protos.rs");
     println!("cargo:rerun-if-changed=src/ffi/type_sets.rs");
+    println!("cargo:rerun-if-changed=src/tools.rs");
     println!("cargo:rerun-if-changed=build.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();

@@ -36,15 +36,15 @@ pub fn link_cxx_aliases(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Makes `dir/alias` a relative symbolic link to `target` (a file of `dir`),
-/// replacing what is there.
+/// replacing what is there in one rename, so a concurrent user of the old
+/// name never finds it missing.
 pub fn link_alias(dir: &Path, alias: &str, target: &str) -> std::io::Result<()> {
-    let link = dir.join(alias);
-    match std::fs::symlink_metadata(&link) {
-        Ok(_) => std::fs::remove_file(&link)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    std::os::unix::fs::symlink(target, &link)
+    let tmp = dir.join(format!(".{alias}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    std::os::unix::fs::symlink(target, &tmp)?;
+    std::fs::rename(&tmp, dir.join(alias)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 /// `rshmem.pc` for pkg-config. With a `prefix` (an installed tree) the

@@ -49,7 +49,9 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
     assert!(
         out.status.success(),
         "{} {args:?}: {}\n{}{}",
@@ -177,16 +179,26 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
     }
     let pc = std::fs::read_to_string(prefix.join("lib/pkgconfig/rshmem.pc")).unwrap();
     assert!(
-        pc.starts_with(&format!("prefix={}\nincludedir=${{prefix}}/include\nlibdir=${{prefix}}/lib\n", prefix.display())),
+        pc.starts_with(&format!(
+            "prefix={}\nincludedir=${{prefix}}/include\nlibdir=${{prefix}}/lib\n",
+            prefix.display()
+        )),
         "{pc}"
     );
 
     // The wrappers name the prefix only.
     let bin = prefix.join("bin");
     let p = prefix.canonicalize().unwrap();
-    let (inc, lib) = (p.join("include").display().to_string(), p.join("lib").display().to_string());
+    let (inc, lib) = (
+        p.join("include").display().to_string(),
+        p.join("lib").display().to_string(),
+    );
     for cc in ["oshcc", "shmemcc", "oshc++", "shmemcxx"] {
-        assert_eq!(stdout(&run(&bin.join(cc), &["--showme:incdirs"], &[])), format!("{inc}\n"), "{cc}");
+        assert_eq!(
+            stdout(&run(&bin.join(cc), &["--showme:incdirs"], &[])),
+            format!("{inc}\n"),
+            "{cc}"
+        );
         assert_eq!(
             stdout(&run(&bin.join(cc), &["--showme:link"], &[])),
             format!("-L{lib} -Wl,-rpath,{lib} -lrshmem\n"),
@@ -204,7 +216,11 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
     run(&bin.join("oshcc"), &[&ring_c, "-o", &ring_s], &[]);
     let out = stdout(&run(&bin.join("oshrun"), &["-np", "2", &ring_s], &[]));
     let installed = format!("library {lib}/librshmem.so\n");
-    assert_eq!(out.matches(&installed).count(), 2, "both PEs use {lib}/librshmem.so:\n{out}");
+    assert_eq!(
+        out.matches(&installed).count(),
+        2,
+        "both PEs use {lib}/librshmem.so:\n{out}"
+    );
 
     // C++, through the alias, and run through shmemrun.
     std::fs::write(work.join("ring.cpp"), RING.replace("#define _GNU_SOURCE\n", "")).unwrap();

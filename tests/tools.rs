@@ -192,8 +192,8 @@ fn a_wrapper_outside_the_build_tree_uses_only_its_prefix() {
     }
     let oshcc = prefix.join("bin/oshcc");
     std::fs::copy(OSHCC, &oshcc).unwrap();
-    let libdir = stdout_of(Path::new(OSHCC), &["--showme:libdirs"]);
-    std::fs::copy(Path::new(&libdir).join("librshmem.so"), prefix.join("lib/librshmem.so")).unwrap();
+    let libdir = rshmem::wrapper::find_layout(Path::new(OSHCC)).unwrap().lib_dir;
+    std::fs::copy(libdir.join("librshmem.so"), prefix.join("lib/librshmem.so")).unwrap();
 
     let out = wrapper(&oshcc, &["--showme:compile"]);
     let err = String::from_utf8_lossy(&out.stderr);
