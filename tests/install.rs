@@ -63,6 +63,24 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     out
 }
 
+/// The ELF file's DT_RPATH and DT_RUNPATH entries (none for a file that finds
+/// nothing through them).
+fn search_paths(file: &Path) -> usize {
+    use object::elf;
+    use object::read::elf::{Dyn, ElfFile64};
+    let data = std::fs::read(file).unwrap();
+    let elf = ElfFile64::<object::Endianness>::parse(&*data).unwrap();
+    let endian = elf.endian();
+    let table = elf.elf_section_table();
+    let Some((dynamic, _)) = table.dynamic(endian, &*data).unwrap() else {
+        return 0;
+    };
+    dynamic
+        .iter()
+        .filter(|d| matches!(d.d_tag(endian) as u32, elf::DT_RPATH | elf::DT_RUNPATH))
+        .count()
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -186,6 +204,12 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
         "{pc}"
     );
 
+    // The installed binaries and library have no search path of their own
+    // (into the build tree or anywhere).
+    for f in ["bin/oshcc", "bin/oshcxx", "bin/oshrun", "lib/librshmem.so"] {
+        assert_eq!(search_paths(&prefix.join(f)), 0, "{f} has an rpath");
+    }
+
     // The wrappers name the prefix only.
     let bin = prefix.join("bin");
     let p = prefix.canonicalize().unwrap();
@@ -214,6 +238,11 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
     let ring = work.join("ring");
     let (ring_c, ring_s) = (work.join("ring.c").display().to_string(), ring.display().to_string());
     run(&bin.join("oshcc"), &[&ring_c, "-o", &ring_s], &[]);
+    assert_eq!(
+        search_paths(&ring),
+        1,
+        "the program's RUNPATH (and the check above sees one)"
+    );
     let out = stdout(&run(&bin.join("oshrun"), &["-np", "2", &ring_s], &[]));
     let installed = format!("library {lib}/librshmem.so\n");
     assert_eq!(
