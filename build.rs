@@ -14,6 +14,8 @@ mod table;
 mod constants;
 #[path = "src/ffi/protos.rs"]
 mod protos;
+#[path = "src/tools.rs"]
+mod tools;
 #[path = "src/ffi/type_sets.rs"]
 mod type_sets;
 
@@ -27,6 +29,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/ffi/constants.rs");
     println!("cargo:rerun-if-changed=src/ffi/protos.rs");
     println!("cargo:rerun-if-changed=src/ffi/type_sets.rs");
+    println!("cargo:rerun-if-changed=src/tools.rs");
     println!("cargo:rerun-if-changed=build.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();
@@ -35,6 +38,39 @@ fn main() {
     std::fs::write(out.join("shmemx.h"), shmemx_h()).expect("write shmemx.h");
     std::fs::write(out.join("pshmem.h"), pshmem_h(&syms)).expect("write pshmem.h");
     std::fs::write(out.join("table.h"), c_test_table()).expect("write table.h");
+    profile_tools(&out);
+}
+
+/// Completes the tools in the profile directory (`target/<profile>/`) that
+/// cargo cannot make itself, so a plain `cargo build` gives them: the C++
+/// wrapper's names with `+` (links to `oshcxx`) and `pkgconfig/rshmem.pc`.
+/// Also tells the wrapper where that directory is (`RSHMEM_PROFILE_DIR`): a
+/// wrapper run from there uses the sources' `include/` and the build's
+/// library; run from anywhere else it is an installed one and uses only
+/// `../include` and `../lib`.
+fn profile_tools(out: &std::path::Path) {
+    let Some(dir) = tools::profile_dir(out) else {
+        println!(
+            "cargo:warning=OUT_DIR {} is not <profile>/build/<package>/out: oshc++ and rshmem.pc not made",
+            out.display()
+        );
+        println!("cargo:rustc-env=RSHMEM_PROFILE_DIR=");
+        return;
+    };
+    println!("cargo:rustc-env=RSHMEM_PROFILE_DIR={}", dir.display());
+    if let Err(e) = tools::link_cxx_aliases(&dir) {
+        println!(
+            "cargo:warning=cannot link the C++ wrapper's aliases in {}: {e}",
+            dir.display()
+        );
+    }
+    let manifest = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let pc = tools::pkg_config(None, &manifest.join("include"), &dir, tools::VERSION);
+    let written = std::fs::create_dir_all(dir.join("pkgconfig"))
+        .and_then(|()| std::fs::write(dir.join("pkgconfig/rshmem.pc"), pc));
+    if let Err(e) = written {
+        println!("cargo:warning=cannot write {}/pkgconfig/rshmem.pc: {e}", dir.display());
+    }
 }
 
 /// `pshmem.h`: the profiling name of every `shmem_` routine (OpenSHMEM 1.5

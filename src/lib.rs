@@ -37,6 +37,7 @@ pub mod runtime;
 pub mod semaphore;
 pub mod space;
 pub mod team;
+pub mod tools;
 pub mod transport;
 pub mod types;
 pub mod wait;

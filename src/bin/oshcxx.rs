@@ -1,4 +1,4 @@
 //! `oshcxx`: see `rshmem::wrapper`.
 fn main() {
-    std::process::exit(rshmem::wrapper::main())
+    std::process::exit(rshmem::wrapper::main(rshmem::wrapper::Lang::Cxx))
 }

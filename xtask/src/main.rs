@@ -4,6 +4,10 @@
 //!   (release), compiles the examples and runs the QTC demo: one run per pSync
 //!   strategy at 2, 4, 8 and 16 PEs, one table, and the simulated footprint
 //!   plot for 2..4096 PEs (`target/demo/`). See `demo.rs`.
+//! - `install [--prefix DIR] [--from BUILD_DIR]`: builds (release) and
+//!   installs the tools, libraries, headers, `rshmem.pc` and the docs under
+//!   `DIR` (default `/usr/local`); `--from` installs an existing build
+//!   directory instead. See `install.rs`.
 //! - `gen-header`: writes the files generated from the crate's tables (headers
 //!   from the type table, `docs/env.md` from the configuration table).
 //! - `bench [compare.py options] [--no-report]`: builds (release), runs
@@ -18,6 +22,7 @@
 //!   and an SVG plot per sequence). See `psync_footprint.rs`.
 
 mod demo;
+mod install;
 mod psync_footprint;
 
 use std::path::{Path, PathBuf};
@@ -44,38 +49,38 @@ fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
+/// Builds the library and the tools (release). The build script adds what
+/// cargo cannot make (the `oshc++` links, `pkgconfig/rshmem.pc`).
 fn build_release() -> Result<PathBuf, String> {
     println!("==> building rshmem (release): library, oshcc, oshrun");
     run(cargo().current_dir(root()).args(["build", "--release", "-p", "rshmem"]))?;
-    let bin = root().join("target/release");
-    write_pkg_config(&bin)?;
-    link_aliases(&bin)?;
-    Ok(bin)
+    Ok(root().join("target/release"))
 }
 
-/// Cargo cannot name a binary `oshc++`: the C++ wrapper's other names are
-/// symlinks to `oshcxx`, which picks the language from the name it is run as.
-fn link_aliases(bin: &Path) -> Result<(), String> {
-    for alias in ["oshc++", "shmemc++", "shmemcxx"] {
-        let link = bin.join(alias);
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink("oshcxx", &link).map_err(|e| format!("cannot link {}: {e}", link.display()))?;
+/// Installs under `--prefix` (default `/usr/local`) what `--from` holds, or
+/// else a release build made now. See `install.rs`.
+fn install(args: &[String]) -> Result<(), String> {
+    let o = install::Options::parse(args)?;
+    let build_dir = match o.from {
+        Some(d) => d,
+        None => build_release()?,
+    };
+    let src = install::Sources {
+        build_dir,
+        source_dir: root(),
+    };
+    println!("==> installing into {}", o.prefix.display());
+    let done = install::install(&src, &o.prefix)?;
+    for p in &done {
+        println!("  {}", p.display());
     }
-    Ok(())
-}
-
-/// `target/release/pkgconfig/rshmem.pc`, for build systems:
-/// `PKG_CONFIG_PATH=target/release/pkgconfig pkg-config --cflags --libs rshmem`.
-fn write_pkg_config(bin: &Path) -> Result<(), String> {
-    let dir = bin.join("pkgconfig");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let pc = format!(
-        "includedir={}\nlibdir={}\n\nName: rshmem\nDescription: OpenSHMEM 1.5 for one node, in Rust\nVersion: {}\nCflags: -I${{includedir}}\nLibs: -L${{libdir}} -Wl,-rpath,${{libdir}} -lrshmem\n",
-        root().join("include").display(),
-        bin.display(),
-        env!("CARGO_PKG_VERSION")
+    println!(
+        "==> installed {} files; compile with {}, run with {}",
+        done.len(),
+        o.prefix.join("bin/oshcc").display(),
+        o.prefix.join("bin/oshrun").display()
     );
-    std::fs::write(dir.join("rshmem.pc"), pc).map_err(|e| e.to_string())
+    Ok(())
 }
 
 /// Builds everything, compiles every example, then runs the QTC demo.
@@ -186,12 +191,14 @@ fn main() -> ExitCode {
         Some("demo") => demo(&args[1..]),
         Some("gen-header") => gen_header(),
         Some("bench") => bench(&args[1..]),
+        Some("install") => install(&args[1..]),
         Some("psync-footprint") => psync_footprint::main(&args[1..], &footprint_out(), &root(), cargo()),
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
         _ => Err(format!(
-            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | {} | {}>",
             demo::USAGE,
+            install::USAGE,
             psync_footprint::USAGE
         )),
     };
