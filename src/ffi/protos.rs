@@ -285,8 +285,8 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
     ),
 ];
 
-/// Extensions declared in `shmemx.h` (no `pshmem_` twins: profiling covers the
-/// specification's routines).
+/// Extensions declared in `shmemx.h`; their `pshmemx_` twins are declared in
+/// `pshmemx.h`.
 pub const SHMEMX: &[Proto] = &[
     p(
         "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
