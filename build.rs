@@ -2,7 +2,10 @@
 //! - `$OUT_DIR/exports.rs`: one `#[no_mangle] extern "C"` function per typed
 //!   symbol, each a one-line call into a generic shim (all logic stays in
 //!   hand-written generic Rust);
-//! - `$OUT_DIR/shmem.h` and `$OUT_DIR/shmemx.h`: the public headers.
+//! - `$OUT_DIR/shmem.h` and `$OUT_DIR/shmemx.h`: the public headers, with
+//!   the C++ overloads of the generic names (`build/cxx.rs`);
+//! - `pshmem.h`, `pshmemx.h`, and the `mpp/` headers and `shmemx_` aliases
+//!   other implementations ship (`build/compat.rs`).
 //!
 //! `include/` holds committed copies of the headers; `cargo xtask gen-header`
 //! refreshes them and `tests/header_fresh.rs` fails when they are stale.
@@ -19,6 +22,11 @@ mod tools;
 #[path = "src/ffi/type_sets.rs"]
 mod type_sets;
 
+#[path = "build/compat.rs"]
+mod compat;
+#[path = "build/cxx.rs"]
+mod cxx;
+
 use constants::*;
 use protos::*;
 use std::fmt::Write as _;
@@ -31,12 +39,21 @@ fn main() {
     println!("cargo:rerun-if-changed=src/ffi/type_sets.rs");
     println!("cargo:rerun-if-changed=src/tools.rs");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/compat.rs");
+    println!("cargo:rerun-if-changed=build/cxx.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();
-    std::fs::write(out.join("exports.rs"), rust_exports(&syms)).expect("write exports.rs");
+    let aliases = compat::alias_syms(&syms);
+    let exported: Vec<Sym> = syms.iter().chain(&aliases).cloned().collect();
+    std::fs::write(out.join("exports.rs"), rust_exports(&exported)).expect("write exports.rs");
     std::fs::write(out.join("shmem.h"), shmem_h(&syms)).expect("write shmem.h");
-    std::fs::write(out.join("shmemx.h"), shmemx_h()).expect("write shmemx.h");
+    std::fs::write(out.join("shmemx.h"), shmemx_h(&aliases)).expect("write shmemx.h");
     std::fs::write(out.join("pshmem.h"), pshmem_h(&syms)).expect("write pshmem.h");
+    std::fs::write(out.join("pshmemx.h"), compat::pshmemx_h(&aliases)).expect("write pshmemx.h");
+    std::fs::create_dir_all(out.join("mpp")).expect("create mpp/");
+    for h in ["shmem.h", "shmemx.h", "pshmem.h"] {
+        std::fs::write(out.join("mpp").join(h), compat::mpp_h(h)).expect("write mpp/ header");
+    }
     std::fs::write(out.join("table.h"), c_test_table()).expect("write table.h");
     profile_tools(&out);
 }
@@ -160,6 +177,7 @@ fn c_test_table() -> String {
 }
 
 /// One concrete typed symbol.
+#[derive(Clone)]
 struct Sym {
     family: usize,
     name: String,
@@ -358,6 +376,12 @@ fn rust_exports(syms: &[Sym]) -> String {
             };
             let body = format!("crate::ffi::{}({})", p.rust, args.join(", "));
             export(&mut s, &name, &params.join(", "), &ret, &body);
+            if p.shmemx {
+                // The alias names itself in error messages.
+                let alias = compat::alias(&name);
+                let body = body.replacen(&format!("{name:?}"), &format!("{alias:?}"), 1);
+                export(&mut s, &alias, &params.join(", "), &ret, &body);
+            }
         }
     }
     s
@@ -432,6 +456,7 @@ fn shmem_h(syms: &[Sym]) -> String {
         }
     }
     h.push_str("\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n");
+    h.push_str(&cxx_section());
     h.push_str(&generics());
     h.push_str("\n#endif /* RSHMEM_SHMEM_H */\n");
     h
@@ -453,44 +478,8 @@ void rshmem_c11_generic_type_not_supported(void);
 ",
     );
     for f in FAMILIES {
-        let Some((gname, arg)) = f.generic else {
-            continue;
-        };
-        let const_dispatch = f.params[arg].0.starts_with("const");
-        let mut seen = Vec::new();
-        let mut assoc = |prefix_ctx: bool| -> Vec<String> {
-            seen.clear();
-            let mut out = Vec::new();
-            for t in generic_types(f.types) {
-                if seen.contains(&t.base) {
-                    continue;
-                }
-                seen.push(t.base);
-                let name = f.typed.replace("{T}", t.name);
-                let name = if prefix_ctx { with_ctx(&name) } else { name };
-                out.push(format!("{} *: {name}", t.base));
-                if const_dispatch {
-                    out.push(format!("const {} *: {name}", t.base));
-                }
-            }
-            out
-        };
-        let plain = assoc(false);
-        if f.ctx && arg == 0 {
-            let ctx = assoc(true);
-            let _ = writeln!(
-                g,
-                "#define {gname}(...) \\\n    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \\\n        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \\\n            {}, \\\n            default: rshmem_c11_generic_type_not_supported), \\\n        {})(__VA_ARGS__)",
-                ctx.join(", \\\n            "),
-                plain.join(", \\\n        ")
-            );
-        } else {
-            assert!(arg <= 1, "{gname}: generics select on argument 0 or 1");
-            let _ = writeln!(
-                g,
-                "#define {gname}(...) \\\n    _Generic(&*RSHMEM_C11_ARG{arg}(__VA_ARGS__, 0), \\\n        {})(__VA_ARGS__)",
-                plain.join(", \\\n        ")
-            );
+        if let Some(m) = generic_macro(f, |n| n.to_string()) {
+            g.push_str(&m);
         }
     }
     // shmem_sync(team) is shmem_team_sync; shmem_sync(PE_start, ...) the
@@ -502,7 +491,66 @@ void rshmem_c11_generic_type_not_supported(void);
     g
 }
 
-fn shmemx_h() -> String {
+/// The C11 `_Generic` macro of family `f`, if it has a generic name; `rename`
+/// maps each `shmem_` name (the generic's and the routines') to the one to
+/// emit, so the `shmemx_` aliases get their generics from the same code.
+fn generic_macro(f: &Family, rename: impl Fn(&str) -> String) -> Option<String> {
+    let (gname, arg) = f.generic?;
+    let gname = rename(gname);
+    let mut g = String::new();
+    let const_dispatch = f.params[arg].0.starts_with("const");
+    let mut seen = Vec::new();
+    let mut assoc = |prefix_ctx: bool| -> Vec<String> {
+        seen.clear();
+        let mut out = Vec::new();
+        for t in generic_types(f.types) {
+            if seen.contains(&t.base) {
+                continue;
+            }
+            seen.push(t.base);
+            let name = f.typed.replace("{T}", t.name);
+            let name = rename(&if prefix_ctx { with_ctx(&name) } else { name });
+            out.push(format!("{} *: {name}", t.base));
+            if const_dispatch {
+                out.push(format!("const {} *: {name}", t.base));
+            }
+        }
+        out
+    };
+    let plain = assoc(false);
+    if f.ctx && arg == 0 {
+        let ctx = assoc(true);
+        let _ = writeln!(
+            g,
+            "#define {gname}(...) \\\n    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \\\n        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \\\n            {}, \\\n            default: rshmem_c11_generic_type_not_supported), \\\n        {})(__VA_ARGS__)",
+            ctx.join(", \\\n            "),
+            plain.join(", \\\n        ")
+        );
+    } else {
+        assert!(arg <= 1, "{gname}: generics select on argument 0 or 1");
+        let _ = writeln!(
+            g,
+            "#define {gname}(...) \\\n    _Generic(&*RSHMEM_C11_ARG{arg}(__VA_ARGS__, 0), \\\n        {})(__VA_ARGS__)",
+            plain.join(", \\\n        ")
+        );
+    }
+    Some(g)
+}
+
+/// The C++ overloads of the generic names, and `shmem_sync(team)` as the C11
+/// generic has it.
+fn cxx_section() -> String {
+    let mut s = String::from(
+        "\n#ifdef __cplusplus\n/* C++ overloads of the generic interfaces (C11 has _Generic macros). */\n",
+    );
+    s.push_str(&cxx::overloads(FAMILIES.iter(), |n| n.to_string()));
+    s.push_str(
+        "static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }\n#endif /* __cplusplus */\n",
+    );
+    s
+}
+
+fn shmemx_h(aliases: &[Sym]) -> String {
     let mut h = String::from(
         "/*
  * shmemx.h: rshmem extensions to OpenSHMEM.
@@ -568,16 +616,21 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #ifdef __cplusplus
 extern \"C\" {
 #endif
+
+/* The PEs that share memory with the calling PE (Sandia OpenSHMEM's
+ * predefined team): on one node, every PE, like SHMEM_TEAM_WORLD, under a
+ * handle of its own. */
+extern shmem_team_t SHMEMX_TEAM_NODE;
+
 ",
     );
     for p in SHMEMX {
         let _ = writeln!(h, "{};", p.decl);
     }
-    h.push_str("\n/* Profiling names (OpenSHMEM 1.5 section 10). */\n");
-    for p in SHMEMX {
-        let (_, name, _) = parse_decl(p.decl);
-        let _ = writeln!(h, "{};", p.decl.replacen(&format!("{name}("), &format!("p{name}("), 1));
-    }
-    h.push_str("\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* RSHMEM_SHMEMX_H */\n");
+    let (decls, after) = compat::shmemx_aliases(aliases);
+    h.push_str(&decls);
+    h.push_str("\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n");
+    h.push_str(&after);
+    h.push_str("\n#endif /* RSHMEM_SHMEMX_H */\n");
     h
 }

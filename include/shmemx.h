@@ -62,6 +62,12 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The PEs that share memory with the calling PE (Sandia OpenSHMEM's
+ * predefined team): on one node, every PE, like SHMEM_TEAM_WORLD, under a
+ * handle of its own. */
+extern shmem_team_t SHMEMX_TEAM_NODE;
+
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
 void shmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);
@@ -88,35 +94,388 @@ int shmemx_sem_tryN(shmemx_sem_t *sem, size_t n);
 void shmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
 void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
 
-/* Profiling names (OpenSHMEM 1.5 section 10). */
-int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
-int pshmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
-void pshmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);
-void pshmemx_space_destroy(shmemx_space_t space);
-int pshmemx_space_create_ctx(shmemx_space_t space, long options, shmem_ctx_t *ctx);
-void pshmemx_space_attach(shmemx_space_t space);
-void pshmemx_space_detach(shmemx_space_t space);
-void *pshmemx_space_malloc(shmemx_space_t space, size_t size);
-void *pshmemx_space_calloc(shmemx_space_t space, size_t count, size_t size);
-void *pshmemx_space_align(shmemx_space_t space, size_t alignment, size_t size);
-void pshmemx_space_attach_team(shmemx_space_t space, shmem_team_t team);
-void pshmemx_space_detach_team(shmemx_space_t space, shmem_team_t team);
-void pshmemx_space_free(shmemx_space_t space, void *ptr);
-int pshmemx_space_get_team(shmemx_space_t space, shmem_team_t *team);
-shmemx_sem_t *pshmemx_sem_alloc(int flags);
-shmemx_sem_t *pshmemx_team_sem_alloc(shmem_team_t team, int flags);
-void pshmemx_sem_free(shmemx_sem_t *sem);
-void pshmemx_sem_post(shmemx_sem_t *sem, int pe);
-void pshmemx_sem_postN(shmemx_sem_t *sem, size_t n, int pe);
-void pshmemx_sem_wait(shmemx_sem_t *sem);
-void pshmemx_sem_waitN(shmemx_sem_t *sem, size_t n);
-int pshmemx_sem_try(shmemx_sem_t *sem);
-int pshmemx_sem_tryN(shmemx_sem_t *sem, size_t n);
-void pshmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
-void pshmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
+/* Sandia OpenSHMEM's names for routines OpenSHMEM 1.6 made standard: the
+ * same routines as their shmem_ names. */
+void shmemx_query_initialized(int *initialized);
+void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmemx_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_longdouble_ibput(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_char_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_schar_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_short_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_long_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_longlong_ibput(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uchar_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ushort_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ulong_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ulonglong_ibput(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int8_ibput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int16_ibput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int32_ibput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int64_ibput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint8_ibput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint16_ibput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint32_ibput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint64_ibput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_size_ibput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ptrdiff_ibput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_float_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_double_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_longdouble_ibget(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_char_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_schar_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_short_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_long_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_longlong_ibget(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uchar_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ushort_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ulong_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ulonglong_ibget(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int8_ibget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int16_ibget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int32_ibget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_int64_ibget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint8_ibget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint16_ibget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint32_ibget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_uint64_ibget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_size_ibget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ptrdiff_ibget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ctx_ibget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmemx_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+int shmemx_char_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmemx_schar_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int shmemx_short_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmemx_int_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmemx_long_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmemx_longlong_sum_inscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int shmemx_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int shmemx_uchar_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int shmemx_ushort_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int shmemx_uint_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int shmemx_ulong_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int shmemx_ulonglong_sum_inscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int shmemx_int8_sum_inscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmemx_int16_sum_inscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmemx_int32_sum_inscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmemx_int64_sum_inscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmemx_uint8_sum_inscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmemx_uint16_sum_inscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int shmemx_uint32_sum_inscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int shmemx_uint64_sum_inscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int shmemx_size_sum_inscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmemx_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmemx_double_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmemx_longdouble_sum_inscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int shmemx_complexd_sum_inscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems);
+int shmemx_complexf_sum_inscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems);
+int shmemx_char_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmemx_schar_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int shmemx_short_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmemx_int_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmemx_long_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmemx_longlong_sum_exscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int shmemx_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int shmemx_uchar_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int shmemx_ushort_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int shmemx_uint_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int shmemx_ulong_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int shmemx_ulonglong_sum_exscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int shmemx_int8_sum_exscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmemx_int16_sum_exscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmemx_int32_sum_exscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmemx_int64_sum_exscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmemx_uint8_sum_exscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmemx_uint16_sum_exscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int shmemx_uint32_sum_exscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int shmemx_uint64_sum_exscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int shmemx_size_sum_exscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmemx_float_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmemx_double_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmemx_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int shmemx_complexd_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems);
+int shmemx_complexf_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems);
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
+
+#ifdef __cplusplus
+/* C++ overloads of the generic shmemx_ names. */
+static inline void shmemx_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_float_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_float_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_double_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_double_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_longdouble_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_longdouble_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_char_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_char_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_schar_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_schar_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_short_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_short_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_int_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_int_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_long_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_long_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_longlong_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_longlong_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_uchar_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_uchar_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ushort_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_ushort_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_uint_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_uint_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ulong_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_ulong_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ulonglong_ibput(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibput(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_ulonglong_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_float_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_float_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_double_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_double_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_longdouble_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_longdouble_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_char_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_char_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_schar_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_schar_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_short_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_short_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_int_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_int_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_long_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_long_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_longlong_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_longlong_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_uchar_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_uchar_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ushort_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_ushort_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_uint_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_uint_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ulong_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_ulong_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ulonglong_ibget(dest, source, dst, sst, bsize, nblocks, pe); }
+static inline void shmemx_ibget(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) { shmemx_ctx_ulonglong_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe); }
+static inline int shmemx_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmemx_char_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmemx_schar_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmemx_short_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmemx_int_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmemx_long_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmemx_longlong_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmemx_uchar_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmemx_ushort_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmemx_uint_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmemx_ulong_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmemx_ulonglong_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmemx_float_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmemx_double_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmemx_longdouble_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems) { return shmemx_complexd_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_inscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems) { return shmemx_complexf_sum_inscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmemx_char_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmemx_schar_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmemx_short_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmemx_int_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmemx_long_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmemx_longlong_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmemx_uchar_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmemx_ushort_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmemx_uint_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmemx_ulong_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmemx_ulonglong_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmemx_float_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmemx_double_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmemx_longdouble_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems) { return shmemx_complexd_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems) { return shmemx_complexf_sum_exscan(team, dest, source, nelems); }
+static inline void shmemx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmemx_ctx_signal_set(ctx, sig_addr, signal, pe); }
+static inline void shmemx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmemx_ctx_signal_add(ctx, sig_addr, signal, pe); }
+#elif defined(RSHMEM_C11_GENERICS)
+/* C11 generic shmemx_ names. */
+#define shmemx_ibput(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmemx_ctx_float_ibput, \
+            double *: shmemx_ctx_double_ibput, \
+            long double *: shmemx_ctx_longdouble_ibput, \
+            char *: shmemx_ctx_char_ibput, \
+            signed char *: shmemx_ctx_schar_ibput, \
+            short *: shmemx_ctx_short_ibput, \
+            int *: shmemx_ctx_int_ibput, \
+            long *: shmemx_ctx_long_ibput, \
+            long long *: shmemx_ctx_longlong_ibput, \
+            unsigned char *: shmemx_ctx_uchar_ibput, \
+            unsigned short *: shmemx_ctx_ushort_ibput, \
+            unsigned int *: shmemx_ctx_uint_ibput, \
+            unsigned long *: shmemx_ctx_ulong_ibput, \
+            unsigned long long *: shmemx_ctx_ulonglong_ibput, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmemx_float_ibput, \
+        double *: shmemx_double_ibput, \
+        long double *: shmemx_longdouble_ibput, \
+        char *: shmemx_char_ibput, \
+        signed char *: shmemx_schar_ibput, \
+        short *: shmemx_short_ibput, \
+        int *: shmemx_int_ibput, \
+        long *: shmemx_long_ibput, \
+        long long *: shmemx_longlong_ibput, \
+        unsigned char *: shmemx_uchar_ibput, \
+        unsigned short *: shmemx_ushort_ibput, \
+        unsigned int *: shmemx_uint_ibput, \
+        unsigned long *: shmemx_ulong_ibput, \
+        unsigned long long *: shmemx_ulonglong_ibput)(__VA_ARGS__)
+#define shmemx_ibget(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
+            float *: shmemx_ctx_float_ibget, \
+            double *: shmemx_ctx_double_ibget, \
+            long double *: shmemx_ctx_longdouble_ibget, \
+            char *: shmemx_ctx_char_ibget, \
+            signed char *: shmemx_ctx_schar_ibget, \
+            short *: shmemx_ctx_short_ibget, \
+            int *: shmemx_ctx_int_ibget, \
+            long *: shmemx_ctx_long_ibget, \
+            long long *: shmemx_ctx_longlong_ibget, \
+            unsigned char *: shmemx_ctx_uchar_ibget, \
+            unsigned short *: shmemx_ctx_ushort_ibget, \
+            unsigned int *: shmemx_ctx_uint_ibget, \
+            unsigned long *: shmemx_ctx_ulong_ibget, \
+            unsigned long long *: shmemx_ctx_ulonglong_ibget, \
+            default: rshmem_c11_generic_type_not_supported), \
+        float *: shmemx_float_ibget, \
+        double *: shmemx_double_ibget, \
+        long double *: shmemx_longdouble_ibget, \
+        char *: shmemx_char_ibget, \
+        signed char *: shmemx_schar_ibget, \
+        short *: shmemx_short_ibget, \
+        int *: shmemx_int_ibget, \
+        long *: shmemx_long_ibget, \
+        long long *: shmemx_longlong_ibget, \
+        unsigned char *: shmemx_uchar_ibget, \
+        unsigned short *: shmemx_ushort_ibget, \
+        unsigned int *: shmemx_uint_ibget, \
+        unsigned long *: shmemx_ulong_ibget, \
+        unsigned long long *: shmemx_ulonglong_ibget)(__VA_ARGS__)
+#define shmemx_sum_inscan(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_sum_inscan, \
+        signed char *: shmemx_schar_sum_inscan, \
+        short *: shmemx_short_sum_inscan, \
+        int *: shmemx_int_sum_inscan, \
+        long *: shmemx_long_sum_inscan, \
+        long long *: shmemx_longlong_sum_inscan, \
+        unsigned char *: shmemx_uchar_sum_inscan, \
+        unsigned short *: shmemx_ushort_sum_inscan, \
+        unsigned int *: shmemx_uint_sum_inscan, \
+        unsigned long *: shmemx_ulong_sum_inscan, \
+        unsigned long long *: shmemx_ulonglong_sum_inscan, \
+        float *: shmemx_float_sum_inscan, \
+        double *: shmemx_double_sum_inscan, \
+        long double *: shmemx_longdouble_sum_inscan, \
+        rshmem_complexd *: shmemx_complexd_sum_inscan, \
+        rshmem_complexf *: shmemx_complexf_sum_inscan)(__VA_ARGS__)
+#define shmemx_sum_exscan(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_sum_exscan, \
+        signed char *: shmemx_schar_sum_exscan, \
+        short *: shmemx_short_sum_exscan, \
+        int *: shmemx_int_sum_exscan, \
+        long *: shmemx_long_sum_exscan, \
+        long long *: shmemx_longlong_sum_exscan, \
+        unsigned char *: shmemx_uchar_sum_exscan, \
+        unsigned short *: shmemx_ushort_sum_exscan, \
+        unsigned int *: shmemx_uint_sum_exscan, \
+        unsigned long *: shmemx_ulong_sum_exscan, \
+        unsigned long long *: shmemx_ulonglong_sum_exscan, \
+        float *: shmemx_float_sum_exscan, \
+        double *: shmemx_double_sum_exscan, \
+        long double *: shmemx_longdouble_sum_exscan, \
+        rshmem_complexd *: shmemx_complexd_sum_exscan, \
+        rshmem_complexf *: shmemx_complexf_sum_exscan)(__VA_ARGS__)
+#define shmemx_signal_set(...) \
+    _Generic(RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: shmemx_ctx_signal_set, \
+        default: shmemx_signal_set)(__VA_ARGS__)
+#define shmemx_signal_add(...) \
+    _Generic(RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: shmemx_ctx_signal_add, \
+        default: shmemx_signal_add)(__VA_ARGS__)
 #endif
 
 #endif /* RSHMEM_SHMEMX_H */

@@ -49,20 +49,33 @@ pub mod headers {
     pub const SHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmem.h"));
     pub const SHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmemx.h"));
     pub const PSHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/pshmem.h"));
+    pub const PSHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/pshmemx.h"));
+    /// The old include paths (`<mpp/shmem.h>`, ...), which include the above.
+    pub const MPP_SHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/mpp/shmem.h"));
+    pub const MPP_SHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/mpp/shmemx.h"));
+    pub const MPP_PSHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/mpp/pshmem.h"));
     /// (file name under `include/`, contents)
-    pub const ALL: &[(&str, &str)] = &[("shmem.h", SHMEM_H), ("shmemx.h", SHMEMX_H), ("pshmem.h", PSHMEM_H)];
+    pub const ALL: &[(&str, &str)] = &[
+        ("shmem.h", SHMEM_H),
+        ("shmemx.h", SHMEMX_H),
+        ("pshmem.h", PSHMEM_H),
+        ("pshmemx.h", PSHMEMX_H),
+        ("mpp/shmem.h", MPP_SHMEM_H),
+        ("mpp/shmemx.h", MPP_SHMEMX_H),
+        ("mpp/pshmem.h", MPP_PSHMEM_H),
+    ];
     /// The type tables as C X-macros for the test programs (`c_tests/table.h`).
     pub const TEST_TABLE_H: &str = include_str!(concat!(env!("OUT_DIR"), "/table.h"));
 }
 
 /// Files generated from the crate's tables and committed: (path from the
 /// repository root, contents).
-pub fn generated_files() -> Vec<(&'static str, String)> {
-    vec![
-        ("include/shmem.h", headers::SHMEM_H.to_string()),
-        ("include/shmemx.h", headers::SHMEMX_H.to_string()),
-        ("include/pshmem.h", headers::PSHMEM_H.to_string()),
-        ("c_tests/table.h", headers::TEST_TABLE_H.to_string()),
-        ("docs/env.md", config::env_markdown()),
-    ]
+pub fn generated_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = headers::ALL
+        .iter()
+        .map(|(name, text)| (format!("include/{name}"), text.to_string()))
+        .collect();
+    files.push(("c_tests/table.h".into(), headers::TEST_TABLE_H.to_string()));
+    files.push(("docs/env.md".into(), config::env_markdown()));
+    files
 }

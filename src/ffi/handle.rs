@@ -151,6 +151,7 @@ unsafe impl Send for TeamHandle {}
 impl TeamHandle {
     pub const WORLD: TeamHandle = TeamHandle::from_raw(crate::team::WORLD);
     pub const SHARED: TeamHandle = TeamHandle::from_raw(crate::team::SHARED);
+    pub const NODE: TeamHandle = TeamHandle::from_raw(crate::team::NODE);
     pub const INVALID: TeamHandle = TeamHandle(std::ptr::null());
 
     pub const fn from_raw(raw: usize) -> TeamHandle {
@@ -190,6 +191,10 @@ pub static SHMEM_TEAM_WORLD: TeamHandle = TeamHandle::WORLD;
 /// `extern shmem_team_t SHMEM_TEAM_SHARED;`
 #[unsafe(no_mangle)]
 pub static SHMEM_TEAM_SHARED: TeamHandle = TeamHandle::SHARED;
+
+/// `extern shmem_team_t SHMEMX_TEAM_NODE;` (`shmemx.h`)
+#[unsafe(no_mangle)]
+pub static SHMEMX_TEAM_NODE: TeamHandle = TeamHandle::NODE;
 
 #[cfg(test)]
 mod tests {

@@ -11,6 +11,17 @@ pub struct Proto {
     /// when both the `shmem_` and `pshmem_` exports are written by hand.
     pub rust: &'static str,
     pub c11_hidden: bool,
+    /// Also exported as the `shmemx_` name Sandia OpenSHMEM gave it before
+    /// OpenSHMEM 1.6 made it standard (declared in `shmemx.h`).
+    pub shmemx: bool,
+}
+
+impl Proto {
+    /// Adds the `shmemx_` alias.
+    const fn shmemx(mut self) -> Self {
+        self.shmemx = true;
+        self
+    }
 }
 
 const fn p(decl: &'static str, rust: &'static str) -> Proto {
@@ -18,6 +29,7 @@ const fn p(decl: &'static str, rust: &'static str) -> Proto {
         decl,
         rust,
         c11_hidden: false,
+        shmemx: false,
     }
 }
 
@@ -27,6 +39,7 @@ const fn hidden(decl: &'static str, rust: &'static str) -> Proto {
         decl,
         rust,
         c11_hidden: true,
+        shmemx: false,
     }
 }
 
@@ -36,6 +49,7 @@ const fn hand(decl: &'static str) -> Proto {
         decl,
         rust: "",
         c11_hidden: false,
+        shmemx: false,
     }
 }
 
@@ -73,7 +87,8 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
             p(
                 "void shmem_query_initialized(int *initialized)",
                 "setup::query_initialized",
-            ),
+            )
+            .shmemx(),
         ],
     ),
     (
@@ -148,19 +163,23 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
             p(
                 "void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)",
                 "signal::set",
-            ),
+            )
+            .shmemx(),
             p(
                 "void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)",
                 "signal::ctx_set",
-            ),
+            )
+            .shmemx(),
             p(
                 "void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)",
                 "signal::add",
-            ),
+            )
+            .shmemx(),
             p(
                 "void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)",
                 "signal::ctx_add",
-            ),
+            )
+            .shmemx(),
         ],
     ),
     (
@@ -266,8 +285,8 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
     ),
 ];
 
-/// Extensions declared in `shmemx.h` (no `pshmem_` twins: profiling covers the
-/// specification's routines).
+/// Extensions declared in `shmemx.h`; their `pshmemx_` twins are declared in
+/// `pshmemx.h`.
 pub const SHMEMX: &[Proto] = &[
     p(
         "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",

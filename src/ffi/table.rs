@@ -32,6 +32,10 @@ pub struct Family {
     /// C11 generic name and the index (among `params`) of the argument whose
     /// type selects the routine.
     pub generic: Option<(&'static str, usize)>,
+    /// Also exported as `shmemx_` names (with `pshmemx_` twins, declared in
+    /// `shmemx.h`): Sandia OpenSHMEM's names for what OpenSHMEM 1.6 made
+    /// standard, so programs written for it link unchanged.
+    pub shmemx: bool,
 }
 
 /// A family without context forms, sized or byte forms, or generic.
@@ -53,6 +57,7 @@ const fn fam(
         shim_ctx: false,
         shim,
         generic: None,
+        shmemx: false,
     }
 }
 
@@ -79,6 +84,11 @@ impl Family {
     /// C11 generic selecting on the first argument (after a context).
     const fn generic(mut self, name: &'static str) -> Self {
         self.generic = Some((name, 0));
+        self
+    }
+    /// Adds the `shmemx_` alias of every routine of the family.
+    const fn shmemx(mut self) -> Self {
+        self.shmemx = true;
         self
     }
     /// C11 generic selecting on argument `arg` (0-based).
@@ -254,11 +264,13 @@ pub const FAMILIES: &[Family] = &[
     fam("shmem_{T}_ibput", "void", BLOCK_STRIDED, Types::Rma, "rma::ibput")
         .ctx()
         .sized("shmem_ibput{N}")
-        .generic("shmem_ibput"),
+        .generic("shmem_ibput")
+        .shmemx(),
     fam("shmem_{T}_ibget", "void", BLOCK_STRIDED, Types::Rma, "rma::ibget")
         .ctx()
         .sized("shmem_ibget{N}")
-        .generic("shmem_ibget"),
+        .generic("shmem_ibget")
+        .shmemx(),
     // Put with signal.
     fam(
         "shmem_{T}_put_signal",
@@ -642,7 +654,8 @@ pub const FAMILIES: &[Family] = &[
         Types::Of(REDUCE_ARITH),
         "coll::sum_inscan",
     )
-    .generic_at("shmem_sum_inscan", 1),
+    .generic_at("shmem_sum_inscan", 1)
+    .shmemx(),
     fam(
         "shmem_{T}_sum_exscan",
         "int",
@@ -650,7 +663,8 @@ pub const FAMILIES: &[Family] = &[
         Types::Of(REDUCE_ARITH),
         "coll::sum_exscan",
     )
-    .generic_at("shmem_sum_exscan", 1),
+    .generic_at("shmem_sum_exscan", 1)
+    .shmemx(),
     // Deprecated active-set reductions.
     fam(
         "shmem_{T}_and_to_all",

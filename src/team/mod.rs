@@ -20,9 +20,15 @@ use crate::wait::backoff::{Backoff, Step};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
-/// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`, `SHMEM_TEAM_SHARED`).
+/// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
+/// `SHMEM_TEAM_SHARED`, and Sandia OpenSHMEM's `SHMEMX_TEAM_NODE`).
 pub const WORLD: usize = 1;
 pub const SHARED: usize = 2;
+pub const NODE: usize = 3;
+
+/// The predefined teams, in table order (slot `i` has raw handle `i + 1`).
+/// On one node all hold every PE and share the world team's sync memory.
+const PREDEFINED: [&str; 3] = ["SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEMX_TEAM_NODE"];
 
 #[derive(Debug)]
 pub struct Team {
@@ -413,17 +419,18 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
         space: space.clone(),
         predefined: Some(name),
     };
-    // The predefined teams always sit at indices 0 and 1 with generation 0;
-    // `finalize` left every other slot empty and free.
+    // The predefined teams always sit at the first indices with generation
+    // 0; `finalize` left every other slot empty and free.
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    while table.slots.len() < 2 {
+    while table.slots.len() < PREDEFINED.len() {
         table.slots.push(Slot {
             generation: 0,
             team: None,
         });
     }
-    table.slots[0].team = Some(Arc::new(world("SHMEM_TEAM_WORLD")));
-    table.slots[1].team = Some(Arc::new(world("SHMEM_TEAM_SHARED")));
+    for (slot, name) in table.slots.iter_mut().zip(PREDEFINED) {
+        slot.team = Some(Arc::new(world(name)));
+    }
     Ok(())
 }
 
@@ -439,14 +446,14 @@ pub fn finalize(rt: &Runtime) {
     }
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
     for (i, slot) in table.slots.iter_mut().enumerate() {
-        if slot.team.take().is_some() && i >= 2 {
+        if slot.team.take().is_some() && i >= PREDEFINED.len() {
             slot.generation = slot.generation.wrapping_add(1);
         }
     }
     // Every user slot is free for the next shmem_init; stale handles stay stale.
     let n = table.slots.len();
     table.free.clear();
-    table.free.extend((2..n).rev());
+    table.free.extend((PREDEFINED.len()..n).rev());
 }
 
 /// Why a split did not create a team on this PE.
@@ -527,6 +534,7 @@ mod tests {
     fn handles_round_trip_and_carry_generations() {
         assert_eq!(encode(0, 0), WORLD);
         assert_eq!(encode(1, 0), SHARED);
+        assert_eq!(encode(2, 0), NODE);
         assert_eq!(decode(encode(7, 3)), Some((7, 3)));
         assert_eq!(decode(0), None);
         assert_ne!(encode(5, 1), encode(5, 2));

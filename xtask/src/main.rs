@@ -105,6 +105,9 @@ fn demo(args: &[String]) -> Result<(), String> {
 fn gen_header() -> Result<(), String> {
     for (name, text) in rshmem::generated_files() {
         let path = root().join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
