@@ -191,7 +191,8 @@ fn pes_get_their_environment_and_the_job_file() {
             "{}",
             r.stdout
         );
-        assert!(r.stdout.contains(&format!("magic {pe} rshmem02\n")), "{}", r.stdout);
+        let magic = String::from_utf8_lossy(&job::MAGIC.to_le_bytes()).into_owned();
+        assert!(r.stdout.contains(&format!("magic {pe} {magic}\n")), "{}", r.stdout);
         assert!(r.stdout.contains(&format!("npes {pe} 3\n")), "{}", r.stdout);
         assert!(
             r.stdout.contains(&format!("size {pe} {}\n", job::control_len(3))),

@@ -55,7 +55,8 @@ fn run(opts: &options::Options) -> i32 {
         }
     };
     let nofile = spawn::raise_nofile(opts.npes);
-    let mem = match spawn::JobMem::create(opts.npes) {
+    let job_id = job_id();
+    let mem = match spawn::JobMem::create(opts.npes, &job_id) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("oshrun: cannot create the job's memory file: {e}");
@@ -78,7 +79,7 @@ fn run(opts: &options::Options) -> i32 {
         args: &opts.args,
         env: &opts.env,
         npes: opts.npes,
-        job_id: job_id(),
+        job_id,
         job_fd: mem.fd(),
         nofile,
         cpus: &cpus,

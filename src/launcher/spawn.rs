@@ -18,9 +18,10 @@ pub struct JobMem {
 }
 
 impl JobMem {
-    /// Creates the memory file of a job of `npes` PEs and writes its header.
-    pub fn create(npes: usize) -> io::Result<JobMem> {
-        let mut fd = segment::create_memfd("rshmem-job")?;
+    /// Creates the memory file of a job of `npes` PEs, identified by
+    /// `job_id`, and writes its header.
+    pub fn create(npes: usize, job_id: &str) -> io::Result<JobMem> {
+        let mut fd = segment::create_memfd(job::FILE_NAME)?;
         if fd.as_raw_fd() < 3 {
             // Descriptors 0-2 are replaced in the children by their stdio; move
             // the file above them (only possible if oshrun started without them).
@@ -38,6 +39,9 @@ impl JobMem {
         let mem = JobMem { fd, map, npes };
         let c = mem.control();
         c.header().npes.store(npes as u32, std::sync::atomic::Ordering::Release);
+        c.header()
+            .id_hash
+            .store(job::id_hash(job_id), std::sync::atomic::Ordering::Release);
         c.header().magic.store(job::MAGIC, std::sync::atomic::Ordering::Release);
         Ok(mem)
     }
@@ -292,9 +296,13 @@ mod tests {
 
     #[test]
     fn the_job_file_has_a_header() {
-        let mem = JobMem::create(3).unwrap();
+        let mem = JobMem::create(3, "1-2").unwrap();
         let c = mem.control();
         assert_eq!(c.header().magic.load(std::sync::atomic::Ordering::Relaxed), job::MAGIC);
+        assert_eq!(
+            c.header().id_hash.load(std::sync::atomic::Ordering::Relaxed),
+            job::id_hash("1-2")
+        );
         assert_eq!(c.header().npes.load(std::sync::atomic::Ordering::Relaxed), 3);
         assert_eq!(c.state(2), job::PeState::Absent);
         assert!(mem.fd() >= 3);
