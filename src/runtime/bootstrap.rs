@@ -14,7 +14,7 @@ mod attach;
 
 use super::Runtime;
 use super::error::{Error, ErrorKind};
-use crate::config::{Config, human_bytes};
+use crate::config::{Config, Setting, human_bytes};
 use crate::heap::alloc::Allocator;
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, segment};
 use crate::job::{self, Control, PeState};
@@ -76,7 +76,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
 
     let data = globals::program_data();
     let data_len = data.map_or(0, |d| d.len);
-    let wanted = if config.symmetric_size_explicit {
+    let wanted = if config.symmetric_size_set_by.is_some() {
         config.symmetric_size
     } else {
         default_heap(npes, config.symmetric_size)
@@ -121,7 +121,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         if let Err(why) = plan_layout(
             &control,
             &file,
-            config.symmetric_size_explicit,
+            config.symmetric_size_set_by.as_ref(),
             data_len,
             heap_len,
             config.space_arena_size.next_multiple_of(SEGMENT_ALIGN),
@@ -195,7 +195,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
 fn plan_layout(
     control: &Control,
     file: &OwnedFd,
-    explicit: bool,
+    heap_set_by: Option<&Setting>,
     data_len: usize,
     heap_len: usize,
     sync_len: usize,
@@ -222,12 +222,11 @@ fn plan_layout(
     }
     let total = npes as u128 * heap_len as u128;
     let machine = segment::machine_memory();
-    if explicit && total > machine {
-        let shown = std::env::var("SHMEM_SYMMETRIC_SIZE")
-            .or_else(|_| std::env::var("SMA_SYMMETRIC_SIZE"))
-            .unwrap_or_default();
+    if let Some(set) = heap_set_by.filter(|_| total > machine) {
         return Err(format!(
-            "SHMEM_SYMMETRIC_SIZE={shown} asks for {npes} PE{} x {} = {}, more than this machine's memory ({})",
+            "{}={} asks for {npes} PE{} x {} = {}, more than this machine's memory ({})",
+            set.var,
+            set.text,
             if npes == 1 { "" } else { "s" },
             human_bytes(heap_len as u128),
             human_bytes(total),
@@ -236,10 +235,27 @@ fn plan_layout(
     }
     // Globals part and heap both start SEGMENT_ALIGN-aligned (see heap::SEGMENT_ALIGN);
     // the rounding costs address space only, untouched pages are never allocated.
-    let data_part = data_len.next_multiple_of(SEGMENT_ALIGN);
-    let stride = data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len;
+    // Sizes are at most 2^64 - 1 after that rounding (the configuration checks
+    // it); their sum and the product by npes are computed wide and must fit a
+    // file length (off_t).
+    let align = SEGMENT_ALIGN as u128;
+    let data_part = (data_len as u128).next_multiple_of(align);
+    let heap_part = (heap_len as u128).next_multiple_of(align);
+    let stride = data_part + heap_part + sync_len as u128;
     let seg_offset = job::control_len(npes);
-    let len = seg_offset as u64 + npes as u64 * stride as u64;
+    let len = seg_offset as u128 + npes as u128 * stride;
+    if len > i64::MAX as u128 {
+        return Err(format!(
+            "the job needs {npes} PE{} x {stride} bytes ({} of globals + {} of heap (SHMEM_SYMMETRIC_SIZE) + {} of \
+             space arena (SHMEM_SPACE_ARENA_SIZE)) = {len} bytes with the control block, more than a memory file \
+             can hold (2^63 - 1 bytes)",
+            if npes == 1 { "" } else { "s" },
+            human_bytes(data_part),
+            human_bytes(heap_part),
+            human_bytes(sync_len as u128),
+        ));
+    }
+    let (data_part, stride, len) = (data_part as usize, stride as usize, len as u64);
     segment::set_len(file.as_raw_fd(), len)
         .map_err(|e| format!("cannot size the job's memory file to {}: {e}", human_bytes(len as u128)))?;
     let h = control.header();
