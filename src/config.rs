@@ -77,7 +77,7 @@ pub const VARS: &[Var] = &[
         also: &[],
         kind: Kind::Count,
         default: "auto",
-        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores).",
+        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores); at most 1073741824.",
     },
     Var {
         name: "HANG_WARN",
@@ -199,6 +199,10 @@ pub struct Setting {
 /// overflow.
 pub const MAX_POOL: usize = 1 << 16;
 
+/// Most polls `SHMEM_WAIT_SPIN` may ask for (seconds of spinning): the wait
+/// counts spins and yields together in 32 bits.
+pub const MAX_WAIT_SPIN: u32 = 1 << 30;
+
 /// The typed configuration, read once at `shmem_init`.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -308,9 +312,9 @@ impl Config {
         let (n, v) = raw("WAIT_SPIN");
         let wait_spin = match v {
             Some(s) if s.trim() == "auto" => None,
-            Some(s) => {
-                Some(parse_count(&s, u32::MAX as u64).map_err(|why| err(n, &s, format!("{why} (or 'auto')")))? as u32)
-            }
+            Some(s) => Some(
+                parse_count(&s, MAX_WAIT_SPIN as u64).map_err(|why| err(n, &s, format!("{why} (or 'auto')")))? as u32,
+            ),
             None => None,
         };
         let (n, v) = raw("HANG_WARN");
@@ -708,15 +712,20 @@ mod tests {
             (
                 "SHMEM_WAIT_SPIN",
                 "4294967296",
-                "too large: at most 4294967295 (or 'auto')",
+                "too large: at most 1073741824 (or 'auto')",
+            ),
+            (
+                "SHMEM_WAIT_SPIN",
+                "4294967295",
+                "too large: at most 1073741824 (or 'auto')",
             ),
             ("SHMEM_WAIT_SPIN", "lots", "expected a whole number (or 'auto')"),
         ] {
             let e = cfg(&[(var, v)]).unwrap_err();
             assert_eq!((e.var.as_str(), e.value.as_str(), e.why.as_str()), (var, v, why));
         }
-        let c = cfg(&[("SHMEM_PSYNC_POOL_MAX", "65536"), ("SHMEM_WAIT_SPIN", "4294967295")]).unwrap();
-        assert_eq!((c.psync_pool_max, c.wait_spin), (65536, Some(u32::MAX)));
+        let c = cfg(&[("SHMEM_PSYNC_POOL_MAX", "65536"), ("SHMEM_WAIT_SPIN", "1073741824")]).unwrap();
+        assert_eq!((c.psync_pool_max, c.wait_spin), (65536, Some(1 << 30)));
     }
 
     #[test]
