@@ -403,12 +403,14 @@ impl Config {
                 "COLLECT_ALGORITHM" => self.collect_algorithm.to_string(),
                 _ => String::new(),
             };
-            let alias = other_names(v);
-            let alias = if alias.is_empty() {
-                String::new()
+            let mut alias = if v.sma_alias {
+                format!(" (alias SMA_{})", v.name)
             } else {
-                format!(" (also {})", alias.join(", "))
+                String::new()
             };
+            if !v.also.is_empty() {
+                alias.push_str(&format!(" (also {})", v.also.join(", ")));
+            }
             let default = if v.default.is_empty() { "unset" } else { v.default };
             s.push_str(&format!(
                 "  SHMEM_{}{}\n      value {}, default {}\n      {}\n",
@@ -738,6 +740,11 @@ mod tests {
             ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")
         );
         assert!(c.info_text().contains("value 3145728 (from SHMEM_SYMMETRIC_HEAP_SIZE)"));
+        assert!(
+            c.info_text()
+                .contains("SHMEM_SYMMETRIC_SIZE (alias SMA_SYMMETRIC_SIZE) (also SHMEM_SYMMETRIC_HEAP_SIZE)\n")
+        );
+        assert!(c.info_text().contains("  SHMEM_DEBUG (alias SMA_DEBUG)\n"));
         // Both names, same size (however written): fine, the SHMEM_ name is the source.
         let c = cfg(&[("SHMEM_SYMMETRIC_SIZE", "3145728"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")]).unwrap();
         assert_eq!(c.symmetric_size, 3 << 20);
