@@ -28,6 +28,9 @@ pub struct Var {
     pub name: &'static str,
     /// Whether the deprecated `SMA_` spelling is honoured too.
     pub sma_alias: bool,
+    /// Other implementations' names of the same setting, read as well; when
+    /// one of them and the variable are both set they must agree.
+    pub also: &'static [&'static str],
     pub kind: Kind,
     /// Default, as the user would write it ("" for flags that are off).
     pub default: &'static str,
@@ -39,13 +42,15 @@ pub const VARS: &[Var] = &[
     Var {
         name: "SYMMETRIC_SIZE",
         sma_alias: true,
+        also: &["SHMEM_SYMMETRIC_HEAP_SIZE"],
         kind: Kind::Size,
         default: "512M",
-        help: "Bytes of symmetric heap per PE (suffixes k, m, g, t; fractions allowed, e.g. 1.5G). Unset, it is 512M, lowered if all PEs' heaps would exceed half the machine's memory.",
+        help: "Bytes of symmetric heap per PE (suffixes k, m, g, t; fractions allowed, e.g. 1.5G). Unset, it is 512M, lowered if all PEs' heaps would exceed half the machine's memory. Open MPI's name `SHMEM_SYMMETRIC_HEAP_SIZE` is read too; set with `SHMEM_SYMMETRIC_SIZE` (or `SMA_SYMMETRIC_SIZE`) to a different size, it is an error.",
     },
     Var {
         name: "DEBUG",
         sma_alias: true,
+        also: &[],
         kind: Kind::Flag,
         default: "",
         help: "Print debugging messages, e.g. why an allocation returned NULL.",
@@ -53,6 +58,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "INFO",
         sma_alias: true,
+        also: &[],
         kind: Kind::Flag,
         default: "",
         help: "PE 0 prints this table with the values in effect at start-up.",
@@ -60,6 +66,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "VERSION",
         sma_alias: true,
+        also: &[],
         kind: Kind::Flag,
         default: "",
         help: "PE 0 prints the library name and version at start-up.",
@@ -67,13 +74,15 @@ pub const VARS: &[Var] = &[
     Var {
         name: "WAIT_SPIN",
         sma_alias: false,
+        also: &[],
         kind: Kind::Count,
         default: "auto",
-        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores).",
+        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores); at most 1073741824.",
     },
     Var {
         name: "HANG_WARN",
         sma_alias: false,
+        also: &[],
         kind: Kind::Seconds,
         default: "0",
         help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
@@ -81,6 +90,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "PSYNC_STRATEGY",
         sma_alias: false,
+        also: &[],
         kind: Kind::Choice(crate::psync::STRATEGIES),
         default: "traditional",
         help: "How collective synchronisation memory is managed and reused (see docs/psync.md).",
@@ -88,6 +98,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "PSYNC_STATS",
         sma_alias: false,
+        also: &[],
         kind: Kind::Flag,
         default: "",
         help: "Every PE prints its synchronisation-memory footprint (current and peak bytes) at shmem_finalize.",
@@ -95,34 +106,39 @@ pub const VARS: &[Var] = &[
     Var {
         name: "PSYNC_POOL",
         sma_alias: false,
+        also: &[],
         kind: Kind::Count,
         default: "2",
-        help: "Sync arrays a team starts with under the pool strategies (extra-sync, barrier-unlock); at least 1.",
+        help: "Sync arrays a team starts with under the pool strategies (extra-sync, barrier-unlock); 1 to 65536.",
     },
     Var {
         name: "PSYNC_POOL_MAX",
         sma_alias: false,
+        also: &[],
         kind: Kind::Count,
         default: "16",
-        help: "Sync arrays a team's pool may grow to under the pool strategies; at least 2 and at least SHMEM_PSYNC_POOL.",
+        help: "Sync arrays a team's pool may grow to under the pool strategies; at least 2 and at least SHMEM_PSYNC_POOL, at most 65536.",
     },
     Var {
         name: "SPACE_ARENA_SIZE",
         sma_alias: false,
+        also: &[],
         kind: Kind::Size,
         default: "1G",
-        help: "Bytes per PE of address space for spaces: those created with shmemx_space_create and every team's own synchronisation memory (pages are used only when touched).",
+        help: "Bytes per PE of address space for spaces: those created with shmemx_space_create and every team's own synchronisation memory (pages are used only when touched); at least 1M.",
     },
     Var {
         name: "TEAM_SCRATCH_SIZE",
         sma_alias: false,
+        also: &[],
         kind: Kind::Size,
         default: "64K",
-        help: "Bytes of collective scratch each team gets per PE (reductions move data through it in chunks of this size).",
+        help: "Bytes of collective scratch each team gets per PE (reductions move data through it in chunks of this size); at least 1K, at most SHMEM_SPACE_ARENA_SIZE, where it lives.",
     },
     Var {
         name: "BARRIER_ALGORITHM",
         sma_alias: false,
+        also: &[],
         kind: Kind::Choice(crate::coll::registry::BARRIER),
         default: "auto",
         help: "Barrier and sync algorithm of teams and active sets.",
@@ -130,6 +146,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "BCAST_ALGORITHM",
         sma_alias: false,
+        also: &[],
         kind: Kind::Choice(crate::coll::registry::BCAST),
         default: "auto",
         help: "Broadcast algorithm.",
@@ -137,6 +154,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "REDUCE_ALGORITHM",
         sma_alias: false,
+        also: &[],
         kind: Kind::Choice(crate::coll::registry::REDUCE),
         default: "auto",
         help: "Reduction algorithm (team reductions and `_to_all`).",
@@ -144,6 +162,7 @@ pub const VARS: &[Var] = &[
     Var {
         name: "COLLECT_ALGORITHM",
         sma_alias: false,
+        also: &[],
         kind: Kind::Choice(crate::coll::registry::COLLECT),
         default: "auto",
         help: "Algorithm of collect and fcollect.",
@@ -168,13 +187,29 @@ impl fmt::Display for ConfigError {
     }
 }
 
+/// Where a setting came from: the variable it was read from and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub var: String,
+    pub text: String,
+}
+
+/// Most sync arrays a team's pool may hold (`SHMEM_PSYNC_POOL`, `_MAX`): far
+/// more than any program needs, small enough that a region's size cannot
+/// overflow.
+pub const MAX_POOL: usize = 1 << 16;
+
+/// Most polls `SHMEM_WAIT_SPIN` may ask for (seconds of spinning): the wait
+/// counts spins and yields together in 32 bits.
+pub const MAX_WAIT_SPIN: u32 = 1 << 30;
+
 /// The typed configuration, read once at `shmem_init`.
 #[derive(Clone, Debug)]
 pub struct Config {
     pub symmetric_size: usize,
-    /// Whether the size came from the environment (else it is the default,
-    /// which start-up may lower to fit the machine).
-    pub symmetric_size_explicit: bool,
+    /// The variable that set the size, if any (else it is the default, which
+    /// start-up may lower to fit the machine).
+    pub symmetric_size_set_by: Option<Setting>,
     pub debug: bool,
     pub info: bool,
     pub version: bool,
@@ -202,8 +237,9 @@ impl Config {
 
     /// Reads through `get`, so tests can supply their own environment.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let find = |name: &str| VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
         let raw = |name: &str| -> (String, Option<String>) {
-            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+            let var = find(name);
             let primary = format!("SHMEM_{name}");
             if let Some(v) = get(&primary) {
                 return (primary, Some(v));
@@ -222,26 +258,62 @@ impl Config {
             why,
         };
 
-        let (n, v) = raw("SYMMETRIC_SIZE");
-        let symmetric_size_explicit = v.is_some();
-        let symmetric_size = match v {
-            Some(s) => parse_size(&s).map_err(|why| err(n, &s, why))?,
-            None => parse_size("512M").expect("default parses"),
+        // A size, at least `min` bytes, that the library can round up to a
+        // multiple of `align` without overflow. Read under its names (the
+        // variable or its SMA_ alias, and other implementations' names), which
+        // must agree; returns the size and where it came from.
+        let size = |name: &str, min: usize, align: usize| -> Result<(usize, Option<Setting>), ConfigError> {
+            let var = find(name);
+            let (n, v) = raw(name);
+            let mut set: Vec<Setting> = v.map(|text| Setting { var: n, text }).into_iter().collect();
+            set.extend(var.also.iter().filter_map(|&other| {
+                get(other).map(|text| Setting {
+                    var: other.to_string(),
+                    text,
+                })
+            }));
+            let mut values = Vec::with_capacity(set.len());
+            for s in &set {
+                values.push(checked_size(&s.text, min, align).map_err(|why| err(s.var.clone(), &s.text, why))?);
+            }
+            if let (Some(first), Some((i, _))) =
+                (set.first(), values.iter().enumerate().find(|(_, b)| **b != values[0]))
+            {
+                let other = &set[i];
+                return Err(err(
+                    other.var.clone(),
+                    &other.text,
+                    format!(
+                        "it names the same setting as {}, which is {:?}, a different size: set only one of them, or both to the same size",
+                        first.var, first.text
+                    ),
+                ));
+            }
+            match set.into_iter().next() {
+                Some(s) => Ok((values[0], Some(s))),
+                None => Ok((checked_size(var.default, min, align).expect("default is valid"), None)),
+            }
         };
-        if symmetric_size == 0 {
-            return Err(err(
-                "SHMEM_SYMMETRIC_SIZE".into(),
-                "0",
-                "the heap must not be empty".into(),
-            ));
+        let count = |name: &str, min: usize, max: usize| -> Result<usize, ConfigError> {
+            let var = find(name);
+            let (n, v) = raw(name);
+            let text = v.unwrap_or_else(|| var.default.to_string());
+            let c = parse_count(&text, max as u64).map_err(|why| err(n.clone(), &text, why))? as usize;
+            if c < min {
+                return Err(err(n, &text, format!("must be at least {min}")));
+            }
+            Ok(c)
+        };
+
+        let (symmetric_size, symmetric_size_set_by) = size("SYMMETRIC_SIZE", 0, SIZE_ALIGN)?;
+        if let (0, Some(s)) = (symmetric_size, &symmetric_size_set_by) {
+            return Err(err(s.var.clone(), &s.text, "the heap must not be empty".into()));
         }
         let (n, v) = raw("WAIT_SPIN");
         let wait_spin = match v {
             Some(s) if s.trim() == "auto" => None,
             Some(s) => Some(
-                s.trim()
-                    .parse::<u32>()
-                    .map_err(|_| err(n, &s, "expected a whole number or 'auto'".into()))?,
+                parse_count(&s, MAX_WAIT_SPIN as u64).map_err(|why| err(n, &s, format!("{why} (or 'auto')")))? as u32,
             ),
             None => None,
         };
@@ -251,7 +323,7 @@ impl Config {
             None => 0.0,
         };
         let choice = |name: &str| -> Result<&'static str, ConfigError> {
-            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+            let var = find(name);
             let Kind::Choice(names) = var.kind else {
                 unreachable!("{name} is a choice")
             };
@@ -265,44 +337,38 @@ impl Config {
                     .ok_or_else(|| err(n, &s, format!("expected one of: {}", names.join(", ")))),
             }
         };
-        let size = |name: &str, min: usize| -> Result<usize, ConfigError> {
-            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
-            let (n, v) = raw(name);
-            let text = v.unwrap_or_else(|| var.default.to_string());
-            let b = parse_size(&text).map_err(|why| err(n.clone(), &text, why))?;
-            if b < min {
-                return Err(err(n, &text, format!("must be at least {min} bytes")));
-            }
-            Ok(b)
-        };
-        let count = |name: &str, min: usize| -> Result<usize, ConfigError> {
-            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
-            let (n, v) = raw(name);
-            let text = v.unwrap_or_else(|| var.default.to_string());
-            let c = text
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| err(n.clone(), &text, "expected a whole number".into()))?;
-            if c < min {
-                return Err(err(n, &text, format!("must be at least {min}")));
-            }
-            Ok(c)
-        };
-        let psync_pool = count("PSYNC_POOL", 1)?;
-        let psync_pool_max = count("PSYNC_POOL_MAX", psync_pool.max(2))?;
+        let psync_pool = count("PSYNC_POOL", 1, MAX_POOL)?;
+        let psync_pool_max = count("PSYNC_POOL_MAX", psync_pool.max(2), MAX_POOL)?;
+        let (space_arena_size, _) = size("SPACE_ARENA_SIZE", 1 << 20, SIZE_ALIGN)?;
+        let (team_scratch_size, scratch_set_by) = size("TEAM_SCRATCH_SIZE", 1024, SIZE_ALIGN)?;
+        // Every team's scratch lives in the space arena.
+        if team_scratch_size > space_arena_size {
+            let s = scratch_set_by.unwrap_or_else(|| Setting {
+                var: "SHMEM_TEAM_SCRATCH_SIZE".into(),
+                text: find("TEAM_SCRATCH_SIZE").default.into(),
+            });
+            return Err(err(
+                s.var,
+                &s.text,
+                format!(
+                    "a team's scratch must fit in the space arena (SHMEM_SPACE_ARENA_SIZE, {} bytes)",
+                    space_arena_size
+                ),
+            ));
+        }
         Ok(Config {
             psync_pool,
             psync_pool_max,
             psync_strategy: choice("PSYNC_STRATEGY")?,
             psync_stats: raw("PSYNC_STATS").1.is_some(),
-            space_arena_size: size("SPACE_ARENA_SIZE", 1 << 20)?,
-            team_scratch_size: size("TEAM_SCRATCH_SIZE", 1024)?,
+            space_arena_size,
+            team_scratch_size,
             barrier_algorithm: choice("BARRIER_ALGORITHM")?,
             bcast_algorithm: choice("BCAST_ALGORITHM")?,
             reduce_algorithm: choice("REDUCE_ALGORITHM")?,
             collect_algorithm: choice("COLLECT_ALGORITHM")?,
             symmetric_size,
-            symmetric_size_explicit,
+            symmetric_size_set_by,
             debug: raw("DEBUG").1.is_some(),
             info: raw("INFO").1.is_some(),
             version: raw("VERSION").1.is_some(),
@@ -316,7 +382,10 @@ impl Config {
         let mut s = String::from("rshmem environment variables (SHMEM_INFO):\n");
         for v in VARS {
             let current = match v.name {
-                "SYMMETRIC_SIZE" => self.symmetric_size.to_string(),
+                "SYMMETRIC_SIZE" => match &self.symmetric_size_set_by {
+                    Some(from) => format!("{} (from {})", self.symmetric_size, from.var),
+                    None => self.symmetric_size.to_string(),
+                },
                 "DEBUG" => self.debug.to_string(),
                 "INFO" => self.info.to_string(),
                 "VERSION" => self.version.to_string(),
@@ -334,11 +403,14 @@ impl Config {
                 "COLLECT_ALGORITHM" => self.collect_algorithm.to_string(),
                 _ => String::new(),
             };
-            let alias = if v.sma_alias {
+            let mut alias = if v.sma_alias {
                 format!(" (alias SMA_{})", v.name)
             } else {
                 String::new()
             };
+            if !v.also.is_empty() {
+                alias.push_str(&format!(" (also {})", v.also.join(", ")));
+            }
             let default = if v.default.is_empty() { "unset" } else { v.default };
             s.push_str(&format!(
                 "  SHMEM_{}{}\n      value {}, default {}\n      {}\n",
@@ -354,8 +426,11 @@ impl Config {
 pub fn env_markdown() -> String {
     let mut s = String::from(
         "# Environment variables\n\nGenerated from the table in `src/config.rs`; do not edit. Each variable is read as \
-         `SHMEM_<NAME>`, then as the deprecated `SMA_<NAME>` where marked. A malformed value stops `shmem_init` \
-         with a message naming the variable and the value.\n\n| variable | `SMA_` alias | kind | default | meaning |\n|---|---|---|---|---|\n",
+         `SHMEM_<NAME>`, then under its other names where listed: the deprecated `SMA_<NAME>` (the `SHMEM_` \
+         name wins when both are set), and other implementations' names (Open MPI's), which must agree with \
+         the `SHMEM_` name when both are set. A malformed value stops `shmem_init` with a message naming the \
+         variable and the value; so does a size too large to lay out (within 2 MiB of 2^64), and two names \
+         of one setting set to different values.\n\n| variable | other names | kind | default | meaning |\n|---|---|---|---|---|\n",
     );
     for v in VARS {
         let kind = match v.kind {
@@ -366,13 +441,56 @@ pub fn env_markdown() -> String {
             Kind::Choice(names) => format!("one of `{}`", names.join("`, `")),
         };
         let default = if v.default.is_empty() { "unset" } else { v.default };
-        let alias = if v.sma_alias { "yes" } else { "no" };
+        let others = other_names(v);
+        let others = if others.is_empty() {
+            "".to_string()
+        } else {
+            format!("`{}`", others.join("`, `"))
+        };
         s.push_str(&format!(
-            "| `SHMEM_{}` | {alias} | {kind} | `{default}` | {} |\n",
+            "| `SHMEM_{}` | {others} | {kind} | `{default}` | {} |\n",
             v.name, v.help
         ));
     }
     s
+}
+
+/// A variable's other names: its `SMA_` alias, then other implementations'.
+fn other_names(v: &Var) -> Vec<String> {
+    let sma = v.sma_alias.then(|| format!("SMA_{}", v.name));
+    sma.into_iter().chain(v.also.iter().map(|a| a.to_string())).collect()
+}
+
+/// The granule sizes are rounded up to when memory is laid out (a segment's
+/// parts start at multiples of it): every size must survive that rounding.
+const SIZE_ALIGN: usize = crate::heap::SEGMENT_ALIGN;
+
+/// Parses a size and checks it: at least `min`, and still representable
+/// once rounded up to a multiple of `align` (a power of two).
+fn checked_size(text: &str, min: usize, align: usize) -> Result<usize, String> {
+    let b = parse_size(text)?;
+    if b < min {
+        return Err(format!("must be at least {min} bytes"));
+    }
+    if b.checked_next_multiple_of(align).is_none() {
+        return Err(format!(
+            "too large: rounded up to a multiple of {} (as memory is laid out) it exceeds 2^64 - 1 bytes",
+            human_bytes(align as u128)
+        ));
+    }
+    Ok(b)
+}
+
+/// Parses a whole number from 0 to `max`.
+fn parse_count(text: &str, max: u64) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("expected a whole number".into());
+    }
+    match t.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!("too large: at most {max}")),
+    }
 }
 
 /// Parses a size as the OpenSHMEM spec defines for `SHMEM_SYMMETRIC_SIZE`: a
@@ -380,6 +498,7 @@ pub fn env_markdown() -> String {
 /// one of k/K (2^10), m/M (2^20), g/G (2^30) or t/T (2^40). The result is rounded
 /// up to a whole byte ("3.1M" is 3250586).
 pub fn parse_size(s: &str) -> Result<usize, String> {
+    const TOO_LARGE: &str = "too large: a size is at most 2^64 - 1 bytes";
     let t = s.trim();
     if t.is_empty() {
         return Err("empty size".into());
@@ -410,20 +529,28 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     {
         return Err("expected a number such as 512M, 1.5G or 65536".into());
     }
-    // Exact arithmetic: value = int * mult + ceil(frac_digits * mult / 10^len).
-    let int: u128 = if int_part.is_empty() {
-        0
-    } else {
-        int_part.parse::<u128>().map_err(|_| "number too large".to_string())?
-    };
-    let mut total = int.checked_mul(mult as u128).ok_or("number too large")?;
-    if let Some(f) = frac_part.filter(|f| !f.is_empty()) {
-        let f = &f[..f.len().min(30)];
-        let num: u128 = f.parse().map_err(|_| "bad fraction".to_string())?;
-        let den = 10u128.pow(f.len() as u32);
-        total += (num * mult as u128).div_ceil(den);
+    // Exact arithmetic: value = int * mult + ceil(0.frac * mult), in u128 with
+    // every step checked.
+    let int_digits = int_part.trim_start_matches('0');
+    if int_digits.len() > 20 {
+        return Err(TOO_LARGE.into());
     }
-    usize::try_from(total).map_err(|_| "number too large".into())
+    let int: u128 = int_digits.parse::<u128>().unwrap_or(0);
+    let mut total = int.checked_mul(mult as u128).ok_or(TOO_LARGE)?;
+    if let Some(f) = frac_part.filter(|f| !f.is_empty()) {
+        // 24 digits times 2^40 stays far below 2^128; a non-zero digit after
+        // them can only push the ceiling up by one byte.
+        let (head, tail) = f.split_at(f.len().min(24));
+        let num: u128 = head.parse().map_err(|_| "bad fraction".to_string())?;
+        let scaled = num * mult as u128;
+        let den = 10u128.pow(head.len() as u32);
+        let mut frac = scaled / den;
+        if !scaled.is_multiple_of(den) || tail.bytes().any(|b| b != b'0') {
+            frac += 1;
+        }
+        total = total.checked_add(frac).ok_or(TOO_LARGE)?;
+    }
+    usize::try_from(total).map_err(|_| TOO_LARGE.into())
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -435,7 +562,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 /// Formats a byte count for people ("512 MiB", "1.5 GiB").
 pub fn human_bytes(n: u128) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut v = n as f64;
     let mut u = 0;
     while v >= 1024.0 && u < UNITS.len() - 1 {
@@ -510,7 +637,143 @@ mod tests {
     }
 
     #[test]
+    fn sizes_near_2_pow_64_are_exact_or_named_errors() {
+        let too_large = Err("too large: a size is at most 2^64 - 1 bytes".to_string());
+        assert_eq!(parse_size("18446744073709551615"), Ok(usize::MAX));
+        assert_eq!(parse_size("18446744073709551616"), too_large);
+        assert_eq!(parse_size("16777216T"), too_large);
+        assert_eq!(parse_size("16777215.9999999999999T"), too_large); // ceil gives 2^64
+        assert_eq!(parse_size("16777215.99999999999999T"), too_large);
+        assert_eq!(parse_size("16777215.5T"), Ok(usize::MAX - (1 << 39) + 1));
+        assert_eq!(parse_size("00000000000000000000000001k"), Ok(1024));
+        assert_eq!(parse_size("123456789012345678901234567890"), too_large);
+        // Long fractions: exact ceiling, no overflow, digits past the 24th count.
+        assert_eq!(parse_size("0.999999999999999999999999999999T"), Ok(1 << 40));
+        assert_eq!(parse_size("1.0000000000000000000000000001"), Ok(2));
+        assert_eq!(parse_size("1.000000000000000000000000000000"), Ok(1));
+    }
+
+    #[test]
+    fn sizes_must_survive_rounding() {
+        // Within 2 MiB of 2^64: rounding up to the layout granule would wrap.
+        for v in ["18446744073709551615", "18446744073709550000", "16777215.9999999999T"] {
+            for var in [
+                "SHMEM_SYMMETRIC_SIZE",
+                "SHMEM_SPACE_ARENA_SIZE",
+                "SHMEM_TEAM_SCRATCH_SIZE",
+            ] {
+                let e = cfg(&[(var, v)]).unwrap_err();
+                assert_eq!(e.var, var);
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "environment variable {var}=\"{v}\" is invalid: too large: rounded up to a multiple of 2 MiB \
+                         (as memory is laid out) it exceeds 2^64 - 1 bytes"
+                    )
+                );
+            }
+        }
+        // The largest size that rounds is accepted here (start-up then finds it
+        // too large for the machine or a memory file).
+        let top = (usize::MAX - (2 << 20) + 1).to_string();
+        assert_eq!(
+            cfg(&[("SHMEM_SYMMETRIC_SIZE", &top)]).unwrap().symmetric_size,
+            usize::MAX - (2 << 20) + 1
+        );
+        let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "0k")]).unwrap_err();
+        assert_eq!((e.value.as_str(), e.why.as_str()), ("0k", "the heap must not be empty"));
+        // A team's scratch lives in the space arena.
+        let e = cfg(&[("SHMEM_TEAM_SCRATCH_SIZE", "2G")]).unwrap_err();
+        assert_eq!(e.var, "SHMEM_TEAM_SCRATCH_SIZE");
+        assert!(
+            e.why
+                .contains("must fit in the space arena (SHMEM_SPACE_ARENA_SIZE, 1073741824 bytes)"),
+            "{e}"
+        );
+        let e = cfg(&[("SHMEM_SPACE_ARENA_SIZE", "1M"), ("SHMEM_TEAM_SCRATCH_SIZE", "0")]).unwrap_err();
+        assert!(e.why.contains("at least 1024 bytes"), "{e}");
+        let e = cfg(&[("SHMEM_SPACE_ARENA_SIZE", "1M")]);
+        assert!(e.is_ok());
+    }
+
+    #[test]
+    fn counts_are_bounded() {
+        for (var, v, why) in [
+            ("SHMEM_PSYNC_POOL", "65537", "too large: at most 65536"),
+            (
+                "SHMEM_PSYNC_POOL_MAX",
+                "4611686018427387904",
+                "too large: at most 65536",
+            ),
+            (
+                "SHMEM_PSYNC_POOL_MAX",
+                "99999999999999999999999",
+                "too large: at most 65536",
+            ),
+            ("SHMEM_PSYNC_POOL", "-1", "expected a whole number"),
+            (
+                "SHMEM_WAIT_SPIN",
+                "4294967296",
+                "too large: at most 1073741824 (or 'auto')",
+            ),
+            (
+                "SHMEM_WAIT_SPIN",
+                "4294967295",
+                "too large: at most 1073741824 (or 'auto')",
+            ),
+            ("SHMEM_WAIT_SPIN", "lots", "expected a whole number (or 'auto')"),
+        ] {
+            let e = cfg(&[(var, v)]).unwrap_err();
+            assert_eq!((e.var.as_str(), e.value.as_str(), e.why.as_str()), (var, v, why));
+        }
+        let c = cfg(&[("SHMEM_PSYNC_POOL_MAX", "65536"), ("SHMEM_WAIT_SPIN", "1073741824")]).unwrap();
+        assert_eq!((c.psync_pool_max, c.wait_spin), (65536, Some(1 << 30)));
+    }
+
+    #[test]
+    fn open_mpi_heap_size_name() {
+        let c = cfg(&[("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")]).unwrap();
+        assert_eq!(c.symmetric_size, 3 << 20);
+        let from = c.symmetric_size_set_by.as_ref().unwrap();
+        assert_eq!(
+            (from.var.as_str(), from.text.as_str()),
+            ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")
+        );
+        assert!(c.info_text().contains("value 3145728 (from SHMEM_SYMMETRIC_HEAP_SIZE)"));
+        assert!(
+            c.info_text()
+                .contains("SHMEM_SYMMETRIC_SIZE (alias SMA_SYMMETRIC_SIZE) (also SHMEM_SYMMETRIC_HEAP_SIZE)\n")
+        );
+        assert!(c.info_text().contains("  SHMEM_DEBUG (alias SMA_DEBUG)\n"));
+        // Both names, same size (however written): fine, the SHMEM_ name is the source.
+        let c = cfg(&[("SHMEM_SYMMETRIC_SIZE", "3145728"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")]).unwrap();
+        assert_eq!(c.symmetric_size, 3 << 20);
+        assert_eq!(c.symmetric_size_set_by.unwrap().var, "SHMEM_SYMMETRIC_SIZE");
+        // Different sizes: an error naming both.
+        let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2M")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "environment variable SHMEM_SYMMETRIC_HEAP_SIZE=\"2M\" is invalid: it names the same setting as \
+             SHMEM_SYMMETRIC_SIZE, which is \"1M\", a different size: set only one of them, or both to the same size"
+        );
+        let e = cfg(&[("SMA_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2M")]).unwrap_err();
+        assert!(e.why.contains("same setting as SMA_SYMMETRIC_SIZE"), "{e}");
+        // Each name's own errors come first, under its own name.
+        let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2Q")]).unwrap_err();
+        assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2Q"));
+        let e = cfg(&[("SHMEM_SYMMETRIC_HEAP_SIZE", "0")]).unwrap_err();
+        assert_eq!(
+            (e.var.as_str(), e.why.as_str()),
+            ("SHMEM_SYMMETRIC_HEAP_SIZE", "the heap must not be empty")
+        );
+        assert!(
+            env_markdown().contains("| `SHMEM_SYMMETRIC_SIZE` | `SMA_SYMMETRIC_SIZE`, `SHMEM_SYMMETRIC_HEAP_SIZE` |")
+        );
+    }
+
+    #[test]
     fn human_sizes() {
+        assert_eq!(human_bytes(1 << 63), "8 EiB");
         assert_eq!(human_bytes(512 << 20), "512 MiB");
         assert_eq!(human_bytes(1536 << 20), "1.5 GiB");
         assert_eq!(human_bytes(100), "100 B");

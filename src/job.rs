@@ -18,17 +18,31 @@ pub const ENV_PE: &str = "RSHMEM_PE";
 /// Number of PEs in the job.
 pub const ENV_NPES: &str = "RSHMEM_NPES";
 /// Job identity: unique per `oshrun` invocation (launcher pid and start time).
+/// Its [`id_hash`] is also in the job file's header, so a PE can tell its own
+/// job's file from any other file that happens to hold the descriptor number.
 pub const ENV_JOB_ID: &str = "RSHMEM_JOB_ID";
 /// File descriptor number of the job's memory file, inherited from `oshrun`.
 pub const ENV_JOB_FD: &str = "RSHMEM_JOB_FD";
 /// Number of CPUs the job's PEs share (those `oshrun` may run on): a PE pinned
 /// to one CPU cannot count them itself.
 pub const ENV_JOB_CPUS: &str = "RSHMEM_JOB_CPUS";
+/// Every variable above. The library removes them from its environment at
+/// `shmem_init`: a program the PE starts later is not a PE of this job.
+pub const ENV_ALL: [&str; 5] = [ENV_PE, ENV_NPES, ENV_JOB_ID, ENV_JOB_FD, ENV_JOB_CPUS];
+/// Name of the job's memory file (seen as `/memfd:rshmem-job` in `/proc`).
+pub const FILE_NAME: &str = "rshmem-job";
 
 /// Identifies a control block written by this version of the contract; bumped
 /// whenever the layout changes, so that an `oshrun` and a library of different
 /// versions refuse each other instead of misreading the slots.
-pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem02");
+pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem03");
+
+/// The job id as the header stores it: 64-bit FNV-1a of its text.
+pub fn id_hash(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
 
 /// Lifecycle of a PE as recorded in its slot.
 #[repr(u32)]
@@ -142,6 +156,9 @@ pub struct JobHeader {
     pub heap_size: AtomicU64,
     /// Length of the synchronisation arena at the end of each segment.
     pub sync_len: AtomicU64,
+    /// [`id_hash`] of the job id `oshrun` passed in [`ENV_JOB_ID`] (0 in a
+    /// file a 1-PE job made for itself).
+    pub id_hash: AtomicU64,
     /// World barrier: arrivals in the current episode.
     pub barrier_count: CachePadded<AtomicU32>,
     /// World barrier: episode number; waiters watch it change.

@@ -9,6 +9,8 @@
 
 pub mod classify;
 pub mod forward;
+pub mod hosts;
+pub mod mapping;
 pub mod options;
 pub mod signals;
 pub mod sink;
@@ -55,7 +57,8 @@ fn run(opts: &options::Options) -> i32 {
         }
     };
     let nofile = spawn::raise_nofile(opts.npes);
-    let mem = match spawn::JobMem::create(opts.npes) {
+    let job_id = job_id();
+    let mem = match spawn::JobMem::create(opts.npes, &job_id) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("oshrun: cannot create the job's memory file: {e}");
@@ -78,12 +81,16 @@ fn run(opts: &options::Options) -> i32 {
         args: &opts.args,
         env: &opts.env,
         npes: opts.npes,
-        job_id: job_id(),
+        job_id,
         job_fd: mem.fd(),
         nofile,
         cpus: &cpus,
-        pin: spawn::pins(opts.bind, opts.npes, cpus.len()),
+        pin: spawn::pins(opts.bind, opts.npes, opts.cpus_per_pe, cpus.len()),
+        cpus_per_pe: opts.cpus_per_pe,
     };
+    for note in &opts.notes {
+        eprintln!("{note}");
+    }
 
     // Started on this thread: see spawn_pe. A PE that cannot be started ends
     // the job, but those already running still go through the loop. So does
@@ -107,6 +114,10 @@ fn run(opts: &options::Options) -> i32 {
                 break;
             }
         }
+    }
+
+    if opts.report_bindings {
+        report_bindings(&spawned, &cpus);
     }
 
     let (sinks, writers) = match (
@@ -141,6 +152,41 @@ fn run(opts: &options::Options) -> i32 {
     }
     drop(mem);
     status
+}
+
+/// `--report-bindings`: one line per started PE saying where it may run, as
+/// the kernel reports it (all of oshrun's CPUs: not bound).
+fn report_bindings(spawned: &[spawn::Spawned], all: &[usize]) {
+    for (pe, s) in spawned.iter().enumerate() {
+        let place = match spawn::affinity_of(s.pid) {
+            Some(set) if set.as_slice() != all => match set.as_slice() {
+                [one] => format!("bound to CPU {one}"),
+                many => format!("bound to CPUs {}", cpu_list(many)),
+            },
+            Some(_) => "not bound".to_string(),
+            None => "gone before its binding could be read".to_string(),
+        };
+        eprintln!("oshrun: PE {pe} (pid {}) {place}", s.pid);
+    }
+}
+
+/// "0-3,6" for CPUs 0, 1, 2, 3 and 6 (sorted input).
+fn cpu_list(cpus: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j == i {
+            cpus[i].to_string()
+        } else {
+            format!("{}-{}", cpus[i], cpus[j])
+        });
+        i = j + 1;
+    }
+    parts.join(",")
 }
 
 /// Unique per run: oshrun's pid and start time.

@@ -1,6 +1,8 @@
 //! Command line of `oshrun`: options come first, the first other argument is the
 //! program, and everything after it belongs to the program.
 
+use super::hosts::{self, Host, ThisMachine};
+use super::mapping::{self, MapBy};
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::time::Duration;
@@ -28,8 +30,26 @@ Options (before the program; '--' ends them):
                          robin); none: let the kernel place PEs; auto (default):
                          core when the PEs divide evenly among those CPUs
                          (NAME alone is accepted: the environment is inherited)
+  --report-bindings      print, per PE, the CPUs it is pinned to (or 'not bound')
   --oversubscribe, --allow-run-as-root
                          accepted and ignored (Open MPI habits)
+
+Accepted from Open MPI and Hydra command lines (rshmem runs on this machine):
+  -H, --host, -host, -hosts LIST
+                         hosts as 'a,b:2': each must be this machine (localhost,
+                         127.0.0.1, ::1, its name or address); without -np, the
+                         slots (1 per entry unless ':N') give the PE count
+  -hostfile, --hostfile, -machinefile, --machinefile, -f FILE
+                         the same, one host a line ('host slots=N' or 'host:N';
+                         a line without a count is one slot per CPU)
+  -N N, -npernode N, --npernode N, -ppn N
+                         N PEs per node: N PEs (must agree with -np if both)
+  --map-by WHAT          slot, node: as usual; core, hwthread: pinned;
+                         ppr:N:node is -N N, ppr:N:core N PEs per CPU; :PE=n
+                         pins each PE to n CPUs; socket, numa, l3cache, ...:
+                         accepted with a note, placement follows --bind-to
+  --mca NAME VALUE, -mca NAME VALUE
+                         Open MPI parameters: ignored, with one note
   -h, --help             show this help
   --version              show the version
 
@@ -75,6 +95,12 @@ pub struct Options {
     pub timeout: Option<(Duration, String)>,
     /// `-x NAME=VALUE` settings, in command-line order.
     pub env: Vec<(OsString, OsString)>,
+    /// CPUs each pinned PE gets (`--map-by ...:PE=n`).
+    pub cpus_per_pe: usize,
+    /// `--report-bindings`.
+    pub report_bindings: bool,
+    /// Lines to print before the job starts (options accepted but ignored).
+    pub notes: Vec<String>,
     pub program: OsString,
     pub args: Vec<OsString>,
 }
@@ -95,10 +121,22 @@ fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 
 /// Parses the arguments that follow the command name.
 pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
-    let mut npes = 1;
+    parse_on(args, super::spawn::allowed_cpus().len(), &ThisMachine::detect)
+}
+
+/// Parses for a machine whose PEs may use `ncpus` CPUs and that `this`
+/// describes (asked only when a host list needs checking).
+fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> Result<Action, UsageError> {
+    // -np, and -N or its equivalents, with the spelling used (for messages).
+    let mut np: Option<(usize, String)> = None;
+    let mut per_node: Option<(usize, String)> = None;
+    let mut hosts: Vec<Host> = Vec::new();
+    let mut mca: Vec<String> = Vec::new();
+    let mut map: Option<MapBy> = None;
+    let mut report_bindings = false;
     let mut tag_output = false;
     let mut timeout = None;
-    let mut bind = Bind::Auto;
+    let mut bind: Option<Bind> = None;
     let mut env = Vec::new();
     let mut rest = args.iter();
 
@@ -126,18 +164,46 @@ pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
                 };
                 break p.clone();
             }
-            "-np" | "-n" | "--np" => npes = parse_npes(name, &value(name, inline, &mut rest)?)?,
+            "-np" | "-n" | "--np" => {
+                let v = value(name, inline, &mut rest)?;
+                np = Some((parse_npes(name, &v)?, format!("{name} {v}")));
+            }
+            "-N" | "-npernode" | "--npernode" | "-ppn" => {
+                let v = value(name, inline, &mut rest)?;
+                per_node = Some((parse_npes(name, &v)?, format!("{name} {v}")));
+            }
+            "-H" | "--host" | "-host" | "-hosts" => {
+                hosts.extend(hosts::parse_list(&value(name, inline, &mut rest)?, name).map_err(UsageError)?)
+            }
+            "-hostfile" | "--hostfile" | "-machinefile" | "--machinefile" | "-f" => {
+                hosts.extend(hosts::read_hostfile(&value(name, inline, &mut rest)?).map_err(UsageError)?)
+            }
+            "--map-by" => {
+                let v = value(name, inline, &mut rest)?;
+                let m = mapping::parse(&v, ncpus).map_err(UsageError)?;
+                if let Some(n) = m.per_node {
+                    per_node = Some((n, format!("--map-by {v}")));
+                }
+                map = Some(m);
+            }
+            "--mca" | "-mca" | "--gmca" | "-gmca" if inline.is_none() => {
+                let key = value(name, None, &mut rest)?;
+                let Some(Some(val)) = rest.next().map(|v| v.to_str()) else {
+                    return err(format!("option '{name}' needs a name and a value"));
+                };
+                mca.push(format!("{name} {key} {val}"));
+            }
             "--timeout" => {
                 let v = value(name, inline, &mut rest)?;
                 timeout = Some((parse_timeout(&v)?, v));
             }
             "--bind-to" => {
-                bind = match value(name, inline, &mut rest)?.as_str() {
+                bind = Some(match value(name, inline, &mut rest)?.as_str() {
                     "core" => Bind::Core,
                     "none" => Bind::None,
                     "auto" => Bind::Auto,
                     v => return err(format!("option '--bind-to' needs core, none or auto, not '{v}'")),
-                }
+                })
             }
             "-x" if inline.is_none() => {
                 let v = value(name, None, &mut rest)?;
@@ -150,12 +216,19 @@ pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
                     None => {}
                 }
             }
-            "--tag-output" | "--oversubscribe" | "--allow-run-as-root" | "-h" | "--help" | "--version"
+            "--tag-output"
+            | "--report-bindings"
+            | "--oversubscribe"
+            | "--allow-run-as-root"
+            | "-h"
+            | "--help"
+            | "--version"
                 if inline.is_some() =>
             {
                 return err(format!("option '{name}' takes no value"));
             }
             "--tag-output" => tag_output = true,
+            "--report-bindings" => report_bindings = true,
             "--oversubscribe" | "--allow-run-as-root" => {}
             "-h" | "--help" => return Ok(Action::Help),
             "--version" => return Ok(Action::Version),
@@ -163,12 +236,51 @@ pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
         }
     };
 
+    if !hosts.is_empty() {
+        let this = this();
+        if let Some(h) = hosts.iter().find(|h| !this.is(&h.name)) {
+            return err(format!(
+                "host '{}' ({}) is not this machine ({}): rshmem runs every PE on this machine, multi-node jobs \
+                 are not supported yet",
+                h.name, h.origin, this.hostname
+            ));
+        }
+    }
+    let npes = match (np, per_node) {
+        (Some((n, np_text)), Some((k, per_text))) if n != k => {
+            return err(format!(
+                "'{per_text}' asks for {k} PEs on this machine (the only node), but '{np_text}' for {n}"
+            ));
+        }
+        (Some((n, _)), _) | (None, Some((n, _))) => n,
+        (None, None) if !hosts.is_empty() => {
+            let slots: usize = hosts.iter().map(|h| h.slots.unwrap_or(ncpus)).sum();
+            if slots > MAX_NPES {
+                return err(format!(
+                    "the hosts give {slots} slots, more than {MAX_NPES} PEs: use -np"
+                ));
+            }
+            slots
+        }
+        (None, None) => 1,
+    };
+    let mut notes: Vec<String> = map.as_ref().and_then(|m| m.note.clone()).into_iter().collect();
+    if !mca.is_empty() {
+        notes.push(format!(
+            "oshrun: note: ignoring {} (Open MPI's MCA parameters do not apply to rshmem)",
+            mca.join(", ")
+        ));
+    }
+    let pin_by_map = map.as_ref().is_some_and(|m| m.pin);
     Ok(Action::Run(Options {
         npes,
-        bind,
+        bind: bind.unwrap_or(if pin_by_map { Bind::Core } else { Bind::Auto }),
         tag_output,
         timeout,
         env,
+        cpus_per_pe: map.map_or(1, |m| m.cpus_per_pe),
+        report_bindings,
+        notes,
         program,
         args: rest.cloned().collect(),
     }))
@@ -256,6 +368,9 @@ mod tests {
                 tag_output: false,
                 timeout: None,
                 env: vec![],
+                cpus_per_pe: 1,
+                report_bindings: false,
+                notes: vec![],
                 program: "prog".into(),
                 args: vec![]
             }
@@ -370,6 +485,153 @@ mod tests {
         fails(&["-", "a"], "unknown option '-'");
         fails(&["-np2", "a"], "unknown option");
         fails(&["--np-x=3", "a"], "unknown option");
+    }
+
+    /// Parses as on a 4-CPU machine called node1 with address 10.0.0.7.
+    fn p4(args: &[&str]) -> Result<Action, UsageError> {
+        let this = || ThisMachine::with("node1.example.org", vec!["10.0.0.7".parse().unwrap()]);
+        parse_on(&args.iter().map(OsString::from).collect::<Vec<_>>(), 4, &this)
+    }
+
+    fn run4(args: &[&str]) -> Options {
+        match p4(args) {
+            Ok(Action::Run(o)) => o,
+            other => panic!("{args:?} gave {other:?}"),
+        }
+    }
+
+    fn fails4(args: &[&str], needle: &str) {
+        match p4(args) {
+            Err(UsageError(m)) => assert!(m.contains(needle), "{args:?}: '{m}' lacks '{needle}'"),
+            other => panic!("{args:?} gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn hosts_of_this_machine() {
+        // Slots give the PE count when -np is absent: 1 per entry unless ':N'.
+        assert_eq!(run4(&["-H", "localhost", "a"]).npes, 1);
+        assert_eq!(run4(&["-H", "localhost:3", "a"]).npes, 3);
+        assert_eq!(run4(&["--host", "localhost,node1:2,127.0.0.1", "a"]).npes, 4);
+        assert_eq!(run4(&["-host=node1.example.org,10.0.0.7", "a"]).npes, 2);
+        assert_eq!(run4(&["-hosts", "[::1]:2,::1", "a"]).npes, 3);
+        assert_eq!(run4(&["-H", "localhost:8", "-np", "2", "a"]).npes, 2, "-np wins");
+        // Not this machine: a clear error naming the host and this machine.
+        fails4(
+            &["-H", "localhost,node2:2", "a"],
+            "host 'node2' (-H) is not this machine (node1.example.org): rshmem runs every PE on this machine, \
+             multi-node jobs are not supported yet",
+        );
+        fails4(&["-H", "10.0.0.8", "-np", "2", "a"], "host '10.0.0.8'");
+        fails4(
+            &["-H", "a:0", "prog"],
+            "option '-H': 'a:0': a slot count is 1 to 4096, not '0'",
+        );
+        fails4(&["-H"], "needs a value");
+    }
+
+    #[test]
+    fn hostfiles() {
+        let dir = std::env::temp_dir().join(format!("rshmem-hostfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("hosts");
+        std::fs::write(&f, "# mine\nlocalhost slots=3 max_slots=4\nnode1:2\n").unwrap();
+        let f = f.to_str().unwrap();
+        for opt in ["-hostfile", "--hostfile", "-machinefile", "--machinefile", "-f"] {
+            assert_eq!(run4(&[opt, f, "a"]).npes, 5, "{opt}");
+        }
+        // A line without a count: one slot per CPU, as Open MPI counts cores.
+        let g = dir.join("plain");
+        std::fs::write(&g, "localhost\n").unwrap();
+        assert_eq!(run4(&["--hostfile", g.to_str().unwrap(), "a"]).npes, 4);
+        let h = dir.join("far");
+        std::fs::write(&h, "localhost\nfar.away slots=2\n").unwrap();
+        let hp = h.to_str().unwrap();
+        fails4(
+            &["--hostfile", hp, "a"],
+            &format!("host 'far.away' (hostfile {hp} line 2) is not this machine"),
+        );
+        fails4(
+            &["--hostfile", "/nonexistent/hf", "a"],
+            "cannot read hostfile /nonexistent/hf: No such file",
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pes_per_node() {
+        for opt in ["-N", "-npernode", "--npernode", "-ppn"] {
+            assert_eq!(run4(&[opt, "3", "a"]).npes, 3, "{opt}");
+            assert_eq!(run4(&[opt, "3", "-np", "3", "a"]).npes, 3, "{opt}");
+        }
+        assert_eq!(run4(&["-N=2", "a"]).npes, 2);
+        fails4(
+            &["-np", "4", "-N", "2", "a"],
+            "'-N 2' asks for 2 PEs on this machine (the only node), but '-np 4' for 4",
+        );
+        fails4(&["-ppn", "0", "a"], "option '-ppn' needs a number of PEs");
+        assert_eq!(
+            run4(&["-N", "2", "-H", "localhost:5", "a"]).npes,
+            2,
+            "-N wins over slots"
+        );
+    }
+
+    #[test]
+    fn map_by() {
+        let o = run4(&["--map-by", "core", "a"]);
+        assert_eq!((o.bind, o.cpus_per_pe, o.notes.len()), (Bind::Core, 1, 0));
+        assert_eq!(run4(&["--map-by", "core", "--bind-to", "none", "a"]).bind, Bind::None);
+        assert_eq!(run4(&["--map-by", "slot", "a"]).bind, Bind::Auto);
+        let o = run4(&["--map-by", "ppr:2:node", "a"]);
+        assert_eq!((o.npes, o.bind), (2, Bind::Auto));
+        assert_eq!(run4(&["--map-by=ppr:1:core", "a"]).npes, 4);
+        fails4(
+            &["-np", "3", "--map-by", "ppr:2:node", "a"],
+            "'--map-by ppr:2:node' asks for 2 PEs",
+        );
+        let o = run4(&["--map-by", "slot:PE=2", "-np", "2", "a"]);
+        assert_eq!((o.bind, o.cpus_per_pe), (Bind::Core, 2));
+        let o = run4(&["--map-by", "socket", "-np", "2", "a"]);
+        assert_eq!((o.npes, o.bind), (2, Bind::Auto));
+        assert_eq!(o.notes.len(), 1);
+        assert!(
+            o.notes[0].starts_with("oshrun: note: --map-by socket:"),
+            "{:?}",
+            o.notes
+        );
+        fails4(&["--map-by", "cores", "a"], "option '--map-by' needs one of");
+        fails4(
+            &["--map-by", "core:PE=8", "a"],
+            "asks for 8 CPUs per PE, but oshrun may use only 4",
+        );
+    }
+
+    #[test]
+    fn mca_and_report_bindings() {
+        let o = run4(&[
+            "--mca",
+            "btl",
+            "self,vader",
+            "-mca",
+            "pml",
+            "ob1",
+            "--report-bindings",
+            "a",
+            "--mca",
+        ]);
+        assert!(o.report_bindings);
+        assert_eq!(
+            o.notes,
+            [
+                "oshrun: note: ignoring --mca btl self,vader, -mca pml ob1 (Open MPI's MCA parameters do not apply to rshmem)"
+            ]
+        );
+        assert_eq!(o.args, os(&["--mca"]));
+        fails4(&["--mca", "btl"], "option '--mca' needs a name and a value");
+        fails4(&["--mca"], "option '--mca' needs a value");
+        fails4(&["--report-bindings=yes", "a"], "takes no value");
+        assert!(run4(&["a"]).notes.is_empty());
     }
 
     #[test]

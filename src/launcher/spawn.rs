@@ -18,9 +18,10 @@ pub struct JobMem {
 }
 
 impl JobMem {
-    /// Creates the memory file of a job of `npes` PEs and writes its header.
-    pub fn create(npes: usize) -> io::Result<JobMem> {
-        let mut fd = segment::create_memfd("rshmem-job")?;
+    /// Creates the memory file of a job of `npes` PEs, identified by
+    /// `job_id`, and writes its header.
+    pub fn create(npes: usize, job_id: &str) -> io::Result<JobMem> {
+        let mut fd = segment::create_memfd(job::FILE_NAME)?;
         if fd.as_raw_fd() < 3 {
             // Descriptors 0-2 are replaced in the children by their stdio; move
             // the file above them (only possible if oshrun started without them).
@@ -38,6 +39,9 @@ impl JobMem {
         let mem = JobMem { fd, map, npes };
         let c = mem.control();
         c.header().npes.store(npes as u32, std::sync::atomic::Ordering::Release);
+        c.header()
+            .id_hash
+            .store(job::id_hash(job_id), std::sync::atomic::Ordering::Release);
         c.header().magic.store(job::MAGIC, std::sync::atomic::Ordering::Release);
         Ok(mem)
     }
@@ -82,8 +86,24 @@ pub struct Plan<'a> {
     pub nofile: Option<libc::rlimit>,
     /// The CPUs oshrun may run on, in order.
     pub cpus: &'a [usize],
-    /// Pin PE i to `cpus[i % cpus.len()]`.
+    /// Pin PE i to `cpus[i % cpus.len()]`; with `cpus_per_pe` n, to the n
+    /// CPUs from `cpus[i * n % cpus.len()]` on (wrapping).
     pub pin: bool,
+    pub cpus_per_pe: usize,
+}
+
+impl Plan<'_> {
+    /// The CPUs PE `pe` is to be pinned to (empty: not pinned).
+    pub fn cpus_of(&self, pe: usize) -> Vec<usize> {
+        if !self.pin {
+            return Vec::new();
+        }
+        let n = self.cpus_per_pe.max(1);
+        let mut v: Vec<usize> = (0..n).map(|k| self.cpus[(pe * n + k) % self.cpus.len()]).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
 }
 
 /// The CPUs this process may run on (its affinity mask), in increasing order;
@@ -104,14 +124,31 @@ pub fn allowed_cpus() -> Vec<usize> {
     if cpus.is_empty() { vec![0] } else { cpus }
 }
 
-/// Whether `--bind-to` asks for pinning `npes` PEs over `ncpus` CPUs.
-pub fn pins(bind: super::options::Bind, npes: usize, ncpus: usize) -> bool {
+/// Whether `--bind-to` asks for pinning `npes` PEs of `cpus_per_pe` CPUs
+/// each over `ncpus` CPUs.
+pub fn pins(bind: super::options::Bind, npes: usize, cpus_per_pe: usize, ncpus: usize) -> bool {
     use super::options::Bind;
     match bind {
         Bind::Core => true,
         Bind::None => false,
-        Bind::Auto => ncpus > 1 && npes.is_multiple_of(ncpus),
+        Bind::Auto => ncpus > 1 && (npes * cpus_per_pe).is_multiple_of(ncpus),
     }
+}
+
+/// The CPUs process `pid` may run on, if it can be asked.
+pub fn affinity_of(pid: libc::pid_t) -> Option<Vec<usize>> {
+    // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: the pointer and size describe `set`, which outlives the call.
+    if unsafe { libc::sched_getaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0 {
+        return None;
+    }
+    // SAFETY: CPU_ISSET reads `set` within CPU_SETSIZE.
+    Some(
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+            .collect(),
+    )
 }
 
 /// Starts PE `pe`. Must run on the main thread, which lives until every PE is
@@ -130,12 +167,15 @@ pub fn spawn_pe(plan: &Plan, pe: usize) -> io::Result<Spawned> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let (job_fd, nofile) = (plan.job_fd, plan.nofile);
-    let cpu = plan.pin.then(|| {
+    let mine = plan.cpus_of(pe);
+    let cpu = (!mine.is_empty()).then(|| {
         // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-        // SAFETY: CPU_SET writes inside `set`; the CPU number came from
-        // sched_getaffinity, so it is below CPU_SETSIZE.
-        unsafe { libc::CPU_SET(plan.cpus[pe % plan.cpus.len()], &mut set) };
+        for &c in &mine {
+            // SAFETY: CPU_SET writes inside `set`; the CPU number came from
+            // sched_getaffinity, so it is below CPU_SETSIZE.
+            unsafe { libc::CPU_SET(c, &mut set) };
+        }
         set
     });
     // SAFETY: getpid has no preconditions.
@@ -292,9 +332,13 @@ mod tests {
 
     #[test]
     fn the_job_file_has_a_header() {
-        let mem = JobMem::create(3).unwrap();
+        let mem = JobMem::create(3, "1-2").unwrap();
         let c = mem.control();
         assert_eq!(c.header().magic.load(std::sync::atomic::Ordering::Relaxed), job::MAGIC);
+        assert_eq!(
+            c.header().id_hash.load(std::sync::atomic::Ordering::Relaxed),
+            job::id_hash("1-2")
+        );
         assert_eq!(c.header().npes.load(std::sync::atomic::Ordering::Relaxed), 3);
         assert_eq!(c.state(2), job::PeState::Absent);
         assert!(mem.fd() >= 3);

@@ -10,16 +10,18 @@
 //!
 //! The caller then marks the PE running and meets the others in a barrier.
 
+mod attach;
+
 use super::Runtime;
 use super::error::{Error, ErrorKind};
-use crate::config::{Config, human_bytes};
+use crate::config::{Config, Setting, human_bytes};
 use crate::heap::alloc::Allocator;
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::shm::SharedMemory;
 use crate::wait::backoff::Policy;
 use crate::wait::{Waiter, notify};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -27,18 +29,14 @@ const LAYOUT_PENDING: u32 = 0;
 const LAYOUT_READY: u32 = 1;
 const LAYOUT_FAILED: u32 = 2;
 
-/// The default heap when `SHMEM_SYMMETRIC_SIZE` is unset: 512 MiB, lowered so
-/// all PEs' heaps take at most half the machine's memory, but not below 32 MiB.
 /// CPUs the job's PEs share: as `oshrun` counted them (this PE may be pinned
 /// to one), else this process's own count.
-fn job_cpus() -> usize {
-    std::env::var(job::ENV_JOB_CPUS)
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+fn job_cpus(from_oshrun: Option<usize>) -> usize {
+    from_oshrun.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// The default heap when `SHMEM_SYMMETRIC_SIZE` is unset: 512 MiB, lowered so
+/// all PEs' heaps take at most half the machine's memory, but not below 32 MiB.
 fn default_heap(npes: usize, requested: usize) -> usize {
     let budget = segment::machine_memory() / 2 / npes as u128;
     let fit = (budget as usize) & !((1 << 20) - 1);
@@ -49,14 +47,20 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let fail = |kind: ErrorKind| Error::new(routine, kind);
     let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
     super::DEBUG.store(config.debug, Ordering::Relaxed);
-    let (me, npes, file) = attach().map_err(|s| fail(ErrorKind::Startup(s)))?;
+    let attach::Attached {
+        me,
+        npes,
+        file,
+        own,
+        job_cpus: cpus_from_oshrun,
+    } = attach::attach(routine).map_err(|s| fail(ErrorKind::Startup(s)))?;
     let page = job::page_size();
 
     let control_map = segment::map_shared(&file, 0, job::control_len(npes))
         .map_err(|e| fail(ErrorKind::Startup(format!("cannot map the job's control block: {e}"))))?;
     // SAFETY: the mapping is control_len(npes) bytes, page aligned, never unmapped.
     let control = unsafe { Control::from_raw(control_map.ptr, npes) };
-    if npes == 1 && me == 0 && control.header().magic.load(Ordering::Acquire) == 0 {
+    if own {
         control.header().npes.store(1, Ordering::Relaxed);
         control.header().magic.store(job::MAGIC, Ordering::Release);
     }
@@ -72,13 +76,13 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
 
     let data = globals::program_data();
     let data_len = data.map_or(0, |d| d.len);
-    let wanted = if config.symmetric_size_explicit {
+    let wanted = if config.symmetric_size_set_by.is_some() {
         config.symmetric_size
     } else {
         default_heap(npes, config.symmetric_size)
     };
     let heap_len = wanted.next_multiple_of(page);
-    let policy = Policy::for_job(npes, job_cpus(), config.wait_spin);
+    let policy = Policy::for_job(npes, job_cpus(cpus_from_oshrun), config.wait_spin);
     let waiter = Waiter {
         bell: &control.slot(me).wake.sync,
         policy,
@@ -117,7 +121,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         if let Err(why) = plan_layout(
             &control,
             &file,
-            config.symmetric_size_explicit,
+            config.symmetric_size_set_by.as_ref(),
             data_len,
             heap_len,
             config.space_arena_size.next_multiple_of(SEGMENT_ALIGN),
@@ -191,7 +195,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
 fn plan_layout(
     control: &Control,
     file: &OwnedFd,
-    explicit: bool,
+    heap_set_by: Option<&Setting>,
     data_len: usize,
     heap_len: usize,
     sync_len: usize,
@@ -218,12 +222,11 @@ fn plan_layout(
     }
     let total = npes as u128 * heap_len as u128;
     let machine = segment::machine_memory();
-    if explicit && total > machine {
-        let shown = std::env::var("SHMEM_SYMMETRIC_SIZE")
-            .or_else(|_| std::env::var("SMA_SYMMETRIC_SIZE"))
-            .unwrap_or_default();
+    if let Some(set) = heap_set_by.filter(|_| total > machine) {
         return Err(format!(
-            "SHMEM_SYMMETRIC_SIZE={shown} asks for {npes} PE{} x {} = {}, more than this machine's memory ({})",
+            "{}={} asks for {npes} PE{} x {} = {}, more than this machine's memory ({})",
+            set.var,
+            set.text,
             if npes == 1 { "" } else { "s" },
             human_bytes(heap_len as u128),
             human_bytes(total),
@@ -232,10 +235,27 @@ fn plan_layout(
     }
     // Globals part and heap both start SEGMENT_ALIGN-aligned (see heap::SEGMENT_ALIGN);
     // the rounding costs address space only, untouched pages are never allocated.
-    let data_part = data_len.next_multiple_of(SEGMENT_ALIGN);
-    let stride = data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len;
+    // Sizes are at most 2^64 - 1 after that rounding (the configuration checks
+    // it); their sum and the product by npes are computed wide and must fit a
+    // file length (off_t).
+    let align = SEGMENT_ALIGN as u128;
+    let data_part = (data_len as u128).next_multiple_of(align);
+    let heap_part = (heap_len as u128).next_multiple_of(align);
+    let stride = data_part + heap_part + sync_len as u128;
     let seg_offset = job::control_len(npes);
-    let len = seg_offset as u64 + npes as u64 * stride as u64;
+    let len = seg_offset as u128 + npes as u128 * stride;
+    if len > i64::MAX as u128 {
+        return Err(format!(
+            "the job needs {npes} PE{} x {stride} bytes ({} of globals + {} of heap (SHMEM_SYMMETRIC_SIZE) + {} of \
+             space arena (SHMEM_SPACE_ARENA_SIZE)) = {len} bytes with the control block, more than a memory file \
+             can hold (2^63 - 1 bytes)",
+            if npes == 1 { "" } else { "s" },
+            human_bytes(data_part),
+            human_bytes(heap_part),
+            human_bytes(sync_len as u128),
+        ));
+    }
+    let (data_part, stride, len) = (data_part as usize, stride as usize, len as u64);
     segment::set_len(file.as_raw_fd(), len)
         .map_err(|e| format!("cannot size the job's memory file to {}: {e}", human_bytes(len as u128)))?;
     let h = control.header();
@@ -245,55 +265,4 @@ fn plan_layout(
     h.heap_size.store(heap_len as u64, Ordering::Relaxed);
     h.sync_len.store(sync_len as u64, Ordering::Relaxed);
     Ok(())
-}
-
-/// Finds this PE's identity and job file: from `oshrun`'s environment, or a new
-/// private file for a 1-PE job.
-fn attach() -> Result<(usize, usize, OwnedFd), String> {
-    let var = |k: &str| std::env::var(k).ok();
-    let Some(fd_text) = var(job::ENV_JOB_FD) else {
-        let fd =
-            segment::create_memfd("rshmem-job").map_err(|e| format!("cannot create the job's memory file: {e}"))?;
-        segment::set_len(fd.as_raw_fd(), job::control_len(1) as u64)
-            .map_err(|e| format!("cannot size the job's memory file: {e}"))?;
-        return Ok((0, 1, fd));
-    };
-    let parse = |k: &str| -> Result<usize, String> {
-        let v = var(k).ok_or_else(|| {
-            format!(
-                "{} is set but {k} is not: start the program with oshrun",
-                job::ENV_JOB_FD
-            )
-        })?;
-        v.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("environment variable {k}={v:?} is not a number"))
-    };
-    let (me, npes) = (parse(job::ENV_PE)?, parse(job::ENV_NPES)?);
-    if npes == 0 || me >= npes {
-        return Err(format!("{}={me} is not a PE of a {npes}-PE job", job::ENV_PE));
-    }
-    let raw: i32 = fd_text.trim().parse().map_err(|_| {
-        format!(
-            "environment variable {}={fd_text:?} is not a descriptor number",
-            job::ENV_JOB_FD
-        )
-    })?;
-    let len = segment::file_len(raw).map_err(|e| {
-        format!(
-            "{}={raw} is not an open file ({e}): was this process started by oshrun?",
-            job::ENV_JOB_FD
-        )
-    })?;
-    if len < job::control_len(npes) as u64 {
-        return Err(format!(
-            "{}={raw} is not an rshmem job file: was this process started by oshrun?",
-            job::ENV_JOB_FD
-        ));
-    }
-    // Programs this PE starts must not inherit the job.
-    segment::set_cloexec(raw);
-    // SAFETY: the descriptor was inherited for this library's use only; from here
-    // on the runtime owns it.
-    Ok((me, npes, unsafe { OwnedFd::from_raw_fd(raw) }))
 }

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What went wrong; the `Display` text is the part after "routine (PE x of n): ".
 #[derive(Debug, Clone, PartialEq)]
@@ -115,9 +116,23 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// Who this process is, for messages; known from the environment even before
-/// `shmem_init` (1-PE jobs have no environment).
+/// This PE's number and the job's size once `shmem_init` has attached (it
+/// removes `oshrun`'s variables from the environment); npes 0 until then.
+static IDENTITY: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+
+/// Records who this process is, for the messages that follow.
+pub fn set_identity(pe: usize, npes: usize) {
+    IDENTITY[0].store(pe, Ordering::Relaxed);
+    IDENTITY[1].store(npes, Ordering::Release);
+}
+
+/// Who this process is, for messages: as `shmem_init` found it, or before
+/// that from the environment (1-PE jobs have no environment).
 pub fn identity() -> (usize, usize) {
+    let npes = IDENTITY[1].load(Ordering::Acquire);
+    if npes > 0 {
+        return (IDENTITY[0].load(Ordering::Relaxed), npes);
+    }
     let get = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<usize>().ok());
     match (get(crate::job::ENV_PE), get(crate::job::ENV_NPES)) {
         (Some(pe), Some(n)) if pe < n => (pe, n),

@@ -1,0 +1,20 @@
+/* rshmem-test
+ * np: 2 4
+ * exit: 1
+ * env: SHMEM_SPACE_ARENA_SIZE=4194304T
+ * stderr: rshmem: shmem_init (PE 0 of {np}): the job needs {np} PEs x 46116860189
+ * stderr: of globals + 512 MiB of heap (SHMEM_SYMMETRIC_SIZE) + 4 EiB of space arena (SHMEM_SPACE_ARENA_SIZE)) = 
+ * stderr: bytes with the control block, more than a memory file can hold (2^63 - 1 bytes)
+ * env: SHMEM_SYMMETRIC_SIZE=512M
+ */
+/* Every size is valid alone (2^62 bytes of space arena), but npes segments of it do
+ * not fit in a memory file (2^63 bytes at most): a named error, not an overflowed
+ * product. */
+#include <shmem.h>
+#include <stdio.h>
+
+int main(void) {
+    shmem_init();
+    fprintf(stderr, "FAIL: shmem_init accepted %d PEs x 2^62 bytes of space arena\n", shmem_n_pes());
+    return 2;
+}
