@@ -10,6 +10,11 @@ use crate::runtime::{self, Runtime};
 use crate::types::{Cmp, WaitWord};
 use core::ffi::c_int;
 use std::mem::size_of;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Where the next `_any` scan of this PE starts: one past the index the last
+/// one returned (per PE, not per call site or array, as the spec allows).
+static ANY_NEXT: AtomicUsize = AtomicUsize::new(0);
 
 fn watched<T: WaitWord>(rt: &Runtime, routine: &'static str, ivars: *mut T, nelems: usize) {
     if nelems == 0 {
@@ -78,8 +83,19 @@ impl<T: WaitWord> Set<'_, T> {
         self.included().all(|i| self.holds(i))
     }
 
+    /// A satisfied included index, scanning from the one after the index the
+    /// last `_any` call of this PE returned: the specification requires that a
+    /// series of calls eventually return every satisfied index, so a program
+    /// that handles index 0 and waits again must next be offered index 1.
     fn any(&self) -> Option<usize> {
-        self.included().find(|&i| self.holds(i))
+        let start = ANY_NEXT.load(Ordering::Relaxed) % self.n.max(1);
+        let found = (start..self.n)
+            .chain(0..start)
+            .find(|&i| (self.status.is_empty() || self.status[i] == 0) && self.holds(i));
+        if let Some(i) = found {
+            ANY_NEXT.store(i + 1, Ordering::Relaxed);
+        }
+        found
     }
 
     fn none_included(&self) -> bool {
