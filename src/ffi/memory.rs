@@ -5,7 +5,7 @@
 
 use crate::coll;
 use crate::config::human_bytes;
-use crate::heap::SEGMENT_ALIGN;
+use crate::heap::heap_align;
 use crate::heap::alloc::{Exhausted, MIN_ALIGN};
 use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
@@ -63,11 +63,13 @@ pub fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_voi
         error::debug(routine, format_args!("alignment {alignment} is not a power of two"));
         return std::ptr::null_mut();
     }
-    if alignment > SEGMENT_ALIGN {
-        // Heaps start SEGMENT_ALIGN-aligned; one offset cannot be more aligned on every PE.
+    let largest = heap_align(rt.segs.heap_len);
+    if alignment > largest {
+        // Heaps start `largest`-aligned; one offset cannot be more aligned on
+        // every PE, and a larger alignment leaves no room in the heap anyway.
         error::debug(
             routine,
-            format_args!("alignment {alignment} exceeds the largest supported, {SEGMENT_ALIGN} bytes"),
+            format_args!("alignment {alignment} exceeds the largest supported, {largest} bytes"),
         );
         return std::ptr::null_mut();
     }

@@ -14,7 +14,7 @@ use super::Runtime;
 use super::error::{Error, ErrorKind};
 use crate::config::{Config, human_bytes};
 use crate::heap::alloc::Allocator;
-use crate::heap::{SEGMENT_ALIGN, Segments, globals, segment};
+use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::shm::SharedMemory;
 use crate::wait::backoff::Policy;
@@ -142,7 +142,8 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let stride = header.seg_stride.load(Ordering::Acquire) as usize;
     let data_part = header.data_len.load(Ordering::Acquire) as usize;
     let sync_len = header.sync_len.load(Ordering::Acquire) as usize;
-    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, SEGMENT_ALIGN).map_err(|e| {
+    // Every heap starts at a multiple of heap_align (the stride is one).
+    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(|e| {
         fail(ErrorKind::Startup(format!(
             "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
             human_bytes((npes * stride) as u128),
@@ -233,7 +234,9 @@ fn plan_layout(
     // Globals part and heap both start SEGMENT_ALIGN-aligned (see heap::SEGMENT_ALIGN);
     // the rounding costs address space only, untouched pages are never allocated.
     let data_part = data_len.next_multiple_of(SEGMENT_ALIGN);
-    let stride = data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len;
+    // The stride is a multiple of heap_align, so that all heaps can start
+    // aligned to it (see heap::heap_align); the padding goes before the arena.
+    let stride = (data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len).next_multiple_of(heap_align(heap_len));
     let seg_offset = job::control_len(npes);
     let len = seg_offset as u64 + npes as u64 * stride as u64;
     segment::set_len(file.as_raw_fd(), len)
