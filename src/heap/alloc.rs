@@ -9,7 +9,7 @@
 //! (a cache line, so separately allocated flags never share one), neighbours
 //! coalesced on free.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Alignment and size granule of every block.
 pub const MIN_ALIGN: usize = 64;
@@ -22,6 +22,11 @@ pub struct Allocator {
     free: BTreeMap<usize, usize>,
     /// offset -> length of allocated blocks.
     used: BTreeMap<usize, usize>,
+    /// Starts of freed blocks whose memory no later block has taken: a
+    /// pointer there was an allocation once (`shmem_realloc` of it is
+    /// tolerated, see `ffi::memory::realloc`). At most one per free block
+    /// granule, so bounded by the heap.
+    freed: BTreeSet<usize>,
 }
 
 /// Why an allocation failed, for `SHMEM_DEBUG`.
@@ -58,6 +63,7 @@ impl Allocator {
             capacity,
             free,
             used: BTreeMap::new(),
+            freed: BTreeSet::new(),
         }
     }
 
@@ -91,7 +97,23 @@ impl Allocator {
             self.free.insert(end, off + len - end);
         }
         self.used.insert(start, size);
+        self.claim(start, size);
         Ok(start)
+    }
+
+    /// Forgets the freed blocks that started in `[start, start + len)`, now
+    /// part of an allocated block.
+    fn claim(&mut self, start: usize, len: usize) {
+        let taken: Vec<usize> = self.freed.range(start..start + len).copied().collect();
+        for off in taken {
+            self.freed.remove(&off);
+        }
+    }
+
+    /// Whether a block started at `off` and was freed, and no block allocated
+    /// since covers `off`.
+    pub fn was_freed(&self, off: usize) -> bool {
+        self.freed.contains(&off)
     }
 
     /// Why `requested` bytes at `align` do not fit (also for a caller that
@@ -122,6 +144,7 @@ impl Allocator {
     pub fn free(&mut self, off: usize) -> Option<usize> {
         let len = self.used.remove(&off)?;
         self.insert_free(off, len);
+        self.freed.insert(off);
         Some(len)
     }
 
@@ -160,6 +183,7 @@ impl Allocator {
             Some(flen) if old + flen >= new => {
                 self.free.remove(&end);
                 self.used.insert(off, new);
+                self.claim(end, new - old);
                 if old + flen > new {
                     self.free.insert(off + new, old + flen - new);
                 }
@@ -264,4 +288,23 @@ mod tests {
         assert_eq!(a.alloc(64, 1), Ok(128), "shrinking freed the tail");
         let _ = y;
     }
+
+    #[test]
+    fn freed_blocks_are_remembered_until_reused() {
+        let mut a = Allocator::new(1 << 20);
+        let x = a.alloc(100, 1).unwrap();
+        let y = a.alloc(100, 1).unwrap();
+        assert!(!a.was_freed(x), "a live block");
+        a.free(y);
+        assert!(a.was_freed(y));
+        assert!(!a.was_freed(y + 64), "never a block start");
+        // Growing x in place over y's memory takes y's start.
+        assert!(a.resize_in_place(x, 200));
+        assert!(!a.was_freed(y));
+        a.free(x);
+        assert!(a.was_freed(x));
+        assert_eq!(a.alloc(10, 1), Ok(x));
+        assert!(!a.was_freed(x), "allocated again");
+    }
+
 }
