@@ -98,7 +98,7 @@ fn c_test_table() -> String {
         ("AMO_STD_TYPES", Types::Of(AMO_STD)),
         ("AMO_EXT_TYPES", Types::Of(AMO_EXT)),
         ("AMO_BIT_TYPES", Types::Of(AMO_BIT)),
-        ("P2P_TYPES", Types::Of(AMO_STD)),
+        ("P2P_TYPES", Types::Wait),
         ("P2P_DEPRECATED_TYPES", Types::Of(WAIT_DEPRECATED)),
         ("DEPRECATED_AMO_EXT_TYPES", Types::Of(DEPRECATED_AMO_EXT)),
         ("DEPRECATED_AMO_STD_TYPES", Types::Of(DEPRECATED_AMO_STD)),
@@ -151,14 +151,6 @@ fn type_list(t: Types) -> Vec<&'static Ty> {
         Types::Rma => RMA_TYPES.iter().collect(),
         Types::Wait => AMO_STD.iter().chain(WAIT_DEPRECATED).map(|n| find(n)).collect(),
         Types::Of(list) => list.iter().map(|n| find(n)).collect(),
-    }
-}
-
-/// The types a family's C11 generic selects among.
-fn generic_types(t: Types) -> Vec<&'static Ty> {
-    match t {
-        Types::Wait => type_list(Types::Of(AMO_STD)),
-        other => type_list(other),
     }
 }
 
@@ -425,7 +417,7 @@ void rshmem_c11_generic_type_not_supported(void);
         let mut assoc = |prefix_ctx: bool| -> Vec<String> {
             seen.clear();
             let mut out = Vec::new();
-            for t in generic_types(f.types) {
+            for t in type_list(f.types) {
                 if seen.contains(&t.base) {
                     continue;
                 }

@@ -5,8 +5,8 @@
 
 use crate::coll;
 use crate::config::human_bytes;
-use crate::heap::heap_align;
 use crate::heap::alloc::{Exhausted, MIN_ALIGN};
+use crate::heap::heap_align;
 use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use core::ffi::{c_long, c_void};

@@ -306,5 +306,4 @@ mod tests {
         assert_eq!(a.alloc(10, 1), Ok(x));
         assert!(!a.was_freed(x), "allocated again");
     }
-
 }

@@ -143,13 +143,15 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let data_part = header.data_len.load(Ordering::Acquire) as usize;
     let sync_len = header.sync_len.load(Ordering::Acquire) as usize;
     // Every heap starts at a multiple of heap_align (the stride is one).
-    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(|e| {
-        fail(ErrorKind::Startup(format!(
-            "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
-            human_bytes((npes * stride) as u128),
-            human_bytes(stride as u128)
-        )))
-    })?;
+    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(
+        |e| {
+            fail(ErrorKind::Startup(format!(
+                "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
+                human_bytes((npes * stride) as u128),
+                human_bytes(stride as u128)
+            )))
+        },
+    )?;
     let segs = Segments {
         base: all.ptr,
         stride,
@@ -236,7 +238,8 @@ fn plan_layout(
     let data_part = data_len.next_multiple_of(SEGMENT_ALIGN);
     // The stride is a multiple of heap_align, so that all heaps can start
     // aligned to it (see heap::heap_align); the padding goes before the arena.
-    let stride = (data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len).next_multiple_of(heap_align(heap_len));
+    let stride =
+        (data_part + heap_len.next_multiple_of(SEGMENT_ALIGN) + sync_len).next_multiple_of(heap_align(heap_len));
     let seg_offset = job::control_len(npes);
     let len = seg_offset as u64 + npes as u64 * stride as u64;
     segment::set_len(file.as_raw_fd(), len)

@@ -142,7 +142,10 @@ pub fn debug(routine: &str, text: fmt::Arguments<'_>) {
 /// Prints a one-line warning about a misuse the library tolerates.
 pub fn warn(routine: &str, text: fmt::Arguments<'_>) {
     let (pe, npes) = identity();
-    let _ = writeln!(std::io::stderr(), "rshmem: warning: {routine} (PE {pe} of {npes}): {text}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "rshmem: warning: {routine} (PE {pe} of {npes}): {text}"
+    );
 }
 
 /// Reports `e` and ends this PE (and through `oshrun`, the job). Never returns.
