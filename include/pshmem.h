@@ -76,7 +76,7 @@ int pshmem_test_lock(long *lock);
 void pshmem_clear_lock(long *lock);
 void pshmem_wait(long *ivar, long cmp_value);
 void pshmem_wait_until(long *ivar, int cmp, long cmp_value);
-long pshmem_swap(long *target, long value, int pe);
+long pshmem_swap(long *dest, long value, int pe);
 void pshmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
 void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe);
 void pshmem_ctx_double_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe);

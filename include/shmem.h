@@ -195,7 +195,7 @@ void shmem_wait(long *ivar, long cmp_value);
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 #endif
 #ifndef RSHMEM_C11_GENERICS
-long shmem_swap(long *target, long value, int pe);
+long shmem_swap(long *dest, long value, int pe);
 #endif
 
 /* shmem_TYPENAME_put */

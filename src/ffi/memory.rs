@@ -3,6 +3,7 @@
 //! Every routine here is collective over all PEs, and all PEs get the same
 //! result: the allocator is deterministic (see `heap::alloc`).
 
+use super::check;
 use crate::coll;
 use crate::config::human_bytes;
 use crate::heap::alloc::{Exhausted, MIN_ALIGN};
@@ -93,7 +94,6 @@ fn owned_block(rt: &Runtime, routine: &'static str, ptr: *mut c_void) -> usize {
         _ => fatal(&Error::new(
             routine,
             ErrorKind::NotHeapAllocation {
-                arg: 1,
                 name: "ptr",
                 addr: ptr as usize,
             },
@@ -141,8 +141,9 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
         fatal(&Error::new(
             routine,
             ErrorKind::Usage(format!(
-                "argument #1 'ptr' = {ptr:p} is in space {:#x}: shmem_realloc works on the symmetric heap only \
+                "{} = {ptr:p} is in space {:#x}: shmem_realloc works on the symmetric heap only \
                  (allocate anew with shmemx_space_malloc and free with shmemx_space_free)",
+                check::label(routine, "ptr"),
                 m.space
             )),
         ))
@@ -153,7 +154,10 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
         // path on all of them and the heaps stay identical.
         error::warn(
             routine,
-            format_args!("argument #1 'ptr' = {ptr:p} was already freed; returning NULL"),
+            format_args!(
+                "{} = {ptr:p} was already freed; returning NULL",
+                check::label(routine, "ptr")
+            ),
         );
         coll::barrier_all(rt);
         return std::ptr::null_mut();

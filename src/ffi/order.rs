@@ -57,7 +57,7 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
     }
     check::ctx(routine, ctx);
     if npes > 0 {
-        let pes = check::array(routine, 1, "target_pes", target_pes, npes);
+        let pes = check::array(routine, "target_pes", target_pes, npes);
         // PE numbers are the context's: ranks of its team for a team's
         // (or a space's) context.
         let team = match ctx.object().map(|o| o.team()) {
@@ -69,7 +69,6 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
                 Some(size) if pe < 0 || pe as usize >= size => fatal(&Error::new(
                     routine,
                     ErrorKind::PeOutOfRange {
-                        arg: check::pos(routine, 1),
                         name: "target_pes",
                         pe: pe as i64,
                         npes: size,
@@ -77,7 +76,7 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
                 )),
                 Some(_) => {}
                 None => {
-                    check::pe_in(rt, routine, 1, "target_pes", pe);
+                    check::pe_in(rt, routine, "target_pes", pe);
                 }
             }
         }
