@@ -264,6 +264,16 @@ pub fn array<'a, T>(routine: &'static str, name: &'static str, ptr: *const T, n:
     unsafe { std::slice::from_raw_parts(ptr, n) }
 }
 
+/// The local side of a transfer (argument `name`): any memory of the caller,
+/// symmetric or not, but not NULL when there is something to move (`nonempty`;
+/// NULL with nothing to move is legal, as the specification allows).
+#[inline]
+pub fn local<T>(routine: &'static str, name: &'static str, ptr: *const T, nonempty: bool) {
+    if nonempty && ptr.is_null() {
+        null_pointer(routine, name)
+    }
+}
+
 /// A NULL where the routine needs a buffer.
 #[cold]
 pub fn null_pointer(routine: &'static str, name: &'static str) -> ! {

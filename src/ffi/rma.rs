@@ -26,8 +26,10 @@ pub fn put<T: ShmemType>(
         return;
     }
     let off = check::remote(rt, routine, "dest", dest as usize, len, t);
+    check::local(routine, "source", source, true);
     // SAFETY: the destination range is inside a segment (checked); the source is
-    // the caller's local buffer of nelems elements, as the API requires.
+    // the caller's local buffer of nelems elements (not NULL, checked), as the
+    // API requires.
     unsafe { rt.transport.put(t.pe, off, source as *const u8, len) }
 }
 
@@ -46,8 +48,9 @@ pub fn get<T: ShmemType>(
         return;
     }
     let off = check::remote(rt, routine, "source", source as usize, len, t);
+    check::local(routine, "dest", dest, true);
     // SAFETY: the source range is inside a segment (checked); the destination is
-    // the caller's local buffer of nelems elements.
+    // the caller's local buffer of nelems elements (not NULL, checked).
     unsafe { rt.transport.get(t.pe, off, dest as *mut u8, len) }
 }
 
@@ -121,6 +124,7 @@ pub fn iput<T: ShmemType>(
         return;
     }
     let off = strided::<T>(rt, routine, "dest", dest as usize, dst, nelems, t);
+    check::local(routine, "source", source, true);
     // SAFETY: every destination element is inside a segment (checked);
     // the source elements are the caller's local buffer.
     unsafe { rt.transport.put_strided(t.pe, off, dst, source, sst, nelems) }
@@ -142,6 +146,7 @@ pub fn iget<T: ShmemType>(
         return;
     }
     let off = strided::<T>(rt, routine, "source", source as usize, sst, nelems, t);
+    check::local(routine, "dest", dest, true);
     // SAFETY: every source element is inside a segment (checked); the
     // destination elements are the caller's local buffer.
     unsafe { rt.transport.get_strided(t.pe, off, sst, dest, dst, nelems) }
@@ -187,6 +192,7 @@ pub fn ibput<T: ShmemType>(
         return;
     }
     let off = block_strided::<T>(rt, routine, "dest", dest as usize, dst, bsize, nblocks, t);
+    check::local(routine, "source", source, true);
     let block = bsize * size_of::<T>();
     for i in 0..nblocks as isize {
         let to = SymOffset((off.0 as isize + i * dst * size_of::<T>() as isize) as usize);
@@ -214,6 +220,7 @@ pub fn ibget<T: ShmemType>(
         return;
     }
     let off = block_strided::<T>(rt, routine, "source", source as usize, sst, bsize, nblocks, t);
+    check::local(routine, "dest", dest, true);
     let block = bsize * size_of::<T>();
     for i in 0..nblocks as isize {
         let from = SymOffset((off.0 as isize + i * sst * size_of::<T>() as isize) as usize);

@@ -219,9 +219,7 @@ pub fn memput_signal(
     let n = count(routine, &s, n);
     let pe = member(rt, routine, &s, pe);
     let data = (nbytes > 0).then(|| {
-        if src.is_null() {
-            check::null_pointer(routine, "src");
-        }
+        check::local(routine, "src", src, true);
         let target = check::Target { pe, space: 0 };
         let off = check::remote(rt, routine, "dest", dest as usize, nbytes, target);
         (off, src as *const u8, nbytes)

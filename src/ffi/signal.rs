@@ -58,6 +58,7 @@ pub fn put_signal<T: ShmemType>(
     } else {
         check::remote(rt, routine, "dest", dest as usize, len, t)
     };
+    check::local(routine, "source", source, len > 0);
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
     unsafe { rt.transport.put_signal(t.pe, off, source as *const u8, len, sig, op) };
