@@ -11,8 +11,8 @@
 use super::check;
 use super::handle::{CtxHandle, SpaceHandle, TeamHandle};
 use crate::config::human_bytes;
-use crate::heap::SymOffset;
 use crate::heap::alloc::MIN_ALIGN;
+use crate::heap::{SymOffset, heap_align};
 use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::space::{self, Space, SpaceError};
@@ -180,19 +180,36 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
     if size == 0 {
         return std::ptr::null_mut();
     }
-    let (_, extent_align) = s.extent_shape();
     if !align.is_power_of_two() {
         error::debug(routine, format_args!("alignment {align} is not a power of two"));
         return std::ptr::null_mut();
     }
-    if align > extent_align {
+    // Up to the extent's alignment every offset answer is the same whatever
+    // the layout; beyond it, a space smaller than the alignment could only
+    // hold the block by luck of its address, so that is refused outright.
+    let (_, extent_align) = s.extent_shape();
+    if align > extent_align && align > s.config.sheap_size {
         error::debug(
             routine,
-            format_args!("alignment {align} exceeds {extent_align}, the alignment of this space's memory"),
+            format_args!(
+                "alignment {align} exceeds {}, the size of this space",
+                s.config.sheap_size
+            ),
         );
         return std::ptr::null_mut();
     }
-    let ptr = match s.alloc(size, align).unwrap_or_else(|e| misuse(routine, e)) {
+    // Members' copies of the space lie a multiple of heap_align apart (the
+    // segment stride), so aligning this member's address aligns them all.
+    let largest = heap_align(rt.segs.heap_len);
+    if align > largest {
+        error::debug(
+            routine,
+            format_args!("alignment {align} exceeds {largest}, the largest one every member's copy can share"),
+        );
+        return std::ptr::null_mut();
+    }
+    let origin = rt.segs.peer_addr(rt.me, base) as usize;
+    let ptr = match s.alloc(size, align, origin).unwrap_or_else(|e| misuse(routine, e)) {
         Ok(off) => {
             let p = rt.segs.peer_addr(rt.me, SymOffset(base.0 + off));
             if zero {

@@ -74,7 +74,16 @@ impl Allocator {
     /// Allocates `size` bytes (rounded up) at a multiple of `align` (a power of
     /// two; at least [`MIN_ALIGN`] is used).
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {
+        self.alloc_from(size, align, 0)
+    }
+
+    /// [`alloc`](Self::alloc) for offsets counted from an address `origin`:
+    /// the block starts where `origin + offset` is a multiple of `align` (for
+    /// memory whose start is less aligned than the caller needs, but equally
+    /// so on every PE).
+    pub fn alloc_from(&mut self, size: usize, align: usize, origin: usize) -> Result<usize, Exhausted> {
         let align = align.max(MIN_ALIGN);
+        let origin = origin % align;
         debug_assert!(align.is_power_of_two());
         let requested = size;
         let size = size
@@ -82,7 +91,7 @@ impl Allocator {
             .checked_next_multiple_of(MIN_ALIGN)
             .ok_or_else(|| self.exhausted(requested, align))?;
         let found = self.free.iter().find_map(|(&off, &len)| {
-            let start = off.checked_next_multiple_of(align)?;
+            let start = (origin + off).checked_next_multiple_of(align)? - origin;
             (start.checked_add(size)? <= off + len).then_some((off, len, start))
         });
         let Some((off, len, start)) = found else {
@@ -305,5 +314,19 @@ mod tests {
         assert!(a.was_freed(x));
         assert_eq!(a.alloc(10, 1), Ok(x));
         assert!(!a.was_freed(x), "allocated again");
+    }
+
+    #[test]
+    fn alloc_from_aligns_addresses_from_the_origin() {
+        let mut a = Allocator::new(1 << 20);
+        let origin = 0x1234_5000 + 192;
+        let x = a.alloc_from(100, 4096, origin).unwrap();
+        assert_eq!((origin + x) % 4096, 0);
+        assert_eq!(x, 4096 - 192 - 0x1000 % 4096);
+        let y = a.alloc_from(100, 64, origin).unwrap();
+        assert_eq!(
+            y, 0,
+            "MIN_ALIGN blocks are aligned as offsets too (origin is 64-aligned)"
+        );
     }
 }
