@@ -322,7 +322,7 @@ mod tests {
         let origin = 0x1234_5000 + 192;
         let x = a.alloc_from(100, 4096, origin).unwrap();
         assert_eq!((origin + x) % 4096, 0);
-        assert_eq!(x, 4096 - 192 - 0x1000 % 4096);
+        assert_eq!(x, 4096 - 192, "the first address from the origin that is 4096-aligned");
         let y = a.alloc_from(100, 64, origin).unwrap();
         assert_eq!(
             y, 0,
