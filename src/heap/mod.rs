@@ -25,9 +25,9 @@ pub mod segment;
 
 use globals::DataRange;
 
-/// Segments, their globals part and their heap all start at multiples of this,
-/// so an offset aligned to it (or less) gives an aligned address on every PE:
-/// `shmem_align` can honour any alignment up to it.
+/// Segments, their globals part, their heap and their space arena all start at
+/// multiples of this, so an offset aligned to it (or less) gives an aligned
+/// address on every PE. (Heaps are aligned further: [`heap_align`].)
 pub const SEGMENT_ALIGN: usize = 2 << 20;
 
 /// The largest alignment `shmem_align` honours for a heap of `heap_len`
