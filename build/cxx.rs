@@ -3,9 +3,9 @@
 //! no `_Generic`, so each C11 generic becomes one `static inline` function per
 //! type it selects among, with and without a context exactly where the C11
 //! macro accepts both. Made from the same table and type lists as the C11
-//! macros (`generic_types`), so the two cannot drift apart.
+//! macros (`type_list`), so the two cannot drift apart.
 
-use super::{Family, c_param, generic_types, parse_decl, with_ctx};
+use super::{Family, c_param, parse_decl, type_list, with_ctx};
 use crate::protos::PLAIN;
 use std::fmt::Write as _;
 
@@ -20,7 +20,7 @@ pub fn overloads<'a>(families: impl Iterator<Item = &'a Family>, rename: impl Fn
         };
         let gname = rename(gname);
         let mut seen = Vec::new();
-        for t in generic_types(f.types) {
+        for t in type_list(f.types) {
             // One overload per distinct C type (`int64_t` is `long`).
             if seen.contains(&t.base) {
                 continue;

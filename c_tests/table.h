@@ -84,7 +84,9 @@
     X(uint32, uint32_t) \
     X(uint64, uint64_t) \
     X(size, size_t) \
-    X(ptrdiff, ptrdiff_t)
+    X(ptrdiff, ptrdiff_t) \
+    X(short, short) \
+    X(ushort, unsigned short)
 
 #define RSHMEM_P2P_DEPRECATED_TYPES(X) \
     X(short, short) \

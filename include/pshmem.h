@@ -76,7 +76,7 @@ int pshmem_test_lock(long *lock);
 void pshmem_clear_lock(long *lock);
 void pshmem_wait(long *ivar, long cmp_value);
 void pshmem_wait_until(long *ivar, int cmp, long cmp_value);
-long pshmem_swap(long *target, long value, int pe);
+long pshmem_swap(long *dest, long value, int pe);
 void pshmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
 void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe);
 void pshmem_ctx_double_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe);
@@ -1293,6 +1293,8 @@ void pshmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *sta
 void pshmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 void pshmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 void pshmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+void pshmem_short_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+void pshmem_ushort_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 size_t pshmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
 size_t pshmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
 size_t pshmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
@@ -1305,6 +1307,8 @@ size_t pshmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *s
 size_t pshmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 size_t pshmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 size_t pshmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t pshmem_short_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+size_t pshmem_ushort_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 size_t pshmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
 size_t pshmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value);
 size_t pshmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value);
@@ -1317,6 +1321,8 @@ size_t pshmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *ind
 size_t pshmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
 size_t pshmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
 size_t pshmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t pshmem_short_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value);
+size_t pshmem_ushort_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value);
 void pshmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
 void pshmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
 void pshmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
@@ -1329,6 +1335,8 @@ void pshmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const i
 void pshmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 void pshmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 void pshmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+void pshmem_short_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+void pshmem_ushort_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 size_t pshmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
 size_t pshmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
 size_t pshmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
@@ -1341,6 +1349,8 @@ size_t pshmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const
 size_t pshmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 size_t pshmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 size_t pshmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t pshmem_short_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+size_t pshmem_ushort_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 size_t pshmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
 size_t pshmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values);
 size_t pshmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values);
@@ -1353,6 +1363,8 @@ size_t pshmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size
 size_t pshmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
 size_t pshmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
 size_t pshmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t pshmem_short_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values);
+size_t pshmem_ushort_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values);
 int pshmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
 int pshmem_long_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
 int pshmem_longlong_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
@@ -1365,6 +1377,8 @@ int pshmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, in
 int pshmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 int pshmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 int pshmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+int pshmem_short_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+int pshmem_ushort_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 size_t pshmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
 size_t pshmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
 size_t pshmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
@@ -1377,6 +1391,8 @@ size_t pshmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status,
 size_t pshmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 size_t pshmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 size_t pshmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t pshmem_short_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+size_t pshmem_ushort_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 size_t pshmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
 size_t pshmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value);
 size_t pshmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value);
@@ -1389,6 +1405,8 @@ size_t pshmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, 
 size_t pshmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
 size_t pshmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
 size_t pshmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t pshmem_short_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value);
+size_t pshmem_ushort_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value);
 int pshmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
 int pshmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
 int pshmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
@@ -1401,6 +1419,8 @@ int pshmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *sta
 int pshmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 int pshmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 int pshmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+int pshmem_short_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+int pshmem_ushort_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 size_t pshmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
 size_t pshmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
 size_t pshmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
@@ -1413,6 +1433,8 @@ size_t pshmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *
 size_t pshmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 size_t pshmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 size_t pshmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t pshmem_short_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+size_t pshmem_ushort_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 size_t pshmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
 size_t pshmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values);
 size_t pshmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values);
@@ -1425,6 +1447,8 @@ size_t pshmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *in
 size_t pshmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
 size_t pshmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
 size_t pshmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t pshmem_short_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values);
+size_t pshmem_ushort_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values);
 void pshmem_short_wait(short *ivar, short cmp_value);
 void pshmem_int_wait(int *ivar, int cmp_value);
 void pshmem_long_wait(long *ivar, long cmp_value);

@@ -195,7 +195,7 @@ void shmem_wait(long *ivar, long cmp_value);
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 #endif
 #ifndef RSHMEM_C11_GENERICS
-long shmem_swap(long *target, long value, int pe);
+long shmem_swap(long *dest, long value, int pe);
 #endif
 
 /* shmem_TYPENAME_put */
@@ -1503,6 +1503,8 @@ void shmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *stat
 void shmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 void shmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 void shmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+void shmem_short_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+void shmem_ushort_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 
 /* shmem_TYPENAME_wait_until_any */
 size_t shmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
@@ -1517,6 +1519,8 @@ size_t shmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *st
 size_t shmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 size_t shmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 size_t shmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t shmem_short_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+size_t shmem_ushort_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 
 /* shmem_TYPENAME_wait_until_some */
 size_t shmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
@@ -1531,6 +1535,8 @@ size_t shmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indi
 size_t shmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
 size_t shmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
 size_t shmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t shmem_short_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value);
+size_t shmem_ushort_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value);
 
 /* shmem_TYPENAME_wait_until_all_vector */
 void shmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
@@ -1545,6 +1551,8 @@ void shmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const in
 void shmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 void shmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 void shmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+void shmem_short_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+void shmem_ushort_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 
 /* shmem_TYPENAME_wait_until_any_vector */
 size_t shmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
@@ -1559,6 +1567,8 @@ size_t shmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const 
 size_t shmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 size_t shmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 size_t shmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t shmem_short_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+size_t shmem_ushort_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 
 /* shmem_TYPENAME_wait_until_some_vector */
 size_t shmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
@@ -1573,6 +1583,8 @@ size_t shmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_
 size_t shmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
 size_t shmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
 size_t shmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t shmem_short_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values);
+size_t shmem_ushort_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values);
 
 /* shmem_TYPENAME_test_all */
 int shmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
@@ -1587,6 +1599,8 @@ int shmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int
 int shmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 int shmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 int shmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+int shmem_short_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+int shmem_ushort_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 
 /* shmem_TYPENAME_test_any */
 size_t shmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
@@ -1601,6 +1615,8 @@ size_t shmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, 
 size_t shmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
 size_t shmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
 size_t shmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t shmem_short_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+size_t shmem_ushort_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value);
 
 /* shmem_TYPENAME_test_some */
 size_t shmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
@@ -1615,6 +1631,8 @@ size_t shmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, c
 size_t shmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
 size_t shmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
 size_t shmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+size_t shmem_short_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value);
+size_t shmem_ushort_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value);
 
 /* shmem_TYPENAME_test_all_vector */
 int shmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
@@ -1629,6 +1647,8 @@ int shmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *stat
 int shmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 int shmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 int shmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+int shmem_short_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+int shmem_ushort_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 
 /* shmem_TYPENAME_test_any_vector */
 size_t shmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
@@ -1643,6 +1663,8 @@ size_t shmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *s
 size_t shmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
 size_t shmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
 size_t shmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t shmem_short_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values);
+size_t shmem_ushort_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values);
 
 /* shmem_TYPENAME_test_some_vector */
 size_t shmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
@@ -1657,6 +1679,8 @@ size_t shmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *ind
 size_t shmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
 size_t shmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
 size_t shmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+size_t shmem_short_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values);
+size_t shmem_ushort_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values);
 
 /* shmem_TYPENAME_wait */
 void shmem_short_wait(short *ivar, short cmp_value);
@@ -2711,84 +2735,112 @@ static inline void shmem_wait_until(long long *ivar, int cmp, long long cmp_valu
 static inline void shmem_wait_until(unsigned int *ivar, int cmp, unsigned int cmp_value) { shmem_uint_wait_until(ivar, cmp, cmp_value); }
 static inline void shmem_wait_until(unsigned long *ivar, int cmp, unsigned long cmp_value) { shmem_ulong_wait_until(ivar, cmp, cmp_value); }
 static inline void shmem_wait_until(unsigned long long *ivar, int cmp, unsigned long long cmp_value) { shmem_ulonglong_wait_until(ivar, cmp, cmp_value); }
+static inline void shmem_wait_until(short *ivar, int cmp, short cmp_value) { shmem_short_wait_until(ivar, cmp, cmp_value); }
+static inline void shmem_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value) { shmem_ushort_wait_until(ivar, cmp, cmp_value); }
 static inline int shmem_test(int *ivar, int cmp, int cmp_value) { return shmem_int_test(ivar, cmp, cmp_value); }
 static inline int shmem_test(long *ivar, int cmp, long cmp_value) { return shmem_long_test(ivar, cmp, cmp_value); }
 static inline int shmem_test(long long *ivar, int cmp, long long cmp_value) { return shmem_longlong_test(ivar, cmp, cmp_value); }
 static inline int shmem_test(unsigned int *ivar, int cmp, unsigned int cmp_value) { return shmem_uint_test(ivar, cmp, cmp_value); }
 static inline int shmem_test(unsigned long *ivar, int cmp, unsigned long cmp_value) { return shmem_ulong_test(ivar, cmp, cmp_value); }
 static inline int shmem_test(unsigned long long *ivar, int cmp, unsigned long long cmp_value) { return shmem_ulonglong_test(ivar, cmp, cmp_value); }
+static inline int shmem_test(short *ivar, int cmp, short cmp_value) { return shmem_short_test(ivar, cmp, cmp_value); }
+static inline int shmem_test(unsigned short *ivar, int cmp, unsigned short cmp_value) { return shmem_ushort_test(ivar, cmp, cmp_value); }
 static inline void shmem_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { shmem_int_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 static inline void shmem_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { shmem_long_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 static inline void shmem_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { shmem_longlong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 static inline void shmem_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { shmem_uint_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 static inline void shmem_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { shmem_ulong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 static inline void shmem_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { shmem_ulonglong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+static inline void shmem_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { shmem_short_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+static inline void shmem_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { shmem_ushort_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { return shmem_int_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { return shmem_long_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { return shmem_longlong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { return shmem_uint_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { return shmem_ulong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { return shmem_ulonglong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+static inline size_t shmem_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { return shmem_short_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+static inline size_t shmem_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { return shmem_ushort_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) { return shmem_int_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) { return shmem_long_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) { return shmem_longlong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) { return shmem_uint_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) { return shmem_ulong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) { return shmem_ulonglong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+static inline size_t shmem_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) { return shmem_short_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+static inline size_t shmem_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) { return shmem_ushort_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline void shmem_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { shmem_int_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline void shmem_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { shmem_long_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline void shmem_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { shmem_longlong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline void shmem_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { shmem_uint_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline void shmem_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { shmem_ulong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline void shmem_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { shmem_ulonglong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline void shmem_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { shmem_short_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline void shmem_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { shmem_ushort_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { return shmem_int_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { return shmem_long_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { return shmem_longlong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { return shmem_uint_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { return shmem_ulong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { return shmem_ulonglong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline size_t shmem_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { return shmem_short_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline size_t shmem_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { return shmem_ushort_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) { return shmem_int_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) { return shmem_long_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) { return shmem_longlong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values) { return shmem_uint_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values) { return shmem_ulong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values) { return shmem_ulonglong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+static inline size_t shmem_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values) { return shmem_short_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+static inline size_t shmem_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values) { return shmem_ushort_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline int shmem_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { return shmem_int_test_all(ivars, nelems, status, cmp, cmp_value); }
 static inline int shmem_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { return shmem_long_test_all(ivars, nelems, status, cmp, cmp_value); }
 static inline int shmem_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { return shmem_longlong_test_all(ivars, nelems, status, cmp, cmp_value); }
 static inline int shmem_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { return shmem_uint_test_all(ivars, nelems, status, cmp, cmp_value); }
 static inline int shmem_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { return shmem_ulong_test_all(ivars, nelems, status, cmp, cmp_value); }
 static inline int shmem_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { return shmem_ulonglong_test_all(ivars, nelems, status, cmp, cmp_value); }
+static inline int shmem_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { return shmem_short_test_all(ivars, nelems, status, cmp, cmp_value); }
+static inline int shmem_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { return shmem_ushort_test_all(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) { return shmem_int_test_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) { return shmem_long_test_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) { return shmem_longlong_test_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) { return shmem_uint_test_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) { return shmem_ulong_test_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) { return shmem_ulonglong_test_any(ivars, nelems, status, cmp, cmp_value); }
+static inline size_t shmem_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) { return shmem_short_test_any(ivars, nelems, status, cmp, cmp_value); }
+static inline size_t shmem_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) { return shmem_ushort_test_any(ivars, nelems, status, cmp, cmp_value); }
 static inline size_t shmem_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) { return shmem_int_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) { return shmem_long_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) { return shmem_longlong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) { return shmem_uint_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) { return shmem_ulong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline size_t shmem_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) { return shmem_ulonglong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+static inline size_t shmem_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) { return shmem_short_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+static inline size_t shmem_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) { return shmem_ushort_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 static inline int shmem_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { return shmem_int_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline int shmem_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { return shmem_long_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline int shmem_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { return shmem_longlong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline int shmem_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { return shmem_uint_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline int shmem_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { return shmem_ulong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline int shmem_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { return shmem_ulonglong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline int shmem_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { return shmem_short_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline int shmem_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { return shmem_ushort_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) { return shmem_int_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) { return shmem_long_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) { return shmem_longlong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) { return shmem_uint_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) { return shmem_ulong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) { return shmem_ulonglong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline size_t shmem_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) { return shmem_short_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+static inline size_t shmem_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) { return shmem_ushort_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 static inline size_t shmem_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) { return shmem_int_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) { return shmem_long_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) { return shmem_longlong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values) { return shmem_uint_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values) { return shmem_ulong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline size_t shmem_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values) { return shmem_ulonglong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+static inline size_t shmem_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values) { return shmem_short_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+static inline size_t shmem_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values) { return shmem_ushort_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 static inline int shmem_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) { return shmem_float_broadcast(team, dest, source, nelems, PE_root); }
 static inline int shmem_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) { return shmem_double_broadcast(team, dest, source, nelems, PE_root); }
 static inline int shmem_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) { return shmem_longdouble_broadcast(team, dest, source, nelems, PE_root); }
@@ -3828,7 +3880,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until, \
         unsigned int *: shmem_uint_wait_until, \
         unsigned long *: shmem_ulong_wait_until, \
-        unsigned long long *: shmem_ulonglong_wait_until)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until, \
+        short *: shmem_short_wait_until, \
+        unsigned short *: shmem_ushort_wait_until)(__VA_ARGS__)
 #define shmem_test(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test, \
@@ -3836,7 +3890,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test, \
         unsigned int *: shmem_uint_test, \
         unsigned long *: shmem_ulong_test, \
-        unsigned long long *: shmem_ulonglong_test)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test, \
+        short *: shmem_short_test, \
+        unsigned short *: shmem_ushort_test)(__VA_ARGS__)
 #define shmem_wait_until_all(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until_all, \
@@ -3844,7 +3900,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until_all, \
         unsigned int *: shmem_uint_wait_until_all, \
         unsigned long *: shmem_ulong_wait_until_all, \
-        unsigned long long *: shmem_ulonglong_wait_until_all)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_all, \
+        short *: shmem_short_wait_until_all, \
+        unsigned short *: shmem_ushort_wait_until_all)(__VA_ARGS__)
 #define shmem_wait_until_any(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until_any, \
@@ -3852,7 +3910,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until_any, \
         unsigned int *: shmem_uint_wait_until_any, \
         unsigned long *: shmem_ulong_wait_until_any, \
-        unsigned long long *: shmem_ulonglong_wait_until_any)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_any, \
+        short *: shmem_short_wait_until_any, \
+        unsigned short *: shmem_ushort_wait_until_any)(__VA_ARGS__)
 #define shmem_wait_until_some(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until_some, \
@@ -3860,7 +3920,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until_some, \
         unsigned int *: shmem_uint_wait_until_some, \
         unsigned long *: shmem_ulong_wait_until_some, \
-        unsigned long long *: shmem_ulonglong_wait_until_some)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_some, \
+        short *: shmem_short_wait_until_some, \
+        unsigned short *: shmem_ushort_wait_until_some)(__VA_ARGS__)
 #define shmem_wait_until_all_vector(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until_all_vector, \
@@ -3868,7 +3930,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until_all_vector, \
         unsigned int *: shmem_uint_wait_until_all_vector, \
         unsigned long *: shmem_ulong_wait_until_all_vector, \
-        unsigned long long *: shmem_ulonglong_wait_until_all_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_all_vector, \
+        short *: shmem_short_wait_until_all_vector, \
+        unsigned short *: shmem_ushort_wait_until_all_vector)(__VA_ARGS__)
 #define shmem_wait_until_any_vector(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until_any_vector, \
@@ -3876,7 +3940,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until_any_vector, \
         unsigned int *: shmem_uint_wait_until_any_vector, \
         unsigned long *: shmem_ulong_wait_until_any_vector, \
-        unsigned long long *: shmem_ulonglong_wait_until_any_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_any_vector, \
+        short *: shmem_short_wait_until_any_vector, \
+        unsigned short *: shmem_ushort_wait_until_any_vector)(__VA_ARGS__)
 #define shmem_wait_until_some_vector(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_wait_until_some_vector, \
@@ -3884,7 +3950,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_wait_until_some_vector, \
         unsigned int *: shmem_uint_wait_until_some_vector, \
         unsigned long *: shmem_ulong_wait_until_some_vector, \
-        unsigned long long *: shmem_ulonglong_wait_until_some_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_some_vector, \
+        short *: shmem_short_wait_until_some_vector, \
+        unsigned short *: shmem_ushort_wait_until_some_vector)(__VA_ARGS__)
 #define shmem_test_all(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test_all, \
@@ -3892,7 +3960,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test_all, \
         unsigned int *: shmem_uint_test_all, \
         unsigned long *: shmem_ulong_test_all, \
-        unsigned long long *: shmem_ulonglong_test_all)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_all, \
+        short *: shmem_short_test_all, \
+        unsigned short *: shmem_ushort_test_all)(__VA_ARGS__)
 #define shmem_test_any(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test_any, \
@@ -3900,7 +3970,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test_any, \
         unsigned int *: shmem_uint_test_any, \
         unsigned long *: shmem_ulong_test_any, \
-        unsigned long long *: shmem_ulonglong_test_any)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_any, \
+        short *: shmem_short_test_any, \
+        unsigned short *: shmem_ushort_test_any)(__VA_ARGS__)
 #define shmem_test_some(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test_some, \
@@ -3908,7 +3980,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test_some, \
         unsigned int *: shmem_uint_test_some, \
         unsigned long *: shmem_ulong_test_some, \
-        unsigned long long *: shmem_ulonglong_test_some)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_some, \
+        short *: shmem_short_test_some, \
+        unsigned short *: shmem_ushort_test_some)(__VA_ARGS__)
 #define shmem_test_all_vector(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test_all_vector, \
@@ -3916,7 +3990,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test_all_vector, \
         unsigned int *: shmem_uint_test_all_vector, \
         unsigned long *: shmem_ulong_test_all_vector, \
-        unsigned long long *: shmem_ulonglong_test_all_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_all_vector, \
+        short *: shmem_short_test_all_vector, \
+        unsigned short *: shmem_ushort_test_all_vector)(__VA_ARGS__)
 #define shmem_test_any_vector(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test_any_vector, \
@@ -3924,7 +4000,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test_any_vector, \
         unsigned int *: shmem_uint_test_any_vector, \
         unsigned long *: shmem_ulong_test_any_vector, \
-        unsigned long long *: shmem_ulonglong_test_any_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_any_vector, \
+        short *: shmem_short_test_any_vector, \
+        unsigned short *: shmem_ushort_test_any_vector)(__VA_ARGS__)
 #define shmem_test_some_vector(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         int *: shmem_int_test_some_vector, \
@@ -3932,7 +4010,9 @@ void rshmem_c11_generic_type_not_supported(void);
         long long *: shmem_longlong_test_some_vector, \
         unsigned int *: shmem_uint_test_some_vector, \
         unsigned long *: shmem_ulong_test_some_vector, \
-        unsigned long long *: shmem_ulonglong_test_some_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_some_vector, \
+        short *: shmem_short_test_some_vector, \
+        unsigned short *: shmem_ushort_test_some_vector)(__VA_ARGS__)
 #define shmem_broadcast(...) \
     _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
         float *: shmem_float_broadcast, \

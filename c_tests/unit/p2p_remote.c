@@ -2,8 +2,8 @@
  * np: 2 4
  * cflags: -std=c11
  */
-/* The point-to-point set routines while other PEs update the variables: for the 12
- * point-to-point types, the six SHMEM_CMP_* operators and each of wait_until_all/any/some,
+/* The point-to-point set routines while other PEs update the variables: for the 14
+ * point-to-point types (the 12 of 1.5, and short and unsigned short of 1.4), the six SHMEM_CMP_* operators and each of wait_until_all/any/some,
  * their _vector forms and polling loops over test_all/any/some[_vector] (typed and C11
  * generic), one PE waits on a symmetric array of 6 elements whose elements 0 and 3 are
  * excluded by status (entries 1 and -1) while its left neighbour:
@@ -14,7 +14,8 @@
  *    a non-satisfying and later to a satisfying value: the wait returns only then, and
  *    excluded element 3 never satisfies.
  * The final writes use, by case, shmem_TYPE_p, shmem_TYPE_atomic_set, _atomic_swap,
- * _atomic_compare_swap, shmem_TYPE_put_signal and shmem_TYPE_put + quiet. In the _vector
+ * _atomic_compare_swap, shmem_TYPE_put_signal and shmem_TYPE_put + quiet (for the types
+ * without atomics: _p, _put_nbi, _iput, _put_signal_nbi, _put_signal, _put). In the _vector
  * forms the excluded elements get compare values that their initial values already
  * satisfy, so a routine that ignored status would return too early. Waiters and writers
  * alternate between the even and the odd PEs. */
@@ -59,8 +60,9 @@ static const char *const FORM_NAMES[NFORMS] = {
     "wait_until_all", "wait_until_any", "wait_until_some", "wait_until_all_vector",
     "wait_until_any_vector", "wait_until_some_vector", "test_all loop", "test_any loop",
     "test_some loop", "test_all_vector loop", "test_any_vector loop", "test_some_vector loop"};
-static const char *const MECH_NAMES[6] = {"p", "atomic_set", "atomic_swap", "atomic_compare_swap",
-                                          "put_signal", "put"};
+static const char *const AMO_MECHS[6] = {"p", "atomic_set", "atomic_swap", "atomic_compare_swap",
+                                         "put_signal", "put"};
+static const char *const PLAIN_MECHS[6] = {"p", "put_nbi", "iput", "put_signal_nbi", "put_signal", "put"};
 
 static const int status[NE] = {1, 0, 0, -1, 0, 0};
 static uint64_t sig;
@@ -70,9 +72,11 @@ static void pause_us(long us) {
     nanosleep(&ts, NULL);
 }
 
-#define DEFINE_TYPE(NAME, T)                                                                     \
+/* NAME_write(mech, i, old, val, pe) writes val over old (the current value) at ivars[i]
+ * on pe, by mechanism mech; AMO types use atomics for three of the six mechanisms. */
+#define DEFINE_AMO_WRITE(NAME, T)                                                                \
     static T NAME##_ivars[NE];                                                                   \
-    /* writes val over old (the current value) at ivars[i] on pe, by mechanism mech */           \
+    static const char *const *const NAME##_mechs = AMO_MECHS;                                    \
     static void NAME##_write(int mech, int i, T old, T val, int pe) {                            \
         switch (mech) {                                                                          \
         case 0: shmem_##NAME##_p(&NAME##_ivars[i], val, pe); break;                              \
@@ -91,7 +95,23 @@ static void pause_us(long us) {
         default: shmem_##NAME##_put(&NAME##_ivars[i], &val, 1, pe); break;                       \
         }                                                                                        \
         shmem_quiet();                                                                           \
-    }                                                                                            \
+    }
+#define DEFINE_PLAIN_WRITE(NAME, T)                                                              \
+    static T NAME##_ivars[NE];                                                                   \
+    static const char *const *const NAME##_mechs = PLAIN_MECHS;                                  \
+    static void NAME##_write(int mech, int i, T old, T val, int pe) {                            \
+        (void)old;                                                                               \
+        switch (mech) {                                                                          \
+        case 0: shmem_##NAME##_p(&NAME##_ivars[i], val, pe); break;                              \
+        case 1: shmem_##NAME##_put_nbi(&NAME##_ivars[i], &val, 1, pe); break;                    \
+        case 2: shmem_##NAME##_iput(&NAME##_ivars[i], &val, 1, 1, 1, pe); break;                 \
+        case 3: shmem_##NAME##_put_signal_nbi(&NAME##_ivars[i], &val, 1, &sig, 1, SHMEM_SIGNAL_ADD, pe); break; \
+        case 4: shmem_##NAME##_put_signal(&NAME##_ivars[i], &val, 1, &sig, 1, SHMEM_SIGNAL_ADD, pe); break; \
+        default: shmem_##NAME##_put(&NAME##_ivars[i], &val, 1, pe); break;                       \
+        }                                                                                        \
+        shmem_quiet();                                                                           \
+    }
+#define DEFINE_TEST(NAME, T)                                                                     \
     static void test_##NAME(int me, int npes, int *counter) {                                    \
         T v3[3];                                                                                 \
         if (IS_SIGNED(T)) {                                                                      \
@@ -125,7 +145,7 @@ static void pause_us(long us) {
                 int fam = form % 3; /* 0 all, 1 any, 2 some */                                   \
                 char what[200];                                                                  \
                 snprintf(what, sizeof what, "%s " #NAME "_%s(%s), final write by %s", generic ? "generic" : "typed", \
-                         FORM_NAMES[form], OP_NAMES[k], MECH_NAMES[mech]);                        \
+                         FORM_NAMES[form], OP_NAMES[k], NAME##_mechs[mech]);                        \
                 shmem_barrier_all();                                                             \
                 if (!waiter) {                                                                   \
                     pause_us(400);                                                                 \
@@ -212,7 +232,9 @@ static void pause_us(long us) {
                     CHECK(iv[3] == init, "%s: excluded element 3 changed", what);                \
             }                                                                                    \
     }
-RSHMEM_P2P_TYPES(DEFINE_TYPE)
+RSHMEM_AMO_STD_TYPES(DEFINE_AMO_WRITE)
+RSHMEM_P2P_DEPRECATED_TYPES(DEFINE_PLAIN_WRITE)
+RSHMEM_P2P_TYPES(DEFINE_TEST)
 
 int main(void) {
     shmem_init();

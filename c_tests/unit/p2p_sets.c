@@ -2,8 +2,8 @@
  * np: 1 2
  * cflags: -std=c11
  */
-/* The OpenSHMEM 1.5 point-to-point set routines on local data, for the 12 point-to-point
- * types, typed and C11 generic: shmem_TYPE_test_all/any/some, their _vector forms, and
+/* The OpenSHMEM 1.5 point-to-point set routines on local data, for the 14 point-to-point
+ * types (those of 1.5, and short and unsigned short of 1.4), typed and C11 generic: shmem_TYPE_test_all/any/some, their _vector forms, and
  * shmem_TYPE_wait_until_all/any/some[_vector] wherever they must return at once.
  *
  * The element values come from five per-type values V0 < V1 < V2 < V3 < V4 (in the

@@ -1,7 +1,8 @@
 /* rshmem-test
  * np: 1 2 4 8
  */
-/* shmem_TYPE_wait_until and shmem_TYPE_test for the 12 point-to-point types and all six
+/* shmem_TYPE_wait_until and shmem_TYPE_test for the 14 point-to-point types of the type
+ * table (those of 1.5, and short and unsigned short of 1.4) and all six
  * SHMEM_CMP_* operators, typed and C11 generic. The values include extremes, negative
  * signed values and unsigned values above the signed range, ordered so that a signed /
  * unsigned mix-up, a 32-bit truncation or an overflowing subtraction gives a different
@@ -19,20 +20,15 @@
 
 #include "../common.h"
 
-/* name, type, LO < MID < HI in the type's own order */
-#define P2P_TYPES(X)                                                       \
-    X(int, int, INT_MIN + 3, -2, INT_MAX - 3)                              \
-    X(long, long, LONG_MIN + 3, -2L, LONG_MAX - 3)                         \
-    X(longlong, long long, LLONG_MIN + 3, -2LL, LLONG_MAX - 3)             \
-    X(uint, unsigned int, 5u, UINT_MAX / 2 + 2, UINT_MAX - 1)              \
-    X(ulong, unsigned long, 5ul, ULONG_MAX / 2 + 2, ULONG_MAX - 1)         \
-    X(ulonglong, unsigned long long, 5ull, ULLONG_MAX / 2 + 2, ULLONG_MAX - 1) \
-    X(int32, int32_t, INT32_MIN + 3, -2, INT32_MAX - 3)                    \
-    X(int64, int64_t, INT64_MIN + 3, -2, INT64_MAX - 3)                    \
-    X(uint32, uint32_t, 5u, UINT32_MAX / 2 + 2, UINT32_MAX - 1)            \
-    X(uint64, uint64_t, 5u, UINT64_MAX / 2 + 2, UINT64_MAX - 1)            \
-    X(size, size_t, 5u, SIZE_MAX / 2 + 2, SIZE_MAX - 1)                    \
-    X(ptrdiff, ptrdiff_t, PTRDIFF_MIN + 3, -2, PTRDIFF_MAX - 3)
+/* LO < MID < HI in the type's own order: extremes, a negative value for signed types, a
+ * value above the signed range for unsigned ones. */
+#define IS_SIGNED(T) ((T)~(T)0 < (T)1)
+#define HALF(T) ((T)1 << (sizeof(T) * CHAR_BIT - 2))
+#define TMAX(T) ((T)(IS_SIGNED(T) ? (T)(HALF(T) - 1 + HALF(T)) : (T)~(T)0))
+#define TMIN(T) ((T)(IS_SIGNED(T) ? (T)(-TMAX(T) - 1) : (T)0))
+#define LO_OF(T) (IS_SIGNED(T) ? (T)(TMIN(T) + 3) : (T)5)
+#define MID_OF(T) (IS_SIGNED(T) ? (T)-2 : (T)(TMAX(T) / 2 + 2))
+#define HI_OF(T) (IS_SIGNED(T) ? (T)(TMAX(T) - 3) : (T)(TMAX(T) - 1))
 
 #define ALL_OPS {SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE}
 static const char *const op_names[6] = {"EQ", "NE", "GT", "GE", "LT", "LE"};
@@ -59,10 +55,10 @@ static const int cmp_v[6] = {HI, MID, MID, MID, MID, MID};
 static const int inter_v[6] = {MID, MID, MID, LO, MID, HI};
 static const int final_v[6] = {HI, LO, HI, MID, LO, MID};
 
-#define DEFINE_TEST(NAME, T, LOV, MIDV, HIV)                                                    \
+#define DEFINE_TEST(NAME, T)                                                                    \
     static T NAME##_var;                                                                        \
     static void test_##NAME(int right) {                                                        \
-        const T v[3] = {LOV, MIDV, HIV};                                                        \
+        const T v[3] = {LO_OF(T), MID_OF(T), HI_OF(T)};                                         \
         const int ops[6] = ALL_OPS;                                                             \
         for (int k = 0; k < 6; k++)                                                             \
             for (int a = 0; a < 3; a++)                                                         \
@@ -104,16 +100,17 @@ static const int final_v[6] = {HI, LO, HI, MID, LO, MID};
                 shmem_barrier_all();                                                            \
             }                                                                                   \
     }
-P2P_TYPES(DEFINE_TEST)
+RSHMEM_P2P_TYPES(DEFINE_TEST)
 
 int main(void) {
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
     int right = (me + 1) % npes;
-#define RUN_TEST(NAME, T, LOV, MIDV, HIV) test_##NAME(right);
-    P2P_TYPES(RUN_TEST)
+    int ntypes = 0;
+#define RUN_TEST(NAME, T) test_##NAME(right), ntypes++;
+    RSHMEM_P2P_TYPES(RUN_TEST)
     if (me == 0)
-        printf("wait_until/test: 12 types x 6 operators ok\n");
+        printf("wait_until/test: %d types x 6 operators ok\n", ntypes);
     shmem_finalize();
     return 0;
 }

@@ -13,20 +13,20 @@ use crate::transport::Transport;
 use crate::types::{AmoOp, AtomicInt, AtomicWord};
 use core::ffi::c_int;
 
-/// Checks a context, the PE (argument `pe_arg`) and the target word (argument
-/// `word_arg`), and applies `op`.
+/// Checks a context, the PE and the target word (the argument named by
+/// `word`), and applies `op`.
 #[inline]
 fn apply<T: AtomicWord>(
     routine: &'static str,
     ctx: CtxHandle,
-    word_arg: (u8, &'static str, *const T),
-    pe_arg: (u8, c_int),
+    word: (&'static str, *const T),
+    pe: c_int,
     op: AmoOp<T>,
 ) -> T {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe_arg.0, pe_arg.1);
-    let (arg, name, addr) = word_arg;
-    let off = check::remote_word::<T>(rt, routine, arg, name, addr as usize, t);
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let (name, addr) = word;
+    let off = check::remote_word::<T>(rt, routine, name, addr as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.atomic(t.pe, off, op) }
 }
@@ -36,22 +36,22 @@ fn apply<T: AtomicWord>(
 #[inline]
 fn deliver<T>(routine: &'static str, fetch: *mut T, v: T) {
     if fetch.is_null() {
-        check::null_pointer(routine, 1, "fetch");
+        check::null_pointer(routine, "fetch");
     }
     // SAFETY: a non-null local buffer for one T, as the API requires.
     unsafe { fetch.write_unaligned(v) }
 }
 
 pub fn fetch<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "source", source), (2, pe), AmoOp::Fetch)
+    apply(routine, ctx, ("source", source), pe, AmoOp::Fetch)
 }
 
 pub fn set<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
-    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Set(value));
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::Set(value));
 }
 
 pub fn swap<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Swap(value))
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::Swap(value))
 }
 
 /// The pre-1.0 `long shmem_swap(long *target, long value, int pe)`.
@@ -67,17 +67,11 @@ pub fn compare_swap<T: AtomicInt>(
     value: T,
     pe: c_int,
 ) -> T {
-    apply(
-        routine,
-        ctx,
-        (1, "dest", dest),
-        (4, pe),
-        AmoOp::CompareSwap(cond, value),
-    )
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::CompareSwap(cond, value))
 }
 
 pub fn fetch_inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "dest", dest), (2, pe), AmoOp::Add(T::ONE))
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::Add(T::ONE))
 }
 
 pub fn inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) {
@@ -85,7 +79,7 @@ pub fn inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe
 }
 
 pub fn fetch_add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Add(value))
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::Add(value))
 }
 
 pub fn add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
@@ -93,7 +87,7 @@ pub fn add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, va
 }
 
 pub fn fetch_and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::And(value))
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::And(value))
 }
 
 pub fn and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
@@ -101,7 +95,7 @@ pub fn and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, va
 }
 
 pub fn fetch_or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Or(value))
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::Or(value))
 }
 
 pub fn or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
@@ -109,7 +103,7 @@ pub fn or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, val
 }
 
 pub fn fetch_xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
-    apply(routine, ctx, (1, "dest", dest), (3, pe), AmoOp::Xor(value))
+    apply(routine, ctx, ("dest", dest), pe, AmoOp::Xor(value))
 }
 
 pub fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
@@ -117,7 +111,7 @@ pub fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, va
 }
 
 pub fn fetch_nbi<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, source: *const T, pe: c_int) {
-    let v = apply(routine, ctx, (2, "source", source), (3, pe), AmoOp::Fetch);
+    let v = apply(routine, ctx, ("source", source), pe, AmoOp::Fetch);
     deliver(routine, fetch, v)
 }
 
@@ -130,13 +124,7 @@ pub fn compare_swap_nbi<T: AtomicInt>(
     value: T,
     pe: c_int,
 ) {
-    let v = apply(
-        routine,
-        ctx,
-        (2, "dest", dest),
-        (5, pe),
-        AmoOp::CompareSwap(cond, value),
-    );
+    let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::CompareSwap(cond, value));
     deliver(routine, fetch, v)
 }
 
@@ -148,12 +136,12 @@ pub fn swap_nbi<T: AtomicWord>(
     value: T,
     pe: c_int,
 ) {
-    let v = apply(routine, ctx, (2, "dest", dest), (4, pe), AmoOp::Swap(value));
+    let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::Swap(value));
     deliver(routine, fetch, v)
 }
 
 pub fn fetch_inc_nbi<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, dest: *mut T, pe: c_int) {
-    let v = apply(routine, ctx, (2, "dest", dest), (3, pe), AmoOp::Add(T::ONE));
+    let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::Add(T::ONE));
     deliver(routine, fetch, v)
 }
 
@@ -168,7 +156,7 @@ macro_rules! fetch_value_nbi {
             value: T,
             pe: c_int,
         ) {
-            let v = apply(routine, ctx, (2, "dest", dest), (4, pe), AmoOp::$op(value));
+            let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::$op(value));
             deliver(routine, fetch, v)
         }
     )*};

@@ -12,41 +12,32 @@ use crate::space;
 use crate::types::Cmp;
 use core::ffi::c_int;
 
-/// Position of argument `arg` (1-based, context-free numbering) in `routine`.
-pub fn pos(routine: &str, arg: u8) -> u8 {
-    if routine.starts_with("shmem_ctx_") {
-        arg + 1
-    } else {
-        arg
-    }
+pub use super::params::label;
+
+/// The argument `pe`, a world PE number.
+#[inline]
+pub fn pe(rt: &Runtime, routine: &'static str, pe: c_int) -> usize {
+    pe_in(rt, routine, "pe", pe)
 }
 
+/// A world PE number given by argument `name` (or read from the array
+/// argument `name`, `target_pes`).
 #[inline]
-pub fn pe(rt: &Runtime, routine: &'static str, arg: u8, pe: c_int) -> usize {
+pub fn pe_in(rt: &Runtime, routine: &'static str, name: &'static str, pe: c_int) -> usize {
     if pe >= 0 && (pe as usize) < rt.npes {
         return pe as usize;
     }
-    bad_pe(rt, routine, arg, "pe", pe)
-}
-
-/// A PE number read from the array argument `name` (`target_pes`).
-#[inline]
-pub fn pe_in(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, pe: c_int) -> usize {
-    if pe >= 0 && (pe as usize) < rt.npes {
-        return pe as usize;
-    }
-    bad_pe(rt, routine, arg, name, pe)
+    bad_pe(routine, name, pe, rt.npes)
 }
 
 #[cold]
-fn bad_pe(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, pe: c_int) -> ! {
+fn bad_pe(routine: &'static str, name: &'static str, pe: c_int, npes: usize) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::PeOutOfRange {
-            arg: pos(routine, arg),
             name,
             pe: pe as i64,
-            npes: rt.npes,
+            npes,
         },
     ))
 }
@@ -54,12 +45,12 @@ fn bad_pe(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, pe: 
 /// Offset of the `len` bytes at `addr`, which must be symmetric (a local
 /// object the caller waits on or passes to a collective's own checks).
 #[inline]
-pub fn sym(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> SymOffset {
+pub fn sym(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, len: usize) -> SymOffset {
     match rt.segs.offset_of(addr, len) {
         Some(off) => off,
         None => match space::resolve(rt, addr, len) {
             Some((off, _)) => off,
-            None => not_symmetric(routine, arg, name, addr, len),
+            None => not_symmetric(routine, name, addr, len),
         },
     }
 }
@@ -78,7 +69,6 @@ pub struct Target {
 pub fn remote(
     rt: &Runtime,
     routine: &'static str,
-    arg: u8,
     name: &'static str,
     addr: usize,
     len: usize,
@@ -89,7 +79,7 @@ pub fn remote(
     {
         return off;
     }
-    remote_in_space(rt, routine, arg, name, addr, len, t)
+    remote_in_space(rt, routine, name, addr, len, t)
 }
 
 /// The slow path of [`remote`]: memory of a space, which only its team's
@@ -98,20 +88,19 @@ pub fn remote(
 fn remote_in_space(
     rt: &Runtime,
     routine: &'static str,
-    arg: u8,
     name: &'static str,
     addr: usize,
     len: usize,
     t: Target,
 ) -> SymOffset {
-    let arg = pos(routine, arg);
+    let arg = label(routine, name);
     let found = space::resolve(rt, addr, len);
     if t.space != 0 && found.is_none_or(|(_, m)| m.space != t.space) {
         fatal(&Error::new(
             routine,
             ErrorKind::Usage(format!(
                 "the context was created from space {:#x} and may only access that space's memory; \
-                 argument #{arg} '{name}' = {addr:#x} ({len} bytes) is not in it",
+                 {arg} = {addr:#x} ({len} bytes) is not in it",
                 t.space
             )),
         ))
@@ -121,12 +110,12 @@ fn remote_in_space(
         Some((_, m)) => fatal(&Error::new(
             routine,
             ErrorKind::Usage(format!(
-                "argument #{arg} '{name}' = {addr:#x} is in space {:#x}, attached to team {:#x}; \
+                "{arg} = {addr:#x} is in space {:#x}, attached to team {:#x}; \
                  PE {} is not a member of that team, so the address names nothing there",
                 m.space, m.team, t.pe
             )),
         )),
-        None => not_symmetric(routine, arg, name, addr, len),
+        None => not_symmetric(routine, name, addr, len),
     }
 }
 
@@ -135,7 +124,6 @@ fn remote_in_space(
 pub fn sym_group(
     rt: &Runtime,
     routine: &'static str,
-    arg: u8,
     name: &'static str,
     addr: usize,
     len: usize,
@@ -150,9 +138,9 @@ pub fn sym_group(
                 fatal(&Error::new(
                     routine,
                     ErrorKind::Usage(format!(
-                        "argument #{} '{name}' = {addr:#x} is in space {:#x}, attached to team {:#x}; \
+                        "{} = {addr:#x} is in space {:#x}, attached to team {:#x}; \
                          PE {} (rank {r} of the collective) is not a member of that team",
-                        pos(routine, arg),
+                        label(routine, name),
                         m.space,
                         m.team,
                         g.pe(r)
@@ -161,38 +149,31 @@ pub fn sym_group(
             }
             off
         }
-        None => not_symmetric(routine, arg, name, addr, len),
+        None => not_symmetric(routine, name, addr, len),
     }
 }
 
 #[cold]
-fn not_symmetric(routine: &'static str, arg: u8, name: &'static str, addr: usize, len: usize) -> ! {
-    fatal(&Error::new(
-        routine,
-        ErrorKind::NotSymmetric {
-            arg: pos(routine, arg),
-            name,
-            addr,
-            len,
-        },
-    ))
+fn not_symmetric(routine: &'static str, name: &'static str, addr: usize, len: usize) -> ! {
+    fatal(&Error::new(routine, ErrorKind::NotSymmetric { name, addr, len }))
 }
 
-/// `nelems` elements of `size` bytes, or a fatal error if that overflows.
+/// `nelems` (argument `name`) elements of `size` bytes, or a fatal error if
+/// that overflows.
 #[inline]
-pub fn bytes(routine: &'static str, arg: u8, nelems: usize, size: usize) -> usize {
+pub fn bytes(routine: &'static str, name: &'static str, nelems: usize, size: usize) -> usize {
     nelems
         .checked_mul(size)
-        .unwrap_or_else(|| too_large(routine, arg, nelems))
+        .unwrap_or_else(|| too_large(routine, name, nelems))
 }
 
+/// Argument `name` (an element count) makes the transfer overflow.
 #[cold]
-pub fn too_large(routine: &'static str, arg: u8, value: usize) -> ! {
+pub fn too_large(routine: &'static str, name: &'static str, value: usize) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::InvalidArgument {
-            arg: pos(routine, arg),
-            name: "nelems",
+            name,
             value: value.to_string(),
             why: "the transfer is larger than the address space",
         },
@@ -211,19 +192,18 @@ fn bad_ctx(routine: &'static str, ctx: CtxHandle) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::InvalidContext {
-            arg: 1,
+            name: "ctx",
             addr: ctx.0 as usize,
         },
     ))
 }
 
 #[inline]
-pub fn cmp(routine: &'static str, arg: u8, cmp: c_int) -> Cmp {
+pub fn cmp(routine: &'static str, cmp: c_int) -> Cmp {
     Cmp::from_c(cmp).unwrap_or_else(|| {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: pos(routine, arg),
                 name: "cmp",
                 value: cmp.to_string(),
                 why: "not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE",
@@ -235,35 +215,27 @@ pub fn cmp(routine: &'static str, arg: u8, cmp: c_int) -> Cmp {
 /// Offset of one `T` at `addr`, which must be symmetric and aligned (a word
 /// that is loaded, stored or updated atomically).
 #[inline]
-pub fn word<T>(rt: &Runtime, routine: &'static str, arg: u8, name: &'static str, addr: usize) -> SymOffset {
-    let off = sym(rt, routine, arg, name, addr, std::mem::size_of::<T>());
-    aligned::<T>(routine, arg, name, addr);
+pub fn word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize) -> SymOffset {
+    let off = sym(rt, routine, name, addr, std::mem::size_of::<T>());
+    aligned::<T>(routine, name, addr);
     off
 }
 
 /// [`word`] on the target of a remote access.
 #[inline]
-pub fn remote_word<T>(
-    rt: &Runtime,
-    routine: &'static str,
-    arg: u8,
-    name: &'static str,
-    addr: usize,
-    t: Target,
-) -> SymOffset {
-    let off = remote(rt, routine, arg, name, addr, std::mem::size_of::<T>(), t);
-    aligned::<T>(routine, arg, name, addr);
+pub fn remote_word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, t: Target) -> SymOffset {
+    let off = remote(rt, routine, name, addr, std::mem::size_of::<T>(), t);
+    aligned::<T>(routine, name, addr);
     off
 }
 
 /// Fails unless `addr` is aligned for a `T` (atomic accesses need it).
 #[inline]
-pub fn aligned<T>(routine: &'static str, arg: u8, name: &'static str, addr: usize) {
+pub fn aligned<T>(routine: &'static str, name: &'static str, addr: usize) {
     if !addr.is_multiple_of(std::mem::align_of::<T>()) {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: pos(routine, arg),
                 name,
                 value: format!("{addr:#x}"),
                 why: "not aligned for its type",
@@ -274,7 +246,7 @@ pub fn aligned<T>(routine: &'static str, arg: u8, name: &'static str, addr: usiz
 
 /// The caller's array of `n` elements at `ptr` (non-null when `n > 0`).
 #[inline]
-pub fn array<'a, T>(routine: &'static str, arg: u8, name: &'static str, ptr: *const T, n: usize) -> &'a [T] {
+pub fn array<'a, T>(routine: &'static str, name: &'static str, ptr: *const T, n: usize) -> &'a [T] {
     if n == 0 {
         return &[];
     }
@@ -282,7 +254,6 @@ pub fn array<'a, T>(routine: &'static str, arg: u8, name: &'static str, ptr: *co
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: pos(routine, arg),
                 name,
                 value: "NULL".into(),
                 why: "a NULL array with a non-zero element count",
@@ -293,13 +264,22 @@ pub fn array<'a, T>(routine: &'static str, arg: u8, name: &'static str, ptr: *co
     unsafe { std::slice::from_raw_parts(ptr, n) }
 }
 
+/// The local side of a transfer (argument `name`): any memory of the caller,
+/// symmetric or not, but not NULL when there is something to move (`nonempty`;
+/// NULL with nothing to move is legal, as the specification allows).
+#[inline]
+pub fn local<T>(routine: &'static str, name: &'static str, ptr: *const T, nonempty: bool) {
+    if nonempty && ptr.is_null() {
+        null_pointer(routine, name)
+    }
+}
+
 /// A NULL where the routine needs a buffer.
 #[cold]
-pub fn null_pointer(routine: &'static str, arg: u8, name: &'static str) -> ! {
+pub fn null_pointer(routine: &'static str, name: &'static str) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::InvalidArgument {
-            arg: pos(routine, arg),
             name,
             value: "NULL".into(),
             why: "a NULL pointer where the routine needs a buffer",
@@ -307,37 +287,38 @@ pub fn null_pointer(routine: &'static str, arg: u8, name: &'static str) -> ! {
     ))
 }
 
-/// The live team a handle names, or a fatal "not a valid team" error.
+/// The live team the handle argument `name` names, or a fatal "not a valid
+/// team" error.
 #[inline]
-pub fn team(routine: &'static str, arg: u8, h: TeamHandle) -> std::sync::Arc<crate::team::Team> {
+pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> std::sync::Arc<crate::team::Team> {
     match crate::team::lookup(h.raw()) {
         Some(t) => t,
-        None => fatal(&Error::new(routine, ErrorKind::InvalidTeam { arg, raw: h.raw() })),
+        None => fatal(&Error::new(routine, ErrorKind::InvalidTeam { name, raw: h.raw() })),
     }
 }
 
-/// A context's PE argument: checked against the world for the default
+/// A context's PE argument `pe`: checked against the world for the default
 /// context, translated from the context's team otherwise.
 #[inline]
-pub fn ctx_pe(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> usize {
-    ctx_target(rt, routine, ctx, arg, pe_arg).pe
+pub fn ctx_pe(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> usize {
+    ctx_target(rt, routine, ctx, pe_arg).pe
 }
 
 /// The target of a remote access on `ctx`: [`ctx_pe`], and the space the
 /// context was created from, if any.
 #[inline]
-pub fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> Target {
+pub fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
     if ctx == CtxHandle::DEFAULT {
         return Target {
-            pe: pe(rt, routine, arg, pe_arg),
+            pe: pe(rt, routine, pe_arg),
             space: 0,
         };
     }
-    created_ctx_target(rt, routine, ctx, arg, pe_arg)
+    created_ctx_target(rt, routine, ctx, pe_arg)
 }
 
 #[cold]
-fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: u8, pe_arg: c_int) -> Target {
+fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
     let Some(obj) = ctx.object() else {
         self::ctx(routine, ctx);
         unreachable!("check::ctx reports invalid contexts");
@@ -346,7 +327,7 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: 
     let raw = obj.team();
     if raw == crate::team::WORLD {
         return Target {
-            pe: pe(rt, routine, arg, pe_arg),
+            pe: pe(rt, routine, pe_arg),
             space,
         };
     }
@@ -359,15 +340,7 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, arg: 
         ))
     };
     if pe_arg < 0 || pe_arg as usize >= t.size {
-        fatal(&Error::new(
-            routine,
-            ErrorKind::PeOutOfRange {
-                arg,
-                name: "pe",
-                pe: pe_arg as i64,
-                npes: t.size,
-            },
-        ))
+        bad_pe(routine, "pe", pe_arg, t.size)
     }
     Target {
         pe: t.pe(pe_arg as usize),

@@ -27,15 +27,7 @@ use std::mem::size_of;
 /// the same offset for their own, non-empty buffers (collect).
 /// The buffer must be symmetric on every member of `g` (a space's memory
 /// only serves its team's members).
-fn buffer(
-    rt: &Runtime,
-    routine: &'static str,
-    g: Group,
-    arg: u8,
-    name: &'static str,
-    addr: usize,
-    len: usize,
-) -> SymOffset {
+fn buffer(rt: &Runtime, routine: &'static str, g: Group, name: &'static str, addr: usize, len: usize) -> SymOffset {
     if len == 0 {
         return rt
             .segs
@@ -43,30 +35,30 @@ fn buffer(
             .or_else(|| crate::space::resolve(rt, addr, 0).map(|(off, _)| off))
             .unwrap_or(SymOffset(0));
     }
-    check::sym_group(rt, routine, arg, name, addr, len, g)
+    check::sym_group(rt, routine, name, addr, len, g)
 }
 
 /// Checked buffers of a collective that moves blocks of `nelems` elements of
-/// `T` among `members`: `dest` (argument `dest_arg`) holds one block per
-/// member, `source` (the next argument) one block, or one per member when
-/// `source_per_member`. `None` when there is nothing to move.
+/// `T` among `members`: `dest` holds one block per member, `source` one
+/// block, or one per member when `source_per_member`. `None` when there is
+/// nothing to move.
 fn blocks<T>(
     rt: &Runtime,
     routine: &'static str,
-    (dest_arg, dest, source): (u8, usize, usize),
-    (nelems_arg, nelems): (u8, usize),
+    (dest, source): (usize, usize),
+    nelems: usize,
     g: Group,
     source_per_member: bool,
 ) -> Option<(SymOffset, SymOffset, usize)> {
     let members = g.size;
-    let len = check::bytes(routine, nelems_arg, nelems, size_of::<T>());
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return None;
     }
-    let total = check::bytes(routine, nelems_arg, nelems, size_of::<T>() * members);
-    let d = buffer(rt, routine, g, dest_arg, "dest", dest, total);
+    let total = check::bytes(routine, "nelems", nelems, size_of::<T>() * members);
+    let d = buffer(rt, routine, g, "dest", dest, total);
     let s_len = if source_per_member { total } else { len };
-    let s = buffer(rt, routine, g, dest_arg + 1, "source", source, s_len);
+    let s = buffer(rt, routine, g, "source", source, s_len);
     Some((d, s, len))
 }
 
@@ -74,17 +66,13 @@ fn usage(routine: &'static str, text: String) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }
 
-/// The group and sync array of an active-set call; `first` is the position
-/// of `PE_start`, `psync_arg` that of `pSync`.
-#[allow(clippy::too_many_arguments)]
+/// The group and sync array of an active-set call.
 fn active_set<'a>(
     rt: &'a Runtime,
     routine: &'static str,
-    first: u8,
     start: c_int,
     log_stride: c_int,
     size: c_int,
-    psync_arg: u8,
     psync: *mut c_long,
 ) -> Coll<'a> {
     let npes = rt.npes as i64;
@@ -92,8 +80,8 @@ fn active_set<'a>(
         usage(
             routine,
             format!(
-                "argument #{} 'logPE_stride' is {log_stride}, outside [0, 30]",
-                check::pos(routine, first + 1)
+                "{} is {log_stride}, outside [0, 30]",
+                check::label(routine, "logPE_stride")
             ),
         );
     }
@@ -131,18 +119,17 @@ fn active_set<'a>(
             ),
         );
     };
-    check::aligned::<u64>(routine, psync_arg, "pSync", psync as usize);
+    check::aligned::<u64>(routine, "pSync", psync as usize);
     let g = Group { rank, ..g };
-    let flags = check::sym_group(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES, g);
+    let flags = check::sym_group(rt, routine, "pSync", psync as usize, FLAG_BYTES, g);
     Coll::on_array(rt, routine, g, flags)
 }
 
-fn root_in(routine: &'static str, arg: u8, root: c_int, size: usize) -> usize {
+fn root_in(routine: &'static str, root: c_int, size: usize) -> usize {
     if root < 0 || root as usize >= size {
         fatal(&Error::new(
             routine,
             ErrorKind::PeOutOfRange {
-                arg,
                 name: "PE_root",
                 pe: root as i64,
                 npes: size,
@@ -163,14 +150,14 @@ pub fn broadcast<T: ShmemType>(
     root: c_int,
 ) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let root = root_in(routine, 5, root, t.size);
-    let len = check::bytes(routine, 4, nelems, size_of::<T>());
+    let t = check::team(routine, "team", team);
+    let root = root_in(routine, root, t.size);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return 0;
     }
-    let d = buffer(rt, routine, t.group(), 2, "dest", dest as usize, len);
-    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, len);
+    let d = buffer(rt, routine, t.group(), "dest", dest as usize, len);
+    let s = buffer(rt, routine, t.group(), "source", source as usize, len);
     let c = t.coll(rt, routine, CollOp::Broadcast);
     bcast::run(&c, c.algs.bcast.resolve(t.size, len), d, s, len, root, true);
     0
@@ -184,12 +171,12 @@ pub fn collect<T: ShmemType>(
     nelems: usize,
 ) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let len = check::bytes(routine, 4, nelems, size_of::<T>());
-    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, len);
+    let t = check::team(routine, "team", team);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
+    let s = buffer(rt, routine, t.group(), "source", source as usize, len);
     let c = t.coll(rt, routine, CollOp::Collect);
     // The destination's size is known once the members have published theirs.
-    let dest_for = |total| buffer(rt, routine, t.group(), 2, "dest", dest as usize, total);
+    let dest_for = |total| buffer(rt, routine, t.group(), "dest", dest as usize, total);
     collect::collect(&c, c.algs.collect.resolve(t.size), dest_for, s, len);
     0
 }
@@ -202,9 +189,9 @@ pub fn fcollect<T: ShmemType>(
     nelems: usize,
 ) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let args = (2, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.group(), false) else {
+    let t = check::team(routine, "team", team);
+    let args = (dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), false) else {
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Collect);
@@ -220,9 +207,9 @@ pub fn alltoall<T: ShmemType>(
     nelems: usize,
 ) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let args = (2, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (4, nelems), t.group(), true) else {
+    let t = check::team(routine, "team", team);
+    let args = (dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), true) else {
         return 0;
     };
     let c = t.coll(rt, routine, CollOp::Alltoall);
@@ -230,14 +217,15 @@ pub fn alltoall<T: ShmemType>(
     0
 }
 
-/// Bytes spanned by `n` elements of `size` bytes at stride `stride` (>= 1).
-fn strided_span(routine: &'static str, arg: u8, n: usize, stride: isize, size: usize) -> usize {
+/// Bytes spanned by `n` elements of `size` bytes at stride `stride` (>= 1,
+/// the argument `name`), `n` being from argument `nelems`.
+fn strided_span(routine: &'static str, name: &'static str, n: usize, stride: isize, size: usize) -> usize {
     if stride < 1 {
         usage(
             routine,
             format!(
-                "argument #{} is {stride}: strides must be at least 1",
-                check::pos(routine, arg)
+                "{} is {stride}: strides must be at least 1",
+                check::label(routine, name)
             ),
         );
     }
@@ -247,8 +235,8 @@ fn strided_span(routine: &'static str, arg: u8, n: usize, stride: isize, size: u
     let elems = (n - 1)
         .checked_mul(stride as usize)
         .and_then(|e| e.checked_add(1))
-        .unwrap_or_else(|| check::too_large(routine, arg, n));
-    check::bytes(routine, arg, elems, size)
+        .unwrap_or_else(|| check::too_large(routine, "nelems", n));
+    check::bytes(routine, "nelems", elems, size)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -262,17 +250,17 @@ pub fn alltoalls<T: ShmemType>(
     nelems: usize,
 ) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
+    let t = check::team(routine, "team", team);
     let all = nelems
         .checked_mul(t.size)
-        .unwrap_or_else(|| check::too_large(routine, 6, nelems));
-    let dlen = strided_span(routine, 4, all, dst, size_of::<T>());
-    let slen = strided_span(routine, 5, all, sst, size_of::<T>());
+        .unwrap_or_else(|| check::too_large(routine, "nelems", nelems));
+    let dlen = strided_span(routine, "dst", all, dst, size_of::<T>());
+    let slen = strided_span(routine, "sst", all, sst, size_of::<T>());
     if nelems == 0 {
         return 0;
     }
-    let d = buffer(rt, routine, t.group(), 2, "dest", dest as usize, dlen);
-    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, slen);
+    let d = buffer(rt, routine, t.group(), "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, t.group(), "source", source as usize, slen);
     let c = t.coll(rt, routine, CollOp::Alltoall);
     alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
     0
@@ -285,17 +273,17 @@ fn elementwise<T: ShmemType>(
     team: TeamHandle,
     dest: *mut T,
     source: *const T,
-    n: usize,
+    (count, n): (&'static str, usize),
     run: impl FnOnce(&Coll<'_>, SymOffset, SymOffset, usize),
 ) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, team);
-    let len = check::bytes(routine, 4, n, size_of::<T>());
+    let t = check::team(routine, "team", team);
+    let len = check::bytes(routine, count, n, size_of::<T>());
     if len == 0 {
         return 0;
     }
-    let d = buffer(rt, routine, t.group(), 2, "dest", dest as usize, len);
-    let s = buffer(rt, routine, t.group(), 3, "source", source as usize, len);
+    let d = buffer(rt, routine, t.group(), "dest", dest as usize, len);
+    let s = buffer(rt, routine, t.group(), "source", source as usize, len);
     run(&t.coll(rt, routine, CollOp::Reduce), d, s, len);
     0
 }
@@ -307,7 +295,7 @@ fn reduce_team<T: ShmemType, O: Combine<T>>(
     source: *const T,
     n: usize,
 ) -> c_int {
-    elementwise(routine, team, dest, source, n, |c, d, s, len| {
+    elementwise(routine, team, dest, source, ("nreduce", n), |c, d, s, len| {
         reduce::run::<T, O>(c, c.algs.reduce.resolve(c.g.size, len), d, s, n)
     })
 }
@@ -337,7 +325,7 @@ fn scan<T: ShmemType + Arith>(
     n: usize,
     inclusive: bool,
 ) -> c_int {
-    elementwise(routine, team, dest, source, n, |c, d, s, _| {
+    elementwise(routine, team, dest, source, ("nelems", n), |c, d, s, _| {
         reduce::scan::<T, OpSum>(c, d, s, n, inclusive)
     })
 }
@@ -367,7 +355,7 @@ pub fn sum_exscan<T: ShmemType + Arith>(
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
 pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 1, start, log_stride, size, 4, psync);
+    let c = active_set(rt, routine, start, log_stride, size, psync);
     rt.transport.quiet();
     c.barrier();
 }
@@ -375,7 +363,7 @@ pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_i
 /// `shmem_sync` (active-set form).
 pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    active_set(rt, routine, 1, start, log_stride, size, 4, psync).barrier();
+    active_set(rt, routine, start, log_stride, size, psync).barrier();
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -391,14 +379,14 @@ pub fn broadcast_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 5, start, log_stride, size, 8, psync);
-    let root = root_in(routine, 4, root, c.g.size);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let root = root_in(routine, root, c.g.size);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
     }
-    let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, len);
-    let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
+    let d = buffer(rt, routine, c.g, "dest", dest as usize, len);
+    let s = buffer(rt, routine, c.g, "source", source as usize, len);
     match c.algs.bcast.resolve_user_sync(c.g.size, len) {
         Push::Push => bcast::push(&c, d, s, len, root),
         Push::Not(alg) => bcast::run(&c, alg, d, s, len, root, false),
@@ -417,10 +405,10 @@ pub fn collect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
-    let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
-    let dest_for = |total| buffer(rt, routine, c.g, 1, "dest", dest as usize, total);
+    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
+    let s = buffer(rt, routine, c.g, "source", source as usize, len);
+    let dest_for = |total| buffer(rt, routine, c.g, "dest", dest as usize, total);
     collect::collect(&c, c.algs.collect.resolve(c.g.size), dest_for, s, len);
 }
 
@@ -436,9 +424,9 @@ pub fn fcollect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let args = (1, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, false) else {
+    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let args = (dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, c.g, false) else {
         return;
     };
     match c.algs.collect.resolve_user_sync(c.g.size) {
@@ -459,9 +447,9 @@ pub fn alltoall_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
-    let args = (1, dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, true) else {
+    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let args = (dest as usize, source as usize);
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, c.g, true) else {
         return;
     };
     alltoall::alltoall_push(&c, d, s, len);
@@ -481,17 +469,17 @@ pub fn alltoalls_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 6, start, log_stride, size, 9, psync);
+    let c = active_set(rt, routine, start, log_stride, size, psync);
     let all = nelems
         .checked_mul(c.g.size)
-        .unwrap_or_else(|| check::too_large(routine, 5, nelems));
-    let dlen = strided_span(routine, 3, all, dst, size_of::<T>());
-    let slen = strided_span(routine, 4, all, sst, size_of::<T>());
+        .unwrap_or_else(|| check::too_large(routine, "nelems", nelems));
+    let dlen = strided_span(routine, "dst", all, dst, size_of::<T>());
+    let slen = strided_span(routine, "sst", all, sst, size_of::<T>());
     if nelems == 0 {
         return;
     }
-    let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, dlen);
-    let s = buffer(rt, routine, c.g, 2, "source", source as usize, slen);
+    let d = buffer(rt, routine, c.g, "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, c.g, "source", source as usize, slen);
     alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
 }
 
@@ -508,28 +496,31 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let mut c = active_set(rt, routine, 4, start, log_stride, size, 8, psync);
+    let mut c = active_set(rt, routine, start, log_stride, size, psync);
     if nreduce < 0 {
         usage(
             routine,
-            format!("argument #3 'nreduce' is {nreduce}: it must not be negative"),
+            format!(
+                "{} is {nreduce}: it must not be negative",
+                check::label(routine, "nreduce")
+            ),
         );
     }
     let n = nreduce as usize;
     if n == 0 {
         return;
     }
-    let len = check::bytes(routine, 3, n, size_of::<T>());
-    let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, len);
-    let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
+    let len = check::bytes(routine, "nreduce", n, size_of::<T>());
+    let d = buffer(rt, routine, c.g, "dest", dest as usize, len);
+    let s = buffer(rt, routine, c.g, "source", source as usize, len);
     // pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
-    c.scratch = buffer(rt, routine, c.g, 7, "pWrk", pwrk as usize, wrk);
+    c.scratch = buffer(rt, routine, c.g, "pWrk", pwrk as usize, wrk);
     c.scratch_len = wrk;
     // The reductions' pSync is longer than the others' (SHMEM_REDUCE_SYNC_SIZE),
     // and a pushed reduction writes all of it: one from shmem_malloc must be
     // that long (a global's size is not known; the range check above covers it).
-    let flags = check::sym_group(rt, routine, 8, "pSync", psync as usize, REDUCE_FLAG_BYTES, c.g);
+    let flags = check::sym_group(rt, routine, "pSync", psync as usize, REDUCE_FLAG_BYTES, c.g);
     if let Some(off) = rt.segs.heap_offset(psync as usize) {
         let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
         if let Some((start, blen)) = block
@@ -538,7 +529,8 @@ fn to_all<T: ShmemType, O: Combine<T>>(
             usage(
                 routine,
                 format!(
-                    "argument #8 'pSync' = {psync:p} has {} bytes left in its shmem_malloc block; a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE ({}) longs ({REDUCE_FLAG_BYTES} bytes)",
+                    "{} = {psync:p} has {} bytes left in its shmem_malloc block; a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE ({}) longs ({REDUCE_FLAG_BYTES} bytes)",
+                    check::label(routine, "pSync"),
                     start + blen - off,
                     REDUCE_FLAG_BYTES / 8
                 ),

@@ -22,7 +22,7 @@ const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_
 /// more contexts can be created.
 pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
-    create_on(routine, crate::team::WORLD, 0, options, 1, ctx, 2)
+    create_on(routine, crate::team::WORLD, 0, options, ctx)
 }
 
 /// `shmem_team_create_ctx`: a context whose PE numbers are ranks of `team`.
@@ -30,38 +30,34 @@ pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_
 pub fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
     if ctx.is_null() {
-        check::null_pointer(routine, 3, "ctx");
+        check::null_pointer(routine, "ctx");
     }
     if crate::team::lookup(team.raw()).is_none() {
         error::debug(
             routine,
-            format_args!("argument #1 'team' = {:#x} is not a valid team", team.raw()),
+            format_args!(
+                "{} = {:#x} is not a valid team",
+                check::label(routine, "team"),
+                team.raw()
+            ),
         );
         // SAFETY: a non-null out-pointer supplied by the caller.
         unsafe { ctx.write(CtxHandle::INVALID) };
         return 1;
     }
-    create_on(routine, team.raw(), 0, options, 2, ctx, 3)
+    create_on(routine, team.raw(), 0, options, ctx)
 }
 
-/// Creates a context on raw team `team`, bound to space `space` (or 0).
-pub fn create_on(
-    routine: &'static str,
-    team: usize,
-    space: usize,
-    options: c_long,
-    options_arg: u8,
-    ctx: *mut CtxHandle,
-    ctx_arg: u8,
-) -> c_int {
+/// Creates a context on raw team `team`, bound to space `space` (or 0), from
+/// the arguments `options` and `ctx` of `routine`.
+pub fn create_on(routine: &'static str, team: usize, space: usize, options: c_long, ctx: *mut CtxHandle) -> c_int {
     if ctx.is_null() {
-        check::null_pointer(routine, ctx_arg, "ctx");
+        check::null_pointer(routine, "ctx");
     }
     if options & !KNOWN_OPTIONS != 0 {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: options_arg,
                 name: "options",
                 value: format!("{options:#x}"),
                 why: "has bits other than SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE",
@@ -97,7 +93,6 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: 1,
                 name: "ctx",
                 value: "SHMEM_CTX_DEFAULT".into(),
                 why: "the default context cannot be destroyed",
@@ -110,7 +105,7 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidContext {
-                arg: 1,
+                name: "ctx",
                 addr: ctx.0 as usize,
             },
         ))
@@ -127,7 +122,7 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
 pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
     runtime::get(routine);
     if team.is_null() {
-        check::null_pointer(routine, 2, "team");
+        check::null_pointer(routine, "team");
     }
     let live = ctx
         .object()

@@ -13,7 +13,7 @@ const HOME: usize = 0;
 
 fn word(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<'static> {
     let home = check::Target { pe: HOME, space: 0 };
-    let off = check::remote_word::<c_long>(rt, routine, 1, "lock", lock as usize, home);
+    let off = check::remote_word::<c_long>(rt, routine, "lock", lock as usize, home);
     let home = rt
         .transport
         .local_ptr(HOME, off)
@@ -32,7 +32,6 @@ fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::InvalidArgument {
-            arg: 1,
             name: "lock",
             value: format!("{lock:p}"),
             why: Box::leak(format!("the lock {what}").into_boxed_str()),

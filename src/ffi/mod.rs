@@ -27,6 +27,7 @@ mod longdouble;
 pub mod memory;
 pub mod order;
 pub mod p2p;
+pub mod params;
 pub mod protos;
 pub mod rma;
 pub mod semaphore;

@@ -17,8 +17,13 @@ pub fn fence(routine: &'static str) {
     runtime::get(routine).transport.fence()
 }
 
+/// `SHMEM_CTX_INVALID` does nothing, as the specification says of fence and
+/// quiet: PEs outside a team may pass the context its creation left them.
 pub fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
     let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return;
+    }
     check::ctx(routine, ctx);
     rt.transport.fence()
 }
@@ -27,8 +32,12 @@ pub fn quiet(routine: &'static str) {
     runtime::get(routine).transport.quiet()
 }
 
+/// `SHMEM_CTX_INVALID` does nothing (see [`ctx_fence`]).
 pub fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
     let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return;
+    }
     check::ctx(routine, ctx);
     rt.transport.quiet()
 }
@@ -39,11 +48,16 @@ pub fn pe_quiet(routine: &'static str, target_pes: *const c_int, npes: usize) {
     ctx_pe_quiet(routine, CtxHandle::DEFAULT, target_pes, npes)
 }
 
+/// `SHMEM_CTX_INVALID` does nothing: the routine has the semantics of
+/// `shmem_ctx_quiet`, restricted to some PEs.
 pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_int, npes: usize) {
     let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return;
+    }
     check::ctx(routine, ctx);
     if npes > 0 {
-        let pes = check::array(routine, 1, "target_pes", target_pes, npes);
+        let pes = check::array(routine, "target_pes", target_pes, npes);
         // PE numbers are the context's: ranks of its team for a team's
         // (or a space's) context.
         let team = match ctx.object().map(|o| o.team()) {
@@ -55,7 +69,6 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
                 Some(size) if pe < 0 || pe as usize >= size => fatal(&Error::new(
                     routine,
                     ErrorKind::PeOutOfRange {
-                        arg: check::pos(routine, 1),
                         name: "target_pes",
                         pe: pe as i64,
                         npes: size,
@@ -63,7 +76,7 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
                 )),
                 Some(_) => {}
                 None => {
-                    check::pe_in(rt, routine, 1, "target_pes", pe);
+                    check::pe_in(rt, routine, "target_pes", pe);
                 }
             }
         }

@@ -10,20 +10,25 @@ use crate::runtime::{self, Runtime};
 use crate::types::{Cmp, WaitWord};
 use core::ffi::c_int;
 use std::mem::size_of;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Where the next `_any` scan of this PE starts: one past the index the last
+/// one returned (per PE, not per call site or array, as the spec allows).
+static ANY_NEXT: AtomicUsize = AtomicUsize::new(0);
 
 fn watched<T: WaitWord>(rt: &Runtime, routine: &'static str, ivars: *mut T, nelems: usize) {
     if nelems == 0 {
         return;
     }
-    let len = check::bytes(routine, 2, nelems, size_of::<T>());
-    check::sym(rt, routine, 1, "ivars", ivars as usize, len);
-    check::aligned::<T>(routine, 1, "ivars", ivars as usize);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
+    check::sym(rt, routine, "ivars", ivars as usize, len);
+    check::aligned::<T>(routine, "ivars", ivars as usize);
 }
 
 pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) {
     let rt = runtime::get(routine);
-    check::word::<T>(rt, routine, 1, "ivar", ivar as usize);
-    let cmp = check::cmp(routine, 2, cmp);
+    check::word::<T>(rt, routine, "ivar", ivar as usize);
+    let cmp = check::cmp(routine, cmp);
     rt.waiter().wait(
         // SAFETY: ivar is an aligned T in symmetric memory (checked).
         || cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value),
@@ -38,8 +43,8 @@ pub fn wait<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp_value: T) {
 
 pub fn test<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) -> c_int {
     let rt = runtime::get(routine);
-    check::word::<T>(rt, routine, 1, "ivar", ivar as usize);
-    let cmp = check::cmp(routine, 2, cmp);
+    check::word::<T>(rt, routine, "ivar", ivar as usize);
+    let cmp = check::cmp(routine, cmp);
     // SAFETY: ivar is an aligned T in symmetric memory (checked).
     cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value) as c_int
 }
@@ -78,8 +83,19 @@ impl<T: WaitWord> Set<'_, T> {
         self.included().all(|i| self.holds(i))
     }
 
+    /// A satisfied included index, scanning from the one after the index the
+    /// last `_any` call of this PE returned: the specification requires that a
+    /// series of calls eventually return every satisfied index, so a program
+    /// that handles index 0 and waits again must next be offered index 1.
     fn any(&self) -> Option<usize> {
-        self.included().find(|&i| self.holds(i))
+        let start = ANY_NEXT.load(Ordering::Relaxed) % self.n.max(1);
+        let found = (start..self.n)
+            .chain(0..start)
+            .find(|&i| (self.status.is_empty() || self.status[i] == 0) && self.holds(i));
+        if let Some(i) = found {
+            ANY_NEXT.store(i + 1, Ordering::Relaxed);
+        }
+        found
     }
 
     fn none_included(&self) -> bool {
@@ -104,15 +120,14 @@ impl<T: WaitWord> Set<'_, T> {
     }
 }
 
-/// Checks the arguments of a set routine. Argument numbers: ivars 1, nelems 2,
-/// then (`indices` for `_some`), status, cmp, value(s).
+/// Checks the arguments of a set routine: ivars, nelems, (`indices` for
+/// `_some`), status, cmp, value(s).
 #[allow(clippy::type_complexity)]
 fn set<'a, T: WaitWord>(
     routine: &'static str,
     ivars: *mut T,
     nelems: usize,
     status: *const c_int,
-    status_arg: u8,
     cmp: c_int,
     values: Result<T, *const T>,
 ) -> (&'static Runtime, Set<'a, T>) {
@@ -121,12 +136,12 @@ fn set<'a, T: WaitWord>(
     let status = if status.is_null() {
         &[][..]
     } else {
-        check::array(routine, status_arg, "status", status, nelems)
+        check::array(routine, "status", status, nelems)
     };
-    let cmp = check::cmp(routine, status_arg + 1, cmp);
+    let cmp = check::cmp(routine, cmp);
     let values = match values {
         Ok(v) => Values::One(v),
-        Err(vs) => Values::Each(check::array(routine, status_arg + 2, "cmp_values", vs, nelems)),
+        Err(vs) => Values::Each(check::array(routine, "cmp_values", vs, nelems)),
     };
     (
         rt,
@@ -142,7 +157,7 @@ fn set<'a, T: WaitWord>(
 
 fn indices_buffer(routine: &'static str, indices: *mut usize, nelems: usize) {
     if nelems > 0 && indices.is_null() {
-        check::null_pointer(routine, 3, "indices");
+        check::null_pointer(routine, "indices");
     }
 }
 
@@ -186,11 +201,11 @@ fn wait_some<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>, i
 /// Defines a set routine and its `_vector` twin, which differ only in the
 /// last argument: one comparison value, or an array with one per element.
 /// `$extra` are the arguments between `nelems` and `status` (`indices` for the
-/// `_some` forms); `$status_arg` is the position of `status`.
+/// `_some` forms).
 macro_rules! set_routines {
     ($(
         $(#[$doc:meta])*
-        $name:ident, $vector:ident ($($extra:ident: $extra_ty:ty),*) -> $ret:ty, status at $status_arg:literal,
+        $name:ident, $vector:ident ($($extra:ident: $extra_ty:ty),*) -> $ret:ty,
         |$routine:ident, $rt:ident, $set:ident| $body:expr;
     )*) => {$(
         $(#[$doc])*
@@ -204,7 +219,7 @@ macro_rules! set_routines {
             cmp_value: T,
         ) -> $ret {
             $(indices_buffer($routine, $extra, nelems);)*
-            let ($rt, $set) = set($routine, ivars, nelems, status, $status_arg, cmp, Ok(cmp_value));
+            let ($rt, $set) = set($routine, ivars, nelems, status, cmp, Ok(cmp_value));
             $body
         }
 
@@ -219,7 +234,7 @@ macro_rules! set_routines {
             cmp_values: *const T,
         ) -> $ret {
             $(indices_buffer($routine, $extra, nelems);)*
-            let ($rt, $set) = set($routine, ivars, nelems, status, $status_arg, cmp, Err(cmp_values));
+            let ($rt, $set) = set($routine, ivars, nelems, status, cmp, Err(cmp_values));
             $body
         }
     )*};
@@ -227,24 +242,24 @@ macro_rules! set_routines {
 
 set_routines! {
     /// Waits until every included element satisfies the comparison.
-    wait_until_all, wait_until_all_vector () -> (), status at 3,
+    wait_until_all, wait_until_all_vector () -> (),
         |routine, rt, s| wait_all(routine, rt, &s);
     /// Waits until an included element satisfies the comparison and returns
     /// its index (`SIZE_MAX` at once if none is included).
-    wait_until_any, wait_until_any_vector () -> usize, status at 3,
+    wait_until_any, wait_until_any_vector () -> usize,
         |routine, rt, s| wait_any(routine, rt, &s);
     /// Waits until at least one included element satisfies the comparison;
     /// writes the indices of all that do and returns how many.
-    wait_until_some, wait_until_some_vector (indices: *mut usize) -> usize, status at 4,
+    wait_until_some, wait_until_some_vector (indices: *mut usize) -> usize,
         |routine, rt, s| wait_some(routine, rt, &s, indices);
     /// 1 when every included element satisfies the comparison (also when none
     /// is included, as OpenSHMEM 1.6 specifies).
-    test_all, test_all_vector () -> c_int, status at 3,
+    test_all, test_all_vector () -> c_int,
         |routine, _rt, s| s.all() as c_int;
     /// An index whose element satisfies the comparison, or `SIZE_MAX`.
-    test_any, test_any_vector () -> usize, status at 3,
+    test_any, test_any_vector () -> usize,
         |routine, _rt, s| s.any().unwrap_or(usize::MAX);
     /// Writes the indices of the satisfied elements and returns how many.
-    test_some, test_some_vector (indices: *mut usize) -> usize, status at 4,
+    test_some, test_some_vector (indices: *mut usize) -> usize,
         |routine, _rt, s| s.some(indices);
 }

@@ -278,7 +278,7 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
                 "p2p::wait_until::<i64>",
             ),
             hidden(
-                "long shmem_swap(long *target, long value, int pe)",
+                "long shmem_swap(long *dest, long value, int pe)",
                 "amo::swap_default::<i64>",
             ),
         ],

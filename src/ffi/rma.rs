@@ -20,14 +20,16 @@ pub fn put<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 4, pe);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
     }
-    let off = check::remote(rt, routine, 1, "dest", dest as usize, len, t);
+    let off = check::remote(rt, routine, "dest", dest as usize, len, t);
+    check::local(routine, "source", source, true);
     // SAFETY: the destination range is inside a segment (checked); the source is
-    // the caller's local buffer of nelems elements, as the API requires.
+    // the caller's local buffer of nelems elements (not NULL, checked), as the
+    // API requires.
     unsafe { rt.transport.put(t.pe, off, source as *const u8, len) }
 }
 
@@ -40,29 +42,30 @@ pub fn get<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 4, pe);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
     }
-    let off = check::remote(rt, routine, 2, "source", source as usize, len, t);
+    let off = check::remote(rt, routine, "source", source as usize, len, t);
+    check::local(routine, "dest", dest, true);
     // SAFETY: the source range is inside a segment (checked); the destination is
-    // the caller's local buffer of nelems elements.
+    // the caller's local buffer of nelems elements (not NULL, checked).
     unsafe { rt.transport.get(t.pe, off, dest as *mut u8, len) }
 }
 
 pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 3, pe);
-    let off = check::remote_word::<T>(rt, routine, 1, "dest", dest as usize, t);
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let off = check::remote_word::<T>(rt, routine, "dest", dest as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.put_value(t.pe, off, value) }
 }
 
 pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 2, pe);
-    let off = check::remote_word::<T>(rt, routine, 1, "source", source as usize, t);
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let off = check::remote_word::<T>(rt, routine, "source", source as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.get_value(t.pe, off) }
 }
@@ -72,26 +75,31 @@ pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, 
 fn strided<T>(
     rt: &Runtime,
     routine: &'static str,
-    arg: u8,
     name: &'static str,
     base: usize,
     stride: isize,
     nelems: usize,
     t: check::Target,
 ) -> SymOffset {
-    let (lo, len) = strided_span::<T>(routine, base, stride, nelems);
-    check::remote(rt, routine, arg, name, lo, len, t);
-    check::remote(rt, routine, arg, name, base, size_of::<T>(), t)
+    let (lo, len) = strided_span::<T>(routine, "nelems", base, stride, nelems);
+    check::remote(rt, routine, name, lo, len, t);
+    check::remote(rt, routine, name, base, size_of::<T>(), t)
 }
 
 /// The byte range covered by `nelems` elements of `T` from `base`, `stride`
 /// elements apart, as (lowest address, length).
-fn strided_span<T>(routine: &'static str, base: usize, stride: isize, nelems: usize) -> (usize, usize) {
+fn strided_span<T>(
+    routine: &'static str,
+    count: &'static str,
+    base: usize,
+    stride: isize,
+    nelems: usize,
+) -> (usize, usize) {
     let size = size_of::<T>() as isize;
     let last = (nelems as isize - 1)
         .checked_mul(stride)
         .and_then(|e| e.checked_mul(size))
-        .unwrap_or_else(|| check::too_large(routine, 5, nelems));
+        .unwrap_or_else(|| check::too_large(routine, count, nelems));
     let lo = if last < 0 {
         base.wrapping_sub(last.unsigned_abs())
     } else {
@@ -111,11 +119,12 @@ pub fn iput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 6, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe);
     if nelems == 0 {
         return;
     }
-    let off = strided::<T>(rt, routine, 1, "dest", dest as usize, dst, nelems, t);
+    let off = strided::<T>(rt, routine, "dest", dest as usize, dst, nelems, t);
+    check::local(routine, "source", source, true);
     // SAFETY: every destination element is inside a segment (checked);
     // the source elements are the caller's local buffer.
     unsafe { rt.transport.put_strided(t.pe, off, dst, source, sst, nelems) }
@@ -132,11 +141,12 @@ pub fn iget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 6, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe);
     if nelems == 0 {
         return;
     }
-    let off = strided::<T>(rt, routine, 2, "source", source as usize, sst, nelems, t);
+    let off = strided::<T>(rt, routine, "source", source as usize, sst, nelems, t);
+    check::local(routine, "dest", dest, true);
     // SAFETY: every source element is inside a segment (checked); the
     // destination elements are the caller's local buffer.
     unsafe { rt.transport.get_strided(t.pe, off, sst, dest, dst, nelems) }
@@ -147,7 +157,6 @@ pub fn iget<T: ShmemType>(
 fn block_strided<T>(
     rt: &Runtime,
     routine: &'static str,
-    arg: u8,
     name: &'static str,
     base: usize,
     stride: isize,
@@ -155,13 +164,13 @@ fn block_strided<T>(
     nblocks: usize,
     t: check::Target,
 ) -> SymOffset {
-    let (lo, starts_len) = strided_span::<T>(routine, base, stride, nblocks);
-    let block = check::bytes(routine, 5, bsize, size_of::<T>());
+    let (lo, starts_len) = strided_span::<T>(routine, "nblocks", base, stride, nblocks);
+    let block = check::bytes(routine, "bsize", bsize, size_of::<T>());
     let len = (starts_len - size_of::<T>())
         .checked_add(block)
-        .unwrap_or_else(|| check::too_large(routine, 5, bsize));
-    check::remote(rt, routine, arg, name, lo, len, t);
-    check::remote(rt, routine, arg, name, base, block, t)
+        .unwrap_or_else(|| check::too_large(routine, "bsize", bsize));
+    check::remote(rt, routine, name, lo, len, t);
+    check::remote(rt, routine, name, base, block, t)
 }
 
 /// `shmem_TYPE_ibput` (OpenSHMEM 1.6): block `i` of `source` (blocks `sst`
@@ -178,11 +187,12 @@ pub fn ibput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 7, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe);
     if nblocks == 0 || bsize == 0 {
         return;
     }
-    let off = block_strided::<T>(rt, routine, 1, "dest", dest as usize, dst, bsize, nblocks, t);
+    let off = block_strided::<T>(rt, routine, "dest", dest as usize, dst, bsize, nblocks, t);
+    check::local(routine, "source", source, true);
     let block = bsize * size_of::<T>();
     for i in 0..nblocks as isize {
         let to = SymOffset((off.0 as isize + i * dst * size_of::<T>() as isize) as usize);
@@ -205,11 +215,12 @@ pub fn ibget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 7, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe);
     if nblocks == 0 || bsize == 0 {
         return;
     }
-    let off = block_strided::<T>(rt, routine, 2, "source", source as usize, sst, bsize, nblocks, t);
+    let off = block_strided::<T>(rt, routine, "source", source as usize, sst, bsize, nblocks, t);
+    check::local(routine, "dest", dest, true);
     let block = bsize * size_of::<T>();
     for i in 0..nblocks as isize {
         let from = SymOffset((off.0 as isize + i * sst * size_of::<T>() as isize) as usize);

@@ -27,40 +27,39 @@ fn usage(routine: &'static str, text: String) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }
 
-/// The live semaphore at argument `arg`.
+/// The live semaphore given as argument `sem`.
 #[inline]
-fn sem(rt: &Runtime, routine: &'static str, arg: u8, p: *mut SemObject) -> Sem {
+fn sem(rt: &Runtime, routine: &'static str, p: *mut SemObject) -> Sem {
     match semaphore::lookup(rt, p as usize) {
         Some(s) => s,
-        None => not_a_semaphore(routine, arg, p),
+        None => not_a_semaphore(routine, p),
     }
 }
 
 #[cold]
-fn not_a_semaphore(routine: &'static str, arg: u8, p: *mut SemObject) -> ! {
+fn not_a_semaphore(routine: &'static str, p: *mut SemObject) -> ! {
     usage(
         routine,
         format!(
-            "argument #{arg} 'sem' = {p:p} is not a semaphore (one returned by shmemx_sem_alloc or \
-             shmemx_team_sem_alloc and not yet freed)"
+            "{} = {p:p} is not a semaphore (one returned by shmemx_sem_alloc or \
+             shmemx_team_sem_alloc and not yet freed)",
+            check::label(routine, "sem")
         ),
     )
 }
 
 /// `n` of an N form: at most the maximum, and 1 on a boolean semaphore.
 #[inline]
-fn count(routine: &'static str, arg: u8, s: &Sem, n: usize) -> u64 {
+fn count(routine: &'static str, s: &Sem, n: usize) -> u64 {
     let n = n as u64;
+    let arg = check::label(routine, "n");
     if n > MAXVALUE {
-        usage(
-            routine,
-            format!("argument #{arg} 'n' is {n}, above SHMEMX_SEM_MAXVALUE ({MAXVALUE})"),
-        )
+        usage(routine, format!("{arg} is {n}, above SHMEMX_SEM_MAXVALUE ({MAXVALUE})"))
     }
     if s.boolean() && n > 1 {
         usage(
             routine,
-            format!("argument #{arg} 'n' is {n}, but the semaphore is boolean (SHMEMX_SEM_BOOLEAN): n must be 1"),
+            format!("{arg} is {n}, but the semaphore is boolean (SHMEMX_SEM_BOOLEAN): n must be 1"),
         )
     }
     n
@@ -68,28 +67,30 @@ fn count(routine: &'static str, arg: u8, s: &Sem, n: usize) -> u64 {
 
 /// The world PE `pe`, which must hold a copy of `s`.
 #[inline]
-fn member(rt: &Runtime, routine: &'static str, arg: u8, s: &Sem, pe: c_int) -> usize {
-    let pe = check::pe(rt, routine, arg, pe);
+fn member(rt: &Runtime, routine: &'static str, s: &Sem, pe: c_int) -> usize {
+    let pe = check::pe(rt, routine, pe);
     if s.group.rank_of(pe).is_none() {
         usage(
             routine,
             format!(
-                "argument #{arg} 'pe' is {pe}, which is not a member of the semaphore's team \
+                "{} is {pe}, which is not a member of the semaphore's team \
                  (world PEs {} + i * {}, i < {}): it has no copy of the semaphore",
-                s.group.start, s.group.stride, s.group.size
+                check::label(routine, "pe"),
+                s.group.start,
+                s.group.stride,
+                s.group.size
             ),
         )
     }
     pe
 }
 
-/// Flags argument #`arg`, normalised (0 = integer, multi-producer, multi-consumer).
-fn flags(routine: &'static str, arg: u8, flags: c_int) -> c_int {
+/// The argument `flags`, normalised (0 = integer, multi-producer, multi-consumer).
+fn flags(routine: &'static str, flags: c_int) -> c_int {
     semaphore::normalize(flags).unwrap_or_else(|why| {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg,
                 name: "flags",
                 value: format!("{flags:#x}"),
                 why,
@@ -98,10 +99,11 @@ fn flags(routine: &'static str, arg: u8, flags: c_int) -> c_int {
     })
 }
 
-/// Allocates on `team` (argument #`team_arg`), collectively over its members.
-fn alloc_on(routine: &'static str, team: TeamHandle, team_arg: u8, flags: c_int) -> *mut SemObject {
+/// Allocates on `team` (the argument `team`, or the world), collectively over
+/// its members.
+fn alloc_on(routine: &'static str, team: TeamHandle, flags: c_int) -> *mut SemObject {
     let rt = runtime::get(routine);
-    let t = check::team(routine, team_arg, team);
+    let t = check::team(routine, "team", team);
     let barrier = || super::team::team_barrier(rt, routine, &t);
     match semaphore::alloc(rt, team.raw(), t.group(), flags, barrier) {
         Ok(addr) => addr as *mut SemObject,
@@ -111,12 +113,12 @@ fn alloc_on(routine: &'static str, team: TeamHandle, team_arg: u8, flags: c_int)
 
 pub fn team_alloc(routine: &'static str, team: TeamHandle, f: c_int) -> *mut SemObject {
     runtime::get(routine);
-    alloc_on(routine, team, 1, flags(routine, 2, f))
+    alloc_on(routine, team, flags(routine, f))
 }
 
 pub fn alloc(routine: &'static str, f: c_int) -> *mut SemObject {
     runtime::get(routine);
-    alloc_on(routine, TeamHandle::WORLD, 0, flags(routine, 1, f))
+    alloc_on(routine, TeamHandle::WORLD, flags(routine, f))
 }
 
 /// Collective over the semaphore's team; NULL does nothing.
@@ -125,9 +127,9 @@ pub fn free(routine: &'static str, p: *mut SemObject) {
     if p.is_null() {
         return;
     }
-    sem(rt, routine, 1, p);
+    sem(rt, routine, p);
     let Some(team) = semaphore::team_of(p as usize) else {
-        not_a_semaphore(routine, 1, p)
+        not_a_semaphore(routine, p)
     };
     let t = crate::team::lookup(team).unwrap_or_else(|| {
         fatal(&Error::new(
@@ -161,42 +163,42 @@ fn post_on(
 
 pub fn post(routine: &'static str, p: *mut SemObject, pe: c_int) {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 1, p);
-    let pe = member(rt, routine, 2, &s, pe);
+    let s = sem(rt, routine, p);
+    let pe = member(rt, routine, &s, pe);
     post_on(rt, routine, &s, 1, pe, None);
 }
 
 pub fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 1, p);
-    let n = count(routine, 2, &s, n);
-    let pe = member(rt, routine, 3, &s, pe);
+    let s = sem(rt, routine, p);
+    let n = count(routine, &s, n);
+    let pe = member(rt, routine, &s, pe);
     post_on(rt, routine, &s, n, pe, None);
 }
 
 pub fn wait(routine: &'static str, p: *mut SemObject) {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 1, p);
+    let s = sem(rt, routine, p);
     semaphore::wait(rt, &s, 1, routine);
 }
 
 pub fn wait_n(routine: &'static str, p: *mut SemObject, n: usize) {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 1, p);
-    let n = count(routine, 2, &s, n);
+    let s = sem(rt, routine, p);
+    let n = count(routine, &s, n);
     semaphore::wait(rt, &s, n, routine);
 }
 
 pub fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 1, p);
+    let s = sem(rt, routine, p);
     semaphore::try_take(&s, 1) as c_int
 }
 
 pub fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 1, p);
-    let n = count(routine, 2, &s, n);
+    let s = sem(rt, routine, p);
+    let n = count(routine, &s, n);
     semaphore::try_take(&s, n) as c_int
 }
 
@@ -213,15 +215,13 @@ pub fn memput_signal(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let s = sem(rt, routine, 4, p);
-    let n = count(routine, 5, &s, n);
-    let pe = member(rt, routine, 6, &s, pe);
+    let s = sem(rt, routine, p);
+    let n = count(routine, &s, n);
+    let pe = member(rt, routine, &s, pe);
     let data = (nbytes > 0).then(|| {
-        if src.is_null() {
-            check::null_pointer(routine, 2, "src");
-        }
+        check::local(routine, "src", src, true);
         let target = check::Target { pe, space: 0 };
-        let off = check::remote(rt, routine, 1, "dest", dest as usize, nbytes, target);
+        let off = check::remote(rt, routine, "dest", dest as usize, nbytes, target);
         (off, src as *const u8, nbytes)
     });
     // The data, then the post's sequentially consistent update, which

@@ -80,7 +80,7 @@ pub fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) ->
 /// symmetric memory of `pe`. Every PE of a job is reachable by load/store.
 pub fn ptr(routine: &'static str, dest: *const c_void, pe: c_int) -> *mut c_void {
     let rt = runtime::get(routine);
-    let pe = check::pe(rt, routine, 2, pe);
+    let pe = check::pe(rt, routine, pe);
     match crate::space::symmetric_on(rt, dest as usize, 1, pe) {
         // This PE's own object, at the address the program knows it by.
         Some(_) if pe == rt.me => dest as *mut c_void,

@@ -16,18 +16,17 @@ use crate::types::{AmoOp, ShmemType, WaitWord};
 use core::ffi::c_int;
 use std::mem::size_of;
 
-fn signal_word(rt: &Runtime, routine: &'static str, arg: u8, sig_addr: *const u64) -> SymOffset {
-    check::word::<u64>(rt, routine, arg, "sig_addr", sig_addr as usize)
+fn signal_word(rt: &Runtime, routine: &'static str, sig_addr: *const u64) -> SymOffset {
+    check::word::<u64>(rt, routine, "sig_addr", sig_addr as usize)
 }
 
-fn signal_op(routine: &'static str, arg: u8, sig_op: c_int, signal: u64) -> AmoOp<u64> {
+fn signal_op(routine: &'static str, sig_op: c_int, signal: u64) -> AmoOp<u64> {
     match sig_op as i64 {
         SHMEM_SIGNAL_SET => AmoOp::Set(signal),
         SHMEM_SIGNAL_ADD => AmoOp::Add(signal),
         _ => fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: check::pos(routine, arg),
                 name: "sig_op",
                 value: sig_op.to_string(),
                 why: "not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
@@ -50,15 +49,16 @@ pub fn put_signal<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 7, pe);
-    let op = signal_op(routine, 6, sig_op, signal);
-    let sig = check::remote_word::<u64>(rt, routine, 4, "sig_addr", sig_addr as usize, t);
-    let len = check::bytes(routine, 3, nelems, size_of::<T>());
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let op = signal_op(routine, sig_op, signal);
+    let sig = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     let off = if len == 0 {
         sig
     } else {
-        check::remote(rt, routine, 1, "dest", dest as usize, len, t)
+        check::remote(rt, routine, "dest", dest as usize, len, t)
     };
+    check::local(routine, "source", source, len > 0);
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
     unsafe { rt.transport.put_signal(t.pe, off, source as *const u8, len, sig, op) };
@@ -67,7 +67,7 @@ pub fn put_signal<T: ShmemType>(
 /// Atomically reads the calling PE's signal word.
 pub fn fetch(routine: &'static str, sig_addr: *const u64) -> u64 {
     let rt = runtime::get(routine);
-    let off = signal_word(rt, routine, 1, sig_addr);
+    let off = signal_word(rt, routine, sig_addr);
     // SAFETY: an aligned u64 inside a segment (checked).
     unsafe { rt.transport.atomic(rt.me, off, AmoOp::Fetch) }
 }
@@ -76,8 +76,8 @@ pub fn fetch(routine: &'static str, sig_addr: *const u64) -> u64 {
 /// value that did.
 pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_value: u64) -> u64 {
     let rt = runtime::get(routine);
-    signal_word(rt, routine, 1, sig_addr);
-    let cmp = check::cmp(routine, 2, cmp);
+    signal_word(rt, routine, sig_addr);
+    let cmp = check::cmp(routine, cmp);
     let mut seen = 0;
     rt.waiter().wait(
         || {
@@ -92,8 +92,8 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
 
 fn update(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, op: AmoOp<u64>, pe: c_int) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, 3, pe);
-    let off = check::remote_word::<u64>(rt, routine, 1, "sig_addr", sig_addr as usize, t);
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let off = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
     // SAFETY: an aligned u64 inside a segment (checked).
     unsafe { rt.transport.atomic(t.pe, off, op) };
 }

@@ -11,8 +11,8 @@
 use super::check;
 use super::handle::{CtxHandle, SpaceHandle, TeamHandle};
 use crate::config::human_bytes;
-use crate::heap::SymOffset;
 use crate::heap::alloc::MIN_ALIGN;
+use crate::heap::{SymOffset, heap_align};
 use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::space::{self, Space, SpaceError};
@@ -44,12 +44,12 @@ fn misuse(routine: &'static str, e: SpaceError) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(e.to_string())))
 }
 
-/// The space behind handle argument #`arg`, or a fatal error.
-fn space_of(routine: &'static str, arg: u8, h: SpaceHandle) -> Arc<Space> {
+/// The space behind the handle argument `space`, or a fatal error.
+fn space_of(routine: &'static str, h: SpaceHandle) -> Arc<Space> {
     space::lookup(h.raw()).unwrap_or_else(|e| {
         fatal(&Error::new(
             routine,
-            ErrorKind::Usage(format!("argument #{arg} 'space': {e}")),
+            ErrorKind::Usage(format!("{}: {e}", check::label(routine, "space"))),
         ))
     })
 }
@@ -58,18 +58,10 @@ fn space_of(routine: &'static str, arg: u8, h: SpaceHandle) -> Arc<Space> {
 pub fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle) {
     let rt = runtime::get(routine);
     if out.is_null() {
-        check::null_pointer(routine, 2, "space");
+        check::null_pointer(routine, "space");
     }
     let bad = |name: &'static str, value: String, why: &'static str| -> ! {
-        fatal(&Error::new(
-            routine,
-            ErrorKind::InvalidArgument {
-                arg: 1,
-                name,
-                value,
-                why,
-            },
-        ))
+        fatal(&Error::new(routine, ErrorKind::InvalidArgument { name, value, why }))
     };
     match config.memkind {
         SHMEMX_MEM_HOST => {}
@@ -117,7 +109,7 @@ pub fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle)
 /// Local; refused while the space is attached or has contexts.
 pub fn destroy(routine: &'static str, h: SpaceHandle) {
     runtime::get(routine);
-    space_of(routine, 1, h);
+    space_of(routine, h);
     if let Err(e) = space::destroy(h.raw()) {
         misuse(routine, e)
     }
@@ -127,8 +119,8 @@ pub fn destroy(routine: &'static str, h: SpaceHandle) {
 /// of them.
 pub fn attach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
-    space_of(routine, 1, h);
-    let t = check::team(routine, 2, team);
+    space_of(routine, h);
+    let t = check::team(routine, "team", team);
     let _guard = space::lifecycle();
     let barrier = || super::team::team_barrier(rt, routine, &t);
     if let Err(e) = space::attach(rt, h.raw(), team.raw(), t.group(), barrier) {
@@ -145,8 +137,8 @@ pub fn attach(routine: &'static str, h: SpaceHandle) {
 /// PE's own; the error ends the job, so the others do not wait for it).
 pub fn detach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
-    space_of(routine, 1, h);
-    let t = check::team(routine, 2, team);
+    space_of(routine, h);
+    let t = check::team(routine, "team", team);
     let s = space::check_detach(h.raw(), team.raw()).unwrap_or_else(|e| misuse(routine, e));
     if let Err(e) = s.idle() {
         misuse(routine, e)
@@ -183,24 +175,41 @@ fn attached(routine: &'static str, s: &Space) -> (Arc<crate::team::Team>, SymOff
 /// (and only them). NULL on every member when the space cannot satisfy it.
 fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, zero: bool) -> *mut c_void {
     let rt = runtime::get(routine);
-    let s = space_of(routine, 1, h);
+    let s = space_of(routine, h);
     let (team, base) = attached(routine, &s);
     if size == 0 {
         return std::ptr::null_mut();
     }
-    let (_, extent_align) = s.extent_shape();
     if !align.is_power_of_two() {
         error::debug(routine, format_args!("alignment {align} is not a power of two"));
         return std::ptr::null_mut();
     }
-    if align > extent_align {
+    // Up to the extent's alignment every offset answer is the same whatever
+    // the layout; beyond it, a space smaller than the alignment could only
+    // hold the block by luck of its address, so that is refused outright.
+    let (_, extent_align) = s.extent_shape();
+    if align > extent_align && align > s.config.sheap_size {
         error::debug(
             routine,
-            format_args!("alignment {align} exceeds {extent_align}, the alignment of this space's memory"),
+            format_args!(
+                "alignment {align} exceeds {}, the size of this space",
+                s.config.sheap_size
+            ),
         );
         return std::ptr::null_mut();
     }
-    let ptr = match s.alloc(size, align).unwrap_or_else(|e| misuse(routine, e)) {
+    // Members' copies of the space lie a multiple of heap_align apart (the
+    // segment stride), so aligning this member's address aligns them all.
+    let largest = heap_align(rt.segs.heap_len);
+    if align > largest {
+        error::debug(
+            routine,
+            format_args!("alignment {align} exceeds {largest}, the largest one every member's copy can share"),
+        );
+        return std::ptr::null_mut();
+    }
+    let origin = rt.segs.peer_addr(rt.me, base) as usize;
+    let ptr = match s.alloc(size, align, origin).unwrap_or_else(|e| misuse(routine, e)) {
         Ok(off) => {
             let p = rt.segs.peer_addr(rt.me, SymOffset(base.0 + off));
             if zero {
@@ -239,7 +248,7 @@ pub fn calloc(routine: &'static str, h: SpaceHandle, count: usize, size: usize) 
         Some(total) => allocate(routine, h, total, MIN_ALIGN, true),
         None => {
             runtime::get(routine);
-            attached(routine, &space_of(routine, 1, h));
+            attached(routine, &space_of(routine, h));
             error::debug(routine, format_args!("{count} x {size} bytes overflows"));
             std::ptr::null_mut()
         }
@@ -253,7 +262,7 @@ pub fn align(routine: &'static str, h: SpaceHandle, alignment: usize, size: usiz
 /// `shmemx_space_free`: collective over the space's team.
 pub fn free(routine: &'static str, h: SpaceHandle, ptr: *mut c_void) {
     let rt = runtime::get(routine);
-    space_of(routine, 1, h);
+    space_of(routine, h);
     if ptr.is_null() {
         return;
     }
@@ -263,7 +272,7 @@ pub fn free(routine: &'static str, h: SpaceHandle, ptr: *mut c_void) {
 /// Frees `ptr`, which must be a block of space `raw` (also `shmem_free` on
 /// space memory). Waits for the team first: nobody may still use the block.
 pub fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void) {
-    let s = space_of(routine, 1, SpaceHandle::from_raw(raw));
+    let s = space_of(routine, SpaceHandle::from_raw(raw));
     let (team, base) = attached(routine, &s);
     let local = rt.segs.peer_addr(rt.me, base) as usize;
     let off = (ptr as usize).wrapping_sub(local);
@@ -280,7 +289,7 @@ pub fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void
 pub fn get_team(routine: &'static str, h: SpaceHandle, team: *mut TeamHandle) -> c_int {
     runtime::get(routine);
     if team.is_null() {
-        check::null_pointer(routine, 2, "team");
+        check::null_pointer(routine, "team");
     }
     let found = space::lookup(h.raw()).and_then(|s| s.team().ok_or(SpaceError::NotAttached));
     let (result, code) = match found {
@@ -301,9 +310,9 @@ pub fn get_team(routine: &'static str, h: SpaceHandle, team: *mut TeamHandle) ->
 pub fn create_ctx(routine: &'static str, h: SpaceHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
     if ctx.is_null() {
-        check::null_pointer(routine, 3, "ctx");
+        check::null_pointer(routine, "ctx");
     }
-    let s = space_of(routine, 1, h);
+    let s = space_of(routine, h);
     let team = match s.open_context() {
         Ok(team) => team,
         Err(e @ SpaceError::TooManyContexts(_)) => {
@@ -314,7 +323,7 @@ pub fn create_ctx(routine: &'static str, h: SpaceHandle, options: c_long, ctx: *
         }
         Err(e) => misuse(routine, e),
     };
-    let code = super::context::create_on(routine, team, h.raw(), options, 2, ctx, 3);
+    let code = super::context::create_on(routine, team, h.raw(), options, ctx);
     if code != 0 {
         s.close_context();
     }

@@ -480,12 +480,19 @@ pub const FAMILIES: &[Family] = &[
     // Point-to-point synchronisation.
     fam("shmem_{T}_wait_until", "void", WAIT_ONE, Types::Wait, "p2p::wait_until").generic("shmem_wait_until"),
     fam("shmem_{T}_test", "int", WAIT_ONE, Types::Wait, "p2p::test").generic("shmem_test"),
-    fam("shmem_{T}_wait_until_all", "void", WAIT_SET, STD, "p2p::wait_until_all").generic("shmem_wait_until_all"),
+    fam(
+        "shmem_{T}_wait_until_all",
+        "void",
+        WAIT_SET,
+        Types::Wait,
+        "p2p::wait_until_all",
+    )
+    .generic("shmem_wait_until_all"),
     fam(
         "shmem_{T}_wait_until_any",
         "size_t",
         WAIT_SET,
-        STD,
+        Types::Wait,
         "p2p::wait_until_any",
     )
     .generic("shmem_wait_until_any"),
@@ -493,7 +500,7 @@ pub const FAMILIES: &[Family] = &[
         "shmem_{T}_wait_until_some",
         "size_t",
         WAIT_SOME,
-        STD,
+        Types::Wait,
         "p2p::wait_until_some",
     )
     .generic("shmem_wait_until_some"),
@@ -501,7 +508,7 @@ pub const FAMILIES: &[Family] = &[
         "shmem_{T}_wait_until_all_vector",
         "void",
         WAIT_SET_VECTOR,
-        STD,
+        Types::Wait,
         "p2p::wait_until_all_vector",
     )
     .generic("shmem_wait_until_all_vector"),
@@ -509,7 +516,7 @@ pub const FAMILIES: &[Family] = &[
         "shmem_{T}_wait_until_any_vector",
         "size_t",
         WAIT_SET_VECTOR,
-        STD,
+        Types::Wait,
         "p2p::wait_until_any_vector",
     )
     .generic("shmem_wait_until_any_vector"),
@@ -517,18 +524,25 @@ pub const FAMILIES: &[Family] = &[
         "shmem_{T}_wait_until_some_vector",
         "size_t",
         WAIT_SOME_VECTOR,
-        STD,
+        Types::Wait,
         "p2p::wait_until_some_vector",
     )
     .generic("shmem_wait_until_some_vector"),
-    fam("shmem_{T}_test_all", "int", WAIT_SET, STD, "p2p::test_all").generic("shmem_test_all"),
-    fam("shmem_{T}_test_any", "size_t", WAIT_SET, STD, "p2p::test_any").generic("shmem_test_any"),
-    fam("shmem_{T}_test_some", "size_t", WAIT_SOME, STD, "p2p::test_some").generic("shmem_test_some"),
+    fam("shmem_{T}_test_all", "int", WAIT_SET, Types::Wait, "p2p::test_all").generic("shmem_test_all"),
+    fam("shmem_{T}_test_any", "size_t", WAIT_SET, Types::Wait, "p2p::test_any").generic("shmem_test_any"),
+    fam(
+        "shmem_{T}_test_some",
+        "size_t",
+        WAIT_SOME,
+        Types::Wait,
+        "p2p::test_some",
+    )
+    .generic("shmem_test_some"),
     fam(
         "shmem_{T}_test_all_vector",
         "int",
         WAIT_SET_VECTOR,
-        STD,
+        Types::Wait,
         "p2p::test_all_vector",
     )
     .generic("shmem_test_all_vector"),
@@ -536,7 +550,7 @@ pub const FAMILIES: &[Family] = &[
         "shmem_{T}_test_any_vector",
         "size_t",
         WAIT_SET_VECTOR,
-        STD,
+        Types::Wait,
         "p2p::test_any_vector",
     )
     .generic("shmem_test_any_vector"),
@@ -544,7 +558,7 @@ pub const FAMILIES: &[Family] = &[
         "shmem_{T}_test_some_vector",
         "size_t",
         WAIT_SOME_VECTOR,
-        STD,
+        Types::Wait,
         "p2p::test_some_vector",
     )
     .generic("shmem_test_some_vector"),

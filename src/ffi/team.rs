@@ -24,13 +24,14 @@ pub struct TeamConfig {
     pub num_contexts: c_int,
 }
 
-/// The team, or `None` after a debug message saying why not.
-fn live(routine: &'static str, arg: u8, h: TeamHandle) -> Option<Arc<Team>> {
+/// The team given as argument `name`, or `None` after a debug message
+/// saying why not.
+fn live(routine: &'static str, name: &'static str, h: TeamHandle) -> Option<Arc<Team>> {
     let t = team::lookup(h.raw());
     if t.is_none() {
         error::debug(
             routine,
-            format_args!("{}", ErrorKind::InvalidTeam { arg, raw: h.raw() }),
+            format_args!("{}", ErrorKind::InvalidTeam { name, raw: h.raw() }.text(routine)),
         );
     }
     t
@@ -38,19 +39,19 @@ fn live(routine: &'static str, arg: u8, h: TeamHandle) -> Option<Arc<Team>> {
 
 pub fn my_pe(routine: &'static str, h: TeamHandle) -> c_int {
     runtime::get(routine);
-    live(routine, 1, h).map_or(-1, |t| t.my_rank as c_int)
+    live(routine, "team", h).map_or(-1, |t| t.my_rank as c_int)
 }
 
 pub fn n_pes(routine: &'static str, h: TeamHandle) -> c_int {
     runtime::get(routine);
-    live(routine, 1, h).map_or(-1, |t| t.size as c_int)
+    live(routine, "team", h).map_or(-1, |t| t.size as c_int)
 }
 
 pub fn get_config(routine: &'static str, h: TeamHandle, mask: c_long, config: *mut TeamConfig) -> c_int {
     runtime::get(routine);
-    let Some(t) = live(routine, 1, h) else { return 1 };
+    let Some(t) = live(routine, "team", h) else { return 1 };
     if config.is_null() {
-        check::null_pointer(routine, 3, "config");
+        check::null_pointer(routine, "config");
     }
     if mask & SHMEM_TEAM_NUM_CONTEXTS != 0 {
         // SAFETY: a non-null pointer to the caller's config structure.
@@ -61,13 +62,17 @@ pub fn get_config(routine: &'static str, h: TeamHandle, mask: c_long, config: *m
 
 pub fn translate_pe(routine: &'static str, src: TeamHandle, src_pe: c_int, dest: TeamHandle) -> c_int {
     runtime::get(routine);
-    let (Some(s), Some(d)) = (live(routine, 1, src), live(routine, 3, dest)) else {
+    let (Some(s), Some(d)) = (live(routine, "src_team", src), live(routine, "dest_team", dest)) else {
         return -1;
     };
     if src_pe < 0 || src_pe as usize >= s.size {
         error::debug(
             routine,
-            format_args!("argument #2 'src_pe' is {src_pe}, outside [0, {}]", s.size as i64 - 1),
+            format_args!(
+                "{} is {src_pe}, outside [0, {}]",
+                check::label(routine, "src_pe"),
+                s.size as i64 - 1
+            ),
         );
         return -1;
     }
@@ -84,9 +89,9 @@ fn num_contexts(config: *const TeamConfig, mask: c_long) -> c_int {
 }
 
 /// Writes `h` through a team out-pointer.
-fn out(routine: &'static str, arg: u8, name: &'static str, p: *mut TeamHandle, h: TeamHandle) {
+fn out(routine: &'static str, name: &'static str, p: *mut TeamHandle, h: TeamHandle) {
     if p.is_null() {
-        check::null_pointer(routine, arg, name);
+        check::null_pointer(routine, name);
     }
     // SAFETY: a non-null out-pointer supplied by the caller.
     unsafe { p.write(h) };
@@ -137,8 +142,8 @@ pub fn split_strided(
     new_team: *mut TeamHandle,
 ) -> c_int {
     let rt = runtime::get(routine);
-    out(routine, 7, "new_team", new_team, TeamHandle::INVALID);
-    let Some(p) = live(routine, 1, parent) else {
+    out(routine, "new_team", new_team, TeamHandle::INVALID);
+    let Some(p) = live(routine, "parent_team", parent) else {
         return reject(routine, &[new_team], format_args!("the parent team is not valid"));
     };
     let n = p.size as i64;
@@ -147,21 +152,27 @@ pub fn split_strided(
         return reject(
             routine,
             &[new_team],
-            format_args!("argument #4 'size' is {size}, outside [1, {n}] (the parent team's size)"),
+            format_args!(
+                "{} is {size}, outside [1, {n}] (the parent team's size)",
+                check::label(routine, "size")
+            ),
         );
     }
     if start < 0 || start >= n {
         return reject(
             routine,
             &[new_team],
-            format_args!("argument #2 'start' is {start}, outside [0, {}]", n - 1),
+            format_args!("{} is {start}, outside [0, {}]", check::label(routine, "start"), n - 1),
         );
     }
     if stride == 0 && size != 1 {
         return reject(
             routine,
             &[new_team],
-            format_args!("argument #3 'stride' is 0 with size {size}: only a team of one PE may have stride 0"),
+            format_args!(
+                "{} is 0 with size {size}: only a team of one PE may have stride 0",
+                check::label(routine, "stride")
+            ),
         );
     }
     let last = start + (size - 1) * stride;
@@ -199,17 +210,17 @@ pub fn split_2d(
     yaxis_team: *mut TeamHandle,
 ) -> c_int {
     let rt = runtime::get(routine);
-    out(routine, 5, "xaxis_team", xaxis_team, TeamHandle::INVALID);
-    out(routine, 8, "yaxis_team", yaxis_team, TeamHandle::INVALID);
+    out(routine, "xaxis_team", xaxis_team, TeamHandle::INVALID);
+    out(routine, "yaxis_team", yaxis_team, TeamHandle::INVALID);
     let outs = [xaxis_team, yaxis_team];
-    let Some(p) = live(routine, 1, parent) else {
+    let Some(p) = live(routine, "parent_team", parent) else {
         return reject(routine, &outs, format_args!("the parent team is not valid"));
     };
     if xrange <= 0 {
         return reject(
             routine,
             &outs,
-            format_args!("argument #2 'xrange' is {xrange}: it must be positive"),
+            format_args!("{} is {xrange}: it must be positive", check::label(routine, "xrange")),
         );
     }
     // A range wider than the parent makes one row: the parent itself.
@@ -247,7 +258,6 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                arg: 1,
                 name: "team",
                 value: name.into(),
                 why: "a predefined team cannot be destroyed",
@@ -271,14 +281,20 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
         ))
     }
     if team::destroy(rt, routine, h.raw()).is_none() {
-        fatal(&Error::new(routine, ErrorKind::InvalidTeam { arg: 1, raw: h.raw() }))
+        fatal(&Error::new(
+            routine,
+            ErrorKind::InvalidTeam {
+                name: "team",
+                raw: h.raw(),
+            },
+        ))
     }
 }
 
 /// `shmem_team_sync`: a barrier over the team without completing puts.
 pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
     let rt = runtime::get(routine);
-    let t = check::team(routine, 1, h);
+    let t = check::team(routine, "team", h);
     team_barrier(rt, routine, &t);
     0
 }
@@ -292,13 +308,17 @@ pub fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
 /// can load and store there; NULL otherwise (or for a bad team or PE).
 pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int) -> *mut c_void {
     let rt = runtime::get(routine);
-    let Some(t) = live(routine, 1, h) else {
+    let Some(t) = live(routine, "team", h) else {
         return std::ptr::null_mut();
     };
     if pe < 0 || pe as usize >= t.size {
         error::debug(
             routine,
-            format_args!("argument #3 'pe' is {pe}, outside [0, {}]", t.size as i64 - 1),
+            format_args!(
+                "{} is {pe}, outside [0, {}]",
+                check::label(routine, "pe"),
+                t.size as i64 - 1
+            ),
         );
         return std::ptr::null_mut();
     }
@@ -306,7 +326,10 @@ pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int)
     let Some(off) = crate::space::symmetric_on(rt, dest as usize, 1, target) else {
         error::debug(
             routine,
-            format_args!("argument #2 'dest' = {dest:p} is not symmetric memory of team PE {pe}"),
+            format_args!(
+                "{} = {dest:p} is not symmetric memory of team PE {pe}",
+                check::label(routine, "dest")
+            ),
         );
         return std::ptr::null_mut();
     };
@@ -321,9 +344,9 @@ pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int)
         .map_or(std::ptr::null_mut(), |p| p.as_ptr() as *mut c_void)
 }
 
-fn write_footprint(routine: &'static str, arg: u8, fp: *mut Footprint, v: Footprint) {
+fn write_footprint(routine: &'static str, fp: *mut Footprint, v: Footprint) {
     if fp.is_null() {
-        check::null_pointer(routine, arg, "fp");
+        check::null_pointer(routine, "fp");
     }
     // SAFETY: a non-null pointer to the caller's structure.
     unsafe { fp.write(v) };
@@ -335,7 +358,7 @@ pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
     let l = *psync::ledger();
     let v = Footprint::from_ledger(crate::team::strategy(rt), &l, psync::signals());
-    write_footprint(routine, 1, fp, v);
+    write_footprint(routine, fp, v);
     0
 }
 
@@ -345,7 +368,7 @@ pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
 /// per PE only and read 0 here.
 pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
-    let Some(t) = live(routine, 1, h) else { return -1 };
+    let Some(t) = live(routine, "team", h) else { return -1 };
     let plan = t.sync.plan;
     let arrays = if plan.cap == 0 { 0 } else { t.sync.pool().arrays };
     let flags = arrays * plan.array_bytes;
@@ -363,6 +386,6 @@ pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footp
         ..psync::Ledger::new()
     };
     let v = Footprint::from_ledger(crate::team::strategy(rt), &l, 0);
-    write_footprint(routine, 2, fp, v);
+    write_footprint(routine, fp, v);
     0
 }

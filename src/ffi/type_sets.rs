@@ -171,7 +171,8 @@ pub const AMO_STD: &[&str] = &[
     "size",
     "ptrdiff",
 ];
-/// Deprecated point-to-point types that keep their typed wait/test names.
+/// Point-to-point types of OpenSHMEM 1.4 that 1.5 dropped; kept in every
+/// wait/test family and its generic, as Sandia OpenSHMEM and Open MPI do.
 pub const WAIT_DEPRECATED: &[&str] = &["short", "ushort"];
 
 /// Extended AMO types: the standard ones and the two floating types.
@@ -205,7 +206,7 @@ pub const DEPRECATED_WAIT: &[&str] = &["short", "int", "long", "longlong"];
 pub enum Types {
     /// All of [`RMA_TYPES`].
     Rma,
-    /// [`AMO_STD`], then [`WAIT_DEPRECATED`] (the latter not in the generic).
+    /// [`AMO_STD`], then [`WAIT_DEPRECATED`]: the point-to-point types.
     Wait,
     /// Exactly these types, all in the generic.
     Of(&'static [&'static str]),

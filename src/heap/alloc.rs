@@ -9,7 +9,7 @@
 //! (a cache line, so separately allocated flags never share one), neighbours
 //! coalesced on free.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Alignment and size granule of every block.
 pub const MIN_ALIGN: usize = 64;
@@ -22,6 +22,11 @@ pub struct Allocator {
     free: BTreeMap<usize, usize>,
     /// offset -> length of allocated blocks.
     used: BTreeMap<usize, usize>,
+    /// Starts of freed blocks whose memory no later block has taken: a
+    /// pointer there was an allocation once (`shmem_realloc` of it is
+    /// tolerated, see `ffi::memory::realloc`). At most one per free block
+    /// granule, so bounded by the heap.
+    freed: BTreeSet<usize>,
 }
 
 /// Why an allocation failed, for `SHMEM_DEBUG`.
@@ -58,6 +63,7 @@ impl Allocator {
             capacity,
             free,
             used: BTreeMap::new(),
+            freed: BTreeSet::new(),
         }
     }
 
@@ -68,7 +74,16 @@ impl Allocator {
     /// Allocates `size` bytes (rounded up) at a multiple of `align` (a power of
     /// two; at least [`MIN_ALIGN`] is used).
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {
+        self.alloc_from(size, align, 0)
+    }
+
+    /// [`alloc`](Self::alloc) for offsets counted from an address `origin`:
+    /// the block starts where `origin + offset` is a multiple of `align` (for
+    /// memory whose start is less aligned than the caller needs, but equally
+    /// so on every PE).
+    pub fn alloc_from(&mut self, size: usize, align: usize, origin: usize) -> Result<usize, Exhausted> {
         let align = align.max(MIN_ALIGN);
+        let origin = origin % align;
         debug_assert!(align.is_power_of_two());
         let requested = size;
         let size = size
@@ -76,7 +91,7 @@ impl Allocator {
             .checked_next_multiple_of(MIN_ALIGN)
             .ok_or_else(|| self.exhausted(requested, align))?;
         let found = self.free.iter().find_map(|(&off, &len)| {
-            let start = off.checked_next_multiple_of(align)?;
+            let start = (origin + off).checked_next_multiple_of(align)? - origin;
             (start.checked_add(size)? <= off + len).then_some((off, len, start))
         });
         let Some((off, len, start)) = found else {
@@ -91,7 +106,23 @@ impl Allocator {
             self.free.insert(end, off + len - end);
         }
         self.used.insert(start, size);
+        self.claim(start, size);
         Ok(start)
+    }
+
+    /// Forgets the freed blocks that started in `[start, start + len)`, now
+    /// part of an allocated block.
+    fn claim(&mut self, start: usize, len: usize) {
+        let taken: Vec<usize> = self.freed.range(start..start + len).copied().collect();
+        for off in taken {
+            self.freed.remove(&off);
+        }
+    }
+
+    /// Whether a block started at `off` and was freed, and no block allocated
+    /// since covers `off`.
+    pub fn was_freed(&self, off: usize) -> bool {
+        self.freed.contains(&off)
     }
 
     /// Why `requested` bytes at `align` do not fit (also for a caller that
@@ -122,6 +153,7 @@ impl Allocator {
     pub fn free(&mut self, off: usize) -> Option<usize> {
         let len = self.used.remove(&off)?;
         self.insert_free(off, len);
+        self.freed.insert(off);
         Some(len)
     }
 
@@ -160,6 +192,7 @@ impl Allocator {
             Some(flen) if old + flen >= new => {
                 self.free.remove(&end);
                 self.used.insert(off, new);
+                self.claim(end, new - old);
                 if old + flen > new {
                     self.free.insert(off + new, old + flen - new);
                 }
@@ -263,5 +296,37 @@ mod tests {
         assert_eq!(a.block_len(x), Some(128));
         assert_eq!(a.alloc(64, 1), Ok(128), "shrinking freed the tail");
         let _ = y;
+    }
+
+    #[test]
+    fn freed_blocks_are_remembered_until_reused() {
+        let mut a = Allocator::new(1 << 20);
+        let x = a.alloc(100, 1).unwrap();
+        let y = a.alloc(100, 1).unwrap();
+        assert!(!a.was_freed(x), "a live block");
+        a.free(y);
+        assert!(a.was_freed(y));
+        assert!(!a.was_freed(y + 64), "never a block start");
+        // Growing x in place over y's memory takes y's start.
+        assert!(a.resize_in_place(x, 200));
+        assert!(!a.was_freed(y));
+        a.free(x);
+        assert!(a.was_freed(x));
+        assert_eq!(a.alloc(10, 1), Ok(x));
+        assert!(!a.was_freed(x), "allocated again");
+    }
+
+    #[test]
+    fn alloc_from_aligns_addresses_from_the_origin() {
+        let mut a = Allocator::new(1 << 20);
+        let origin = 0x1234_5000 + 192;
+        let x = a.alloc_from(100, 4096, origin).unwrap();
+        assert_eq!((origin + x) % 4096, 0);
+        assert_eq!(x, 4096 - 192, "the first address from the origin that is 4096-aligned");
+        let y = a.alloc_from(100, 64, origin).unwrap();
+        assert_eq!(
+            y, 0,
+            "MIN_ALIGN blocks are aligned as offsets too (origin is 64-aligned)"
+        );
     }
 }

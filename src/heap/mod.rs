@@ -25,10 +25,23 @@ pub mod segment;
 
 use globals::DataRange;
 
-/// Segments, their globals part and their heap all start at multiples of this,
-/// so an offset aligned to it (or less) gives an aligned address on every PE:
-/// `shmem_align` can honour any alignment up to it.
+/// Segments, their globals part, their heap and their space arena all start at
+/// multiples of this, so an offset aligned to it (or less) gives an aligned
+/// address on every PE. (Heaps are aligned further: [`heap_align`].)
 pub const SEGMENT_ALIGN: usize = 2 << 20;
+
+/// The largest alignment `shmem_align` honours for a heap of `heap_len`
+/// bytes: the largest power of two that fits in it, at least
+/// [`SEGMENT_ALIGN`]. Every PE's heap starts at a multiple of it (the segment
+/// stride is one, and the mapping is placed so that heaps are), so one offset
+/// aligned to it is aligned on every PE. The rounding costs address space
+/// only.
+pub fn heap_align(heap_len: usize) -> usize {
+    match heap_len.checked_ilog2() {
+        Some(log) => (1usize << log).max(SEGMENT_ALIGN),
+        None => SEGMENT_ALIGN,
+    }
+}
 
 /// Offset of an object within a PE's segment; the same on every PE.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

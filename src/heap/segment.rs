@@ -84,10 +84,17 @@ pub fn map_shared(fd: &impl AsRawFd, offset: u64, len: usize) -> io::Result<Mapp
     Ok(Mapping { ptr: p as *mut u8, len })
 }
 
-/// Maps `len` bytes of `fd` from `offset` at an address that is a multiple of
-/// `align` (a power of two, at least a page): reserves `len + align` bytes of
-/// address space, maps the file over the aligned part and returns the rest.
-pub fn map_shared_aligned(fd: &impl AsRawFd, offset: u64, len: usize, align: usize) -> io::Result<Mapping> {
+/// Maps `len` bytes of `fd` from `offset` at an address `start` such that
+/// `start + phase` is a multiple of `align` (a power of two, at least a page;
+/// `phase` a multiple of a page): reserves `len + align` bytes of address
+/// space, maps the file over the chosen part and returns the rest.
+pub fn map_shared_aligned(
+    fd: &impl AsRawFd,
+    offset: u64,
+    len: usize,
+    align: usize,
+    phase: usize,
+) -> io::Result<Mapping> {
     let span = len
         .checked_add(align)
         .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
@@ -105,7 +112,8 @@ pub fn map_shared_aligned(fd: &impl AsRawFd, offset: u64, len: usize, align: usi
     if r == libc::MAP_FAILED {
         return Err(io::Error::last_os_error());
     }
-    let start = (r as usize).next_multiple_of(align);
+    let phase = phase % align;
+    let start = (r as usize + phase).next_multiple_of(align) - phase;
     // SAFETY: [start, start+len) lies inside the reservation we own.
     if let Err(e) = unsafe { map_fixed(fd, offset, start as *mut u8, len) } {
         // SAFETY: the whole reservation is ours to release.
@@ -181,7 +189,7 @@ mod tests {
             assert_eq!(*b.ptr.add(8), 42);
         }
         assert!(machine_memory() > 0);
-        let c = map_shared_aligned(&fd, 0, 8192, 1 << 21).unwrap();
+        let c = map_shared_aligned(&fd, 0, 8192, 1 << 21, 0).unwrap();
         assert_eq!(c.ptr as usize % (1 << 21), 0);
         // SAFETY: c maps the same file from offset 0.
         unsafe { assert_eq!(*c.ptr.add(4096 + 8), 42) };

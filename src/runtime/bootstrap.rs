@@ -16,7 +16,7 @@ use super::Runtime;
 use super::error::{Error, ErrorKind};
 use crate::config::{Config, Setting, human_bytes};
 use crate::heap::alloc::Allocator;
-use crate::heap::{SEGMENT_ALIGN, Segments, globals, segment};
+use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::shm::SharedMemory;
 use crate::wait::backoff::Policy;
@@ -146,13 +146,16 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
     let stride = header.seg_stride.load(Ordering::Acquire) as usize;
     let data_part = header.data_len.load(Ordering::Acquire) as usize;
     let sync_len = header.sync_len.load(Ordering::Acquire) as usize;
-    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, SEGMENT_ALIGN).map_err(|e| {
-        fail(ErrorKind::Startup(format!(
-            "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
-            human_bytes((npes * stride) as u128),
-            human_bytes(stride as u128)
-        )))
-    })?;
+    // Every heap starts at a multiple of heap_align (the stride is one).
+    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(
+        |e| {
+            fail(ErrorKind::Startup(format!(
+                "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
+                human_bytes((npes * stride) as u128),
+                human_bytes(stride as u128)
+            )))
+        },
+    )?;
     let segs = Segments {
         base: all.ptr,
         stride,
@@ -237,11 +240,13 @@ fn plan_layout(
     // the rounding costs address space only, untouched pages are never allocated.
     // Sizes are at most 2^64 - 1 after that rounding (the configuration checks
     // it); their sum and the product by npes are computed wide and must fit a
-    // file length (off_t).
+    // file length (off_t). The stride is a multiple of heap_align, so that all
+    // heaps can start aligned to it (see heap::heap_align); the padding goes
+    // before the arena.
     let align = SEGMENT_ALIGN as u128;
     let data_part = (data_len as u128).next_multiple_of(align);
     let heap_part = (heap_len as u128).next_multiple_of(align);
-    let stride = data_part + heap_part + sync_len as u128;
+    let stride = (data_part + heap_part + sync_len as u128).next_multiple_of(heap_align(heap_len) as u128);
     let seg_offset = job::control_len(npes);
     let len = seg_offset as u128 + npes as u128 * stride;
     if len > i64::MAX as u128 {

@@ -8,40 +8,39 @@ use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// What went wrong; the `Display` text is the part after "routine (PE x of n): ".
+/// What went wrong. Arguments are named; their positions come from the
+/// routine's prototype when the message is written (`ffi::params`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ErrorKind {
     NotInitialized,
     Finalized,
     PeOutOfRange {
-        arg: u8,
         name: &'static str,
         pe: i64,
         npes: usize,
     },
     NotSymmetric {
-        arg: u8,
         name: &'static str,
         addr: usize,
         len: usize,
     },
     NotHeapAllocation {
-        arg: u8,
         name: &'static str,
         addr: usize,
     },
     InvalidArgument {
-        arg: u8,
         name: &'static str,
         value: String,
         why: &'static str,
     },
+    /// The `shmem_ctx_t` argument `name`.
     InvalidContext {
-        arg: u8,
+        name: &'static str,
         addr: usize,
     },
+    /// The `shmem_team_t` argument `name`.
     InvalidTeam {
-        arg: u8,
+        name: &'static str,
         raw: usize,
     },
     /// A misuse described in full.
@@ -64,54 +63,47 @@ impl Error {
     }
 }
 
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ErrorKind {
+    /// The part of the message after "routine (PE x of n): ".
+    pub fn text(&self, routine: &str) -> String {
+        let arg = |name: &str| crate::ffi::params::label(routine, name);
         match self {
-            ErrorKind::NotInitialized => write!(f, "called before shmem_init"),
-            ErrorKind::Finalized => write!(f, "called after shmem_finalize"),
-            ErrorKind::PeOutOfRange { arg, name, pe, npes } => {
+            ErrorKind::NotInitialized => "called before shmem_init".into(),
+            ErrorKind::Finalized => "called after shmem_finalize".into(),
+            ErrorKind::PeOutOfRange { name, pe, npes } => {
                 // An array of PE numbers (`target_pes`) holds the bad one.
                 let is = if name.ends_with("_pes") { "holds PE" } else { "is" };
-                write!(
-                    f,
-                    "argument #{arg} '{name}' {is} {pe}, outside [0, {}]",
-                    *npes as i64 - 1
-                )
+                format!("{} {is} {pe}, outside [0, {}]", arg(name), *npes as i64 - 1)
             }
-            ErrorKind::NotSymmetric { arg, name, addr, len } => write!(
-                f,
-                "argument #{arg} '{name}' = {addr:#x} is not symmetric (neither in the symmetric heap nor in the program's global data){}",
+            ErrorKind::NotSymmetric { name, addr, len } => format!(
+                "{} = {addr:#x} is not symmetric (neither in the symmetric heap nor in the program's global data){}",
+                arg(name),
                 if *len > 1 {
                     format!(" for the {len} bytes accessed")
                 } else {
                     String::new()
                 }
             ),
-            ErrorKind::NotHeapAllocation { arg, name, addr } => {
-                write!(
-                    f,
-                    "argument #{arg} '{name}' = {addr:#x} is not an allocation of the symmetric heap"
-                )
+            ErrorKind::NotHeapAllocation { name, addr } => {
+                format!("{} = {addr:#x} is not an allocation of the symmetric heap", arg(name))
             }
-            ErrorKind::InvalidArgument { arg, name, value, why } => {
-                write!(f, "argument #{arg} '{name}' is {value}: {why}")
+            ErrorKind::InvalidArgument { name, value, why } => format!("{} is {value}: {why}", arg(name)),
+            ErrorKind::InvalidContext { name, addr: 0 } => {
+                format!("{} is SHMEM_CTX_INVALID, not a context", arg(name))
             }
-            ErrorKind::InvalidContext { arg, addr: 0 } => {
-                write!(f, "argument #{arg} 'ctx' is SHMEM_CTX_INVALID, not a context")
-            }
-            ErrorKind::InvalidContext { arg, addr } => write!(
-                f,
-                "argument #{arg} 'ctx' = {addr:#x} is not a valid context (destroyed, or never created)"
+            ErrorKind::InvalidContext { name, addr } => format!(
+                "{} = {addr:#x} is not a valid context (destroyed, or never created)",
+                arg(name)
             ),
-            ErrorKind::InvalidTeam { arg, raw: 0 } => {
-                write!(f, "argument #{arg} 'team' is SHMEM_TEAM_INVALID, not a team")
+            ErrorKind::InvalidTeam { name, raw: 0 } => {
+                format!("{} is SHMEM_TEAM_INVALID, not a team", arg(name))
             }
-            ErrorKind::InvalidTeam { arg, raw } => write!(
-                f,
-                "argument #{arg} 'team' = {raw:#x} is not a valid team (destroyed, or never created)"
+            ErrorKind::InvalidTeam { name, raw } => format!(
+                "{} = {raw:#x} is not a valid team (destroyed, or never created)",
+                arg(name)
             ),
-            ErrorKind::Usage(s) | ErrorKind::Config(s) | ErrorKind::Startup(s) => write!(f, "{s}"),
-            ErrorKind::Internal(s) => write!(f, "internal error: {s} (please report this bug)"),
+            ErrorKind::Usage(s) | ErrorKind::Config(s) | ErrorKind::Startup(s) => s.clone(),
+            ErrorKind::Internal(s) => format!("internal error: {s} (please report this bug)"),
         }
     }
 }
@@ -143,7 +135,13 @@ pub fn identity() -> (usize, usize) {
 /// Formats the one-line report for `e`.
 pub fn message(e: &Error) -> String {
     let (pe, npes) = identity();
-    format!("rshmem: {} (PE {} of {}): {}", e.routine, pe, npes, e.kind)
+    format!(
+        "rshmem: {} (PE {} of {}): {}",
+        e.routine,
+        pe,
+        npes,
+        e.kind.text(e.routine)
+    )
 }
 
 /// Prints a debugging message when `SHMEM_DEBUG` is set.
@@ -152,6 +150,15 @@ pub fn debug(routine: &str, text: fmt::Arguments<'_>) {
         let (pe, npes) = identity();
         let _ = writeln!(std::io::stderr(), "rshmem debug: {routine} (PE {pe} of {npes}): {text}");
     }
+}
+
+/// Prints a one-line warning about a misuse the library tolerates.
+pub fn warn(routine: &str, text: fmt::Arguments<'_>) {
+    let (pe, npes) = identity();
+    let _ = writeln!(
+        std::io::stderr(),
+        "rshmem: warning: {routine} (PE {pe} of {npes}): {text}"
+    );
 }
 
 /// Reports `e` and ends this PE (and through `oshrun`, the job). Never returns.

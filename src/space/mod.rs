@@ -250,9 +250,10 @@ impl Space {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Bytes of arena the space needs, and the alignment of its extent (which
-    /// bounds `shmemx_space_align`): a page at least, up to the segment
-    /// alignment, as large as the space so that big spaces get big pages.
+    /// Bytes of arena the space needs, and the alignment of its extent: a
+    /// page at least, up to the segment alignment, as large as the space so
+    /// that big spaces get big pages. (`shmemx_space_align` aligns addresses,
+    /// not offsets, so it may ask for more.)
     pub fn extent_shape(&self) -> (usize, usize) {
         let page = crate::job::page_size();
         let len = self.config.sheap_size.max(1).next_multiple_of(page);
@@ -290,14 +291,16 @@ impl Space {
 
     /// Allocates on this member; every member makes the same calls in the
     /// same order, so every member gets the same offset. Returns the offset
-    /// within the space.
-    pub fn alloc(&self, size: usize, align: usize) -> Result<Result<usize, Exhausted>, SpaceError> {
+    /// within the space, which starts at address `origin` on this member:
+    /// the block's address is a multiple of `align`, which must divide the
+    /// difference between any two members' origins (see `heap::heap_align`).
+    pub fn alloc(&self, size: usize, align: usize, origin: usize) -> Result<Result<usize, Exhausted>, SpaceError> {
         let mut s = self.state();
         let a = s.attached.as_mut().ok_or(SpaceError::NotAttached)?;
         // Blocks are whole 64-byte granules, but no block may reach past
         // sheap_size: the last granule of an odd-sized space holds only what
         // fits below the limit.
-        Ok(match a.heap.alloc(size, align) {
+        Ok(match a.heap.alloc_from(size, align, origin) {
             Ok(off) if off + size > self.config.sheap_size => {
                 a.heap.free(off);
                 Err(a.heap.exhausted(size, align.max(MIN_ALIGN)))
@@ -409,7 +412,7 @@ pub fn team_space(rt: &Runtime, extent: Extent, parts: &[usize]) -> (Arc<Space>,
                 return SymOffset(base.0 + extent.len);
             }
             let at = space
-                .alloc(len, MIN_ALIGN)
+                .alloc(len, MIN_ALIGN, 0)
                 .expect("just attached")
                 .expect("the extent holds every part");
             SymOffset(base.0 + at)
@@ -570,7 +573,7 @@ mod tests {
         });
         let s = lookup(raw).unwrap();
         assert_eq!(s.config.sheap_size, 100);
-        assert_eq!(s.alloc(8, 1), Err(SpaceError::NotAttached));
+        assert_eq!(s.alloc(8, 1, 0), Err(SpaceError::NotAttached));
         assert_eq!(s.open_context(), Err(SpaceError::NotAttached));
         destroy(raw).unwrap();
         assert_eq!(lookup(raw).err(), Some(SpaceError::InvalidHandle(raw)));
@@ -599,15 +602,15 @@ mod tests {
             num_contexts: 1,
         });
         s.attach_at(5, Extent { start: 0, len: 4096 }, SymOffset(0));
-        let a = s.alloc(600, 1).unwrap().unwrap();
-        assert!(s.alloc(600, 1).unwrap().is_err(), "beyond sheap_size");
-        let e = s.alloc(384, 1).unwrap().unwrap_err();
+        let a = s.alloc(600, 1, 0).unwrap().unwrap();
+        assert!(s.alloc(600, 1, 0).unwrap().is_err(), "beyond sheap_size");
+        let e = s.alloc(384, 1, 0).unwrap().unwrap_err();
         assert_eq!(
             (e.requested, e.align),
             (384, MIN_ALIGN),
             "640 + 384 > 1000 though 1024 is free"
         );
-        let b = s.alloc(360, 1).unwrap().unwrap();
+        let b = s.alloc(360, 1, 0).unwrap().unwrap();
         assert_eq!(s.free(b), Some(384), "the last granule is partly usable");
         assert_eq!(s.open_context(), Ok(5));
         assert_eq!(s.open_context(), Err(SpaceError::TooManyContexts(1)));
