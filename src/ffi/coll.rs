@@ -75,7 +75,8 @@ fn usage(routine: &'static str, text: String) -> ! {
 }
 
 /// The group and sync array of an active-set call; `first` is the position
-/// of `PE_start`, `psync_arg` that of `pSync`.
+/// of `PE_start`, `psync_arg` that of `pSync`. `None` when this PE is not a
+/// member (after a warning): the call then has no effect.
 #[allow(clippy::too_many_arguments)]
 fn active_set<'a>(
     rt: &'a Runtime,
@@ -86,7 +87,7 @@ fn active_set<'a>(
     size: c_int,
     psync_arg: u8,
     psync: *mut c_long,
-) -> Coll<'a> {
+) -> Option<Coll<'a>> {
     let npes = rt.npes as i64;
     if !(0..=30).contains(&log_stride) {
         usage(
@@ -124,17 +125,21 @@ fn active_set<'a>(
         rank: 0,
     };
     let Some(rank) = g.rank_of(rt.me) else {
-        usage(
-            routine,
+        // Undefined in OpenSHMEM 1.5, but widely used programs call with every
+        // PE and Open MPI returns without effect: do the same (touching
+        // neither dest nor pSync, so the members run as if this PE had not
+        // called), and say so once per routine.
+        crate::runtime::error::warn_once(routine, || {
             format!(
-                "this PE is not in the active set PE_start {start}, logPE_stride {log_stride}, PE_size {size}; only its members may call"
-            ),
-        );
+                "not in the active set (PE_start {start}, logPE_stride {log_stride}, PE_size {size}); the call has no effect"
+            )
+        });
+        return None;
     };
     check::aligned::<u64>(routine, psync_arg, "pSync", psync as usize);
     let g = Group { rank, ..g };
     let flags = check::sym_group(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES, g);
-    Coll::on_array(rt, routine, g, flags)
+    Some(Coll::on_array(rt, routine, g, flags))
 }
 
 fn root_in(routine: &'static str, arg: u8, root: c_int, size: usize) -> usize {
@@ -367,7 +372,9 @@ pub fn sum_exscan<T: ShmemType + Arith>(
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
 pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 1, start, log_stride, size, 4, psync);
+    let Some(c) = active_set(rt, routine, 1, start, log_stride, size, 4, psync) else {
+        return;
+    };
     rt.transport.quiet();
     c.barrier();
 }
@@ -375,7 +382,9 @@ pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_i
 /// `shmem_sync` (active-set form).
 pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    active_set(rt, routine, 1, start, log_stride, size, 4, psync).barrier();
+    if let Some(c) = active_set(rt, routine, 1, start, log_stride, size, 4, psync) {
+        c.barrier();
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -391,7 +400,9 @@ pub fn broadcast_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 5, start, log_stride, size, 8, psync);
+    let Some(c) = active_set(rt, routine, 5, start, log_stride, size, 8, psync) else {
+        return;
+    };
     let root = root_in(routine, 4, root, c.g.size);
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     if len == 0 {
@@ -417,7 +428,9 @@ pub fn collect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
+    let Some(c) = active_set(rt, routine, 4, start, log_stride, size, 7, psync) else {
+        return;
+    };
     let len = check::bytes(routine, 3, nelems, size_of::<T>());
     let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
     let dest_for = |total| buffer(rt, routine, c.g, 1, "dest", dest as usize, total);
@@ -436,7 +449,9 @@ pub fn fcollect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
+    let Some(c) = active_set(rt, routine, 4, start, log_stride, size, 7, psync) else {
+        return;
+    };
     let args = (1, dest as usize, source as usize);
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, false) else {
         return;
@@ -459,7 +474,9 @@ pub fn alltoall_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 4, start, log_stride, size, 7, psync);
+    let Some(c) = active_set(rt, routine, 4, start, log_stride, size, 7, psync) else {
+        return;
+    };
     let args = (1, dest as usize, source as usize);
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, true) else {
         return;
@@ -481,7 +498,9 @@ pub fn alltoalls_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, 6, start, log_stride, size, 9, psync);
+    let Some(c) = active_set(rt, routine, 6, start, log_stride, size, 9, psync) else {
+        return;
+    };
     let all = nelems
         .checked_mul(c.g.size)
         .unwrap_or_else(|| check::too_large(routine, 5, nelems));
@@ -508,7 +527,9 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let mut c = active_set(rt, routine, 4, start, log_stride, size, 8, psync);
+    let Some(mut c) = active_set(rt, routine, 4, start, log_stride, size, 8, psync) else {
+        return;
+    };
     if nreduce < 0 {
         usage(
             routine,

@@ -139,6 +139,23 @@ pub fn debug(routine: &str, text: fmt::Arguments<'_>) {
     }
 }
 
+/// Prints `rshmem: warning: <routine> (PE <me> of <npes>): <text>` on
+/// standard error, the first time this PE warns for `routine` only: a program
+/// that repeats a tolerated mistake in a loop gets one line per routine, which
+/// keeps the mistake visible without flooding the output.
+pub fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
+    static WARNED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+        if warned.contains(&routine) {
+            return;
+        }
+        warned.push(routine);
+    }
+    let (pe, npes) = identity();
+    let _ = writeln!(std::io::stderr(), "rshmem: warning: {routine} (PE {pe} of {npes}): {}", text());
+}
+
 /// Reports `e` and ends this PE (and through `oshrun`, the job). Never returns.
 pub fn fatal(e: &Error) -> ! {
     let line = message(e);
