@@ -17,10 +17,21 @@
 //! children, acknowledges its parent, and returns once its own children have
 //! acknowledged, because they read its buffer.
 //!
-//! Push (active-set routines only, small messages, see `registry::Push`):
-//! the root copies its source into every receiver's dest and signals it; a
-//! receiver waits for that one signal. Nobody waits for the root to be read,
-//! so in a loop the root runs ahead, as far as the caller's guarantees allow.
+//! Eager (active-set routines only, small messages, see `registry::Push`):
+//! the inbox after the flags of every PE's pSync is cut into one slot per
+//! rank of the group, and slot s of a receiver is a ring of messages that only
+//! rank s writes (as a root) and only the receiver reads. The root copies its
+//! source into slot `root` of every receiver's inbox and returns; a receiver
+//! takes the oldest message of slot `root` into its dest, inside its own call,
+//! and clears it. Nobody but the receiver writes its dest, so a receiver that
+//! refills its dest after checking a call cannot wipe data of a later call,
+//! and a root may run ahead of its receivers by as many messages as the ring
+//! holds (it waits for room otherwise). Each ring has one writer, so its
+//! state is never ambiguous: the word `(head << 32) | bytes queued`, zero when
+//! empty, which restores the pSync once a receiver has taken every message.
+//! Messages of one slot are the root's calls on this pSync, in call order, and
+//! the receiver makes the same calls in the same order: the oldest message is
+//! its call's, and has its length.
 //!
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
@@ -33,6 +44,8 @@ use super::Coll;
 use super::registry::Bcast;
 use super::topology::{self, Flow};
 use crate::heap::SymOffset;
+use crate::psync::INBOX_BYTES;
+use crate::transport::Transport;
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
     let (r, n) = (c.g.rank, c.g.size);
@@ -53,21 +66,147 @@ pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: us
     }
 }
 
-/// Push broadcast; see the module comment. The root's dest is left alone
-/// (the active-set routines do not update it).
-pub fn push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize) {
+/// Bytes between the slots of the eager inbox for a group of `n` (a multiple
+/// of 8; each slot is its ring word, then the ring's data).
+fn slot_stride(n: usize) -> usize {
+    (INBOX_BYTES / n.max(1)) & !7
+}
+
+/// Whether a broadcast of `len` bytes to a group of `n` fits a slot's ring.
+pub fn eager_fits(n: usize, len: usize) -> bool {
+    let stride = slot_stride(n);
+    stride >= 16 && len.next_multiple_of(8) <= stride - 8
+}
+
+const fn pack(head: usize, queued: usize) -> u64 {
+    ((head as u64) << 32) | queued as u64
+}
+
+const fn unpack(w: u64) -> (usize, usize) {
+    ((w >> 32) as usize, (w & 0xffff_ffff) as usize)
+}
+
+/// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
+/// (`INBOX_BYTES` on every member, checked by the caller), and
+/// `eager_fits(n, len)` holds. The root's dest is left alone (the active-set
+/// routines do not update it).
+pub fn eager(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize, root: usize) {
     let (r, n) = (c.g.rank, c.g.size);
+    let stride = slot_stride(n);
+    let ring = SymOffset(inbox.0 + root * stride);
+    let cap = stride - 8;
     if r == root {
+        let src = c.local(source) as *const u8;
+        // Receivers that have room first; then wait for the others in turn.
+        let mut full = Vec::new();
         for k in (0..n).filter(|&k| k != root) {
-            // SAFETY: dest is member k's symmetric buffer of len bytes and
-            // source this PE's (checked by the caller); the caller guarantees
-            // that k's dest is ready to receive.
-            unsafe { c.put(k, dest, c.local(source), len) };
-            // Sequentially consistent: the data is visible before the signal.
-            c.signal(k, c.l.bcast_ready());
+            if !send(c, k, ring, cap, src, len, false) {
+                full.push(k);
+            }
+        }
+        for k in full {
+            send(c, k, ring, cap, src, len, true);
         }
     } else {
-        c.consume(c.l.bcast_ready(), root, 1);
+        receive(c, root, ring, cap, c.local(dest), len);
+    }
+}
+
+/// Copies `len` bytes between `buf` and a ring's data (`cap` bytes at `data`
+/// on rank `k`) from position `pos`, wrapping at the end: `put` writes the
+/// ring, else it is read (or, with a null `buf`, cleared; local rings only).
+fn ring_copy(c: &Coll<'_>, k: usize, data: SymOffset, cap: usize, pos: usize, buf: *mut u8, len: usize, put: bool) {
+    let first = len.min(cap - pos);
+    for (at, off, l) in [(0, pos, first), (first, 0, len - first)] {
+        let ring = SymOffset(data.0 + off);
+        // SAFETY: the ring lies in rank k's pSync inbox (checked symmetric and
+        // INBOX_BYTES long by the caller); pos < cap and len <= cap, so both
+        // pieces stay inside it; `buf` holds len bytes (a dest or source of
+        // that length, checked by the caller).
+        unsafe {
+            if buf.is_null() {
+                std::ptr::write_bytes(c.local(ring), 0, l);
+            } else if put {
+                c.put(k, ring, buf.add(at), l);
+            } else {
+                c.get(k, ring, buf.add(at), l);
+            }
+        }
+    }
+}
+
+/// Appends a message to rank k's ring. Without `wait`, returns false at once
+/// if the ring has no room.
+fn send(c: &Coll<'_>, k: usize, ring: SymOffset, cap: usize, src: *const u8, len: usize, wait: bool) -> bool {
+    let t = &c.rt.transport;
+    let (pe, data, need) = (c.g.pe(k), SymOffset(ring.0 + 8), len.next_multiple_of(8));
+    // SAFETY (every flag access below): the ring word is 8-aligned in rank
+    // k's pSync inbox.
+    let load = || unsafe { t.flag_load(pe, ring) };
+    let mut w = load();
+    if unpack(w).1 + need > cap {
+        if !wait {
+            return false;
+        }
+        c.wait_for(
+            || unpack(load()).1 + need <= cap,
+            std::iter::once(k),
+            || format!("room for {need} bytes in the broadcast inbox of rank {k}"),
+            || format!(", {} bytes queued", unpack(load()).1),
+        );
+        w = load();
+    }
+    // The receiver only takes messages (freeing room, which keeps head +
+    // queued, the end of the queue, where it is) or, taking the last one,
+    // empties the ring to 0; so a failed publication writes again only then,
+    // after clearing its stale copy (room nobody reads).
+    let mut at: Option<usize> = None;
+    loop {
+        let (head, queued) = unpack(w);
+        let pos = (head + queued) % cap;
+        if at != Some(pos) {
+            if let Some(old) = at {
+                let zeros = vec![0u8; len];
+                ring_copy(c, k, data, cap, old, zeros.as_ptr() as *mut u8, len, true);
+            }
+            ring_copy(c, k, data, cap, pos, src as *mut u8, len, true);
+            at = Some(pos);
+        }
+        // SAFETY: see above. Sequentially consistent: the data first.
+        let found = unsafe { t.flag_cas(pe, ring, w, pack(head, queued + need), pe) };
+        if found == w {
+            return true;
+        }
+        w = found;
+    }
+}
+
+/// Takes the oldest message of this PE's ring (written by rank `root`) into
+/// `dest`, clears it, and wakes the root if it waits for room.
+fn receive(c: &Coll<'_>, root: usize, ring: SymOffset, cap: usize, dest: *mut u8, len: usize) {
+    let (t, me) = (&c.rt.transport, c.rt.me);
+    let (data, need) = (SymOffset(ring.0 + 8), len.next_multiple_of(8));
+    // SAFETY (every flag access below): this PE's ring word, 8-aligned.
+    let load = || unsafe { t.flag_load(me, ring) };
+    c.wait_for(
+        || unpack(load()).1 >= need,
+        std::iter::once(root),
+        || format!("a {need}-byte message in the broadcast inbox from rank {root}"),
+        || format!(", {} bytes queued", unpack(load()).1),
+    );
+    let mut w = load();
+    let head = unpack(w).0;
+    ring_copy(c, c.g.rank, data, cap, head, dest, len, false);
+    ring_copy(c, c.g.rank, data, cap, head, std::ptr::null_mut(), need, false);
+    loop {
+        let queued = unpack(w).1;
+        let next = if queued == need { 0 } else { pack((head + need) % cap, queued - need) };
+        // SAFETY: see above. The clearing is visible before the room.
+        let found = unsafe { t.flag_cas(me, ring, w, next, c.g.pe(root)) };
+        if found == w {
+            return;
+        }
+        w = found;
     }
 }
 

@@ -58,13 +58,12 @@ pub enum Bcast {
 }
 
 impl Bcast {
-    /// The automatic choice for the active-set routines, whose caller
-    /// guarantees that no member starts the next broadcast on the same pSync
-    /// before every member has left this one, and that every dest is ready:
-    /// small messages are then pushed by the root, which returns at once.
+    /// The automatic choice for the active-set routines: messages that fit
+    /// the pSync's inbox go eagerly (`bcast::eager`), and the root returns at
+    /// once.
     pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Bcast> {
         match self {
-            Bcast::Auto if bytes <= PUSH_MAX => Push::Push,
+            Bcast::Auto if super::bcast::eager_fits(n, bytes) => Push::Push,
             other => Push::Not(other.resolve(n, bytes)),
         }
     }
@@ -79,10 +78,6 @@ impl Bcast {
         }
     }
 }
-
-/// Largest broadcast the root pushes into the receivers' buffers (see
-/// [`Bcast::resolve_user_sync`]). Beyond it the receivers copy in parallel.
-pub const PUSH_MAX: usize = 64 << 10;
 
 /// An algorithm where every sender writes into the receivers' buffers and
 /// signals once, without a handshake: only for the active-set routines, whose
@@ -122,7 +117,7 @@ impl Reduce {
     /// every member's contribution fits the pSync's inbox, push.
     pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Reduce> {
         match self {
-            Reduce::Auto if n.saturating_mul(bytes) <= crate::psync::REDUCE_INBOX_BYTES => Push::Push,
+            Reduce::Auto if n.saturating_mul(bytes) <= crate::psync::INBOX_BYTES => Push::Push,
             other => Push::Not(other.resolve(n, bytes)),
         }
     }

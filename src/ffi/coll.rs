@@ -14,7 +14,7 @@ use super::handle::TeamHandle;
 use crate::coll::registry::Push;
 use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce};
 use crate::heap::SymOffset;
-use crate::psync::{CollOp, FLAG_BYTES, REDUCE_FLAG_BYTES};
+use crate::psync::{CollOp, FLAG_BYTES, INBOX_PSYNC_BYTES};
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
@@ -140,6 +140,39 @@ fn active_set<'a>(
     let g = Group { rank, ..g };
     let flags = check::sym_group(rt, routine, psync_arg, "pSync", psync as usize, FLAG_BYTES, g);
     Some(Coll::on_array(rt, routine, g, flags))
+}
+
+/// The inbox after the flags of an active-set call's pSync (argument `arg`),
+/// which the pushed collectives write (`psync::INBOX_BYTES`). A pSync from
+/// `shmem_malloc` too short for it is refused rather than written past (a
+/// global's size is not known; the range check covers it).
+fn inbox(
+    rt: &Runtime,
+    routine: &'static str,
+    c: &Coll<'_>,
+    arg: u8,
+    psync: *mut c_long,
+    kind: &str,
+    size_name: &str,
+) -> SymOffset {
+    let flags = check::sym_group(rt, routine, arg, "pSync", psync as usize, INBOX_PSYNC_BYTES, c.g);
+    if let Some(off) = rt.segs.heap_offset(psync as usize) {
+        let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
+        if let Some((start, blen)) = block
+            && start + blen < off + INBOX_PSYNC_BYTES
+        {
+            usage(
+                routine,
+                format!(
+                    "argument #{} 'pSync' = {psync:p} has {} bytes left in its shmem_malloc block; {kind}'s pSync needs {size_name} ({}) longs ({INBOX_PSYNC_BYTES} bytes)",
+                    check::pos(routine, arg),
+                    start + blen - off,
+                    INBOX_PSYNC_BYTES / 8
+                ),
+            );
+        }
+    }
+    SymOffset(flags.0 + FLAG_BYTES)
 }
 
 fn root_in(routine: &'static str, arg: u8, root: c_int, size: usize) -> usize {
@@ -411,7 +444,10 @@ pub fn broadcast_aset<T: ShmemType>(
     let d = buffer(rt, routine, c.g, 1, "dest", dest as usize, len);
     let s = buffer(rt, routine, c.g, 2, "source", source as usize, len);
     match c.algs.bcast.resolve_user_sync(c.g.size, len) {
-        Push::Push => bcast::push(&c, d, s, len, root),
+        Push::Push => {
+            let inbox = inbox(rt, routine, &c, 8, psync, "a broadcast", "SHMEM_BCAST_SYNC_SIZE");
+            bcast::eager(&c, d, s, inbox, len, root)
+        }
         Push::Not(alg) => bcast::run(&c, alg, d, s, len, root, false),
     }
 }
@@ -457,7 +493,10 @@ pub fn fcollect_aset<T: ShmemType>(
         return;
     };
     match c.algs.collect.resolve_user_sync(c.g.size) {
-        Push::Push => collect::fcollect_push(&c, d, s, len),
+        Push::Push => {
+            let inbox = inbox(rt, routine, &c, 7, psync, "an fcollect", "SHMEM_COLLECT_SYNC_SIZE");
+            collect::fcollect_push(&c, d, s, inbox, len)
+        }
         Push::Not(alg) => collect::fcollect(&c, alg, d, s, len),
     }
 }
@@ -481,7 +520,8 @@ pub fn alltoall_aset<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, (3, nelems), c.g, true) else {
         return;
     };
-    alltoall::alltoall_push(&c, d, s, len);
+    let inbox = inbox(rt, routine, &c, 7, psync, "an alltoall", "SHMEM_ALLTOALL_SYNC_SIZE");
+    alltoall::alltoall_push(&c, d, s, inbox, len);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -547,27 +587,9 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
     c.scratch = buffer(rt, routine, c.g, 7, "pWrk", pwrk as usize, wrk);
     c.scratch_len = wrk;
-    // The reductions' pSync is longer than the others' (SHMEM_REDUCE_SYNC_SIZE),
-    // and a pushed reduction writes all of it: one from shmem_malloc must be
-    // that long (a global's size is not known; the range check above covers it).
-    let flags = check::sym_group(rt, routine, 8, "pSync", psync as usize, REDUCE_FLAG_BYTES, c.g);
-    if let Some(off) = rt.segs.heap_offset(psync as usize) {
-        let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
-        if let Some((start, blen)) = block
-            && start + blen < off + REDUCE_FLAG_BYTES
-        {
-            usage(
-                routine,
-                format!(
-                    "argument #8 'pSync' = {psync:p} has {} bytes left in its shmem_malloc block; a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE ({}) longs ({REDUCE_FLAG_BYTES} bytes)",
-                    start + blen - off,
-                    REDUCE_FLAG_BYTES / 8
-                ),
-            );
-        }
-    }
+    let inbox = inbox(rt, routine, &c, 8, psync, "a reduction", "SHMEM_REDUCE_SYNC_SIZE");
     match c.algs.reduce.resolve_user_sync(c.g.size, len) {
-        Push::Push => reduce::push::<T, O>(&c, d, s, SymOffset(flags.0 + FLAG_BYTES), n),
+        Push::Push => reduce::push::<T, O>(&c, d, s, inbox, n),
         Push::Not(alg) => reduce::run::<T, O>(&c, alg, d, s, n),
     }
 }
