@@ -143,7 +143,10 @@ fn send(c: &Coll<'_>, k: usize, ring: SymOffset, cap: usize, src: *const u8, len
     // SAFETY (every flag access below): the ring word is 8-aligned in rank
     // k's pSync inbox.
     let load = || unsafe { t.flag_load(pe, ring) };
-    let mut w = load();
+    // The first read is a compare-and-swap that cannot succeed (no ring holds
+    // 4 GiB): it fetches the word's cache line for writing, where a load
+    // would fetch it shared and the publication below fetch it again.
+    let mut w = unsafe { t.flag_cas(pe, ring, u64::MAX, u64::MAX, pe) };
     if unpack(w).1 + need > cap {
         if !wait {
             return false;
