@@ -3,7 +3,7 @@
  * exit: 1
  * stderr: rshmem: shmem_long_sum_to_all (PE
  * stderr: argument #8 'pSync'
- * stderr: a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE (592) longs
+ * stderr: a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE (4176) longs
  */
 /* A reduction's pSync allocated with the barrier's size: the reduction uses
  * the longer array (its inbox), so the call is refused instead of writing past

@@ -299,6 +299,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn eager_slots_fit_the_inbox() {
+        // 8 bytes go eagerly while a slot holds its ring word and 8 bytes.
+        assert!(eager_fits(2, 8) && eager_fits(INBOX_BYTES / 16, 8));
+        assert!(!eager_fits(INBOX_BYTES / 8, 8));
+        for n in [2, 3, 8, 100] {
+            let stride = slot_stride(n);
+            assert!(stride % 8 == 0 && n * stride <= INBOX_BYTES);
+            assert!(eager_fits(n, stride - 8) && !eager_fits(n, stride - 7));
+        }
+    }
+
+    #[test]
+    fn ring_words_pack_and_empty_is_zero() {
+        assert_eq!(pack(0, 0), 0);
+        assert_eq!(unpack(pack(4088, 8)), (4088, 8));
+    }
+
+    #[test]
     fn binomial_tree_covers_every_rank_once() {
         for n in 1..40 {
             let mut seen = vec![0; n];

@@ -229,8 +229,8 @@ mod tests {
         assert_eq!(a.bcast.resolve_user_sync(4, 8), Push::Not(Bcast::Binomial));
         assert_eq!(auto.collect.resolve_user_sync(4), Push::Push);
         assert_eq!(a.collect.resolve_user_sync(4), Push::Not(Collect::Ring));
-        assert_eq!(auto.reduce.resolve_user_sync(8, 512), Push::Push);
-        assert_eq!(auto.reduce.resolve_user_sync(8, 513), Push::Not(Reduce::Linear));
+        assert_eq!(auto.reduce.resolve_user_sync(8, 4096), Push::Push);
+        assert_eq!(auto.reduce.resolve_user_sync(8, 4097), Push::Not(Reduce::Linear));
         assert_eq!(a.reduce.resolve_user_sync(8, 8), Push::Not(Reduce::RecursiveDoubling));
     }
 }

@@ -43,11 +43,11 @@ pub const SHMEM_SYNC_SIZE: i64 = SHMEM_REDUCE_SYNC_SIZE;
 /// The flags plus the inbox of the pushed (eager) active-set collectives:
 /// broadcast, reductions, fcollect and alltoall (`psync::INBOX_PSYNC_BYTES`,
 /// checked there).
-pub const SHMEM_BCAST_SYNC_SIZE: i64 = 80 + 512;
-pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 80 + 512;
+pub const SHMEM_BCAST_SYNC_SIZE: i64 = 80 + 4096;
+pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 80 + 4096;
 pub const SHMEM_BARRIER_SYNC_SIZE: i64 = 80;
-pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 80 + 512;
-pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80 + 512;
+pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 80 + 4096;
+pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80 + 4096;
 pub const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 80;
 pub const SHMEM_REDUCE_MIN_WRKDATA_SIZE: i64 = 1;
 
