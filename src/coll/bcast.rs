@@ -93,71 +93,103 @@ const fn unpack(w: u64) -> (usize, usize) {
 pub fn eager(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize, root: usize) {
     let (r, n) = (c.g.rank, c.g.size);
     let stride = slot_stride(n);
-    let ring = SymOffset(inbox.0 + root * stride);
-    let cap = stride - 8;
+    let ring = |k: usize| Ring {
+        k,
+        word: SymOffset(inbox.0 + root * stride),
+        cap: stride - 8,
+    };
     if r == root {
         let src = c.local(source) as *const u8;
         // Receivers that have room first; then wait for the others in turn.
         let mut full = Vec::new();
         for k in (0..n).filter(|&k| k != root) {
-            if !send(c, k, ring, cap, src, len, false) {
+            if !send(c, ring(k), src, len, false) {
                 full.push(k);
             }
         }
         for k in full {
-            send(c, k, ring, cap, src, len, true);
+            send(c, ring(k), src, len, true);
         }
     } else {
-        receive(c, root, ring, cap, c.local(dest), len);
+        receive(c, root, ring(r), c.local(dest), len);
     }
 }
 
-/// Copies `len` bytes between `buf` and a ring's data (`cap` bytes at `data`
-/// on rank `k`) from position `pos`, wrapping at the end: `put` writes the
-/// ring, else it is read (or, with a null `buf`, cleared; local rings only).
-fn ring_copy(c: &Coll<'_>, k: usize, data: SymOffset, cap: usize, pos: usize, buf: *mut u8, len: usize, put: bool) {
-    let first = len.min(cap - pos);
-    for (at, off, l) in [(0, pos, first), (first, 0, len - first)] {
-        let ring = SymOffset(data.0 + off);
-        // SAFETY: the ring lies in rank k's pSync inbox (checked symmetric and
-        // INBOX_BYTES long by the caller); pos < cap and len <= cap, so both
-        // pieces stay inside it; `buf` holds len bytes (a dest or source of
-        // that length, checked by the caller).
-        unsafe {
-            if buf.is_null() {
-                std::ptr::write_bytes(c.local(ring), 0, l);
-            } else if put {
-                c.put(k, ring, buf.add(at), l);
-            } else {
-                c.get(k, ring, buf.add(at), l);
+/// Slot `root` of rank `k`'s inbox: the ring word, then `cap` bytes of data.
+#[derive(Clone, Copy)]
+struct Ring {
+    k: usize,
+    word: SymOffset,
+    cap: usize,
+}
+
+/// What [`Ring::copy`] does with the ring's bytes.
+enum Move {
+    /// Writes them from this buffer.
+    Put(*const u8),
+    /// Reads them into this buffer.
+    Get(*mut u8),
+    /// Clears them (this PE's ring only).
+    Clear,
+}
+
+impl Ring {
+    /// Moves `len` bytes of the ring's data from position `pos` on, wrapping
+    /// at the end. A buffer holds `len` bytes (a dest or source of that
+    /// length, checked by the caller).
+    fn copy(&self, c: &Coll<'_>, pos: usize, how: Move, len: usize) {
+        let first = len.min(self.cap - pos);
+        for (at, off, l) in [(0, pos, first), (first, 0, len - first)] {
+            let bytes = SymOffset(self.word.0 + 8 + off);
+            // SAFETY: the ring lies in rank k's pSync inbox (checked symmetric
+            // and INBOX_BYTES long by the caller); pos < cap and len <= cap, so
+            // both pieces stay inside it; the buffer holds len bytes.
+            unsafe {
+                match how {
+                    Move::Put(buf) => c.put(self.k, bytes, buf.add(at), l),
+                    Move::Get(buf) => c.get(self.k, bytes, buf.add(at), l),
+                    Move::Clear => std::ptr::write_bytes(c.local(bytes), 0, l),
+                }
             }
         }
     }
+
+    /// The ring word (acquire).
+    fn load(&self, c: &Coll<'_>) -> u64 {
+        // SAFETY: the ring word is 8-aligned in rank k's pSync inbox.
+        unsafe { c.rt.transport.flag_load(c.g.pe(self.k), self.word) }
+    }
+
+    /// Swaps the ring word from `old` to `new` if it holds `old`; returns the
+    /// value found. Success wakes rank `wake`.
+    fn swap(&self, c: &Coll<'_>, old: u64, new: u64, wake: usize) -> u64 {
+        // SAFETY: as in `load`.
+        unsafe {
+            c.rt.transport
+                .flag_cas(c.g.pe(self.k), self.word, old, new, c.g.pe(wake))
+        }
+    }
 }
 
-/// Appends a message to rank k's ring. Without `wait`, returns false at once
-/// if the ring has no room.
-fn send(c: &Coll<'_>, k: usize, ring: SymOffset, cap: usize, src: *const u8, len: usize, wait: bool) -> bool {
-    let t = &c.rt.transport;
-    let (pe, data, need) = (c.g.pe(k), SymOffset(ring.0 + 8), len.next_multiple_of(8));
-    // SAFETY (every flag access below): the ring word is 8-aligned in rank
-    // k's pSync inbox.
-    let load = || unsafe { t.flag_load(pe, ring) };
-    // The first read is a compare-and-swap that cannot succeed (no ring holds
-    // 4 GiB): it fetches the word's cache line for writing, where a load
-    // would fetch it shared and the publication below fetch it again.
-    let mut w = unsafe { t.flag_cas(pe, ring, u64::MAX, u64::MAX, pe) };
+/// Appends a message to a receiver's ring. Without `wait`, returns false at
+/// once if the ring has no room.
+fn send(c: &Coll<'_>, ring: Ring, src: *const u8, len: usize, wait: bool) -> bool {
+    let (k, cap, need) = (ring.k, ring.cap, len.next_multiple_of(8));
+    // The first read is a swap that cannot succeed (no ring holds 4 GiB): it
+    // fetches the word's cache line for writing, where a load would fetch it
+    // shared and the publication below fetch it again.
+    let mut w = ring.swap(c, u64::MAX, u64::MAX, k);
     if unpack(w).1 + need > cap {
         if !wait {
             return false;
         }
         c.wait_for(
-            || unpack(load()).1 + need <= cap,
+            || unpack(ring.load(c)).1 + need <= cap,
             std::iter::once(k),
             || format!("room for {need} bytes in the broadcast inbox of rank {k}"),
-            || format!(", {} bytes queued", unpack(load()).1),
+            || format!(", {} bytes queued", unpack(ring.load(c)).1),
         );
-        w = load();
+        w = ring.load(c);
     }
     // The receiver only takes messages (freeing room, which keeps head +
     // queued, the end of the queue, where it is) or, taking the last one,
@@ -170,13 +202,13 @@ fn send(c: &Coll<'_>, k: usize, ring: SymOffset, cap: usize, src: *const u8, len
         if at != Some(pos) {
             if let Some(old) = at {
                 let zeros = vec![0u8; len];
-                ring_copy(c, k, data, cap, old, zeros.as_ptr() as *mut u8, len, true);
+                ring.copy(c, old, Move::Put(zeros.as_ptr()), len);
             }
-            ring_copy(c, k, data, cap, pos, src as *mut u8, len, true);
+            ring.copy(c, pos, Move::Put(src), len);
             at = Some(pos);
         }
-        // SAFETY: see above. Sequentially consistent: the data first.
-        let found = unsafe { t.flag_cas(pe, ring, w, pack(head, queued + need), pe) };
+        // Sequentially consistent: the data is visible first.
+        let found = ring.swap(c, w, pack(head, queued + need), k);
         if found == w {
             return true;
         }
@@ -186,26 +218,27 @@ fn send(c: &Coll<'_>, k: usize, ring: SymOffset, cap: usize, src: *const u8, len
 
 /// Takes the oldest message of this PE's ring (written by rank `root`) into
 /// `dest`, clears it, and wakes the root if it waits for room.
-fn receive(c: &Coll<'_>, root: usize, ring: SymOffset, cap: usize, dest: *mut u8, len: usize) {
-    let (t, me) = (&c.rt.transport, c.rt.me);
-    let (data, need) = (SymOffset(ring.0 + 8), len.next_multiple_of(8));
-    // SAFETY (every flag access below): this PE's ring word, 8-aligned.
-    let load = || unsafe { t.flag_load(me, ring) };
+fn receive(c: &Coll<'_>, root: usize, ring: Ring, dest: *mut u8, len: usize) {
+    let need = len.next_multiple_of(8);
     c.wait_for(
-        || unpack(load()).1 >= need,
+        || unpack(ring.load(c)).1 >= need,
         std::iter::once(root),
         || format!("a {need}-byte message in the broadcast inbox from rank {root}"),
-        || format!(", {} bytes queued", unpack(load()).1),
+        || format!(", {} bytes queued", unpack(ring.load(c)).1),
     );
-    let mut w = load();
+    let mut w = ring.load(c);
     let head = unpack(w).0;
-    ring_copy(c, c.g.rank, data, cap, head, dest, len, false);
-    ring_copy(c, c.g.rank, data, cap, head, std::ptr::null_mut(), need, false);
+    ring.copy(c, head, Move::Get(dest), len);
+    ring.copy(c, head, Move::Clear, need);
     loop {
         let queued = unpack(w).1;
-        let next = if queued == need { 0 } else { pack((head + need) % cap, queued - need) };
-        // SAFETY: see above. The clearing is visible before the room.
-        let found = unsafe { t.flag_cas(me, ring, w, next, c.g.pe(root)) };
+        let next = if queued == need {
+            0
+        } else {
+            pack((head + need) % ring.cap, queued - need)
+        };
+        // The clearing is visible before the room.
+        let found = ring.swap(c, w, next, root);
         if found == w {
             return;
         }
@@ -305,7 +338,7 @@ mod tests {
         assert!(!eager_fits(INBOX_BYTES / 8, 8));
         for n in [2, 3, 8, 100] {
             let stride = slot_stride(n);
-            assert!(stride % 8 == 0 && n * stride <= INBOX_BYTES);
+            assert!(stride.is_multiple_of(8) && n * stride <= INBOX_BYTES);
             assert!(eager_fits(n, stride - 8) && !eager_fits(n, stride - 7));
         }
     }

@@ -102,7 +102,10 @@ pub fn push_exchange(
     c.consume_each(word, (0..n).filter(|&k| k != r));
     if eager {
         for k in (0..n).filter(|&k| k != r) {
-            let (slot, mine) = (c.local(SymOffset(inbox.0 + k * len)), c.local(SymOffset(dest.0 + k * len)));
+            let (slot, mine) = (
+                c.local(SymOffset(inbox.0 + k * len)),
+                c.local(SymOffset(dest.0 + k * len)),
+            );
             // SAFETY: slot k of this PE's inbox and block k of its dest, len
             // bytes each; member k wrote the slot before its signal.
             unsafe {

@@ -153,7 +153,11 @@ pub fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
         warned.push(routine);
     }
     let (pe, npes) = identity();
-    let _ = writeln!(std::io::stderr(), "rshmem: warning: {routine} (PE {pe} of {npes}): {}", text());
+    let _ = writeln!(
+        std::io::stderr(),
+        "rshmem: warning: {routine} (PE {pe} of {npes}): {}",
+        text()
+    );
 }
 
 /// Reports `e` and ends this PE (and through `oshrun`, the job). Never returns.
