@@ -23,23 +23,11 @@ pub fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
     c.barrier();
 }
 
-/// [`alltoall`] for the active-set routines (see `registry::Push`): every
-/// member writes its blocks into the others' dests, signals each, and waits
-/// for the others' signals: one round of signals instead of two barriers.
-pub fn alltoall_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
-    let (r, n) = (c.g.rank, c.g.size);
-    for i in 0..n {
-        let k = (r + i) % n;
-        let from = c.local(SymOffset(source.0 + k * len));
-        // SAFETY: dest and source hold n * len bytes on every member
-        // (symmetric, checked by the caller); `put` allows overlap for k == r;
-        // the caller guarantees every dest is ready.
-        unsafe { c.put(k, SymOffset(dest.0 + r * len), from, len) };
-        if k != r {
-            c.signal(k, c.l.ring_done());
-        }
-    }
-    c.consume_each(c.l.ring_done(), (0..n).filter(|&k| k != r));
+/// [`alltoall`] for the active-set routines: block k of this PE's source to
+/// member k, by `collect::push_exchange`.
+pub fn alltoall_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
+    let src = |k: usize| c.local(SymOffset(source.0 + k * len)) as *const u8;
+    super::collect::push_exchange(c, dest, inbox, len, c.l.ring_done(), src);
 }
 
 /// Strided blocks of `nelems` elements of `T`: element e of the block for

@@ -61,24 +61,66 @@ fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, le
     }
 }
 
-/// fcollect for the active-set routines (see `registry::Push`): every member
-/// copies its block into every member's dest, signals each, and waits for the
-/// others' signals. One round of signals instead of two barriers.
-pub fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
+/// The pushed exchange of the active-set fcollect and alltoall (see
+/// `registry::Push`): `block(k)` (`len` bytes, this PE's memory) goes to
+/// member k's dest block `rank`. When all n blocks fit the pSync's `inbox`,
+/// they go into slot `rank` of every other member's inbox with a signal on
+/// `word`, and each member moves its inbox into its own dest and clears it:
+/// nobody but the member writes its dest, and one round of signals suffices.
+/// A member can reach the next call on the same pSync (two calls later, with
+/// two pSyncs used in turn) only after every member has sent it its blocks
+/// of the call in between, so after every member has left this one: a slot is
+/// never written twice before it is read. Larger blocks: a barrier (every
+/// member has entered the call, so its dest is its to receive) and the same
+/// writes straight into the dests.
+pub fn push_exchange(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    inbox: SymOffset,
+    len: usize,
+    word: usize,
+    block: impl Fn(usize) -> *const u8,
+) {
     let (r, n) = (c.g.rank, c.g.size);
-    let mine = SymOffset(dest.0 + r * len);
+    let eager = n * len <= crate::psync::INBOX_BYTES;
+    if !eager {
+        c.barrier();
+    }
+    let to = if eager { inbox } else { dest };
     // Starting after this rank spreads the writers over the receivers.
-    for i in 0..n {
+    for i in 1..n {
         let k = (r + i) % n;
-        // SAFETY: dest holds n * len bytes and source len bytes on every
-        // member (symmetric, checked by the caller); `put` allows overlap for
-        // the local copy; the caller guarantees every dest is ready.
-        unsafe { c.put(k, mine, c.local(source), len) };
-        if k != r {
-            c.signal(k, c.l.ring_ready());
+        // SAFETY: member k's inbox holds n * len bytes (checked above) or its
+        // dest n * len bytes (symmetric, checked by the caller); block(k) is
+        // len bytes of this PE's source.
+        unsafe { c.put(k, SymOffset(to.0 + r * len), block(k), len) };
+        c.signal(k, word);
+    }
+    // SAFETY: this PE's dest block; block(r) is this PE's source (`copy`
+    // allows an in-place call).
+    unsafe { std::ptr::copy(block(r), c.local(SymOffset(dest.0 + r * len)), len) };
+    c.consume_each(word, (0..n).filter(|&k| k != r));
+    if eager {
+        for k in (0..n).filter(|&k| k != r) {
+            let (slot, mine) = (
+                c.local(SymOffset(inbox.0 + k * len)),
+                c.local(SymOffset(dest.0 + k * len)),
+            );
+            // SAFETY: slot k of this PE's inbox and block k of its dest, len
+            // bytes each; member k wrote the slot before its signal.
+            unsafe {
+                std::ptr::copy(slot, mine, len);
+                std::ptr::write_bytes(slot, 0, len);
+            }
         }
     }
-    c.consume_each(c.l.ring_ready(), (0..n).filter(|&k| k != r));
+}
+
+/// fcollect for the active-set routines: [`push_exchange`] of this PE's
+/// source to everyone.
+pub fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
+    let src = c.local(source) as *const u8;
+    push_exchange(c, dest, inbox, len, c.l.ring_ready(), |_| src);
 }
 
 /// fcollect: `len` bytes from every member.

@@ -224,40 +224,59 @@ impl<'a> Coll<'a> {
 
     /// Waits for `n` signals on `f`, sent by the ranks of `senders`.
     fn take(&self, f: &AtomicU64, idx: usize, n: u64, senders: impl Iterator<Item = usize> + Clone) {
-        let control = &self.rt.control;
-        // Among this many senders one surely shares this CPU: skip the scan.
-        let many = senders.clone().nth(SCAN_MAX).is_some();
-        self.rt.sync_waiter().wait_hinted(
+        self.wait_for(
             || f.load(Ordering::Acquire) >= n,
-            // More PEs than cores: spin only while no sender was last seen on
-            // this PE's CPU (it could not run while this PE spins).
+            senders,
+            || {
+                let on = match self.mem {
+                    Mem::Array(_) => format!("flag {idx}"),
+                    Mem::Pairs(_) => "a pairwise location".to_string(),
+                };
+                format!("{n} signals on {on}")
+            },
+            || format!(", have {}", f.load(Ordering::Relaxed)),
+        );
+        f.fetch_sub(n, Ordering::AcqRel);
+    }
+
+    /// Waits until `cond()`, which the ranks of `awaited` make true.
+    /// `what` and `state` describe it for the hang diagnostic.
+    pub fn wait_for(
+        &self,
+        cond: impl FnMut() -> bool,
+        awaited: impl Iterator<Item = usize> + Clone,
+        what: impl Fn() -> String,
+        state: impl Fn() -> String,
+    ) {
+        let control = &self.rt.control;
+        // Among this many PEs one surely shares this CPU: skip the scan.
+        let many = awaited.clone().nth(SCAN_MAX).is_some();
+        self.rt.sync_waiter().wait_hinted(
+            cond,
+            // More PEs than cores: spin only while no awaited PE was last seen
+            // on this PE's CPU (it could not run while this PE spins).
             || {
                 if many {
                     return false;
                 }
                 let cpu = crate::wait::locate(&control.slot(self.rt.me).whereabouts);
-                senders
+                awaited
                     .clone()
                     .all(|r| control.slot(self.g.pe(r)).whereabouts.cpu.load(Ordering::Relaxed) != cpu)
             },
             SIGNAL_SPINS,
             || {
                 format!(
-                    "{} signals on {} of {} (group start {} stride {} size {}, have {})",
-                    n,
-                    match self.mem {
-                        Mem::Array(_) => format!("flag {idx}"),
-                        Mem::Pairs(_) => "a pairwise location".to_string(),
-                    },
+                    "{} of {} (group start {} stride {} size {}{})",
+                    what(),
                     self.routine,
                     self.g.start,
                     self.g.stride,
                     self.g.size,
-                    f.load(Ordering::Relaxed)
+                    state()
                 )
             },
         );
-        f.fetch_sub(n, Ordering::AcqRel);
     }
 
     /// Where collect publishes this PE's element count: a word of the sync

@@ -58,13 +58,12 @@ pub enum Bcast {
 }
 
 impl Bcast {
-    /// The automatic choice for the active-set routines, whose caller
-    /// guarantees that no member starts the next broadcast on the same pSync
-    /// before every member has left this one, and that every dest is ready:
-    /// small messages are then pushed by the root, which returns at once.
+    /// The automatic choice for the active-set routines: messages that fit
+    /// the pSync's inbox go eagerly (`bcast::eager`), and the root returns at
+    /// once.
     pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Bcast> {
         match self {
-            Bcast::Auto if bytes <= PUSH_MAX => Push::Push,
+            Bcast::Auto if super::bcast::eager_fits(n, bytes) => Push::Push,
             other => Push::Not(other.resolve(n, bytes)),
         }
     }
@@ -80,16 +79,14 @@ impl Bcast {
     }
 }
 
-/// Largest broadcast the root pushes into the receivers' buffers (see
-/// [`Bcast::resolve_user_sync`]). Beyond it the receivers copy in parallel.
-pub const PUSH_MAX: usize = 64 << 10;
-
-/// An algorithm where every sender writes into the receivers' buffers and
-/// signals once, without a handshake: only for the active-set routines, whose
-/// callers keep a pSync out of use until every member has left the call.
-/// Team sync memory has no such guarantee (a fast member may start the next
-/// call before a slow one has seen all of this call's signals), so team
-/// routines never push.
+/// An algorithm where every sender writes into the receivers' pSync inbox
+/// (or, once every member has entered the call, their dest) and signals
+/// once, without a handshake: only for the active-set routines, whose callers
+/// keep a pSync out of use until every member has left the call (two pSyncs
+/// used in turn), and give it an inbox. A PE's dest is written by others only
+/// while it is inside the call. Team sync memory has no inbox and no such
+/// guarantee (a fast member may start the next call before a slow one has
+/// seen all of this call's signals), so team routines never push.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Push<A> {
     Push,
@@ -122,7 +119,7 @@ impl Reduce {
     /// every member's contribution fits the pSync's inbox, push.
     pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Reduce> {
         match self {
-            Reduce::Auto if n.saturating_mul(bytes) <= crate::psync::REDUCE_INBOX_BYTES => Push::Push,
+            Reduce::Auto if n.saturating_mul(bytes) <= crate::psync::INBOX_BYTES => Push::Push,
             other => Push::Not(other.resolve(n, bytes)),
         }
     }
@@ -234,8 +231,8 @@ mod tests {
         assert_eq!(a.bcast.resolve_user_sync(4, 8), Push::Not(Bcast::Binomial));
         assert_eq!(auto.collect.resolve_user_sync(4), Push::Push);
         assert_eq!(a.collect.resolve_user_sync(4), Push::Not(Collect::Ring));
-        assert_eq!(auto.reduce.resolve_user_sync(8, 512), Push::Push);
-        assert_eq!(auto.reduce.resolve_user_sync(8, 513), Push::Not(Reduce::Linear));
+        assert_eq!(auto.reduce.resolve_user_sync(8, 4096), Push::Push);
+        assert_eq!(auto.reduce.resolve_user_sync(8, 4097), Push::Not(Reduce::Linear));
         assert_eq!(a.reduce.resolve_user_sync(8, 8), Push::Not(Reduce::RecursiveDoubling));
     }
 }

@@ -14,7 +14,7 @@ use super::handle::TeamHandle;
 use crate::coll::registry::Push;
 use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce};
 use crate::heap::SymOffset;
-use crate::psync::{CollOp, FLAG_BYTES, REDUCE_FLAG_BYTES};
+use crate::psync::{CollOp, FLAG_BYTES, INBOX_PSYNC_BYTES};
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
@@ -66,7 +66,8 @@ fn usage(routine: &'static str, text: String) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }
 
-/// The group and sync array of an active-set call.
+/// The group and sync array of an active-set call. `None` when this PE is
+/// not a member (after a warning): the call then has no effect.
 fn active_set<'a>(
     rt: &'a Runtime,
     routine: &'static str,
@@ -74,7 +75,7 @@ fn active_set<'a>(
     log_stride: c_int,
     size: c_int,
     psync: *mut c_long,
-) -> Coll<'a> {
+) -> Option<Coll<'a>> {
     let npes = rt.npes as i64;
     if !(0..=30).contains(&log_stride) {
         usage(
@@ -112,17 +113,53 @@ fn active_set<'a>(
         rank: 0,
     };
     let Some(rank) = g.rank_of(rt.me) else {
-        usage(
-            routine,
+        // Undefined in OpenSHMEM 1.5, but widely used programs call with every
+        // PE and Open MPI returns without effect: do the same (touching
+        // neither dest nor pSync, so the members run as if this PE had not
+        // called), and say so once per routine.
+        crate::runtime::error::warn_once(routine, || {
             format!(
-                "this PE is not in the active set PE_start {start}, logPE_stride {log_stride}, PE_size {size}; only its members may call"
-            ),
-        );
+                "not in the active set (PE_start {start}, logPE_stride {log_stride}, PE_size {size}); the call has no effect"
+            )
+        });
+        return None;
     };
     check::aligned::<u64>(routine, "pSync", psync as usize);
     let g = Group { rank, ..g };
     let flags = check::sym_group(rt, routine, "pSync", psync as usize, FLAG_BYTES, g);
-    Coll::on_array(rt, routine, g, flags)
+    Some(Coll::on_array(rt, routine, g, flags))
+}
+
+/// The inbox after the flags of an active-set call's pSync,
+/// which the pushed collectives write (`psync::INBOX_BYTES`). A pSync from
+/// `shmem_malloc` too short for it is refused rather than written past (a
+/// global's size is not known; the range check covers it).
+fn inbox(
+    rt: &Runtime,
+    routine: &'static str,
+    c: &Coll<'_>,
+    psync: *mut c_long,
+    kind: &str,
+    size_name: &str,
+) -> SymOffset {
+    let flags = check::sym_group(rt, routine, "pSync", psync as usize, INBOX_PSYNC_BYTES, c.g);
+    if let Some(off) = rt.segs.heap_offset(psync as usize) {
+        let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
+        if let Some((start, blen)) = block
+            && start + blen < off + INBOX_PSYNC_BYTES
+        {
+            usage(
+                routine,
+                format!(
+                    "{} = {psync:p} has {} bytes left in its shmem_malloc block; {kind}'s pSync needs {size_name} ({}) longs ({INBOX_PSYNC_BYTES} bytes)",
+                    check::label(routine, "pSync"),
+                    start + blen - off,
+                    INBOX_PSYNC_BYTES / 8
+                ),
+            );
+        }
+    }
+    SymOffset(flags.0 + FLAG_BYTES)
 }
 
 fn root_in(routine: &'static str, root: c_int, size: usize) -> usize {
@@ -355,7 +392,9 @@ pub fn sum_exscan<T: ShmemType + Arith>(
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
 pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     rt.transport.quiet();
     c.barrier();
 }
@@ -363,7 +402,9 @@ pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_i
 /// `shmem_sync` (active-set form).
 pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    active_set(rt, routine, start, log_stride, size, psync).barrier();
+    if let Some(c) = active_set(rt, routine, start, log_stride, size, psync) {
+        c.barrier();
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -379,7 +420,9 @@ pub fn broadcast_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     let root = root_in(routine, root, c.g.size);
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
@@ -388,7 +431,10 @@ pub fn broadcast_aset<T: ShmemType>(
     let d = buffer(rt, routine, c.g, "dest", dest as usize, len);
     let s = buffer(rt, routine, c.g, "source", source as usize, len);
     match c.algs.bcast.resolve_user_sync(c.g.size, len) {
-        Push::Push => bcast::push(&c, d, s, len, root),
+        Push::Push => {
+            let inbox = inbox(rt, routine, &c, psync, "a broadcast", "SHMEM_BCAST_SYNC_SIZE");
+            bcast::eager(&c, d, s, inbox, len, root)
+        }
         Push::Not(alg) => bcast::run(&c, alg, d, s, len, root, false),
     }
 }
@@ -405,7 +451,9 @@ pub fn collect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     let s = buffer(rt, routine, c.g, "source", source as usize, len);
     let dest_for = |total| buffer(rt, routine, c.g, "dest", dest as usize, total);
@@ -424,13 +472,18 @@ pub fn fcollect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     let args = (dest as usize, source as usize);
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, c.g, false) else {
         return;
     };
     match c.algs.collect.resolve_user_sync(c.g.size) {
-        Push::Push => collect::fcollect_push(&c, d, s, len),
+        Push::Push => {
+            let inbox = inbox(rt, routine, &c, psync, "an fcollect", "SHMEM_COLLECT_SYNC_SIZE");
+            collect::fcollect_push(&c, d, s, inbox, len)
+        }
         Push::Not(alg) => collect::fcollect(&c, alg, d, s, len),
     }
 }
@@ -447,12 +500,15 @@ pub fn alltoall_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     let args = (dest as usize, source as usize);
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, c.g, true) else {
         return;
     };
-    alltoall::alltoall_push(&c, d, s, len);
+    let inbox = inbox(rt, routine, &c, psync, "an alltoall", "SHMEM_ALLTOALL_SYNC_SIZE");
+    alltoall::alltoall_push(&c, d, s, inbox, len);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -469,7 +525,9 @@ pub fn alltoalls_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     let all = nelems
         .checked_mul(c.g.size)
         .unwrap_or_else(|| check::too_large(routine, "nelems", nelems));
@@ -496,7 +554,9 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let mut c = active_set(rt, routine, start, log_stride, size, psync);
+    let Some(mut c) = active_set(rt, routine, start, log_stride, size, psync) else {
+        return;
+    };
     if nreduce < 0 {
         usage(
             routine,
@@ -517,28 +577,9 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
     c.scratch = buffer(rt, routine, c.g, "pWrk", pwrk as usize, wrk);
     c.scratch_len = wrk;
-    // The reductions' pSync is longer than the others' (SHMEM_REDUCE_SYNC_SIZE),
-    // and a pushed reduction writes all of it: one from shmem_malloc must be
-    // that long (a global's size is not known; the range check above covers it).
-    let flags = check::sym_group(rt, routine, "pSync", psync as usize, REDUCE_FLAG_BYTES, c.g);
-    if let Some(off) = rt.segs.heap_offset(psync as usize) {
-        let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
-        if let Some((start, blen)) = block
-            && start + blen < off + REDUCE_FLAG_BYTES
-        {
-            usage(
-                routine,
-                format!(
-                    "{} = {psync:p} has {} bytes left in its shmem_malloc block; a reduction's pSync needs SHMEM_REDUCE_SYNC_SIZE ({}) longs ({REDUCE_FLAG_BYTES} bytes)",
-                    check::label(routine, "pSync"),
-                    start + blen - off,
-                    REDUCE_FLAG_BYTES / 8
-                ),
-            );
-        }
-    }
+    let inbox = inbox(rt, routine, &c, psync, "a reduction", "SHMEM_REDUCE_SYNC_SIZE");
     match c.algs.reduce.resolve_user_sync(c.g.size, len) {
-        Push::Push => reduce::push::<T, O>(&c, d, s, SymOffset(flags.0 + FLAG_BYTES), n),
+        Push::Push => reduce::push::<T, O>(&c, d, s, inbox, n),
         Push::Not(alg) => reduce::run::<T, O>(&c, alg, d, s, n),
     }
 }

@@ -40,13 +40,14 @@ pub const SHMEM_MALLOC_SIGNAL_REMOTE: i64 = 1 << 1;
 pub const SHMEM_SYNC_VALUE: i64 = 0;
 /// The largest of the sizes below.
 pub const SHMEM_SYNC_SIZE: i64 = SHMEM_REDUCE_SYNC_SIZE;
-pub const SHMEM_BCAST_SYNC_SIZE: i64 = 80;
-/// The flags plus the inbox of a pushed reduction (`psync::REDUCE_FLAG_BYTES`,
+/// The flags plus the inbox of the pushed (eager) active-set collectives:
+/// broadcast, reductions, fcollect and alltoall (`psync::INBOX_PSYNC_BYTES`,
 /// checked there).
-pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 80 + 512;
+pub const SHMEM_BCAST_SYNC_SIZE: i64 = 80 + 4096;
+pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 80 + 4096;
 pub const SHMEM_BARRIER_SYNC_SIZE: i64 = 80;
-pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 80;
-pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80;
+pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 80 + 4096;
+pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80 + 4096;
 pub const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 80;
 pub const SHMEM_REDUCE_MIN_WRKDATA_SIZE: i64 = 1;
 

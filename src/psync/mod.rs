@@ -60,14 +60,21 @@ pub const STRATEGIES: &[&str] = &[
 pub const FLAG_WORDS: usize = 80;
 /// Bytes of a user's pSync array.
 pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
-/// Bytes after the flags of a reduction's pSync (`SHMEM_REDUCE_SYNC_SIZE`):
-/// the inbox of a pushed active-set reduction, one slot per member (see
-/// `coll::reduce::push`).
-pub const REDUCE_INBOX_BYTES: usize = 4096;
-/// Bytes of a user's pSync array for the active-set reductions.
-pub const REDUCE_FLAG_BYTES: usize = FLAG_BYTES + REDUCE_INBOX_BYTES;
-const _: () = assert!(crate::ffi::constants::SHMEM_BCAST_SYNC_SIZE as usize * 8 == FLAG_BYTES);
-const _: () = assert!(crate::ffi::constants::SHMEM_REDUCE_SYNC_SIZE as usize * 8 == REDUCE_FLAG_BYTES);
+/// Bytes after the flags of the pSync of a broadcast, reduction, fcollect or
+/// alltoall (`SHMEM_BCAST_SYNC_SIZE`, ...): the inbox that the pushed
+/// active-set collectives write into (see `coll::bcast::eager`,
+/// `coll::reduce::push`, `coll::collect::fcollect_push`), so that nobody
+/// writes a PE's dest but the PE itself, inside its own call.
+/// 32 KiB: a root may run ahead of its receivers by 32 KiB / n per pSync
+/// (`coll::bcast`), and n PEs' blocks of up to 32 KiB / n go in one round.
+pub const INBOX_BYTES: usize = 32 << 10;
+/// Bytes of a user's pSync array with an inbox.
+pub const INBOX_PSYNC_BYTES: usize = FLAG_BYTES + INBOX_BYTES;
+const _: () = assert!(crate::ffi::constants::SHMEM_BARRIER_SYNC_SIZE as usize * 8 == FLAG_BYTES);
+const _: () = assert!(crate::ffi::constants::SHMEM_BCAST_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::ffi::constants::SHMEM_REDUCE_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::ffi::constants::SHMEM_COLLECT_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::ffi::constants::SHMEM_ALLTOALL_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
 /// Allocation unit of the arena (a multiple of the cache line).
 pub const UNIT: usize = 128;
 /// Sync arrays are placed and counted in whole cache lines.

@@ -161,6 +161,22 @@ pub fn warn(routine: &str, text: fmt::Arguments<'_>) {
     );
 }
 
+/// Prints `rshmem: warning: <routine> (PE <me> of <npes>): <text>` on
+/// standard error, the first time this PE warns for `routine` only: a program
+/// that repeats a tolerated mistake in a loop gets one line per routine, which
+/// keeps the mistake visible without flooding the output.
+pub fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
+    static WARNED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+        if warned.contains(&routine) {
+            return;
+        }
+        warned.push(routine);
+    }
+    warn(routine, format_args!("{}", text()));
+}
+
 /// Reports `e` and ends this PE (and through `oshrun`, the job). Never returns.
 pub fn fatal(e: &Error) -> ! {
     let line = message(e);
