@@ -191,7 +191,7 @@ fn pes_get_their_environment_and_the_job_file() {
             "{}",
             r.stdout
         );
-        assert!(r.stdout.contains(&format!("magic {pe} rshmem02\n")), "{}", r.stdout);
+        assert!(r.stdout.contains(&format!("magic {pe} rshmem03\n")), "{}", r.stdout);
         assert!(r.stdout.contains(&format!("npes {pe} 3\n")), "{}", r.stdout);
         assert!(
             r.stdout.contains(&format!("size {pe} {}\n", job::control_len(3))),

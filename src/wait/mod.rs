@@ -41,11 +41,13 @@
 
 pub mod backoff;
 pub mod futex;
+pub mod stuck;
 
 use crate::job::{Bell, Whereabouts};
 use backoff::{Backoff, Policy, Step};
 use std::sync::atomic::{Ordering, fence};
 use std::time::Instant;
+use stuck::{Post, Watch};
 
 /// Everything a wait needs besides its condition.
 #[derive(Clone, Copy)]
@@ -65,7 +67,18 @@ impl Waiter<'_> {
         if cond() {
             return;
         }
-        self.wait_slow(&mut cond, &describe)
+        self.wait_slow(&mut cond, &describe, None)
+    }
+
+    /// [`wait`](Self::wait) that, once it has to sleep, publishes where it
+    /// blocks (`post`, if any) so that a job that can never finish is
+    /// reported ([`stuck`]).
+    #[inline]
+    pub fn wait_at(&self, post: Option<&Post<'_>>, mut cond: impl FnMut() -> bool, describe: impl Fn() -> String) {
+        if cond() {
+            return;
+        }
+        self.wait_slow(&mut cond, &describe, post)
     }
 
     /// [`wait`](Self::wait) for a condition other PEs must make true, when PEs
@@ -78,6 +91,7 @@ impl Waiter<'_> {
     #[inline]
     pub fn wait_hinted(
         &self,
+        post: Option<&Post<'_>>,
         mut cond: impl FnMut() -> bool,
         mut may_spin: impl FnMut() -> bool,
         spins_max: u32,
@@ -102,11 +116,12 @@ impl Waiter<'_> {
                 }
             }
         }
-        self.wait_slow(&mut cond, &describe)
+        self.wait_slow(&mut cond, &describe, post)
     }
 
     #[cold]
-    fn wait_slow(&self, cond: &mut dyn FnMut() -> bool, describe: &dyn Fn() -> String) {
+    fn wait_slow(&self, cond: &mut dyn FnMut() -> bool, describe: &dyn Fn() -> String, post: Option<&Post<'_>>) {
+        let mut watch = post.map(Watch::start);
         let started = Instant::now();
         let mut warned = self.hang_warn_secs <= 0.0;
         let mut sleep = self.policy.first_sleep;
@@ -127,9 +142,13 @@ impl Waiter<'_> {
             // `rung` set forever when the check below succeeds after a ring.
             self.bell.rung.store(0, Ordering::SeqCst);
             fence(Ordering::SeqCst);
+            let probe = watch.as_ref().map(Watch::probe);
             if cond() {
                 self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
                 return;
+            }
+            if let (Some(w), Some(p)) = (&watch, probe) {
+                w.answer(p);
             }
             futex::wait(&self.bell.doorbell, seen, sleep);
             self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
@@ -144,6 +163,9 @@ impl Waiter<'_> {
             } else {
                 (sleep * 2).min(self.policy.longest_sleep)
             };
+            if let Some(w) = &mut watch {
+                w.tick();
+            }
             if !warned && started.elapsed().as_secs_f64() >= self.hang_warn_secs {
                 warned = true;
                 let (pe, npes) = crate::runtime::error::identity();
