@@ -38,6 +38,10 @@
 //! (those could not run while it spins); otherwise it yields at once. User
 //! waits (`wait_until`, signals) do not know the writer and keep the plain
 //! phases.
+//!
+//! Waits that may block for ever (every one but start-up's) publish where they
+//! block once they reach the sleep phase and look now and then whether the
+//! job can still finish ([`stuck`]); the spin and yield phases pay nothing.
 
 pub mod backoff;
 pub mod futex;
