@@ -125,7 +125,9 @@ impl Waiter<'_> {
 
     #[cold]
     fn wait_slow(&self, cond: &mut dyn FnMut() -> bool, describe: &dyn Fn() -> String, post: Option<&Post<'_>>) {
-        let mut watch = post.map(Watch::start);
+        // Published only when about to sleep: a wait answered while it spins
+        // or yields writes nothing.
+        let mut watch: Option<Watch<'_>> = None;
         let started = Instant::now();
         let mut warned = self.hang_warn_secs <= 0.0;
         let mut sleep = self.policy.first_sleep;
@@ -138,6 +140,9 @@ impl Waiter<'_> {
                 if backoff.step() == Step::Sleep {
                     break;
                 }
+            }
+            if watch.is_none() {
+                watch = post.map(Watch::start);
             }
             self.bell.sleepers.fetch_add(1, Ordering::SeqCst);
             let seen = self.bell.doorbell.load(Ordering::SeqCst);
