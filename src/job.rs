@@ -123,6 +123,7 @@ pub struct PeSlot {
     pub wake: CachePadded<WakeWords>,
     pub info: CachePadded<PeInfo>,
     pub whereabouts: CachePadded<Whereabouts>,
+    pub place: CachePadded<PlaceWords>,
 }
 
 /// Where a PE was last seen, for waiters deciding between spinning and giving
@@ -135,6 +136,30 @@ pub struct Whereabouts {
     pub arrived: AtomicU32,
     /// The CPU it ran on then (or when it last came back from yielding).
     pub cpu: AtomicU32,
+    /// The finalize rendezvous episode this PE last arrived at, plus one.
+    pub finalize_arrived: AtomicU32,
+}
+
+/// Longest routine name kept in [`PlaceWords::routine`] (longer ones are cut).
+pub const ROUTINE_BYTES: usize = 48;
+
+/// Where a PE blocks, published only on the slow path of its waits (see
+/// `wait::stuck`), so that a job that can never finish is reported instead of
+/// hanging. Written only by the PE itself, as a sequence lock.
+#[repr(C)]
+#[derive(Default)]
+pub struct PlaceWords {
+    /// Odd while the PE rewrites the words below; bumped at every change.
+    pub seq: AtomicU32,
+    /// A `wait::stuck::Kind` (0: not in a blocking wait).
+    pub kind: AtomicU32,
+    /// The episode of the rendezvous the PE waits in (barrier_all, finalize).
+    pub episode: AtomicU32,
+    /// The last probe (see `JobHeader::probe`) after which the PE found its
+    /// wait's condition still false.
+    pub answered: AtomicU32,
+    /// The routine's name, NUL-padded, little-endian bytes.
+    pub routine: [AtomicU64; ROUTINE_BYTES / 8],
 }
 
 /// Job-wide words.
@@ -163,6 +188,16 @@ pub struct JobHeader {
     pub barrier_count: CachePadded<AtomicU32>,
     /// World barrier: episode number; waiters watch it change.
     pub barrier_gen: CachePadded<AtomicU32>,
+    /// `shmem_finalize`'s own rendezvous (never mistaken for a user barrier):
+    /// arrivals in the current episode.
+    pub finalize_count: CachePadded<AtomicU32>,
+    /// Finalize rendezvous: episode number.
+    pub finalize_gen: CachePadded<AtomicU32>,
+    /// Bumped by a PE that suspects the job is stuck; blocked PEs answer it
+    /// (see `wait::stuck`).
+    pub probe: AtomicU32,
+    /// 0, or 1 + the PE that reports the job stuck (only one does).
+    pub stuck_reporter: AtomicU32,
 }
 
 /// Bytes of control block for `npes` PEs, rounded up to whole pages.

@@ -18,6 +18,7 @@
 
 use crate::wait::backoff::{Backoff, Policy, Step};
 use crate::wait::futex;
+use crate::wait::stuck::{Post, Watch};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -71,8 +72,9 @@ impl<'a> LockWord<'a> {
             .is_ok()
     }
 
-    /// Waits until the lock is taken by `me`.
-    pub fn acquire(&self, me: usize, policy: Policy) -> Result<(), Misuse> {
+    /// Waits until the lock is taken by `me`. Once it sleeps, the wait is
+    /// published as `post` (see `wait::stuck`).
+    pub fn acquire(&self, me: usize, policy: Policy, post: Option<&Post<'_>>) -> Result<(), Misuse> {
         let mine = Self::tag(me);
         let mut backoff = Backoff::new(policy);
         loop {
@@ -88,8 +90,11 @@ impl<'a> LockWord<'a> {
                 break;
             }
         }
+        let mut watch = post.map(Watch::start);
         loop {
-            let v = self.word.load(Ordering::Relaxed);
+            // Read before looking at the word: answered once it is found taken.
+            let probe = watch.as_ref().map(Watch::probe);
+            let v = self.word.load(Ordering::SeqCst);
             if v == 0 {
                 let taken = self
                     .word
@@ -107,7 +112,13 @@ impl<'a> LockWord<'a> {
             {
                 continue;
             }
+            if let (Some(w), Some(p)) = (&watch, probe) {
+                w.answer(p);
+            }
             futex::wait(self.futex_word(), (v | WAITERS) as u32, SLEEP);
+            if let Some(w) = &mut watch {
+                w.tick();
+            }
         }
     }
 
@@ -142,8 +153,8 @@ mod tests {
         let w = AtomicU64::new(0);
         let l = LockWord::new(&w);
         assert_eq!(l.release(0), Err(Misuse::NotHeld { owner: None }));
-        l.acquire(3, QUICK).unwrap();
-        assert_eq!(l.acquire(3, QUICK), Err(Misuse::AlreadyHeld));
+        l.acquire(3, QUICK, None).unwrap();
+        assert_eq!(l.acquire(3, QUICK, None), Err(Misuse::AlreadyHeld));
         assert!(!l.try_acquire(1));
         assert_eq!(l.release(1), Err(Misuse::NotHeld { owner: Some(3) }));
         l.release(3).unwrap();
@@ -166,7 +177,7 @@ mod tests {
                         ..QUICK
                     };
                     for _ in 0..2000 {
-                        l.acquire(me, policy).unwrap();
+                        l.acquire(me, policy, None).unwrap();
                         assert_eq!(inside.fetch_add(1, Ordering::Relaxed), 0, "two holders");
                         // A non-atomic read-modify-write, safe only under the lock.
                         let t = total.load(Ordering::Relaxed);

@@ -11,9 +11,10 @@
 use super::Coll;
 use super::registry::Barrier;
 use super::topology::Cube;
-use crate::job::Control;
+use crate::job::{Control, JobHeader, Whereabouts};
+use crate::wait::stuck::Post;
 use crate::wait::{Waiter, locate, notify};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Radix of the tree barrier.
 const TREE_RADIX: usize = 4;
@@ -115,7 +116,36 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
     (children(r, radix, n).len() + usize::from(r != 0)) as u64
 }
 
-/// `shmem_barrier_all`'s synchronisation: the counter in the control block.
+/// The two counters of the control block that every PE meets at:
+/// `shmem_barrier_all`'s and `shmem_finalize`'s own, so that a PE finalizing
+/// (at `exit(0)`, say) never completes the others' barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rendezvous {
+    Barrier,
+    Finalize,
+}
+
+impl Rendezvous {
+    /// (arrivals, episode) in the header.
+    fn words(self, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
+        match self {
+            Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
+            Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
+        }
+    }
+
+    /// A PE's "arrived at episode + 1" word.
+    fn arrived(self, w: &Whereabouts) -> &AtomicU32 {
+        match self {
+            Rendezvous::Barrier => &w.arrived,
+            Rendezvous::Finalize => &w.finalize_arrived,
+        }
+    }
+}
+
+/// A rendezvous of every PE on a counter in the control block (`shmem_barrier_all`'s
+/// synchronisation, and finalize's). `post` gives, for the episode entered,
+/// where this PE blocks if it has to sleep (see `wait::stuck`).
 ///
 /// With more PEs than cores a waiter must choose between spinning, which is
 /// right when the PEs still missing are running on other cores, and yielding,
@@ -125,41 +155,53 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
 /// while none of the missing PEs was last seen on its own CPU (when all the
 /// PEs of its CPU have arrived, trading the CPU among them helps nobody). At 4 PEs on 2 cores this nearly halves the yields
 /// (docs/performance.md).
-pub fn world(control: &Control, me: usize, waiter: &Waiter<'_>) {
+pub fn world<'a>(
+    control: &'a Control,
+    me: usize,
+    waiter: &Waiter<'_>,
+    which: Rendezvous,
+    post: impl FnOnce(u32) -> Option<Post<'a>>,
+) {
     let npes = control.npes() as u32;
     let h = control.header();
-    let episode = h.barrier_gen.load(Ordering::Acquire);
+    let (count, episodes) = which.words(h);
+    let episode = episodes.load(Ordering::Acquire);
     let shared_cores = waiter.policy.shared_cores;
     if shared_cores > 0 {
         let w = &control.slot(me).whereabouts;
         locate(w);
-        w.arrived.store(episode.wrapping_add(1), Ordering::Relaxed);
+        which.arrived(w).store(episode.wrapping_add(1), Ordering::Relaxed);
     }
     // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
     // whose release of the new episode passes them on to everyone.
-    if h.barrier_count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
-        h.barrier_count.store(0, Ordering::Relaxed);
-        h.barrier_gen.store(episode.wrapping_add(1), Ordering::Release);
+    if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
+        count.store(0, Ordering::Relaxed);
+        episodes.store(episode.wrapping_add(1), Ordering::Release);
         for pe in 0..control.npes() {
             notify(&control.slot(pe).wake.sync);
         }
         return;
     }
-    let done = || h.barrier_gen.load(Ordering::Acquire) != episode;
+    let done = || episodes.load(Ordering::Acquire) != episode;
     let describe = || {
         format!(
-            "the other PEs to reach the barrier (episode {episode}, {} of {npes} arrived)",
-            h.barrier_count.load(Ordering::Relaxed)
+            "the other PEs to reach the {} (episode {episode}, {} of {npes} arrived)",
+            match which {
+                Rendezvous::Barrier => "barrier",
+                Rendezvous::Finalize => "finalize rendezvous",
+            },
+            count.load(Ordering::Relaxed)
         )
     };
+    let post = post(episode);
     if shared_cores == 0 {
-        return waiter.wait(done, describe);
+        return waiter.wait_at(post.as_ref(), done, describe);
     }
     let may_spin = || {
         // The count is reset to 0 just before the episode advances, so a
         // stale read only makes this yield once more. With many PEs missing,
         // one surely shares this CPU: skip the scan.
-        let arrived = h.barrier_count.load(Ordering::Relaxed).min(npes);
+        let arrived = count.load(Ordering::Relaxed).min(npes);
         if npes - arrived > SCAN_MAX {
             return false;
         }
@@ -167,10 +209,10 @@ pub fn world(control: &Control, me: usize, waiter: &Waiter<'_>) {
         let want = episode.wrapping_add(1);
         (0..control.npes()).all(|pe| {
             let w = &control.slot(pe).whereabouts;
-            w.arrived.load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
+            which.arrived(w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
         })
     };
-    waiter.wait_hinted(done, may_spin, BARRIER_SPINS, describe)
+    waiter.wait_hinted(post.as_ref(), done, may_spin, BARRIER_SPINS, describe)
 }
 
 /// Missing PEs beyond which a waiter of the world barrier yields without

@@ -44,21 +44,29 @@ pub mod topology;
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
 use crate::transport::Transport;
+use crate::wait::stuck::Kind;
 use flags::Layout;
 use registry::Algorithms;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// `shmem_barrier_all`: completes this PE's outstanding operations, then waits
-/// for every PE.
-pub fn barrier_all(rt: &Runtime) {
+/// for every PE. `routine` is the user's call that implies it (for a report
+/// of a job that can never finish).
+pub fn barrier_all(rt: &Runtime, routine: &'static str) {
     rt.transport.quiet();
-    sync_all(rt);
+    sync_all(rt, routine);
 }
 
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
-pub fn sync_all(rt: &Runtime) {
-    barrier::world(&rt.control, rt.me, &rt.sync_waiter());
+pub fn sync_all(rt: &Runtime, routine: &'static str) {
+    barrier::world(
+        &rt.control,
+        rt.me,
+        &rt.sync_waiter(),
+        barrier::Rendezvous::Barrier,
+        |ep| rt.post(Kind::BarrierAll, routine, ep),
+    );
     crate::team::observe_world_barrier(rt);
 }
 
@@ -251,7 +259,9 @@ impl<'a> Coll<'a> {
         let control = &self.rt.control;
         // Among this many PEs one surely shares this CPU: skip the scan.
         let many = awaited.clone().nth(SCAN_MAX).is_some();
+        let post = self.rt.post(Kind::Coll, self.routine, 0);
         self.rt.sync_waiter().wait_hinted(
+            post.as_ref(),
             cond,
             // More PEs than cores: spin only while no awaited PE was last seen
             // on this PE's CPU (it could not run while this PE spins).

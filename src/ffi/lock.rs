@@ -42,7 +42,8 @@ fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
 pub fn set_lock(routine: &'static str, lock: *mut c_long) {
     let rt = runtime::get(routine);
     let l = word(rt, routine, lock);
-    if let Err(m) = l.acquire(rt.me, rt.policy) {
+    let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
+    if let Err(m) = l.acquire(rt.me, rt.policy, post.as_ref()) {
         misuse(routine, lock, m)
     }
 }

@@ -43,7 +43,7 @@ fn allocate(rt: &Runtime, routine: &'static str, size: usize, align: usize, zero
             std::ptr::null_mut()
         }
     };
-    coll::barrier_all(rt);
+    coll::barrier_all(rt, routine);
     ptr
 }
 
@@ -122,7 +122,7 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     }
     let off = owned_block(rt, routine, ptr);
     // Nobody may still be using the block on any PE.
-    coll::barrier_all(rt);
+    coll::barrier_all(rt, routine);
     rt.heap.lock().unwrap_or_else(|e| e.into_inner()).free(off);
 }
 
@@ -159,7 +159,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
                 check::label(routine, "ptr")
             ),
         );
-        coll::barrier_all(rt);
+        coll::barrier_all(rt, routine);
         return std::ptr::null_mut();
     }
     if size == 0 {
@@ -167,7 +167,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
         return std::ptr::null_mut();
     }
     let off = owned_block(rt, routine, ptr);
-    coll::barrier_all(rt);
+    coll::barrier_all(rt, routine);
     let moved = {
         let mut heap = rt.heap.lock().unwrap_or_else(|e| e.into_inner());
         if heap.resize_in_place(off, size) {
@@ -191,7 +191,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
             std::ptr::null_mut()
         }
     };
-    coll::barrier_all(rt);
+    coll::barrier_all(rt, routine);
     result
 }
 

@@ -85,9 +85,9 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
 }
 
 pub fn barrier_all(routine: &'static str) {
-    coll::barrier_all(runtime::get(routine))
+    coll::barrier_all(runtime::get(routine), routine)
 }
 
 pub fn sync_all(routine: &'static str) {
-    coll::sync_all(runtime::get(routine))
+    coll::sync_all(runtime::get(routine), routine)
 }

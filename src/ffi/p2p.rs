@@ -29,7 +29,8 @@ pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, 
     let rt = runtime::get(routine);
     check::word::<T>(rt, routine, "ivar", ivar as usize);
     let cmp = check::cmp(routine, cmp);
-    rt.waiter().wait(
+    rt.waiter().wait_at(
+        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
         // SAFETY: ivar is an aligned T in symmetric memory (checked).
         || cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value),
         || format!("{routine}({ivar:p}, {cmp:?}, {cmp_value:?})"),
@@ -162,7 +163,11 @@ fn indices_buffer(routine: &'static str, indices: *mut usize, nelems: usize) {
 }
 
 fn wait_all<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) {
-    rt.waiter().wait(|| s.all(), || s.describe(routine));
+    rt.waiter().wait_at(
+        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        || s.all(),
+        || s.describe(routine),
+    );
 }
 
 fn wait_any<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) -> usize {
@@ -170,7 +175,8 @@ fn wait_any<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) ->
         return usize::MAX;
     }
     let mut found = usize::MAX;
-    rt.waiter().wait(
+    rt.waiter().wait_at(
+        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
         || match s.any() {
             Some(i) => {
                 found = i;
@@ -188,7 +194,8 @@ fn wait_some<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>, i
         return 0;
     }
     let mut k = 0;
-    rt.waiter().wait(
+    rt.waiter().wait_at(
+        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
         || {
             k = s.some(indices);
             k > 0

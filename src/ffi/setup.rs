@@ -54,7 +54,7 @@ pub fn query_initialized(_routine: &'static str, initialized: *mut c_int) {
 }
 
 pub fn finalize(_routine: &'static str) {
-    runtime::finalize()
+    runtime::finalize(false)
 }
 
 pub fn my_pe(routine: &'static str) -> c_int {

@@ -79,7 +79,8 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
     signal_word(rt, routine, sig_addr);
     let cmp = check::cmp(routine, cmp);
     let mut seen = 0;
-    rt.waiter().wait(
+    rt.waiter().wait_at(
+        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
         || {
             // SAFETY: an aligned u64 in symmetric memory (checked).
             seen = unsafe { u64::load_acquire(sig_addr) };

@@ -11,7 +11,8 @@ pub enum WaitStatus {
 }
 
 impl WaitStatus {
-    /// Decodes a `waitpid` status (no stop or continue reports are asked for).
+    /// Decodes the `waitpid` status of a process that ended (stop and
+    /// continue reports are told apart before).
     pub fn from_raw(st: libc::c_int) -> WaitStatus {
         if libc::WIFSIGNALED(st) {
             WaitStatus::Signaled(libc::WTERMSIG(st))

@@ -26,6 +26,10 @@ const EXIT_USAGE: i32 = 2;
 const EXIT_NOEXEC: i32 = 127;
 /// How long a job cut short waits for its last output to be written.
 const FLUSH_LIMIT: Duration = Duration::from_secs(2);
+/// How long a PE may stay stopped before oshrun says so, unless
+/// `--stopped-grace` or this variable says otherwise.
+const STOPPED_GRACE: &str = "3";
+const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
 
 /// Runs the launcher with the process arguments; returns its exit status.
 pub fn main() -> i32 {
@@ -49,6 +53,13 @@ pub fn main() -> i32 {
 
 /// Runs one job.
 fn run(opts: &options::Options) -> i32 {
+    let stopped_grace = match stopped_grace(opts) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("oshrun: {e}\n{}", options::SYNOPSIS);
+            return EXIT_USAGE;
+        }
+    };
     let program = match spawn::resolve_program(&opts.program) {
         Ok(p) => p,
         Err(why) => {
@@ -133,7 +144,15 @@ fn run(opts: &options::Options) -> i32 {
         }
     };
     let timeout = opts.timeout.as_ref().map(|(d, text)| (start + *d, text.clone()));
-    let mut sup = supervise::Supervisor::new(spawned, opts.tag_output, mem.control(), &wake, sinks.clone(), timeout);
+    let mut sup = supervise::Supervisor::new(
+        spawned,
+        opts.tag_output,
+        mem.control(),
+        &wake,
+        sinks.clone(),
+        timeout,
+        stopped_grace,
+    );
     if let Some(msg) = spawn_error {
         sup.fail_internally(&msg);
     }
@@ -187,6 +206,16 @@ fn cpu_list(cpus: &[usize]) -> String {
         i = j + 1;
     }
     parts.join(",")
+}
+
+/// `--stopped-grace`, else `RSHMEM_STOPPED_GRACE`, else the default; with its text.
+fn stopped_grace(opts: &options::Options) -> Result<(Duration, String), options::UsageError> {
+    if let Some(g) = &opts.stopped_grace {
+        return Ok(g.clone());
+    }
+    let text = std::env::var(ENV_STOPPED_GRACE).unwrap_or_else(|_| STOPPED_GRACE.into());
+    let what = format!("environment variable {ENV_STOPPED_GRACE}");
+    Ok((options::parse_grace(&what, &text)?, text))
 }
 
 /// Unique per run: oshrun's pid and start time.

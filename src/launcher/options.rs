@@ -25,6 +25,10 @@ Options (before the program; '--' ends them):
   -np N, -n N, --np N    number of PEs, 1 to 4096 (default 1)
   --tag-output           prefix every output line with \"[PE i] \"
   --timeout SECONDS      end the job after SECONDS (fractions allowed)
+  --stopped-grace SECONDS
+                         say which PE is stopped (SIGSTOP, ^Z of one PE) once it
+                         has been for SECONDS (default 3; environment variable
+                         RSHMEM_STOPPED_GRACE when the option is not given)
   -x NAME[=VALUE]        set NAME=VALUE in the PEs' environment
   --bind-to WHAT         core: pin PE i to the i-th CPU oshrun may use (round
                          robin); none: let the kernel place PEs; auto (default):
@@ -93,6 +97,8 @@ pub struct Options {
     pub tag_output: bool,
     /// The limit, and the text the user gave for it (repeated in the message).
     pub timeout: Option<(Duration, String)>,
+    /// `--stopped-grace`, with its text.
+    pub stopped_grace: Option<(Duration, String)>,
     /// `-x NAME=VALUE` settings, in command-line order.
     pub env: Vec<(OsString, OsString)>,
     /// CPUs each pinned PE gets (`--map-by ...:PE=n`).
@@ -136,6 +142,7 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
     let mut report_bindings = false;
     let mut tag_output = false;
     let mut timeout = None;
+    let mut stopped_grace = None;
     let mut bind: Option<Bind> = None;
     let mut env = Vec::new();
     let mut rest = args.iter();
@@ -196,6 +203,10 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
             "--timeout" => {
                 let v = value(name, inline, &mut rest)?;
                 timeout = Some((parse_timeout(&v)?, v));
+            }
+            "--stopped-grace" => {
+                let v = value(name, inline, &mut rest)?;
+                stopped_grace = Some((parse_grace(&format!("option '{name}'"), &v)?, v));
             }
             "--bind-to" => {
                 bind = Some(match value(name, inline, &mut rest)?.as_str() {
@@ -277,6 +288,7 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
         bind: bind.unwrap_or(if pin_by_map { Bind::Core } else { Bind::Auto }),
         tag_output,
         timeout,
+        stopped_grace,
         env,
         cpus_per_pe: map.map_or(1, |m| m.cpus_per_pe),
         report_bindings,
@@ -326,6 +338,15 @@ fn parse_timeout(v: &str) -> Result<Duration, UsageError> {
     }
 }
 
+/// A delay of zero or more seconds (`--stopped-grace`, `RSHMEM_STOPPED_GRACE`).
+/// `what` names it in the error ("option '--stopped-grace'").
+pub fn parse_grace(what: &str, v: &str) -> Result<Duration, UsageError> {
+    match v.parse::<f64>().ok().and_then(|s| Duration::try_from_secs_f64(s).ok()) {
+        Some(d) => Ok(d),
+        None => err(format!("{what} needs a number of seconds (0 or more), not '{v}'")),
+    }
+}
+
 /// Displays a program name for messages.
 pub fn show(p: &OsStr) -> String {
     p.to_string_lossy().into_owned()
@@ -367,6 +388,7 @@ mod tests {
                 bind: Bind::Auto,
                 tag_output: false,
                 timeout: None,
+                stopped_grace: None,
                 env: vec![],
                 cpus_per_pe: 1,
                 report_bindings: false,
@@ -440,6 +462,22 @@ mod tests {
             fails(&["--timeout", v, "a"], "positive number of seconds");
         }
         fails(&["--timeout"], "needs a value");
+    }
+
+    #[test]
+    fn stopped_grace() {
+        assert_eq!(
+            run(&["--stopped-grace", "0.5", "a"]).stopped_grace,
+            Some((Duration::from_millis(500), "0.5".into()))
+        );
+        assert_eq!(
+            run(&["--stopped-grace=0", "a"]).stopped_grace.map(|g| g.0),
+            Some(Duration::ZERO)
+        );
+        for v in ["-1", "x", "inf", ""] {
+            fails(&["--stopped-grace", v, "a"], "number of seconds (0 or more)");
+        }
+        fails(&["--stopped-grace"], "needs a value");
     }
 
     #[test]

@@ -69,7 +69,9 @@ impl SelfPipe {
             let rc = unsafe {
                 let mut sa: libc::sigaction = std::mem::zeroed();
                 sa.sa_sigaction = on_signal as *const () as libc::sighandler_t;
-                sa.sa_flags = libc::SA_RESTART | if sig == libc::SIGCHLD { libc::SA_NOCLDSTOP } else { 0 };
+                // SIGCHLD also for PEs that stop and continue (no
+                // SA_NOCLDSTOP): a stopped PE is reported (see `supervise`).
+                sa.sa_flags = libc::SA_RESTART;
                 libc::sigemptyset(&mut sa.sa_mask);
                 libc::sigaction(sig, &sa, std::ptr::null_mut())
             };

@@ -1,5 +1,7 @@
 //! The supervision loop: forwards the PEs' output, reaps them, and ends the job
 //! when one fails, calls `shmem_global_exit`, times out, or oshrun is signalled.
+//! It also says when a PE has been stopped (SIGSTOP, SIGTSTP, ...) for a while:
+//! the others then wait for it, with no other sign.
 //!
 //! One thread (the main one, which also forked the PEs) blocks in `poll` on the
 //! self-pipe (signals, writer wake-ups) and on every PE's stdout and stderr
@@ -55,9 +57,18 @@ impl Stream {
     }
 }
 
+/// A PE seen stopped (`waitpid` with `WUNTRACED`) and not seen continued.
+#[derive(Clone, Copy)]
+struct Stop {
+    since: Instant,
+    signal: i32,
+    reported: bool,
+}
+
 struct Pe {
     pid: libc::pid_t,
     alive: bool,
+    stop: Option<Stop>,
     /// Ended by oshrun: its exit is not reported and does not count.
     terminated: bool,
     /// stdout, stderr; None once at end of file (or dropped).
@@ -74,6 +85,8 @@ pub struct Supervisor<'a> {
     /// oshrun's stdout and stderr.
     sinks: [Arc<Sink>; 2],
     timeout: Option<(Instant, String)>,
+    /// How long a PE may stay stopped before it is reported, with its text.
+    stopped_grace: (Duration, String),
     ending: Option<End>,
     /// First non-zero status of a PE that oshrun did not end.
     first_status: Option<i32>,
@@ -93,6 +106,7 @@ impl<'a> Supervisor<'a> {
         wake: &'a SelfPipe,
         sinks: [Arc<Sink>; 2],
         timeout: Option<(Instant, String)>,
+        stopped_grace: (Duration, String),
     ) -> Supervisor<'a> {
         let by_pid = spawned.iter().enumerate().map(|(i, s)| (s.pid, i)).collect();
         let pes: Vec<Pe> = spawned
@@ -101,6 +115,7 @@ impl<'a> Supervisor<'a> {
             .map(|(i, s)| Pe {
                 pid: s.pid,
                 alive: true,
+                stop: None,
                 terminated: false,
                 streams: [Some(Stream::new(s.stdout)), Some(Stream::new(s.stderr))],
                 tag: tag_output.then(|| tag(i)),
@@ -114,6 +129,7 @@ impl<'a> Supervisor<'a> {
             wake,
             sinks,
             timeout,
+            stopped_grace,
             ending: None,
             first_status: None,
             kill_at: None,
@@ -178,10 +194,12 @@ impl<'a> Supervisor<'a> {
         )
     }
 
-    /// Milliseconds until the next deadline (SIGKILL, timeout), or -1 (none).
+    /// Milliseconds until the next deadline (SIGKILL, timeout, a stopped PE
+    /// to report), or -1 (none).
     fn poll_timeout_ms(&self) -> libc::c_int {
         let timeout = self.timeout.as_ref().filter(|_| self.ending.is_none()).map(|t| t.0);
-        let Some(next) = [self.kill_at, timeout].into_iter().flatten().min() else {
+        let stop = self.next_stop_report();
+        let Some(next) = [self.kill_at, timeout, stop].into_iter().flatten().min() else {
             return -1;
         };
         let left = next.saturating_duration_since(Instant::now());
@@ -240,12 +258,56 @@ impl<'a> Supervisor<'a> {
             self.ending = Some(End::Timeout);
             self.terminate_all();
         }
+        if self.next_stop_report().is_some_and(|at| now >= at) {
+            self.report_stopped(now);
+        }
         if self.kill_at.is_some_and(|at| now >= at) {
             self.kill_at = None;
             for pe in self.pes.iter().filter(|p| p.alive) {
                 // SAFETY: kill on a child not reaped yet, so its pid is not reused.
                 unsafe { libc::kill(pe.pid, libc::SIGKILL) };
             }
+        }
+    }
+
+    /// When the first stopped PE not yet reported is due (none while ending).
+    fn next_stop_report(&self) -> Option<Instant> {
+        if self.ending.is_some() {
+            return None;
+        }
+        let grace = self.stopped_grace.0;
+        self.pes
+            .iter()
+            .filter_map(|p| p.stop.filter(|s| p.alive && !s.reported))
+            .map(|s| s.since + grace)
+            .min()
+    }
+
+    /// Reports every PE stopped for the grace period. The kernel is asked
+    /// first: when the whole job was stopped and continued (^Z of the
+    /// foreground job stops oshrun too, then `fg`), oshrun may look before the
+    /// PEs' "continued" events arrive, and must not report them.
+    fn report_stopped(&mut self, now: Instant) {
+        let (grace, text) = (self.stopped_grace.0, self.stopped_grace.1.clone());
+        for i in 0..self.pes.len() {
+            let pe = &mut self.pes[i];
+            let Some(stop) = pe
+                .stop
+                .as_mut()
+                .filter(|s| pe.alive && !s.reported && now >= s.since + grace)
+            else {
+                continue;
+            };
+            if !kernel_says_stopped(pe.pid) {
+                pe.stop = None; // continued; its event is on its way
+                continue;
+            }
+            stop.reported = true;
+            let (pid, name) = (pe.pid, super::classify::signal_name(stop.signal));
+            self.say(&format!(
+                "PE {i} (pid {pid}) has been stopped by {name} for {text} s; the other PEs may be waiting \
+                 for it (kill -CONT {pid} resumes it, ^C ends the job)"
+            ));
         }
     }
 
@@ -257,22 +319,52 @@ impl<'a> Supervisor<'a> {
             any = true;
             // SAFETY: as in check_deadlines.
             unsafe { libc::kill(pe.pid, libc::SIGTERM) };
+            if pe.stop.is_some() {
+                // A stopped PE handles SIGTERM only once continued.
+                // SAFETY: as above.
+                unsafe { libc::kill(pe.pid, libc::SIGCONT) };
+            }
         }
         if any && self.kill_at.is_none() {
             self.kill_at = Some(Instant::now() + GRACE);
         }
     }
 
-    /// Collects every PE that has ended, without blocking.
+    /// Collects every PE that has ended, stopped or continued, without blocking.
     fn reap(&mut self) {
         loop {
             let mut st = 0;
             // SAFETY: st is a valid out-parameter.
-            let pid = unsafe { libc::waitpid(-1, &mut st, libc::WNOHANG) };
+            let pid = unsafe { libc::waitpid(-1, &mut st, libc::WNOHANG | libc::WUNTRACED | libc::WCONTINUED) };
             if pid <= 0 {
                 return; // 0: none ended yet; -1: no children left (ECHILD)
             }
-            self.ended(pid, WaitStatus::from_raw(st));
+            if libc::WIFSTOPPED(st) {
+                self.stopped(pid, libc::WSTOPSIG(st));
+            } else if libc::WIFCONTINUED(st) {
+                self.continued(pid);
+            } else {
+                self.ended(pid, WaitStatus::from_raw(st));
+            }
+        }
+    }
+
+    fn stopped(&mut self, pid: libc::pid_t, signal: i32) {
+        if let Some(&i) = self.by_pid.get(&pid) {
+            self.pes[i].stop = Some(Stop {
+                since: Instant::now(),
+                signal,
+                reported: false,
+            });
+        }
+    }
+
+    fn continued(&mut self, pid: libc::pid_t) {
+        let Some(&i) = self.by_pid.get(&pid) else {
+            return;
+        };
+        if self.pes[i].stop.take().is_some_and(|s| s.reported) && self.ending.is_none() {
+            self.say(&format!("PE {i} (pid {pid}) continued"));
         }
     }
 
@@ -429,6 +521,15 @@ impl<'a> Supervisor<'a> {
     fn say(&self, msg: &str) {
         self.sinks[1].push(format!("oshrun: {msg}\n").as_bytes());
     }
+}
+
+/// True when `/proc` shows `pid` stopped (state T, or t when traced).
+fn kernel_says_stopped(pid: libc::pid_t) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .is_some_and(|c| c == 'T' || c == 't')
+    })
 }
 
 fn pes_count(n: usize) -> String {

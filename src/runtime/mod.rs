@@ -18,6 +18,7 @@ use crate::job::{Control, PeState};
 use crate::transport::shm::SharedMemory;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
+use crate::wait::stuck::{Kind, Place, Post};
 use error::{Error, ErrorKind};
 use std::os::fd::OwnedFd;
 use std::sync::Mutex;
@@ -55,6 +56,23 @@ impl Runtime {
         self.waiter_on(&self.control.slot(self.me).wake.sync)
     }
 
+    /// Where a wait of this PE blocks, to publish on its slow path (see
+    /// `wait::stuck`). None at `SHMEM_THREAD_MULTIPLE` for waits other than
+    /// the rendezvous: another thread of this PE could satisfy them.
+    #[inline]
+    pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
+        if !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
+            && self.thread_level.load(Ordering::Relaxed) == crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32
+        {
+            return None;
+        }
+        Some(Post {
+            control: &self.control,
+            me: self.me,
+            place: Place { kind, routine, episode },
+        })
+    }
+
     fn waiter_on<'a>(&'a self, bell: &'a crate::job::Bell) -> Waiter<'a> {
         Waiter {
             bell,
@@ -74,6 +92,8 @@ static DEBUG: AtomicBool = AtomicBool::new(false);
 /// Set when the process is leaving through an error or `shmem_global_exit`,
 /// so the exit hook does not try a collective finalize.
 static EXITING: AtomicBool = AtomicBool::new(false);
+/// Set while the exit hook runs: `exit` is under way and must not be called again.
+static IN_EXIT_HOOK: AtomicBool = AtomicBool::new(false);
 /// This PE's state word in the control block, once mapped (for the exit paths).
 static MY_STATE: AtomicPtr<AtomicU32> = AtomicPtr::new(std::ptr::null_mut());
 static MY_EXIT_STATUS: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut());
@@ -146,7 +166,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
     *count = 1;
     // Nobody may touch a peer's memory before that peer has mapped its globals.
-    crate::coll::barrier_all(rt);
+    crate::coll::barrier_all(rt, routine);
     if first && rt.me == 0 {
         if rt.config.version || rt.config.debug {
             eprintln!(
@@ -164,14 +184,27 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
 }
 
 /// `shmem_finalize`: collective; the last nested call leaves the library.
-pub fn finalize() {
+/// `at_exit`: called by the exit hook, for a PE that returned from `main` (or
+/// called `exit(0)`) without it.
+pub fn finalize(at_exit: bool) {
     let mut count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(rt) = try_get() else { return };
     *count = count.saturating_sub(1);
     if *count > 0 {
         return;
     }
-    crate::coll::barrier_all(rt);
+    // Finalize's own rendezvous, not the world barrier: a PE finalizing while
+    // the others wait in shmem_barrier_all must not let them through (they
+    // would run on with this PE gone); the job is reported stuck instead.
+    crate::transport::Transport::quiet(&rt.transport);
+    let kind = if at_exit { Kind::FinalizeAtExit } else { Kind::Finalize };
+    crate::coll::barrier::world(
+        &rt.control,
+        rt.me,
+        &rt.sync_waiter(),
+        crate::coll::barrier::Rendezvous::Finalize,
+        |ep| rt.post(kind, "shmem_finalize", ep),
+    );
     crate::team::finalize(rt);
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
@@ -200,6 +233,15 @@ fn set_my_state(s: PeState) {
 pub fn abort_job(status: i32) -> ! {
     EXITING.store(true, Ordering::SeqCst);
     set_my_state(PeState::Failed);
+    if IN_EXIT_HOOK.load(Ordering::SeqCst) {
+        // Inside exit(): calling it again is undefined. Flush what the
+        // program printed (exit would have, after the hooks), then leave.
+        // SAFETY: fflush(NULL) flushes every C stream; _exit never returns.
+        unsafe {
+            libc::fflush(std::ptr::null_mut());
+            libc::_exit(status)
+        }
+    }
     std::process::exit(status)
 }
 
@@ -230,9 +272,14 @@ extern "C" fn exit_hook(status: libc::c_int, _arg: *mut libc::c_void) {
     if EXITING.load(Ordering::SeqCst) || status != 0 || try_get().is_none() {
         return;
     }
+    IN_EXIT_HOOK.store(true, Ordering::SeqCst);
+    // What the program printed reaches oshrun even if the job turns out stuck
+    // and this PE is ended while it waits (exit flushes only after the hooks).
+    // SAFETY: fflush(NULL) flushes every C stream.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
     let _ = std::panic::catch_unwind(|| {
         *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
-        finalize();
+        finalize(true);
     });
 }
 

@@ -268,7 +268,8 @@ pub fn wait(rt: &Runtime, s: &Sem, n: u64, routine: &'static str) {
         if try_take(s, n) {
             return;
         }
-        rt.waiter().wait(
+        rt.waiter().wait_at(
+            rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
             || s.value().load(Ordering::Acquire) >= n,
             || format!("{routine}({:#x}, {n}): the semaphore holds {}", s.local, s.current()),
         );

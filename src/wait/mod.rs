@@ -38,14 +38,20 @@
 //! (those could not run while it spins); otherwise it yields at once. User
 //! waits (`wait_until`, signals) do not know the writer and keep the plain
 //! phases.
+//!
+//! Waits that may block for ever (every one but start-up's) publish where they
+//! block once they reach the sleep phase and look now and then whether the
+//! job can still finish ([`stuck`]); the spin and yield phases pay nothing.
 
 pub mod backoff;
 pub mod futex;
+pub mod stuck;
 
 use crate::job::{Bell, Whereabouts};
 use backoff::{Backoff, Policy, Step};
 use std::sync::atomic::{Ordering, fence};
 use std::time::Instant;
+use stuck::{Post, Watch};
 
 /// Everything a wait needs besides its condition.
 #[derive(Clone, Copy)]
@@ -65,7 +71,18 @@ impl Waiter<'_> {
         if cond() {
             return;
         }
-        self.wait_slow(&mut cond, &describe)
+        self.wait_slow(&mut cond, &describe, None)
+    }
+
+    /// [`wait`](Self::wait) that, once it has to sleep, publishes where it
+    /// blocks (`post`, if any) so that a job that can never finish is
+    /// reported ([`stuck`]).
+    #[inline]
+    pub fn wait_at(&self, post: Option<&Post<'_>>, mut cond: impl FnMut() -> bool, describe: impl Fn() -> String) {
+        if cond() {
+            return;
+        }
+        self.wait_slow(&mut cond, &describe, post)
     }
 
     /// [`wait`](Self::wait) for a condition other PEs must make true, when PEs
@@ -78,6 +95,7 @@ impl Waiter<'_> {
     #[inline]
     pub fn wait_hinted(
         &self,
+        post: Option<&Post<'_>>,
         mut cond: impl FnMut() -> bool,
         mut may_spin: impl FnMut() -> bool,
         spins_max: u32,
@@ -102,11 +120,14 @@ impl Waiter<'_> {
                 }
             }
         }
-        self.wait_slow(&mut cond, &describe)
+        self.wait_slow(&mut cond, &describe, post)
     }
 
     #[cold]
-    fn wait_slow(&self, cond: &mut dyn FnMut() -> bool, describe: &dyn Fn() -> String) {
+    fn wait_slow(&self, cond: &mut dyn FnMut() -> bool, describe: &dyn Fn() -> String, post: Option<&Post<'_>>) {
+        // Published only when about to sleep: a wait answered while it spins
+        // or yields writes nothing.
+        let mut watch: Option<Watch<'_>> = None;
         let started = Instant::now();
         let mut warned = self.hang_warn_secs <= 0.0;
         let mut sleep = self.policy.first_sleep;
@@ -120,6 +141,9 @@ impl Waiter<'_> {
                     break;
                 }
             }
+            if watch.is_none() {
+                watch = post.map(Watch::start);
+            }
             self.bell.sleepers.fetch_add(1, Ordering::SeqCst);
             let seen = self.bell.doorbell.load(Ordering::SeqCst);
             // Rings counted in `seen` are answered by the check below; from here
@@ -127,9 +151,13 @@ impl Waiter<'_> {
             // `rung` set forever when the check below succeeds after a ring.
             self.bell.rung.store(0, Ordering::SeqCst);
             fence(Ordering::SeqCst);
+            let probe = watch.as_ref().map(Watch::probe);
             if cond() {
                 self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
                 return;
+            }
+            if let (Some(w), Some(p)) = (&watch, probe) {
+                w.answer(p);
             }
             futex::wait(&self.bell.doorbell, seen, sleep);
             self.bell.sleepers.fetch_sub(1, Ordering::Relaxed);
@@ -144,6 +172,9 @@ impl Waiter<'_> {
             } else {
                 (sleep * 2).min(self.policy.longest_sleep)
             };
+            if let Some(w) = &mut watch {
+                w.tick();
+            }
             if !warned && started.elapsed().as_secs_f64() >= self.hang_warn_secs {
                 warned = true;
                 let (pe, npes) = crate::runtime::error::identity();

@@ -1,0 +1,485 @@
+//! A job that can never finish: one PE in `shmem_finalize` (often the implicit
+//! one at `exit(0)`) while the others block in the library for ever. Rather
+//! than hang silently, one PE prints who is where and the job ends.
+//!
+//! Each blocking wait of the library publishes, on its slow path only (once it
+//! has spun and yielded, before it first sleeps), where its PE is: a [`Kind`],
+//! the routine, and for the rendezvous (barrier_all, finalize) their episode,
+//! in the PE's [`PlaceWords`]. Leaving the wait clears it. Fast waits never
+//! write these words, so a job whose PEs all reach `exit` pays nothing.
+//!
+//! Every published waiter looks at all slots now and then ([`Watch::tick`]).
+//! A *finalizer* is a PE in the finalize rendezvous of the current episode: it
+//! leaves only once every PE has entered it. Two cases are reported:
+//!
+//! - **Everyone blocked.** Every other PE is in a published wait. That alone
+//!   is not proof: a waiter's condition may have become true a moment ago and
+//!   the waiter not have run since. So the watcher bumps the job's `probe`,
+//!   and each waiter, whenever it finds its condition false (just before it
+//!   sleeps), records the probe value it read *before* evaluating the
+//!   condition (`answered`). The job is stuck when a later look finds the
+//!   same places (same sequence numbers: nobody left a wait in between, so
+//!   nobody wrote anything) and every waiter has answered the probe. Why that
+//!   is proof: any store that could satisfy a waiter was made by some PE before
+//!   it published its place (a PE inside a wait writes nothing); the watcher
+//!   read that publication before bumping the probe, and the waiter read the
+//!   bumped probe before its check, so the store happens before the check
+//!   (release/acquire chain through the sequence word and the probe) and the
+//!   check saw it. A waiter whose condition is true never answers (it leaves),
+//!   so a descheduled PE only delays the verdict.
+//! - **A barrier_all that cannot complete.** A PE waits in `shmem_barrier_all`
+//!   (or `shmem_sync_all`) of the current barrier episode while a PE is a
+//!   finalizer: the finalizer must arrive for the barrier to complete, and
+//!   cannot leave finalize before the barrier's waiters arrive there. This
+//!   holds even if some PE is still running, so it is reported after the
+//!   places have stayed the same for [`SETTLE`] (long enough that every PE has
+//!   reached its slow path and the message lists where each one is).
+//!
+//! A team collective with a member finalizing is *not* doomed in general (the
+//! member may have sent its part and left: a broadcast leaf, a dissemination
+//! round), so it is reported through the first case only.
+//!
+//! One PE prints: the first to win `stuck_reporter`; it then ends through the
+//! usual fatal-error path, so `oshrun` reports it and ends the others. PEs at
+//! `SHMEM_THREAD_MULTIPLE` publish only barrier_all and finalize: another of
+//! their threads could write what a waiting thread waits for.
+
+use crate::job::{Control, PeState, PlaceWords, ROUTINE_BYTES};
+use crate::runtime::error::{Error, ErrorKind, fatal};
+use std::sync::atomic::Ordering::SeqCst;
+use std::time::{Duration, Instant};
+
+/// What a PE is blocked in (the `kind` word of its slot).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Not in a published wait.
+    None = 0,
+    BarrierAll = 1,
+    /// A team or active-set collective.
+    Coll = 2,
+    /// A wait on memory: wait_until, signal_wait_until, semaphores.
+    Wait = 3,
+    Lock = 4,
+    Finalize = 5,
+    FinalizeAtExit = 6,
+}
+
+/// Where a wait blocks, as its caller knows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    pub kind: Kind,
+    pub routine: &'static str,
+    /// The rendezvous episode (barrier_all, finalize); 0 otherwise.
+    pub episode: u32,
+}
+
+/// A place to publish, for one PE of a job.
+pub struct Post<'a> {
+    pub control: &'a Control,
+    pub me: usize,
+    pub place: Place,
+}
+
+/// Between two looks at the slots; longer with many PEs, since a look reads
+/// every slot.
+const LOOK_EVERY: Duration = Duration::from_millis(50);
+const LOOK_PER_PE: Duration = Duration::from_micros(20);
+/// How long a doomed barrier_all's picture must stay the same before it is
+/// reported while some PE still runs.
+pub const SETTLE: Duration = Duration::from_secs(2);
+
+/// One PE's published place, as read by a watcher.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub state: PeState,
+    pub kind: u32,
+    pub episode: u32,
+    /// The sequence word; odd when the PE was caught rewriting its place.
+    pub seq: u32,
+    pub routine: [u64; ROUTINE_BYTES / 8],
+}
+
+/// Every slot at one moment, with the rendezvous episodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub pes: Vec<Seen>,
+    pub barrier_gen: u32,
+    pub finalize_gen: u32,
+}
+
+/// What a snapshot shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The job may go on.
+    Fine,
+    /// A finalizer, and every other PE in a wait: stuck once they answer.
+    AllBlocked,
+    /// A finalizer and a barrier_all waiter of the current episode.
+    BarrierDoomed,
+}
+
+impl Seen {
+    fn is(&self, k: Kind) -> bool {
+        self.kind == k as u32
+    }
+
+    fn finalizer(&self, s: &Snapshot) -> bool {
+        self.state == PeState::Running
+            && (self.is(Kind::Finalize) || self.is(Kind::FinalizeAtExit))
+            && self.episode == s.finalize_gen
+    }
+
+    fn in_barrier(&self, s: &Snapshot) -> bool {
+        self.state == PeState::Running && self.is(Kind::BarrierAll) && self.episode == s.barrier_gen
+    }
+
+    /// In a wait other than finalize that has not been released.
+    fn waiting(&self, s: &Snapshot) -> bool {
+        self.state == PeState::Running
+            && match self.kind {
+                k if k == Kind::BarrierAll as u32 => self.episode == s.barrier_gen,
+                k => k == Kind::Coll as u32 || k == Kind::Wait as u32 || k == Kind::Lock as u32,
+            }
+    }
+
+    fn routine(&self) -> String {
+        let bytes: Vec<u8> = self.routine.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        String::from_utf8_lossy(&bytes[..end]).into_owned()
+    }
+
+    /// "in shmem_barrier_all", "running", ...
+    fn label(&self) -> String {
+        match self.kind {
+            k if k == Kind::Finalize as u32 => "in shmem_finalize".into(),
+            k if k == Kind::FinalizeAtExit as u32 => "in shmem_finalize (at exit)".into(),
+            k if k != Kind::None as u32 => format!("in {}", self.routine()),
+            _ => match self.state {
+                PeState::Running => "running".into(),
+                PeState::Absent | PeState::Arrived => "not initialized".into(),
+                PeState::Finalized => "past shmem_finalize".into(),
+                PeState::GlobalExit => "in shmem_global_exit".into(),
+                PeState::Failed => "stopped on an error".into(),
+            },
+        }
+    }
+}
+
+/// Judges a snapshot (see the module documentation).
+pub fn judge(s: &Snapshot) -> Verdict {
+    if s.pes.iter().any(|p| p.seq % 2 == 1) {
+        return Verdict::Fine;
+    }
+    let finalizers = s.pes.iter().filter(|p| p.finalizer(s)).count();
+    if finalizers == 0 || finalizers == s.pes.len() {
+        return Verdict::Fine;
+    }
+    if s.pes.iter().all(|p| p.finalizer(s) || p.waiting(s)) {
+        Verdict::AllBlocked
+    } else if s.pes.iter().any(|p| p.in_barrier(s)) {
+        Verdict::BarrierDoomed
+    } else {
+        Verdict::Fine
+    }
+}
+
+/// "PE 2 is in shmem_finalize (at exit); PEs 0, 1, 3 are in shmem_barrier_all":
+/// PEs grouped by place, finalizers first, then in order of their first PE.
+pub fn describe(s: &Snapshot) -> String {
+    let mut groups: Vec<(bool, String, Vec<usize>)> = Vec::new();
+    for (pe, p) in s.pes.iter().enumerate() {
+        let label = p.label();
+        match groups.iter_mut().find(|g| g.1 == label) {
+            Some(g) => g.2.push(pe),
+            None => groups.push((p.finalizer(s), label, vec![pe])),
+        }
+    }
+    groups.sort_by_key(|g| !g.0); // stable: keeps first-PE order within each part
+    groups
+        .iter()
+        .map(|(_, label, pes)| {
+            let list: Vec<String> = pes.iter().map(|p| p.to_string()).collect();
+            if pes.len() == 1 {
+                format!("PE {} is {label}", list[0])
+            } else {
+                format!("PEs {} are {label}", list.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn read(control: &Control) -> Snapshot {
+    let h = control.header();
+    let pes = (0..control.npes())
+        .map(|pe| {
+            let slot = control.slot(pe);
+            let w: &PlaceWords = &slot.place;
+            let before = w.seq.load(SeqCst);
+            let mut seen = Seen {
+                state: PeState::from_word(slot.info.state.load(SeqCst)),
+                kind: w.kind.load(SeqCst),
+                episode: w.episode.load(SeqCst),
+                seq: before,
+                routine: std::array::from_fn(|i| w.routine[i].load(SeqCst)),
+            };
+            if w.seq.load(SeqCst) != before {
+                seen.seq = 1; // changing: not a stable picture
+            }
+            seen
+        })
+        .collect();
+    Snapshot {
+        pes,
+        barrier_gen: h.barrier_gen.load(SeqCst),
+        finalize_gen: h.finalize_gen.load(SeqCst),
+    }
+}
+
+/// A suspicion being confirmed.
+struct Suspect {
+    snap: Snapshot,
+    probe: u32,
+    since: Instant,
+}
+
+/// A published wait: created on a wait's slow path, cleared when dropped.
+pub struct Watch<'a> {
+    post: &'a Post<'a>,
+    every: Duration,
+    next_look: Instant,
+    suspect: Option<Suspect>,
+    /// Another PE reports: stop looking.
+    quiet: bool,
+}
+
+impl<'a> Watch<'a> {
+    /// Publishes `post`'s place.
+    pub fn start(post: &'a Post<'a>) -> Watch<'a> {
+        publish(post.control, post.me, Some(&post.place));
+        let every = LOOK_EVERY + LOOK_PER_PE * post.control.npes() as u32;
+        Watch {
+            post,
+            every,
+            next_look: Instant::now() + every,
+            suspect: None,
+            quiet: false,
+        }
+    }
+
+    /// The probe to answer: read before evaluating the wait's condition.
+    #[inline]
+    pub fn probe(&self) -> u32 {
+        self.post.control.header().probe.load(SeqCst)
+    }
+
+    /// The condition was found false after reading probe `p`.
+    #[inline]
+    pub fn answer(&self, p: u32) {
+        self.post.control.slot(self.post.me).place.answered.store(p, SeqCst);
+    }
+
+    /// Looks at the job if it is time; reports and ends this PE if it is stuck.
+    pub fn tick(&mut self) {
+        let now = Instant::now();
+        if self.quiet || now < self.next_look {
+            return;
+        }
+        self.next_look = now + self.every;
+        let control = self.post.control;
+        let snap = read(control);
+        let verdict = judge(&snap);
+        if verdict == Verdict::Fine {
+            self.suspect = None;
+            return;
+        }
+        match &self.suspect {
+            Some(s) if s.snap == snap => {
+                let answered = || {
+                    snap.pes.iter().enumerate().all(|(pe, p)| {
+                        p.finalizer(&snap)
+                            || (control.slot(pe).place.answered.load(SeqCst).wrapping_sub(s.probe) as i32) >= 0
+                    })
+                };
+                let settled = now.duration_since(s.since) >= SETTLE;
+                if (verdict == Verdict::AllBlocked && answered()) || (verdict == Verdict::BarrierDoomed && settled) {
+                    self.report(&snap);
+                }
+            }
+            _ => {
+                // A new picture: ask every waiter to look at its condition
+                // again, and wake the sleepers so that they answer soon.
+                let probe = control.header().probe.fetch_add(1, SeqCst).wrapping_add(1);
+                for pe in 0..control.npes() {
+                    crate::wait::notify(&control.slot(pe).wake.memory);
+                    crate::wait::notify(&control.slot(pe).wake.sync);
+                }
+                self.suspect = Some(Suspect {
+                    snap,
+                    probe,
+                    since: now,
+                });
+            }
+        }
+    }
+
+    fn report(&mut self, snap: &Snapshot) {
+        let me = self.post.me as u32;
+        let h = self.post.control.header();
+        if h.stuck_reporter.compare_exchange(0, me + 1, SeqCst, SeqCst).is_err() {
+            self.quiet = true;
+            return;
+        }
+        fatal(&Error::new(
+            self.post.place.routine,
+            ErrorKind::Usage(format!("the job can never finish: {}", describe(snap))),
+        ))
+    }
+}
+
+impl Drop for Watch<'_> {
+    fn drop(&mut self) {
+        publish(self.post.control, self.post.me, None);
+    }
+}
+
+/// Writes this PE's place (None: not waiting) as a sequence-lock update.
+fn publish(control: &Control, me: usize, place: Option<&Place>) {
+    let w = &control.slot(me).place;
+    let s = w.seq.load(SeqCst);
+    w.seq.store(s.wrapping_add(1) | 1, SeqCst);
+    match place {
+        Some(p) => {
+            w.kind.store(p.kind as u32, SeqCst);
+            w.episode.store(p.episode, SeqCst);
+            let mut bytes = [0u8; ROUTINE_BYTES];
+            let n = p.routine.len().min(ROUTINE_BYTES - 1);
+            bytes[..n].copy_from_slice(&p.routine.as_bytes()[..n]);
+            for (i, word) in w.routine.iter().enumerate() {
+                let chunk: [u8; 8] = bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes");
+                word.store(u64::from_le_bytes(chunk), SeqCst);
+            }
+        }
+        None => {
+            w.kind.store(Kind::None as u32, SeqCst);
+            w.episode.store(0, SeqCst);
+        }
+    }
+    w.seq.store((s.wrapping_add(1) | 1).wrapping_add(1), SeqCst);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(s: &str) -> [u64; ROUTINE_BYTES / 8] {
+        let mut b = [0u8; ROUTINE_BYTES];
+        b[..s.len()].copy_from_slice(s.as_bytes());
+        std::array::from_fn(|i| u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()))
+    }
+
+    fn at(kind: Kind, routine: &str, episode: u32) -> Seen {
+        Seen {
+            state: PeState::Running,
+            kind: kind as u32,
+            episode,
+            seq: 2,
+            routine: name(routine),
+        }
+    }
+
+    fn snap(pes: Vec<Seen>) -> Snapshot {
+        Snapshot {
+            pes,
+            barrier_gen: 7,
+            finalize_gen: 3,
+        }
+    }
+
+    #[test]
+    fn barrier_with_a_finalizer_is_doomed_and_described() {
+        let b = at(Kind::BarrierAll, "shmem_barrier_all", 7);
+        let s = snap(vec![b.clone(), b.clone(), at(Kind::FinalizeAtExit, "", 3), b]);
+        assert_eq!(judge(&s), Verdict::AllBlocked);
+        assert_eq!(
+            describe(&s),
+            "PE 2 is in shmem_finalize (at exit); PEs 0, 1, 3 are in shmem_barrier_all"
+        );
+        // One PE still running: the barrier can still never complete.
+        let mut r = s.clone();
+        r.pes[1] = at(Kind::None, "", 0);
+        assert_eq!(judge(&r), Verdict::BarrierDoomed);
+        assert_eq!(
+            describe(&r),
+            "PE 2 is in shmem_finalize (at exit); PEs 0, 3 are in shmem_barrier_all; PE 1 is running"
+        );
+    }
+
+    #[test]
+    fn released_rendezvous_are_not_stuck() {
+        // The barrier's episode moved on: its waiters are leaving.
+        let s = snap(vec![
+            at(Kind::BarrierAll, "shmem_barrier_all", 6),
+            at(Kind::Finalize, "", 3),
+        ]);
+        assert_eq!(judge(&s), Verdict::Fine);
+        // The finalize episode moved on: the finalizer is leaving (re-init).
+        let s = snap(vec![at(Kind::BarrierAll, "shmem_init", 7), at(Kind::Finalize, "", 2)]);
+        assert_eq!(judge(&s), Verdict::Fine);
+        // Everyone finalizing: the rendezvous completes.
+        let s = snap(vec![at(Kind::Finalize, "", 3), at(Kind::FinalizeAtExit, "", 3)]);
+        assert_eq!(judge(&s), Verdict::Fine);
+    }
+
+    #[test]
+    fn other_waits_need_everyone_blocked() {
+        let w = at(Kind::Wait, "shmem_long_wait_until", 0);
+        let f = at(Kind::Finalize, "", 3);
+        assert_eq!(judge(&snap(vec![w.clone(), f.clone(), w.clone()])), Verdict::AllBlocked);
+        let running = at(Kind::None, "", 0);
+        assert_eq!(judge(&snap(vec![w.clone(), f.clone(), running])), Verdict::Fine);
+        let c = at(Kind::Coll, "shmem_team_sync", 0);
+        assert_eq!(judge(&snap(vec![c.clone(), f.clone()])), Verdict::AllBlocked);
+        // Nobody finalizing: a plain wait, however long, is not judged.
+        assert_eq!(judge(&snap(vec![w.clone(), c])), Verdict::Fine);
+        // A place being rewritten spoils the picture.
+        let mut moving = w.clone();
+        moving.seq = 5;
+        assert_eq!(judge(&snap(vec![moving, f.clone()])), Verdict::Fine);
+        // A PE that finalized and left does not count as blocked.
+        let mut gone = at(Kind::None, "", 0);
+        gone.state = PeState::Finalized;
+        assert_eq!(judge(&snap(vec![w, f, gone])), Verdict::Fine);
+    }
+
+    #[test]
+    fn published_places_read_back() {
+        let n = 3;
+        let mut buf = vec![0u128; crate::job::control_len(n) / 16 + 8];
+        let base = crate::job::round_up(buf.as_mut_ptr() as usize, 128) as *const u8;
+        // SAFETY: zeroed memory large enough for the control block of n PEs,
+        // 128-aligned by hand; only accessed atomically.
+        let c = unsafe { Control::from_raw(base, n) };
+        for pe in 0..n {
+            c.set_state(pe, PeState::Running);
+        }
+        let post = Post {
+            control: &c,
+            me: 1,
+            place: Place {
+                kind: Kind::Wait,
+                routine: "shmem_int_wait_until",
+                episode: 0,
+            },
+        };
+        {
+            let _w = Watch::start(&post);
+            let s = read(&c);
+            assert_eq!(s.pes[1].seq % 2, 0);
+            assert_eq!(describe(&s), "PEs 0, 2 are running; PE 1 is in shmem_int_wait_until");
+        }
+        assert_eq!(describe(&read(&c)), "PEs 0, 1, 2 are running");
+        drop(buf);
+    }
+}
