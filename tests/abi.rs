@@ -539,25 +539,28 @@ fn header_compiles_as_c11_c99_and_cxx() {
     compiles("c++", &["-std=c++17"], USE_HEADER, "cpp");
 }
 
+/// The C types the RMA generics select among, spelled as a program does.
+const GENERIC_C_TYPES: [&str; 14] = [
+    "float",
+    "double",
+    "long double",
+    "char",
+    "signed char",
+    "short",
+    "int",
+    "long",
+    "long long",
+    "unsigned char",
+    "unsigned short",
+    "unsigned int",
+    "unsigned long",
+    "unsigned long long",
+];
+
 #[test]
 fn c11_generics_select_every_type_with_and_without_a_context() {
     let mut s = String::from("#include <shmem.h>\nint main(void) {\n");
-    for t in [
-        "float",
-        "double",
-        "long double",
-        "char",
-        "signed char",
-        "short",
-        "int",
-        "long",
-        "long long",
-        "unsigned char",
-        "unsigned short",
-        "unsigned int",
-        "unsigned long",
-        "unsigned long long",
-    ] {
+    for t in GENERIC_C_TYPES {
         let v = t.replace(' ', "_");
         s.push_str(&format!(
             "  {{ static {t} a_{v}[4]; {t} b[4] = {{0}}; shmem_put(a_{v}, b, 4, 0); shmem_put(SHMEM_CTX_DEFAULT, a_{v}, b, 4, 0); shmem_get(b, a_{v}, 4, 0); \
@@ -700,22 +703,7 @@ fn cxx_overloads_cover_every_c11_generic() {
 #[test]
 fn cxx_overloads_select_every_type_with_and_without_a_context() {
     let mut s = String::from("#include <shmem.h>\n#include <shmemx.h>\nint main() {\n");
-    for t in [
-        "float",
-        "double",
-        "long double",
-        "char",
-        "signed char",
-        "short",
-        "int",
-        "long",
-        "long long",
-        "unsigned char",
-        "unsigned short",
-        "unsigned int",
-        "unsigned long",
-        "unsigned long long",
-    ] {
+    for t in GENERIC_C_TYPES {
         let v = t.replace(' ', "_");
         s.push_str(&format!(
             "  {{ static {t} a_{v}[4]; {t} b[4] = {{0}}; shmem_put(a_{v}, b, 4, 0); shmem_put(SHMEM_CTX_DEFAULT, a_{v}, b, 4, 0); shmem_get(b, a_{v}, 4, 0); \
