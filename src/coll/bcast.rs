@@ -40,12 +40,13 @@
 //! every word has one sender, so these run only on pairwise locations, where
 //! each pair of PEs has its own.
 
-use super::Coll;
 use super::registry::Bcast;
 use super::topology::{self, Flow};
+use super::{Coll, ring};
 use crate::heap::SymOffset;
 use crate::psync::INBOX_BYTES;
-use crate::transport::Transport;
+use crate::wait::notify_after_seqcst;
+use std::sync::atomic::{Ordering, fence};
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
     let (r, n) = (c.g.rank, c.g.size);
@@ -66,183 +67,126 @@ pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: us
     }
 }
 
-/// Bytes between the slots of the eager inbox for a group of `n` (a multiple
-/// of 8; each slot is its ring word, then the ring's data).
-fn slot_stride(n: usize) -> usize {
-    (INBOX_BYTES / n.max(1)) & !7
+/// Cells of the eager inbox when its start is not cache-line aligned (a
+/// pSync need only be 8-aligned): the ring cells start at the first line
+/// boundary inside it.
+const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
+
+/// Cells of each slot of the eager inbox for a group of `n`.
+fn slot_cells(n: usize) -> usize {
+    INBOX_CELLS / n.max(1)
 }
 
-/// Whether a broadcast of `len` bytes to a group of `n` fits a slot's ring.
+/// Whether a broadcast of `len` bytes to a group of `n` goes eagerly: the
+/// message fits a slot's ring.
 pub fn eager_fits(n: usize, len: usize) -> bool {
-    let stride = slot_stride(n);
-    stride >= 16 && len.next_multiple_of(8) <= stride - 8
-}
-
-const fn pack(head: usize, queued: usize) -> u64 {
-    ((head as u64) << 32) | queued as u64
-}
-
-const fn unpack(w: u64) -> (usize, usize) {
-    ((w >> 32) as usize, (w & 0xffff_ffff) as usize)
+    let slot = slot_cells(n);
+    slot >= 1 && ring::cells(len) <= slot
 }
 
 /// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
 /// (`INBOX_BYTES` on every member, checked by the caller), and
 /// `eager_fits(n, len)` holds. The root's dest is left alone (the active-set
-/// routines do not update it).
-pub fn eager(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize, root: usize) {
+/// routines do not update it). A receiver whose `len` differs from the
+/// root's gets what it found.
+pub fn eager(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    len: usize,
+    root: usize,
+) -> Result<(), ring::Mismatch> {
     let (r, n) = (c.g.rank, c.g.size);
-    let stride = slot_stride(n);
-    let ring = |k: usize| Ring {
-        k,
-        word: SymOffset(inbox.0 + root * stride),
-        cap: stride - 8,
+    // Same padding on every PE: segments are page-aligned.
+    let first = c.local(inbox).align_offset(ring::CELL);
+    let slot = slot_cells(n);
+    let ring_of = |k: usize| {
+        let base =
+            c.rt.segs
+                .peer_addr(c.g.pe(k), SymOffset(inbox.0 + first + root * slot * ring::CELL));
+        // SAFETY: slot `root` of rank k's inbox: line-aligned, and
+        // (root + 1) * slot cells after `first` fit INBOX_BYTES (INBOX_CELLS
+        // leaves room for the padding); the inbox is in rank k's mapped
+        // segment (checked symmetric by the caller), and only the root writes
+        // and rank k reads this slot.
+        unsafe { ring::Ring::new(base, slot) }
     };
+    let cur = ring::cursors(inbox.0, c.rt.npes);
+    let total = ring::cells(len);
     if r == root {
-        let src = c.local(source) as *const u8;
-        // Receivers that have room first; then wait for the others in turn.
-        let mut full = Vec::new();
-        for k in (0..n).filter(|&k| k != root) {
-            if !send(c, ring(k), src, len, false) {
-                full.push(k);
-            }
-        }
-        for k in full {
-            send(c, ring(k), src, len, true);
-        }
+        // SAFETY: the root's source, len bytes (checked by the caller), which
+        // the user leaves alone during the call.
+        let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
+        send(c, src, total, cur, ring_of);
     } else {
-        receive(c, root, ring(r), c.local(dest), len);
+        // SAFETY: this PE's dest, len bytes (checked by the caller); nobody
+        // else writes it: that is what the inbox is for.
+        let dst = unsafe { std::slice::from_raw_parts_mut(c.local(dest), len) };
+        let from = cur.from(c.g.pe(root));
+        let start = from.load(Ordering::Relaxed);
+        let ring = ring_of(r);
+        let mut got = ring.pop(start, dst, 0)?;
+        while got < total {
+            // Room freed so far may be what the root waits for.
+            wake(c, root);
+            c.wait_for(
+                || ring.ready(start + got as u64),
+                std::iter::once(root),
+                || format!("cell {got} of {total} of a {len}-byte message in the broadcast inbox from rank {root}"),
+                String::new,
+            );
+            got += ring.pop(start, dst, got)?;
+        }
+        from.store(start + total as u64, Ordering::Relaxed);
+        wake(c, root);
     }
+    Ok(())
 }
 
-/// Slot `root` of rank `k`'s inbox: the ring word, then `cap` bytes of data.
-#[derive(Clone, Copy)]
-struct Ring {
-    k: usize,
-    word: SymOffset,
-    cap: usize,
-}
-
-/// What [`Ring::copy`] does with the ring's bytes.
-enum Move {
-    /// Writes them from this buffer.
-    Put(*const u8),
-    /// Reads them into this buffer.
-    Get(*mut u8),
-    /// Clears them (this PE's ring only).
-    Clear,
-}
-
-impl Ring {
-    /// Moves `len` bytes of the ring's data from position `pos` on, wrapping
-    /// at the end. A buffer holds `len` bytes (a dest or source of that
-    /// length, checked by the caller).
-    fn copy(&self, c: &Coll<'_>, pos: usize, how: Move, len: usize) {
-        let first = len.min(self.cap - pos);
-        for (at, off, l) in [(0, pos, first), (first, 0, len - first)] {
-            let bytes = SymOffset(self.word.0 + 8 + off);
-            // SAFETY: the ring lies in rank k's pSync inbox (checked symmetric
-            // and INBOX_BYTES long by the caller); pos < cap and len <= cap, so
-            // both pieces stay inside it; the buffer holds len bytes.
-            unsafe {
-                match how {
-                    Move::Put(buf) => c.put(self.k, bytes, buf.add(at), l),
-                    Move::Get(buf) => c.get(self.k, bytes, buf.add(at), l),
-                    Move::Clear => std::ptr::write_bytes(c.local(bytes), 0, l),
-                }
-            }
+/// The root's side of [`eager`]: every receiver's ring gets the message;
+/// receivers whose ring is full are served as room appears, in turn.
+fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: impl Fn(usize) -> ring::Ring) {
+    let (root, n) = (c.g.rank, c.g.size);
+    let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
+    // (rank, cells written) of the receivers not yet served in full.
+    let mut rest = Vec::new();
+    for k in (0..n).filter(|&k| k != root) {
+        let done = ring_of(k).push(start(k), src, 0);
+        if done < total {
+            rest.push((k, done));
         }
     }
-
-    /// The ring word (acquire).
-    fn load(&self, c: &Coll<'_>) -> u64 {
-        // SAFETY: the ring word is 8-aligned in rank k's pSync inbox.
-        unsafe { c.rt.transport.flag_load(c.g.pe(self.k), self.word) }
-    }
-
-    /// Swaps the ring word from `old` to `new` if it holds `old`; returns the
-    /// value found. Success wakes rank `wake`.
-    fn swap(&self, c: &Coll<'_>, old: u64, new: u64, wake: usize) -> u64 {
-        // SAFETY: as in `load`.
-        unsafe {
-            c.rt.transport
-                .flag_cas(c.g.pe(self.k), self.word, old, new, c.g.pe(wake))
-        }
-    }
-}
-
-/// Appends a message to a receiver's ring. Without `wait`, returns false at
-/// once if the ring has no room.
-fn send(c: &Coll<'_>, ring: Ring, src: *const u8, len: usize, wait: bool) -> bool {
-    let (k, cap, need) = (ring.k, ring.cap, len.next_multiple_of(8));
-    // The first read is a swap that cannot succeed (no ring holds 4 GiB): it
-    // fetches the word's cache line for writing, where a load would fetch it
-    // shared and the publication below fetch it again.
-    let mut w = ring.swap(c, u64::MAX, u64::MAX, k);
-    if unpack(w).1 + need > cap {
-        if !wait {
-            return false;
-        }
+    wake_all(c, (0..n).filter(|&k| k != root));
+    while let Some(&(k, done)) = rest.first() {
         c.wait_for(
-            || unpack(ring.load(c)).1 + need <= cap,
+            || ring_of(k).free(start(k) + done as u64),
             std::iter::once(k),
-            || format!("room for {need} bytes in the broadcast inbox of rank {k}"),
-            || format!(", {} bytes queued", unpack(ring.load(c)).1),
+            || format!("room for cell {done} of {total} in the broadcast inbox of rank {k}"),
+            String::new,
         );
-        w = ring.load(c);
+        for (k, done) in rest.iter_mut() {
+            *done += ring_of(*k).push(start(*k), src, *done);
+        }
+        wake_all(c, rest.iter().map(|&(k, _)| k));
+        rest.retain(|&(_, done)| done < total);
     }
-    // The receiver only takes messages (freeing room, which keeps head +
-    // queued, the end of the queue, where it is) or, taking the last one,
-    // empties the ring to 0; so a failed publication writes again only then,
-    // after clearing its stale copy (room nobody reads).
-    let mut at: Option<usize> = None;
-    loop {
-        let (head, queued) = unpack(w);
-        let pos = (head + queued) % cap;
-        if at != Some(pos) {
-            if let Some(old) = at {
-                let zeros = vec![0u8; len];
-                ring.copy(c, old, Move::Put(zeros.as_ptr()), len);
-            }
-            ring.copy(c, pos, Move::Put(src), len);
-            at = Some(pos);
-        }
-        // Sequentially consistent: the data is visible first.
-        let found = ring.swap(c, w, pack(head, queued + need), k);
-        if found == w {
-            return true;
-        }
-        w = found;
+    for k in (0..n).filter(|&k| k != root) {
+        cur.to(c.g.pe(k)).fetch_add(total as u64, Ordering::Relaxed);
     }
 }
 
-/// Takes the oldest message of this PE's ring (written by rank `root`) into
-/// `dest`, clears it, and wakes the root if it waits for room.
-fn receive(c: &Coll<'_>, root: usize, ring: Ring, dest: *mut u8, len: usize) {
-    let need = len.next_multiple_of(8);
-    c.wait_for(
-        || unpack(ring.load(c)).1 >= need,
-        std::iter::once(root),
-        || format!("a {need}-byte message in the broadcast inbox from rank {root}"),
-        || format!(", {} bytes queued", unpack(ring.load(c)).1),
-    );
-    let mut w = ring.load(c);
-    let head = unpack(w).0;
-    ring.copy(c, head, Move::Get(dest), len);
-    ring.copy(c, head, Move::Clear, need);
-    loop {
-        let queued = unpack(w).1;
-        let next = if queued == need {
-            0
-        } else {
-            pack((head + need) % ring.cap, queued - need)
-        };
-        // The clearing is visible before the room.
-        let found = ring.swap(c, w, next, root);
-        if found == w {
-            return;
-        }
-        w = found;
+/// Wakes rank `k` if it sleeps on its collective bell.
+fn wake(c: &Coll<'_>, k: usize) {
+    wake_all(c, std::iter::once(k));
+}
+
+/// Wakes the ranks of `ks` that sleep on their collective bell: one fence
+/// for all (the cells' stores are visible before the sleepers are read).
+fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
+    fence(Ordering::SeqCst);
+    for k in ks {
+        notify_after_seqcst(&c.rt.control.slot(c.g.pe(k)).wake.sync);
     }
 }
 
@@ -333,20 +277,15 @@ mod tests {
 
     #[test]
     fn eager_slots_fit_the_inbox() {
-        // 8 bytes go eagerly while a slot holds its ring word and 8 bytes.
-        assert!(eager_fits(2, 8) && eager_fits(INBOX_BYTES / 16, 8));
-        assert!(!eager_fits(INBOX_BYTES / 8, 8));
+        // A slot takes messages of up to its cells' payload, whatever the
+        // padding before the first line.
+        assert!(eager_fits(2, 8) && eager_fits(INBOX_CELLS, 8));
+        assert!(!eager_fits(INBOX_CELLS + 1, 8));
         for n in [2, 3, 8, 100] {
-            let stride = slot_stride(n);
-            assert!(stride.is_multiple_of(8) && n * stride <= INBOX_BYTES);
-            assert!(eager_fits(n, stride - 8) && !eager_fits(n, stride - 7));
+            let cells = slot_cells(n);
+            assert!(n * cells * ring::CELL + ring::CELL - 8 <= INBOX_BYTES);
+            assert!(eager_fits(n, cells * ring::PAYLOAD) && !eager_fits(n, cells * ring::PAYLOAD + 1));
         }
-    }
-
-    #[test]
-    fn ring_words_pack_and_empty_is_zero() {
-        assert_eq!(pack(0, 0), 0);
-        assert_eq!(unpack(pack(4088, 8)), (4088, 8));
     }
 
     #[test]

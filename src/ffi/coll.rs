@@ -433,7 +433,16 @@ pub fn broadcast_aset<T: ShmemType>(
     match c.algs.bcast.resolve_user_sync(c.g.size, len) {
         Push::Push => {
             let inbox = inbox(rt, routine, &c, psync, "a broadcast", "SHMEM_BCAST_SYNC_SIZE");
-            bcast::eager(&c, d, s, inbox, len, root)
+            if let Err(m) = bcast::eager(&c, d, s, inbox, len, root) {
+                usage(
+                    routine,
+                    format!(
+                        "nelems gives {len} bytes here but the root (PE {}) broadcasts {} bytes on this pSync",
+                        c.g.pe(root),
+                        m.found
+                    ),
+                );
+            }
         }
         Push::Not(alg) => bcast::run(&c, alg, d, s, len, root, false),
     }
