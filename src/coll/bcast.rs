@@ -17,22 +17,25 @@
 //! children, acknowledges its parent, and returns once its own children have
 //! acknowledged, because they read its buffer.
 //!
-//! Eager (active-set routines only, small messages, see `registry::Push`):
-//! the inbox after the flags of every PE's pSync is cut into one slot per
-//! rank of the group, and slot s of a receiver is a ring of messages that only
-//! rank s writes (as a root) and only the receiver reads. The root copies its
-//! source into slot `root` of every receiver's inbox and returns; a receiver
-//! takes the oldest message of slot `root` into its dest, inside its own call,
-//! and clears it. Nobody but the receiver writes its dest, so a receiver that
-//! refills its dest after checking a call cannot wipe data of a later call,
-//! and a root may run ahead of its receivers by as many messages as the ring
-//! holds (it waits for room otherwise). Each ring has one writer, so its
-//! state is never ambiguous: the word `(head << 32) | bytes queued`, zero when
-//! empty, which restores the pSync once a receiver has taken every message.
-//! Messages of one slot are the root's calls on this pSync, in call order, and
-//! the receiver makes the same calls in the same order: the oldest message is
-//! its call's, and has its length.
-//!
+//! Eager (active-set routines only, small messages, see `eager_fits`): the
+//! inbox after the flags of every PE's pSync is cut into one slot per other
+//! rank of the group, and the slot of rank s in a receiver's inbox is a
+//! [`ring`] of cache-line cells that only s writes (as a root) and only the
+//! receiver reads. The root copies its source into its slot of every
+//! receiver's inbox and returns; a receiver takes its call's message from the
+//! root's slot into its dest, inside its own call, and clears the cells.
+//! Nobody but the receiver writes its dest, so a receiver that refills its
+//! dest after checking a call cannot wipe data of a later call, and a root may
+//! run ahead of its receivers by as many messages as the ring holds (it waits
+//! for room otherwise). Each cell says itself whether it is free (header 0)
+//! or holds data (header = the message length), so no word is shared by the
+//! two sides, and an empty ring is all zeros, which restores the pSync.
+//! Where the next message starts is counted by both sides in private memory
+//! (`ring::cursors`): messages of one slot are the root's calls on this
+//! pSync, in call order, and the receiver makes the same calls in the same
+//! order, so the counts agree and the next message is its call's; a header
+//! with another length means the PEs disagree on `nelems`, which is reported.
+
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
 //! binary tree re-rooted at the root, or the one binary tree rooted at rank 0.
@@ -74,14 +77,30 @@ const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
 
 /// Cells of each slot of the eager inbox for a group of `n`.
 fn slot_cells(n: usize) -> usize {
-    INBOX_CELLS / n.max(1)
+    INBOX_CELLS / n.saturating_sub(1).max(1)
 }
 
+/// Slot of a receiver's inbox that rank `root` writes into: one per other
+/// rank (a PE sends nothing to itself).
+fn slot_of(root: usize, receiver: usize) -> usize {
+    if root < receiver { root } else { root - 1 }
+}
+
+/// Largest eager broadcast: above it the linear algorithm is faster, since
+/// every byte crosses between caches twice on the eager path (root to inbox,
+/// inbox back to the receiver, whose clearing makes the root fetch the line
+/// again) and once on the linear one. Measured back to back on 2 cores
+/// (`benches/c/coll.c`, receivers reading their dest): at 2 PEs linear costs
+/// ~0.35 µs up to 4 KiB and eager 0.31 µs at 512 bytes, 0.41 µs at 1 KiB; at 4
+/// and 8 PEs the linear handshake costs 3-9 µs and eager wins up to 2 KiB.
+const EAGER_MAX_PAIR: usize = 512;
+const EAGER_MAX: usize = 2048;
+
 /// Whether a broadcast of `len` bytes to a group of `n` goes eagerly: the
-/// message fits a slot's ring.
+/// message fits a slot's ring and is small enough to gain from it.
 pub fn eager_fits(n: usize, len: usize) -> bool {
-    let slot = slot_cells(n);
-    slot >= 1 && ring::cells(len) <= slot
+    let max = if n <= 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
+    len <= max && ring::cells(len) <= slot_cells(n)
 }
 
 /// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
@@ -102,14 +121,16 @@ pub fn eager(
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(n);
     let ring_of = |k: usize| {
-        let base =
-            c.rt.segs
-                .peer_addr(c.g.pe(k), SymOffset(inbox.0 + first + root * slot * ring::CELL));
-        // SAFETY: slot `root` of rank k's inbox: line-aligned, and
-        // (root + 1) * slot cells after `first` fit INBOX_BYTES (INBOX_CELLS
-        // leaves room for the padding); the inbox is in rank k's mapped
-        // segment (checked symmetric by the caller), and only the root writes
-        // and rank k reads this slot.
+        let base = c.rt.segs.peer_addr(
+            c.g.pe(k),
+            SymOffset(inbox.0 + first + slot_of(root, k) * slot * ring::CELL),
+        );
+        // SAFETY: the root's slot of rank k's inbox: line-aligned, and
+        // slot_of(root, k) < n - 1, so the slot ends within (n - 1) * slot
+        // <= INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for
+        // the padding); the inbox is in rank k's mapped segment (checked
+        // symmetric by the caller), and only the root writes and rank k
+        // reads this slot.
         unsafe { ring::Ring::new(base, slot) }
     };
     let cur = ring::cursors(inbox.0, c.rt.npes);
@@ -126,16 +147,20 @@ pub fn eager(
         let from = cur.from(c.g.pe(root));
         let start = from.load(Ordering::Relaxed);
         let ring = ring_of(r);
-        let mut got = ring.pop(start, dst, 0)?;
+        let mut got = 0;
         while got < total {
-            // Room freed so far may be what the root waits for.
-            wake(c, root);
-            c.wait_for(
-                || ring.ready(start + got as u64),
-                std::iter::once(root),
-                || format!("cell {got} of {total} of a {len}-byte message in the broadcast inbox from rank {root}"),
-                String::new,
-            );
+            if !ring.arrived(start, len, got) {
+                if got > 0 {
+                    // Room freed so far may be what the root waits for.
+                    wake(c, root);
+                }
+                c.wait_for(
+                    || ring.arrived(start, len, got),
+                    std::iter::once(root),
+                    || format!("cell {got} of {total} of a {len}-byte message in the broadcast inbox from rank {root}"),
+                    String::new,
+                );
+            }
             got += ring.pop(start, dst, got)?;
         }
         from.store(start + total as u64, Ordering::Relaxed);
@@ -151,6 +176,10 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
     // (rank, cells written) of the receivers not yet served in full.
     let mut rest = Vec::new();
+    // Every receiver's lines asked for first, so that their transfers overlap.
+    for k in (0..n).filter(|&k| k != root) {
+        ring_of(k).prefetch_push(start(k), total, 0);
+    }
     for k in (0..n).filter(|&k| k != root) {
         let done = ring_of(k).push(start(k), src, 0);
         if done < total {
@@ -160,7 +189,10 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
     wake_all(c, (0..n).filter(|&k| k != root));
     while let Some(&(k, done)) = rest.first() {
         c.wait_for(
-            || ring_of(k).free(start(k) + done as u64),
+            || {
+                let ring = ring_of(k);
+                ring.free(ring.chunk_end(start(k), total, done))
+            },
             std::iter::once(k),
             || format!("room for cell {done} of {total} in the broadcast inbox of rank {k}"),
             String::new,
@@ -277,15 +309,20 @@ mod tests {
 
     #[test]
     fn eager_slots_fit_the_inbox() {
-        // A slot takes messages of up to its cells' payload, whatever the
-        // padding before the first line.
-        assert!(eager_fits(2, 8) && eager_fits(INBOX_CELLS, 8));
-        assert!(!eager_fits(INBOX_CELLS + 1, 8));
-        for n in [2, 3, 8, 100] {
+        // One slot per other rank, whatever the padding before the first
+        // line; a message goes eagerly up to the smaller of its slot and the
+        // size where the linear algorithm is faster.
+        assert!(eager_fits(2, EAGER_MAX_PAIR) && !eager_fits(2, EAGER_MAX_PAIR + 1));
+        assert!(eager_fits(3, EAGER_MAX) && !eager_fits(3, EAGER_MAX + 1));
+        assert!(eager_fits(INBOX_CELLS + 1, 8) && !eager_fits(INBOX_CELLS + 2, 8));
+        for n in [2, 3, 8, 40, 100, INBOX_CELLS + 1] {
             let cells = slot_cells(n);
-            assert!(n * cells * ring::CELL + ring::CELL - 8 <= INBOX_BYTES);
-            assert!(eager_fits(n, cells * ring::PAYLOAD) && !eager_fits(n, cells * ring::PAYLOAD + 1));
+            assert!((n - 1) * cells * ring::CELL + ring::CELL - 8 <= INBOX_BYTES);
+            let max = if n == 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
+            assert!(eager_fits(n, max.min(cells * ring::PAYLOAD)));
+            assert!(!eager_fits(n, cells * ring::PAYLOAD + 1));
         }
+        assert_eq!((slot_of(0, 1), slot_of(2, 1), slot_of(1, 2)), (0, 1, 1));
     }
 
     #[test]
