@@ -8,13 +8,16 @@
 //! then the header (release); the consumer waits for the header (acquire),
 //! copies the payload out, zeroes the cell and then the header (release). A
 //! message of `len` bytes takes `cells(len)` consecutive cells, wrapping at the
-//! end of the ring, and may be longer than the ring: the producer stops at the
-//! first cell not yet freed and resumes later, so a message streams through.
+//! end of the ring. Both sides move a message in chunks of up to the whole
+//! ring, each once its last cell is ready (freed for the producer, filled
+//! for the consumer; cells are freed and filled in order), so they do not
+//! work on the same lines at once, and a message longer than the ring
+//! streams through it.
 //!
 //! No word is shared by the two sides: a message costs the cache lines of
 //! its cells, moved once to the consumer and once back when the producer
-//! reuses them, and the producer's check for room is a read of the line it is
-//! about to write anyway. Where the next message starts is a count of cells
+//! reuses them; each side asks for a chunk's lines together ([`Ring::prefetch`])
+//! so that their transfers overlap. Where the next message starts is a count of cells
 //! that each side keeps in its own private memory ([`Cursors`]), not in the
 //! pSync: both sides count the same messages, so their counts agree whenever
 //! the ring is empty, and an empty ring is all zeros (the pSync reads as
