@@ -186,7 +186,7 @@ impl Ring {
 }
 
 /// Cells asked for at once (more are left to the hardware's prefetcher).
-const PREFETCH: usize = 16;
+const PREFETCH: usize = 64;
 
 /// A hint that this core will write the line at `p` (x86-64 `prefetchw`;
 /// nothing elsewhere). A hint never faults.
