@@ -17,22 +17,25 @@
 //! children, acknowledges its parent, and returns once its own children have
 //! acknowledged, because they read its buffer.
 //!
-//! Eager (active-set routines only, small messages, see `registry::Push`):
-//! the inbox after the flags of every PE's pSync is cut into one slot per
-//! rank of the group, and slot s of a receiver is a ring of messages that only
-//! rank s writes (as a root) and only the receiver reads. The root copies its
-//! source into slot `root` of every receiver's inbox and returns; a receiver
-//! takes the oldest message of slot `root` into its dest, inside its own call,
-//! and clears it. Nobody but the receiver writes its dest, so a receiver that
-//! refills its dest after checking a call cannot wipe data of a later call,
-//! and a root may run ahead of its receivers by as many messages as the ring
-//! holds (it waits for room otherwise). Each ring has one writer, so its
-//! state is never ambiguous: the word `(head << 32) | bytes queued`, zero when
-//! empty, which restores the pSync once a receiver has taken every message.
-//! Messages of one slot are the root's calls on this pSync, in call order, and
-//! the receiver makes the same calls in the same order: the oldest message is
-//! its call's, and has its length.
-//!
+//! Eager (active-set routines only, small messages, see `eager_fits`): the
+//! inbox after the flags of every PE's pSync is cut into one slot per other
+//! rank of the group, and the slot of rank s in a receiver's inbox is a
+//! [`ring`] of cache-line cells that only s writes (as a root) and only the
+//! receiver reads. The root copies its source into its slot of every
+//! receiver's inbox and returns; a receiver takes its call's message from the
+//! root's slot into its dest, inside its own call, and clears the cells.
+//! Nobody but the receiver writes its dest, so a receiver that refills its
+//! dest after checking a call cannot wipe data of a later call, and a root may
+//! run ahead of its receivers by as many messages as the ring holds (it waits
+//! for room otherwise). Each cell says itself whether it is free (header 0)
+//! or holds data (header = the message length), so no word is shared by the
+//! two sides, and an empty ring is all zeros, which restores the pSync.
+//! Where the next message starts is counted by both sides in private memory
+//! (`ring::cursors`): messages of one slot are the root's calls on this
+//! pSync, in call order, and the receiver makes the same calls in the same
+//! order, so the counts agree and the next message is its call's; a header
+//! with another length means the PEs disagree on `nelems`, which is reported.
+
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
 //! binary tree re-rooted at the root, or the one binary tree rooted at rank 0.
@@ -40,12 +43,13 @@
 //! every word has one sender, so these run only on pairwise locations, where
 //! each pair of PEs has its own.
 
-use super::Coll;
 use super::registry::Bcast;
 use super::topology::{self, Flow};
+use super::{Coll, ring};
 use crate::heap::SymOffset;
 use crate::psync::INBOX_BYTES;
-use crate::transport::Transport;
+use crate::wait::notify_after_seqcst;
+use std::sync::atomic::{Ordering, fence};
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
     let (r, n) = (c.g.rank, c.g.size);
@@ -66,183 +70,155 @@ pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: us
     }
 }
 
-/// Bytes between the slots of the eager inbox for a group of `n` (a multiple
-/// of 8; each slot is its ring word, then the ring's data).
-fn slot_stride(n: usize) -> usize {
-    (INBOX_BYTES / n.max(1)) & !7
+/// Cells of the eager inbox when its start is not cache-line aligned (a
+/// pSync need only be 8-aligned): the ring cells start at the first line
+/// boundary inside it.
+const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
+
+/// Cells of each slot of the eager inbox for a group of `n`.
+fn slot_cells(n: usize) -> usize {
+    INBOX_CELLS / n.saturating_sub(1).max(1)
 }
 
-/// Whether a broadcast of `len` bytes to a group of `n` fits a slot's ring.
+/// Slot of a receiver's inbox that rank `root` writes into: one per other
+/// rank (a PE sends nothing to itself).
+fn slot_of(root: usize, receiver: usize) -> usize {
+    if root < receiver { root } else { root - 1 }
+}
+
+/// Largest eager broadcast: above it the linear algorithm is faster, since
+/// every byte crosses between caches twice on the eager path (root to inbox,
+/// inbox back to the receiver, whose clearing makes the root fetch the line
+/// again) and once on the linear one. Measured back to back on 2 cores
+/// (`benches/c/coll.c`, receivers reading their dest): at 2 PEs linear costs
+/// ~0.35 µs up to 4 KiB and eager 0.31 µs at 512 bytes, 0.41 µs at 1 KiB; at 4
+/// and 8 PEs the linear handshake costs 3-9 µs and eager wins up to 2 KiB.
+const EAGER_MAX_PAIR: usize = 512;
+const EAGER_MAX: usize = 2048;
+
+/// Whether a broadcast of `len` bytes to a group of `n` goes eagerly: the
+/// message fits a slot's ring and is small enough to gain from it.
 pub fn eager_fits(n: usize, len: usize) -> bool {
-    let stride = slot_stride(n);
-    stride >= 16 && len.next_multiple_of(8) <= stride - 8
-}
-
-const fn pack(head: usize, queued: usize) -> u64 {
-    ((head as u64) << 32) | queued as u64
-}
-
-const fn unpack(w: u64) -> (usize, usize) {
-    ((w >> 32) as usize, (w & 0xffff_ffff) as usize)
+    let max = if n <= 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
+    len <= max && ring::cells(len) <= slot_cells(n)
 }
 
 /// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
 /// (`INBOX_BYTES` on every member, checked by the caller), and
 /// `eager_fits(n, len)` holds. The root's dest is left alone (the active-set
-/// routines do not update it).
-pub fn eager(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize, root: usize) {
+/// routines do not update it). A receiver whose `len` differs from the
+/// root's gets what it found.
+pub fn eager(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    len: usize,
+    root: usize,
+) -> Result<(), ring::Mismatch> {
     let (r, n) = (c.g.rank, c.g.size);
-    let stride = slot_stride(n);
-    let ring = |k: usize| Ring {
-        k,
-        word: SymOffset(inbox.0 + root * stride),
-        cap: stride - 8,
-    };
-    if r == root {
-        let src = c.local(source) as *const u8;
-        // Receivers that have room first; then wait for the others in turn.
-        let mut full = Vec::new();
-        for k in (0..n).filter(|&k| k != root) {
-            if !send(c, ring(k), src, len, false) {
-                full.push(k);
-            }
-        }
-        for k in full {
-            send(c, ring(k), src, len, true);
-        }
-    } else {
-        receive(c, root, ring(r), c.local(dest), len);
-    }
-}
-
-/// Slot `root` of rank `k`'s inbox: the ring word, then `cap` bytes of data.
-#[derive(Clone, Copy)]
-struct Ring {
-    k: usize,
-    word: SymOffset,
-    cap: usize,
-}
-
-/// What [`Ring::copy`] does with the ring's bytes.
-enum Move {
-    /// Writes them from this buffer.
-    Put(*const u8),
-    /// Reads them into this buffer.
-    Get(*mut u8),
-    /// Clears them (this PE's ring only).
-    Clear,
-}
-
-impl Ring {
-    /// Moves `len` bytes of the ring's data from position `pos` on, wrapping
-    /// at the end. A buffer holds `len` bytes (a dest or source of that
-    /// length, checked by the caller).
-    fn copy(&self, c: &Coll<'_>, pos: usize, how: Move, len: usize) {
-        let first = len.min(self.cap - pos);
-        for (at, off, l) in [(0, pos, first), (first, 0, len - first)] {
-            let bytes = SymOffset(self.word.0 + 8 + off);
-            // SAFETY: the ring lies in rank k's pSync inbox (checked symmetric
-            // and INBOX_BYTES long by the caller); pos < cap and len <= cap, so
-            // both pieces stay inside it; the buffer holds len bytes.
-            unsafe {
-                match how {
-                    Move::Put(buf) => c.put(self.k, bytes, buf.add(at), l),
-                    Move::Get(buf) => c.get(self.k, bytes, buf.add(at), l),
-                    Move::Clear => std::ptr::write_bytes(c.local(bytes), 0, l),
-                }
-            }
-        }
-    }
-
-    /// The ring word (acquire).
-    fn load(&self, c: &Coll<'_>) -> u64 {
-        // SAFETY: the ring word is 8-aligned in rank k's pSync inbox.
-        unsafe { c.rt.transport.flag_load(c.g.pe(self.k), self.word) }
-    }
-
-    /// Swaps the ring word from `old` to `new` if it holds `old`; returns the
-    /// value found. Success wakes rank `wake`.
-    fn swap(&self, c: &Coll<'_>, old: u64, new: u64, wake: usize) -> u64 {
-        // SAFETY: as in `load`.
-        unsafe {
-            c.rt.transport
-                .flag_cas(c.g.pe(self.k), self.word, old, new, c.g.pe(wake))
-        }
-    }
-}
-
-/// Appends a message to a receiver's ring. Without `wait`, returns false at
-/// once if the ring has no room.
-fn send(c: &Coll<'_>, ring: Ring, src: *const u8, len: usize, wait: bool) -> bool {
-    let (k, cap, need) = (ring.k, ring.cap, len.next_multiple_of(8));
-    // The first read is a swap that cannot succeed (no ring holds 4 GiB): it
-    // fetches the word's cache line for writing, where a load would fetch it
-    // shared and the publication below fetch it again.
-    let mut w = ring.swap(c, u64::MAX, u64::MAX, k);
-    if unpack(w).1 + need > cap {
-        if !wait {
-            return false;
-        }
-        c.wait_for(
-            || unpack(ring.load(c)).1 + need <= cap,
-            std::iter::once(k),
-            || format!("room for {need} bytes in the broadcast inbox of rank {k}"),
-            || format!(", {} bytes queued", unpack(ring.load(c)).1),
+    // Same padding on every PE: segments are page-aligned.
+    let first = c.local(inbox).align_offset(ring::CELL);
+    let slot = slot_cells(n);
+    let ring_of = |k: usize| {
+        let base = c.rt.segs.peer_addr(
+            c.g.pe(k),
+            SymOffset(inbox.0 + first + slot_of(root, k) * slot * ring::CELL),
         );
-        w = ring.load(c);
-    }
-    // The receiver only takes messages (freeing room, which keeps head +
-    // queued, the end of the queue, where it is) or, taking the last one,
-    // empties the ring to 0; so a failed publication writes again only then,
-    // after clearing its stale copy (room nobody reads).
-    let mut at: Option<usize> = None;
-    loop {
-        let (head, queued) = unpack(w);
-        let pos = (head + queued) % cap;
-        if at != Some(pos) {
-            if let Some(old) = at {
-                let zeros = vec![0u8; len];
-                ring.copy(c, old, Move::Put(zeros.as_ptr()), len);
+        // SAFETY: the root's slot of rank k's inbox: line-aligned, and
+        // slot_of(root, k) < n - 1, so the slot ends within (n - 1) * slot
+        // <= INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for
+        // the padding); the inbox is in rank k's mapped segment (checked
+        // symmetric by the caller), and only the root writes and rank k
+        // reads this slot.
+        unsafe { ring::Ring::new(base, slot) }
+    };
+    let cur = ring::cursors(inbox.0, c.rt.npes);
+    let total = ring::cells(len);
+    if r == root {
+        // SAFETY: the root's source, len bytes (checked by the caller), which
+        // the user leaves alone during the call.
+        let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
+        send(c, src, total, cur, ring_of);
+    } else {
+        // SAFETY: this PE's dest, len bytes (checked by the caller); nobody
+        // else writes it: that is what the inbox is for.
+        let dst = unsafe { std::slice::from_raw_parts_mut(c.local(dest), len) };
+        let from = cur.from(c.g.pe(root));
+        let start = from.load(Ordering::Relaxed);
+        let ring = ring_of(r);
+        let mut got = 0;
+        while got < total {
+            if !ring.arrived(start, len, got) {
+                if got > 0 {
+                    // Room freed so far may be what the root waits for.
+                    wake(c, root);
+                }
+                c.wait_for(
+                    || ring.arrived(start, len, got),
+                    std::iter::once(root),
+                    || format!("cell {got} of {total} of a {len}-byte message in the broadcast inbox from rank {root}"),
+                    String::new,
+                );
             }
-            ring.copy(c, pos, Move::Put(src), len);
-            at = Some(pos);
+            got += ring.pop(start, dst, got)?;
         }
-        // Sequentially consistent: the data is visible first.
-        let found = ring.swap(c, w, pack(head, queued + need), k);
-        if found == w {
-            return true;
+        from.store(start + total as u64, Ordering::Relaxed);
+        wake(c, root);
+    }
+    Ok(())
+}
+
+/// The root's side of [`eager`]: every receiver's ring gets the message;
+/// receivers whose ring is full are served as room appears, in turn.
+fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: impl Fn(usize) -> ring::Ring) {
+    let (root, n) = (c.g.rank, c.g.size);
+    let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
+    // (rank, cells written) of the receivers not yet served in full.
+    let mut rest = Vec::new();
+    // Every receiver's lines asked for first, so that their transfers overlap.
+    for k in (0..n).filter(|&k| k != root) {
+        ring_of(k).prefetch_push(start(k), total, 0);
+    }
+    for k in (0..n).filter(|&k| k != root) {
+        let done = ring_of(k).push(start(k), src, 0);
+        if done < total {
+            rest.push((k, done));
         }
-        w = found;
+    }
+    wake_all(c, (0..n).filter(|&k| k != root));
+    while let Some(&(k, done)) = rest.first() {
+        c.wait_for(
+            || {
+                let ring = ring_of(k);
+                ring.free(ring.chunk_end(start(k), total, done))
+            },
+            std::iter::once(k),
+            || format!("room for cell {done} of {total} in the broadcast inbox of rank {k}"),
+            String::new,
+        );
+        for (k, done) in rest.iter_mut() {
+            *done += ring_of(*k).push(start(*k), src, *done);
+        }
+        wake_all(c, rest.iter().map(|&(k, _)| k));
+        rest.retain(|&(_, done)| done < total);
+    }
+    for k in (0..n).filter(|&k| k != root) {
+        cur.to(c.g.pe(k)).fetch_add(total as u64, Ordering::Relaxed);
     }
 }
 
-/// Takes the oldest message of this PE's ring (written by rank `root`) into
-/// `dest`, clears it, and wakes the root if it waits for room.
-fn receive(c: &Coll<'_>, root: usize, ring: Ring, dest: *mut u8, len: usize) {
-    let need = len.next_multiple_of(8);
-    c.wait_for(
-        || unpack(ring.load(c)).1 >= need,
-        std::iter::once(root),
-        || format!("a {need}-byte message in the broadcast inbox from rank {root}"),
-        || format!(", {} bytes queued", unpack(ring.load(c)).1),
-    );
-    let mut w = ring.load(c);
-    let head = unpack(w).0;
-    ring.copy(c, head, Move::Get(dest), len);
-    ring.copy(c, head, Move::Clear, need);
-    loop {
-        let queued = unpack(w).1;
-        let next = if queued == need {
-            0
-        } else {
-            pack((head + need) % ring.cap, queued - need)
-        };
-        // The clearing is visible before the room.
-        let found = ring.swap(c, w, next, root);
-        if found == w {
-            return;
-        }
-        w = found;
+/// Wakes rank `k` if it sleeps on its collective bell.
+fn wake(c: &Coll<'_>, k: usize) {
+    wake_all(c, std::iter::once(k));
+}
+
+/// Wakes the ranks of `ks` that sleep on their collective bell: one fence
+/// for all (the cells' stores are visible before the sleepers are read).
+fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
+    fence(Ordering::SeqCst);
+    for k in ks {
+        notify_after_seqcst(&c.rt.control.slot(c.g.pe(k)).wake.sync);
     }
 }
 
@@ -333,20 +309,20 @@ mod tests {
 
     #[test]
     fn eager_slots_fit_the_inbox() {
-        // 8 bytes go eagerly while a slot holds its ring word and 8 bytes.
-        assert!(eager_fits(2, 8) && eager_fits(INBOX_BYTES / 16, 8));
-        assert!(!eager_fits(INBOX_BYTES / 8, 8));
-        for n in [2, 3, 8, 100] {
-            let stride = slot_stride(n);
-            assert!(stride.is_multiple_of(8) && n * stride <= INBOX_BYTES);
-            assert!(eager_fits(n, stride - 8) && !eager_fits(n, stride - 7));
+        // One slot per other rank, whatever the padding before the first
+        // line; a message goes eagerly up to the smaller of its slot and the
+        // size where the linear algorithm is faster.
+        assert!(eager_fits(2, EAGER_MAX_PAIR) && !eager_fits(2, EAGER_MAX_PAIR + 1));
+        assert!(eager_fits(3, EAGER_MAX) && !eager_fits(3, EAGER_MAX + 1));
+        assert!(eager_fits(INBOX_CELLS + 1, 8) && !eager_fits(INBOX_CELLS + 2, 8));
+        for n in [2, 3, 8, 40, 100, INBOX_CELLS + 1] {
+            let cells = slot_cells(n);
+            assert!((n - 1) * cells * ring::CELL + ring::CELL - 8 <= INBOX_BYTES);
+            let max = if n == 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
+            assert!(eager_fits(n, max.min(cells * ring::PAYLOAD)));
+            assert!(!eager_fits(n, cells * ring::PAYLOAD + 1));
         }
-    }
-
-    #[test]
-    fn ring_words_pack_and_empty_is_zero() {
-        assert_eq!(pack(0, 0), 0);
-        assert_eq!(unpack(pack(4088, 8)), (4088, 8));
+        assert_eq!((slot_of(0, 1), slot_of(2, 1), slot_of(1, 2)), (0, 1, 1));
     }
 
     #[test]

@@ -39,6 +39,7 @@ pub mod collect;
 pub mod flags;
 pub mod reduce;
 pub mod registry;
+pub mod ring;
 pub mod topology;
 
 use crate::heap::SymOffset;

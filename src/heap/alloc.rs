@@ -10,6 +10,21 @@
 //! coalesced on free.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Changes of the blocks of this process's heaps so far (see [`changes`]).
+static CHANGES: AtomicU64 = AtomicU64::new(0);
+
+/// A count that differs whenever a block may have been allocated, freed or
+/// resized since it was read: lets a caller keep what it learnt about a block
+/// without taking the heap's lock again (the active-set pSync checks).
+pub fn changes() -> u64 {
+    CHANGES.load(Ordering::Acquire)
+}
+
+fn changed() {
+    CHANGES.fetch_add(1, Ordering::Release);
+}
 
 /// Alignment and size granule of every block.
 pub const MIN_ALIGN: usize = 64;
@@ -82,6 +97,7 @@ impl Allocator {
     /// memory whose start is less aligned than the caller needs, but equally
     /// so on every PE).
     pub fn alloc_from(&mut self, size: usize, align: usize, origin: usize) -> Result<usize, Exhausted> {
+        changed();
         let align = align.max(MIN_ALIGN);
         let origin = origin % align;
         debug_assert!(align.is_power_of_two());
@@ -151,6 +167,7 @@ impl Allocator {
     /// Frees the block at `off`; returns its length, or `None` if no block
     /// starts there.
     pub fn free(&mut self, off: usize) -> Option<usize> {
+        changed();
         let len = self.used.remove(&off)?;
         self.insert_free(off, len);
         self.freed.insert(off);
@@ -174,6 +191,7 @@ impl Allocator {
     /// Grows or shrinks the block at `off` to `size` without moving it, if the
     /// space after it allows. Returns false (and changes nothing) otherwise.
     pub fn resize_in_place(&mut self, off: usize, size: usize) -> bool {
+        changed();
         let Some(&old) = self.used.get(&off) else {
             return false;
         };
@@ -214,6 +232,7 @@ impl Allocator {
 
     /// Frees everything (re-initialisation after `shmem_finalize`).
     pub fn reset(&mut self) {
+        changed();
         *self = Allocator::new(self.capacity);
     }
 }

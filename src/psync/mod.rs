@@ -65,8 +65,9 @@ pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
 /// active-set collectives write into (see `coll::bcast::eager`,
 /// `coll::reduce::push`, `coll::collect::fcollect_push`), so that nobody
 /// writes a PE's dest but the PE itself, inside its own call.
-/// 32 KiB: a root may run ahead of its receivers by 32 KiB / n per pSync
-/// (`coll::bcast`), and n PEs' blocks of up to 32 KiB / n go in one round.
+/// 32 KiB: a broadcast root may run ahead of each receiver by about
+/// 32 KiB / (n - 1) per pSync (`coll::bcast`), and n PEs' blocks of up to
+/// 32 KiB / n go in one round.
 pub const INBOX_BYTES: usize = 32 << 10;
 /// Bytes of a user's pSync array with an inbox.
 pub const INBOX_PSYNC_BYTES: usize = FLAG_BYTES + INBOX_BYTES;

@@ -1,0 +1,395 @@
+//! A single-producer, single-consumer queue of cache-line cells in a
+//! receiver's pSync inbox: the eager broadcast's path from one root to one
+//! receiver (`bcast::eager`).
+//!
+//! Each 64-byte cell is a header word and 56 bytes of payload. The header is
+//! 0 while the cell is free and the message's length in bytes while it holds
+//! data, so every cell publishes itself: the producer writes the payload and
+//! then the header (release); the consumer waits for the header (acquire),
+//! copies the payload out, zeroes the cell and then the header (release). A
+//! message of `len` bytes takes `cells(len)` consecutive cells, wrapping at the
+//! end of the ring. Both sides move a message in chunks of up to the whole
+//! ring, each once its last cell is ready (freed for the producer, filled
+//! for the consumer; cells are freed and filled in order), so they do not
+//! work on the same lines at once, and a message longer than the ring
+//! streams through it.
+//!
+//! No word is shared by the two sides: a message costs the cache lines of
+//! its cells, moved once to the consumer and once back when the producer
+//! reuses them; each side asks for a chunk's lines together ([`Ring::prefetch`])
+//! so that their transfers overlap. Where the next message starts is a count of cells
+//! that each side keeps in its own private memory ([`Cursors`]), not in the
+//! pSync: both sides count the same messages, so their counts agree whenever
+//! the ring is empty, and an empty ring is all zeros (the pSync reads as
+//! `SHMEM_SYNC_VALUE` again).
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes of a cell: one cache line.
+pub const CELL: usize = 64;
+/// Payload bytes of a cell (after its header word).
+pub const PAYLOAD: usize = CELL - 8;
+
+/// Cells a message of `len` bytes takes.
+pub const fn cells(len: usize) -> usize {
+    len.div_ceil(PAYLOAD)
+}
+
+/// `lines` cells from `base`, in memory mapped by this process.
+#[derive(Clone, Copy)]
+pub struct Ring {
+    base: *mut u8,
+    lines: usize,
+}
+
+/// What a consumer found in a cell instead of its message.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The header found: the length of the producer's message.
+    pub found: u64,
+}
+
+impl Ring {
+    /// # Safety
+    /// `base` is 64-aligned and `lines * CELL` bytes from it stay mapped and
+    /// are used only as ring cells (by one producer and one consumer) for
+    /// the life of the value.
+    pub unsafe fn new(base: *mut u8, lines: usize) -> Ring {
+        debug_assert!((base as usize).is_multiple_of(CELL) && lines > 0);
+        Ring { base, lines }
+    }
+
+    fn cell(&self, seq: u64) -> *mut u8 {
+        let i = (seq % self.lines as u64) as usize;
+        // i < lines: inside the ring (see `new`).
+        self.base.wrapping_add(i * CELL)
+    }
+
+    fn header(&self, seq: u64) -> &AtomicU64 {
+        // SAFETY: a cell's first word, 8-aligned, accessed atomically by both
+        // sides (see `new`).
+        unsafe { AtomicU64::from_ptr(self.cell(seq) as *mut u64) }
+    }
+
+    /// Whether the producer may write cell `seq`.
+    pub fn free(&self, seq: u64) -> bool {
+        self.header(seq).load(Ordering::Acquire) == 0
+    }
+
+    /// Whether cell `seq` holds data for the consumer.
+    fn ready(&self, seq: u64) -> bool {
+        self.header(seq).load(Ordering::Relaxed) != 0
+    }
+
+    /// The cell a side waits for to go on with a message of `total` cells,
+    /// `done` of them moved: the last cell of the next chunk (the rest of
+    /// the message, at most the whole ring). The consumer frees cells in
+    /// order, so once that cell is free the chunk's earlier ones are too;
+    /// the producer publishes them in order, so once it holds data the
+    /// earlier ones do.
+    pub fn chunk_end(&self, start: u64, total: usize, done: usize) -> u64 {
+        start + total.min(done + self.lines) as u64 - 1
+    }
+
+    /// Consumer: whether the next chunk of its message of `len` bytes (`done`
+    /// cells taken, starting at cell count `start`) is all there, or the
+    /// next cell holds a message of another length (for [`pop`](Self::pop)
+    /// to report).
+    pub fn arrived(&self, start: u64, len: usize, done: usize) -> bool {
+        if self.ready(self.chunk_end(start, cells(len), done)) {
+            return true;
+        }
+        let h = self.header(start + done as u64).load(Ordering::Relaxed);
+        h != 0 && h != len as u64
+    }
+
+    /// Asks for the lines of cells `first..=last` (at most `PREFETCH` of
+    /// them) for writing, all at once: each side writes every line it
+    /// touches, and the transfers of lines asked for together overlap.
+    pub fn prefetch(&self, first: u64, last: u64) {
+        for seq in first..=last.min(first + PREFETCH as u64 - 1) {
+            prefetch_write(self.cell(seq));
+        }
+    }
+
+    /// [`prefetch`](Self::prefetch) of the producer's next chunk.
+    pub fn prefetch_push(&self, start: u64, total: usize, done: usize) {
+        self.prefetch(start + done as u64, self.chunk_end(start, total, done));
+    }
+
+    /// Producer: writes the chunks of `msg` (from its cell `done` on; the
+    /// message starts at cell count `start`) for which the ring has room,
+    /// whole chunks only, so that it does not write lines the consumer is
+    /// reading. Returns the cells written.
+    pub fn push(&self, start: u64, msg: &[u8], done: usize) -> usize {
+        let total = cells(msg.len());
+        let mut i = done;
+        while i < total && self.free(self.chunk_end(start, total, i)) {
+            let end = total.min(i + self.lines);
+            for j in i..end {
+                let seq = start + j as u64;
+                let piece = &msg[j * PAYLOAD..msg.len().min((j + 1) * PAYLOAD)];
+                // SAFETY: the cell is free (see `chunk_end`), so only this
+                // producer touches its payload until the header below
+                // publishes it; piece.len() <= PAYLOAD.
+                unsafe { copy(piece.as_ptr(), self.cell(seq).add(8), piece.len()) };
+                self.header(seq).store(msg.len() as u64, Ordering::Release);
+            }
+            i = end;
+        }
+        i - done
+    }
+
+    /// Consumer: takes the chunks of its message into `dest` from its cell
+    /// `done` on (the message starts at cell count `start`) that are there,
+    /// freeing each cell. Returns the cells taken, or what it found in a cell
+    /// that holds a message of another length.
+    pub fn pop(&self, start: u64, dest: &mut [u8], done: usize) -> Result<usize, Mismatch> {
+        let (len, total) = (dest.len(), cells(dest.len()));
+        let mut i = done;
+        while i < total {
+            let last = self.chunk_end(start, total, i);
+            if !self.ready(last) {
+                let h = self.header(start + i as u64).load(Ordering::Relaxed);
+                if h != 0 && h != len as u64 {
+                    return Err(Mismatch { found: h });
+                }
+                break;
+            }
+            self.prefetch(start + i as u64, last);
+            for seq in start + i as u64..=last {
+                // Published (the chunk's last cell is); the producer leaves
+                // the cell alone until its header is 0 again.
+                let h = self.header(seq).load(Ordering::Acquire);
+                if h != len as u64 {
+                    return Err(Mismatch { found: h });
+                }
+                let j = (seq - start) as usize;
+                let piece = &mut dest[j * PAYLOAD..len.min((j + 1) * PAYLOAD)];
+                let at = self.cell(seq);
+                // SAFETY: the payload was published before the header
+                // (acquire above), and piece.len() <= PAYLOAD.
+                unsafe {
+                    copy(at.add(8), piece.as_mut_ptr(), piece.len());
+                    clear(at.add(8), piece.len());
+                }
+                // The zeroes are visible before the cell is free.
+                self.header(seq).store(0, Ordering::Release);
+            }
+            i = (last - start) as usize + 1;
+        }
+        Ok(i - done)
+    }
+}
+
+/// Cells asked for at once (more are left to the hardware's prefetcher).
+const PREFETCH: usize = 64;
+
+/// A hint that this core will write the line at `p` (x86-64 `prefetchw`;
+/// nothing elsewhere). A hint never faults.
+#[inline(always)]
+fn prefetch_write(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch has no architectural effect and never faults.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_ET0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Copies `len <= PAYLOAD` bytes; whole payloads with a fixed-size copy,
+/// which the compiler inlines.
+///
+/// # Safety
+/// As `copy_nonoverlapping`.
+#[inline(always)]
+unsafe fn copy(src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: caller's contract.
+    unsafe {
+        if len == PAYLOAD {
+            std::ptr::copy_nonoverlapping(src as *const [u8; PAYLOAD], dst as *mut [u8; PAYLOAD], 1);
+        } else {
+            std::ptr::copy_nonoverlapping(src, dst, len);
+        }
+    }
+}
+
+/// Zeroes `len <= PAYLOAD` bytes (see [`copy`]).
+///
+/// # Safety
+/// As `write_bytes`.
+#[inline(always)]
+unsafe fn clear(dst: *mut u8, len: usize) {
+    // SAFETY: caller's contract.
+    unsafe {
+        if len == PAYLOAD {
+            std::ptr::write_bytes(dst as *mut [u8; PAYLOAD], 0, 1);
+        } else {
+            std::ptr::write_bytes(dst, 0, len);
+        }
+    }
+}
+
+/// This PE's cell counts for the rings of one pSync (by its symmetric
+/// offset): to each world PE as a root, and from each as a receiver.
+pub struct Cursors {
+    to: Box<[AtomicU64]>,
+    from: Box<[AtomicU64]>,
+}
+
+impl Cursors {
+    /// Cells sent so far to world PE `pe` through this pSync.
+    pub fn to(&self, pe: usize) -> &AtomicU64 {
+        &self.to[pe]
+    }
+
+    /// Cells received so far from world PE `pe` through this pSync.
+    pub fn from(&self, pe: usize) -> &AtomicU64 {
+        &self.from[pe]
+    }
+}
+
+/// The cursors of every pSync this PE has broadcast on. Entries live as long
+/// as the process (two words per PE of the job per pSync address): a pSync
+/// may be freed and its address reused, and the counts stay right because
+/// both sides of every ring keep counting the same messages.
+static CURSORS: Mutex<Option<HashMap<usize, &'static Cursors>>> = Mutex::new(None);
+
+thread_local! {
+    /// The last two pSyncs' cursors of this thread (the legacy idiom
+    /// alternates two), so that most calls skip the lock.
+    static RECENT: Cell<[Option<(usize, &'static Cursors)>; 2]> = const { Cell::new([None, None]) };
+}
+
+/// The cursors of the pSync at symmetric offset `psync` in a job of `npes`.
+/// Only the caller's thread uses a pSync's counts during a call (a pSync is
+/// not used by two calls at once), so relaxed accesses suffice.
+pub fn cursors(psync: usize, npes: usize) -> &'static Cursors {
+    RECENT.with(|recent| {
+        let last = recent.get();
+        if let Some((_, c)) = last.iter().flatten().find(|(k, _)| *k == psync) {
+            return *c;
+        }
+        let mut map = CURSORS.lock().unwrap_or_else(|e| e.into_inner());
+        let c = *map.get_or_insert_with(HashMap::new).entry(psync).or_insert_with(|| {
+            let zeros = || (0..npes).map(|_| AtomicU64::new(0)).collect();
+            Box::leak(Box::new(Cursors {
+                to: zeros(),
+                from: zeros(),
+            }))
+        });
+        recent.set([Some((psync, c)), last[0]]);
+        c
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ring over a 64-aligned buffer of `lines` cells.
+    struct Buf {
+        mem: Vec<u8>,
+        lines: usize,
+    }
+
+    impl Buf {
+        fn new(lines: usize) -> Buf {
+            Buf {
+                mem: vec![0; (lines + 1) * CELL],
+                lines,
+            }
+        }
+        fn ring(&mut self) -> Ring {
+            let p = self.mem.as_mut_ptr();
+            let base = p.wrapping_add(p.align_offset(CELL));
+            // SAFETY: 64-aligned, lines cells inside mem, which outlives the ring in each test.
+            unsafe { Ring::new(base, self.lines) }
+        }
+        fn all_zero(&self) -> bool {
+            self.mem.iter().all(|&b| b == 0)
+        }
+    }
+
+    fn msg(len: usize, salt: u8) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(salt) | 1)
+            .collect()
+    }
+
+    #[test]
+    fn messages_wrap_around_and_leave_zeros() {
+        let mut b = Buf::new(4);
+        let r = b.ring();
+        // Start near the end so that a 3-cell message wraps.
+        let mut seq = 3u64;
+        for (len, salt) in [(150, 1u8), (8, 2), (PAYLOAD * 3, 3), (1, 4)] {
+            let m = msg(len, salt);
+            assert_eq!(r.push(seq, &m, 0), cells(len));
+            let mut d = vec![0u8; len];
+            assert_eq!(r.pop(seq, &mut d, 0), Ok(cells(len)));
+            assert_eq!(d, m);
+            seq += cells(len) as u64;
+            assert!(b.all_zero());
+        }
+    }
+
+    #[test]
+    fn a_full_ring_stops_the_producer_until_the_consumer_frees_cells() {
+        let mut b = Buf::new(4);
+        let r = b.ring();
+        let (m1, m2) = (msg(PAYLOAD * 3, 7), msg(PAYLOAD * 2, 9));
+        assert_eq!(r.push(0, &m1, 0), 3);
+        // One cell of room for two: the second message waits, whole.
+        assert_eq!(r.push(3, &m2, 0), 0);
+        let mut d1 = vec![0u8; m1.len()];
+        assert_eq!(r.pop(0, &mut d1, 0), Ok(3));
+        assert_eq!(r.push(3, &m2, 0), 2);
+        let mut d2 = vec![0u8; m2.len()];
+        assert_eq!(r.pop(3, &mut d2, 0), Ok(2));
+        assert_eq!((d1, d2), (m1, m2));
+        // Nothing more is there: the consumer takes nothing.
+        assert_eq!(r.pop(5, &mut [0u8; 8], 0), Ok(0));
+        assert!(b.all_zero());
+    }
+
+    #[test]
+    fn a_message_longer_than_the_ring_streams_through() {
+        let mut b = Buf::new(3);
+        let r = b.ring();
+        let m = msg(PAYLOAD * 10 + 5, 5);
+        let mut d = vec![0u8; m.len()];
+        let (mut sent, mut got) = (0, 0);
+        while got < cells(m.len()) {
+            sent += r.push(100, &m, sent);
+            got += r.pop(100, &mut d, got).unwrap();
+        }
+        assert_eq!(d, m);
+        assert!(b.all_zero());
+    }
+
+    #[test]
+    fn a_consumer_expecting_another_length_is_told() {
+        let mut b = Buf::new(2);
+        let r = b.ring();
+        assert_eq!(r.push(0, &msg(16, 1), 0), 1);
+        // Expecting 3 cells, it does not wait for the third: the first
+        // tells it the message is another.
+        let long = PAYLOAD * 2 + 1;
+        assert!(r.arrived(0, long, 0));
+        assert_eq!(r.pop(0, &mut vec![0u8; long], 0), Err(Mismatch { found: 16 }));
+    }
+
+    #[test]
+    fn cursors_are_per_psync_and_persist() {
+        let a = cursors(1 << 40, 4);
+        a.to(3).fetch_add(5, Ordering::Relaxed);
+        assert_eq!(cursors(1 << 40, 4).to(3).load(Ordering::Relaxed), 5);
+        assert_eq!(cursors((1 << 40) + 64, 4).to(3).load(Ordering::Relaxed), 0);
+        assert_eq!(a.from(3).load(Ordering::Relaxed), 0);
+    }
+}
