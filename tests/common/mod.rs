@@ -1,0 +1,182 @@
+//! Helpers shared by the launcher tests: run `oshrun` with `/bin/sh` scripts as
+//! PEs, find their pids, check that they are gone, write states the way the
+//! library would.
+
+#![allow(dead_code)] // each test binary uses a part of them
+
+use rshmem::job::{self, JobHeader, PeInfo, PeSlot};
+use std::mem::{offset_of, size_of};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub const OSHRUN: &str = env!("CARGO_BIN_EXE_oshrun");
+/// No test should come near this; it only keeps a broken launcher from hanging the suite.
+pub const WATCHDOG: Duration = Duration::from_secs(60);
+/// Loose bound for "the job ended promptly" on a loaded machine.
+pub const FAST: Duration = Duration::from_secs(5);
+
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+pub fn start(args: &[&str], stdin: Stdio) -> Child {
+    Command::new(OSHRUN)
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` with the watchdog and collects its output.
+pub fn finish(child: Child, started: Instant) -> Run {
+    let pid = child.id() as libc::pid_t;
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    let out: Output = match rx.recv_timeout(WATCHDOG) {
+        Ok(r) => r.unwrap(),
+        Err(_) => {
+            // SAFETY: the child is not reaped yet, so the pid is still its own.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("oshrun did not finish within {WATCHDOG:?}");
+        }
+    };
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        elapsed: started.elapsed(),
+    }
+}
+
+pub fn oshrun(args: &[&str]) -> Run {
+    let t = Instant::now();
+    finish(start(args, Stdio::null()), t)
+}
+
+/// `oshrun -np N [opts] /bin/sh -c SCRIPT`.
+pub fn sh(np: usize, opts: &[&str], script: &str) -> Run {
+    let np = np.to_string();
+    let mut args = vec!["-np", &np];
+    args.extend_from_slice(opts);
+    args.extend_from_slice(&["/bin/sh", "-c", script]);
+    oshrun(&args)
+}
+
+/// A fresh directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("launcher-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Script prefix: records the PE's pid in `dir/pid.<pe>`.
+pub fn record_pid(dir: &Path) -> String {
+    let d = dir.display();
+    format!("echo $$ > {d}/tmp.$RSHMEM_PE && mv {d}/tmp.$RSHMEM_PE {d}/pid.$RSHMEM_PE; ")
+}
+
+/// Waits until `n` PEs have recorded their pids.
+pub fn pids(dir: &Path, n: usize) -> Vec<libc::pid_t> {
+    let until = Instant::now() + WATCHDOG;
+    loop {
+        let found: Vec<libc::pid_t> = (0..n)
+            .filter_map(|pe| {
+                std::fs::read_to_string(dir.join(format!("pid.{pe}")))
+                    .ok()?
+                    .trim()
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        if found.len() == n {
+            return found;
+        }
+        assert!(Instant::now() < until, "only {} of {n} PEs started", found.len());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The pids recorded so far (PEs ended early may not have got to it).
+pub fn recorded_pids(dir: &Path) -> Vec<libc::pid_t> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            e.file_name().to_str()?.starts_with("pid.").then_some(())?;
+            std::fs::read_to_string(e.path()).ok()?.trim().parse().ok()
+        })
+        .collect()
+}
+
+/// True while `pid` is a process that has not died (a zombie counts as dead).
+pub fn alive(pid: libc::pid_t) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+pub fn assert_all_gone(pids: &[libc::pid_t]) {
+    for &pid in pids {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "PE pid {pid} still exists after oshrun returned"
+        );
+    }
+}
+
+pub fn sorted_lines(s: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = s.lines().collect();
+    v.sort();
+    v
+}
+
+/// Shell command storing the 32-bit word `value` at `offset` bytes into this
+/// PE's slot of the job file, as the library would.
+pub fn store_word(offset_in_slot: usize, value: u32) -> String {
+    let slot0 = size_of::<crossbeam_utils::CachePadded<JobHeader>>();
+    let at = offset_of!(PeSlot, info) + offset_in_slot;
+    let bytes: String = value.to_le_bytes().iter().map(|b| format!("\\{b:03o}")).collect();
+    format!(
+        "printf '{bytes}' | dd of=/proc/self/fd/$RSHMEM_JOB_FD bs=1 seek=$(({slot0} + $RSHMEM_PE * {} + {at})) \
+         conv=notrunc status=none || exit 99; ",
+        size_of::<PeSlot>()
+    )
+}
+
+pub fn set_state(s: job::PeState) -> String {
+    store_word(offset_of!(PeInfo, state), s as u32)
+}
+
+pub fn set_global_exit(status: u32) -> String {
+    store_word(offset_of!(PeInfo, exit_status), status) + &set_state(job::PeState::GlobalExit)
+}
+
+/// The CPUs this test process may use, as /proc lists them ("0-1", "3,5").
+pub fn own_cpus() -> Vec<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => cpus.extend(a.parse::<usize>().unwrap()..=b.parse::<usize>().unwrap()),
+            None => cpus.push(part.parse().unwrap()),
+        }
+    }
+    cpus
+}
