@@ -92,23 +92,6 @@ pub trait Transport: Send + Sync + 'static {
     /// `off` is 8-aligned and inside a segment.
     unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64);
 
-    /// Reads a 64-bit synchronisation flag of the library at `off` on `pe`,
-    /// with acquire ordering: what its last writer stored before updating it
-    /// is visible.
-    ///
-    /// # Safety
-    /// `off` is 8-aligned and inside a segment.
-    unsafe fn flag_load(&self, pe: Pe, off: SymOffset) -> u64;
-
-    /// Replaces the flag at `off` on `pe` with `new` if it holds `old`
-    /// (sequentially consistent, earlier puts complete first) and returns the
-    /// value found; on success wakes PE `wake` if it sleeps in a library wait
-    /// (the PE that waits for this flag to change).
-    ///
-    /// # Safety
-    /// `off` is 8-aligned and inside a segment.
-    unsafe fn flag_cas(&self, pe: Pe, off: SymOffset, old: u64, new: u64, wake: Pe) -> u64;
-
     /// Orders earlier puts to each PE before later ones to the same PE.
     fn fence(&self);
 

@@ -150,23 +150,6 @@ impl Transport for SharedMemory {
         notify_after_seqcst(&self.control.slot(pe).wake.sync);
     }
 
-    unsafe fn flag_load(&self, pe: Pe, off: SymOffset) -> u64 {
-        // SAFETY: caller's contract; flags are only accessed atomically.
-        unsafe { std::sync::atomic::AtomicU64::from_ptr(self.addr(pe, off) as *mut u64) }.load(Ordering::Acquire)
-    }
-
-    unsafe fn flag_cas(&self, pe: Pe, off: SymOffset, old: u64, new: u64, wake: Pe) -> u64 {
-        // SAFETY: caller's contract; flags are only accessed atomically.
-        let flag = unsafe { std::sync::atomic::AtomicU64::from_ptr(self.addr(pe, off) as *mut u64) };
-        match flag.compare_exchange(old, new, Ordering::SeqCst, Ordering::Acquire) {
-            Ok(v) => {
-                notify_after_seqcst(&self.control.slot(wake).wake.sync);
-                v
-            }
-            Err(v) => v,
-        }
-    }
-
     #[inline]
     fn fence(&self) {
         fence(Ordering::Release);
