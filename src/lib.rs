@@ -27,6 +27,7 @@
 
 pub mod coll;
 pub mod config;
+pub mod constants;
 pub mod ffi;
 pub mod heap;
 pub mod job;
