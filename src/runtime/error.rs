@@ -2,7 +2,8 @@
 //!
 //! A usage error is fatal: continuing would corrupt memory or deadlock the job.
 //! The PE prints one line naming the routine, itself and the bad value, marks its
-//! slot as failed so `oshrun` ends the job, and exits with status 1.
+//! slot as failed so `oshrun` ends the job, and exits with status 1. A bad
+//! argument is named with its position in the C prototype, from [`params`].
 
 pub mod params;
 
