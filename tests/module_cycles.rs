@@ -148,8 +148,8 @@ fn strip(src: &str) -> String {
             }
             out.push('"');
             i += 1;
-        } else if c == '\'' && !prev_ident {
-            // A character literal ('a', '\n', '"'), or else a lifetime or label.
+        } else if c == '\'' && (!prev_ident || byte_prefix(&s, i)) {
+            // A character literal ('a', '\n', '"', b'"'), or else a lifetime or label.
             let end = if next == Some('\\') {
                 (i + 3..s.len()).find(|&j| s[j] == '\'')
             } else if s.get(i + 2) == Some(&'\'') {
@@ -177,6 +177,11 @@ fn strip(src: &str) -> String {
         }
     }
     out
+}
+
+/// Whether the quote at `i` follows a lone `b` (a byte literal, `b'x'`).
+fn byte_prefix(s: &[char], i: usize) -> bool {
+    i >= 1 && s[i - 1] == 'b' && (i < 2 || !is_ident_char(s[i - 2]))
 }
 
 /// If a raw string literal starts at `i`, the number of its `#`s.
@@ -655,7 +660,7 @@ fn parser_ignores_comments_strings_and_visibility() {
         /* crate::coll /* nested crate::space */ crate::lock */
         let s = "crate::runtime";
         let r = r#"crate::heap " still"#;
-        let c = '"'; let q = '\''; let l: &'static str = "x";
+        let c = '"'; let q = '\''; let l: &'static str = "x"; let b = b'"';
         pub(crate) fn f() {}
         use crate::wait;
     "##;
