@@ -13,7 +13,7 @@
 #[path = "src/ffi/table.rs"]
 mod table;
 
-#[path = "src/ffi/constants.rs"]
+#[path = "src/constants.rs"]
 mod constants;
 #[path = "src/ffi/protos.rs"]
 mod protos;
@@ -34,7 +34,7 @@ use table::*;
 
 fn main() {
     println!("cargo:rerun-if-changed=src/ffi/table.rs");
-    println!("cargo:rerun-if-changed=src/ffi/constants.rs");
+    println!("cargo:rerun-if-changed=src/constants.rs");
     println!("cargo:rerun-if-changed=src/ffi/protos.rs");
     println!("cargo:rerun-if-changed=src/ffi/type_sets.rs");
     println!("cargo:rerun-if-changed=src/tools.rs");
@@ -93,7 +93,7 @@ fn profile_tools(out: &std::path::Path) {
 
 /// `params.rs`: every routine with the names of its C parameters, sorted by
 /// routine, so that error messages derive an argument's position from the
-/// prototype (`ffi::params`) instead of a number written in a shim.
+/// prototype (`runtime::error::params`) instead of a number written in a shim.
 fn param_table(syms: &[Sym]) -> String {
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
     for sym in syms {

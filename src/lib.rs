@@ -16,17 +16,23 @@
 //!   C program ──> ffi/ (the only exports: argument checks, panic boundary)
 //!                  │
 //!                  ├─ runtime/ (process state, init/finalize, errors)
-//!                  ├─ heap/ (segments, allocator, symmetric globals)
-//!                  ├─ transport/ (put/get/fence/quiet by symmetric offset)
-//!                  ├─ wait/ (spin → yield → futex, doorbells)
-//!                  ├─ coll/ (barrier)
-//!                  └─ lock (distributed locks)
+//!                  ├─ team/, coll/, psync/, space/, semaphore/ (teams,
+//!                  │    collectives, synchronisation memory, spaces, semaphores)
+//!                  ├─ lock (distributed locks)
+//!                  ├─ transport/ (put/get/atomics/fence/quiet by symmetric offset)
+//!                  ├─ wait/ (spin → yield → futex, doorbells, stuck jobs)
+//!                  └─ heap/ (segments, allocator, symmetric globals)
+//!   leaves, used by any of the above: types, constants, config, job
 //!   oshrun ──────> launcher/ ── job (the contract shared with the PEs)
+//!   oshcc ───────> wrapper ── tools (tool names, shared with build.rs)
 //! ```
+//! Dependencies point down; `tests/module_cycles.rs` checks it, and its
+//! `ALLOWED_EDGES` lists the cycles not yet taken apart.
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod coll;
 pub mod config;
+pub mod constants;
 pub mod ffi;
 pub mod heap;
 pub mod job;

@@ -12,7 +12,7 @@ use crate::space;
 use crate::types::Cmp;
 use core::ffi::c_int;
 
-pub use super::params::label;
+pub use crate::runtime::error::params::label;
 
 /// The argument `pe`, a world PE number.
 #[inline]

@@ -16,7 +16,6 @@
 pub mod amo;
 pub mod check;
 pub mod coll;
-pub mod constants;
 pub mod context;
 // Parameter names follow the C prototypes (`PE_root`, `pSync`).
 #[allow(non_snake_case)]
@@ -27,7 +26,6 @@ mod longdouble;
 pub mod memory;
 pub mod order;
 pub mod p2p;
-pub mod params;
 pub mod protos;
 pub mod rma;
 pub mod semaphore;
@@ -37,6 +35,10 @@ pub mod space;
 pub mod table;
 pub mod team;
 pub mod type_sets;
+
+/// The library constants live below every module that uses them; C sees them
+/// through the header, Rust shims through this name.
+pub use crate::constants;
 
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use std::panic::{AssertUnwindSafe, catch_unwind};

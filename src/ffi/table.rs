@@ -1,6 +1,6 @@
 //! The one source of truth for the typed C API: the typed routine families,
 //! over the type sets of `type_sets.rs`. The untyped prototypes are in
-//! `protos.rs`, the library constants and handle types in `constants.rs`.
+//! `protos.rs`, the library constants and handle types in `src/constants.rs`.
 //!
 //! These files are plain data with no dependencies: `build.rs` includes them
 //! with `#[path]` to generate `$OUT_DIR/exports.rs` (one `#[no_mangle]`

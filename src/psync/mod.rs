@@ -71,11 +71,11 @@ pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
 pub const INBOX_BYTES: usize = 32 << 10;
 /// Bytes of a user's pSync array with an inbox.
 pub const INBOX_PSYNC_BYTES: usize = FLAG_BYTES + INBOX_BYTES;
-const _: () = assert!(crate::ffi::constants::SHMEM_BARRIER_SYNC_SIZE as usize * 8 == FLAG_BYTES);
-const _: () = assert!(crate::ffi::constants::SHMEM_BCAST_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
-const _: () = assert!(crate::ffi::constants::SHMEM_REDUCE_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
-const _: () = assert!(crate::ffi::constants::SHMEM_COLLECT_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
-const _: () = assert!(crate::ffi::constants::SHMEM_ALLTOALL_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::constants::SHMEM_BARRIER_SYNC_SIZE as usize * 8 == FLAG_BYTES);
+const _: () = assert!(crate::constants::SHMEM_BCAST_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::constants::SHMEM_REDUCE_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::constants::SHMEM_COLLECT_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(crate::constants::SHMEM_ALLTOALL_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
 /// Allocation unit of the arena (a multiple of the cache line).
 pub const UNIT: usize = 128;
 /// Sync arrays are placed and counted in whole cache lines.

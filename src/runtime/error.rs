@@ -2,14 +2,17 @@
 //!
 //! A usage error is fatal: continuing would corrupt memory or deadlock the job.
 //! The PE prints one line naming the routine, itself and the bad value, marks its
-//! slot as failed so `oshrun` ends the job, and exits with status 1.
+//! slot as failed so `oshrun` ends the job, and exits with status 1. A bad
+//! argument is named with its position in the C prototype, from [`params`].
+
+pub mod params;
 
 use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What went wrong. Arguments are named; their positions come from the
-/// routine's prototype when the message is written (`ffi::params`).
+/// routine's prototype when the message is written ([`params`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ErrorKind {
     NotInitialized,
@@ -66,7 +69,7 @@ impl Error {
 impl ErrorKind {
     /// The part of the message after "routine (PE x of n): ".
     pub fn text(&self, routine: &str) -> String {
-        let arg = |name: &str| crate::ffi::params::label(routine, name);
+        let arg = |name: &str| params::label(routine, name);
         match self {
             ErrorKind::NotInitialized => "called before shmem_init".into(),
             ErrorKind::Finalized => "called after shmem_finalize".into(),

@@ -62,7 +62,7 @@ impl Runtime {
     #[inline]
     pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
         if !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
-            && self.thread_level.load(Ordering::Relaxed) == crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32
+            && self.thread_level.load(Ordering::Relaxed) == crate::constants::SHMEM_THREAD_MULTIPLE as i32
         {
             return None;
         }
@@ -135,8 +135,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         return Ok(rt.thread_level.load(Ordering::Relaxed));
     }
     let granted = requested.clamp(
-        crate::ffi::constants::SHMEM_THREAD_SINGLE as i32,
-        crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32,
+        crate::constants::SHMEM_THREAD_SINGLE as i32,
+        crate::constants::SHMEM_THREAD_MULTIPLE as i32,
     );
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
@@ -172,8 +172,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             eprintln!(
                 "rshmem {} (OpenSHMEM {}.{})",
                 env!("CARGO_PKG_VERSION"),
-                crate::ffi::constants::SHMEM_MAJOR_VERSION,
-                crate::ffi::constants::SHMEM_MINOR_VERSION
+                crate::constants::SHMEM_MAJOR_VERSION,
+                crate::constants::SHMEM_MINOR_VERSION
             );
         }
         if rt.config.info {

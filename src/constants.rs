@@ -1,9 +1,12 @@
 //! The library constants of `shmem.h` (OpenSHMEM 1.5 "Library Constants") and
 //! the handle types written before the prototypes.
 //!
-//! Plain data with no dependencies, like `table.rs`: `build.rs` includes it
-//! with `#[path]` to write the header, and the crate uses the same values, so
-//! a constant such as `SHMEM_CMP_EQ` has one definition.
+//! Plain data with no dependencies, like `ffi/table.rs`: `build.rs` includes
+//! it with `#[path]` to write the header, and the crate uses the same values,
+//! so a constant such as `SHMEM_CMP_EQ` has one definition. It sits outside
+//! `ffi` because lower modules use the values too (the thread levels in
+//! `runtime`, the pSync sizes in `psync`) and nothing may depend on `ffi`;
+//! `ffi::constants` names the same module for the shims.
 #![allow(dead_code)]
 
 // Values follow Sandia OpenSHMEM.

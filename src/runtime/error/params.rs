@@ -1,9 +1,11 @@
 //! Argument positions for error messages, derived from the prototypes.
 //!
-//! `build.rs` writes every routine's parameter names from `table.rs` and
-//! `protos.rs`; a check names the parameter and the message finds its
+//! `build.rs` writes every routine's parameter names from `ffi/table.rs` and
+//! `ffi/protos.rs`; a check names the parameter and the message finds its
 //! position here, so no shim writes a number that could disagree with the
-//! prototype (a context form's arguments shift by one, for instance).
+//! prototype (a context form's arguments shift by one, for instance). It
+//! belongs to the error messages, not to `ffi`, so that the modules below
+//! `ffi` can report errors without depending on it.
 
 include!(concat!(env!("OUT_DIR"), "/params.rs"));
 
