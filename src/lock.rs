@@ -221,6 +221,26 @@ mod tests {
         fn progress(&self) {}
     }
 
+    /// A word a transport cannot sleep on: waiters poll.
+    struct Polled<'a>(&'a AtomicU64);
+
+    impl Word for Polled<'_> {
+        fn load(&self) -> u64 {
+            Word::load(&self.0)
+        }
+        fn cas(&self, current: u64, new: u64) -> u64 {
+            self.0.cas(current, new)
+        }
+        fn swap(&self, v: u64) -> u64 {
+            Word::swap(&self.0, v)
+        }
+        fn sleep(&self, _expected: u32, _timeout: Duration) -> bool {
+            false
+        }
+        fn wake_one(&self) {}
+        fn progress(&self) {}
+    }
+
     fn low_half(w: &AtomicU64) -> &AtomicU32 {
         let low = if cfg!(target_endian = "little") { 0 } else { 1 };
         // SAFETY: an 8-aligned word: each half is an aligned u32 living as long.
@@ -280,6 +300,39 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(total.load(Ordering::Relaxed), 8 * 2000);
+        assert_eq!(w.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn waiters_that_cannot_sleep_poll_and_keep_mutual_exclusion() {
+        let w = Arc::new(AtomicU64::new(0));
+        let total = Arc::new(AtomicU64::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|me| {
+                let (w, total) = (w.clone(), total.clone());
+                std::thread::spawn(move || {
+                    let l = LockWord::new(Polled(&w));
+                    // No spins or yields: every contended acquire reaches the
+                    // sleep phase, where the word says it cannot sleep.
+                    let policy = Policy {
+                        spins: 0,
+                        yields: 0,
+                        ..QUICK
+                    };
+                    for _ in 0..500 {
+                        l.acquire(me, policy, None).unwrap();
+                        let t = total.load(Ordering::Relaxed);
+                        std::thread::yield_now();
+                        total.store(t + 1, Ordering::Relaxed);
+                        l.release(me).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(total.load(Ordering::Relaxed), 4 * 500);
         assert_eq!(w.load(Ordering::Relaxed), 0);
     }
 }

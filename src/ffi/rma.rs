@@ -295,3 +295,25 @@ pub fn ibget<T: ShmemType>(
         unsafe { rt.transport.get(t.pe, from, dest.offset(i * dst) as *mut u8, block) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::table::FAMILIES;
+
+    /// Every `_nbi` family calls a shim of its own, which goes to the
+    /// transport's nbi operation: a network transport completes those only
+    /// at quiet, so sharing the blocking shim would wait for nothing less.
+    #[test]
+    fn nbi_families_call_nbi_shims() {
+        let nbi: Vec<_> = FAMILIES.iter().filter(|f| f.typed.ends_with("_nbi")).collect();
+        assert!(nbi.len() >= 4, "the table lists the _nbi families");
+        for f in nbi {
+            assert!(
+                f.shim.ends_with("_nbi"),
+                "{} calls the shim {}, not an _nbi one",
+                f.typed,
+                f.shim
+            );
+        }
+    }
+}
