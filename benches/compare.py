@@ -390,6 +390,10 @@ def main():
     ap.add_argument("--only", nargs="+", choices=SHMEM_PROGRAMS + ["floor"],
                     help="run only these programs")
     ap.add_argument("--no-ompi", action="store_true", help="do not run Open MPI")
+    ap.add_argument("--baseline-bin", metavar="DIR",
+                    help="another rshmem build's oshcc and oshrun (e.g. the commit before a change), "
+                         "run as the first column, rshmem/baseline, interleaved with the others; every "
+                         "later column's median is compared with it (the xR after its value)")
     ap.add_argument("--no-rshmem", action="store_true", help="do not run rshmem")
     ap.add_argument("--psync-strategies", nargs="+", metavar="NAME", choices=PSYNC_STRATEGIES + ["all"],
                     help="run rshmem once per pSync strategy (SHMEM_PSYNC_STRATEGY=NAME for those runs "
@@ -429,14 +433,18 @@ def main():
                        shown_env={PSYNC_VAR: s}) for s in strategies]
         else:
             rs = [Impl("rshmem", "rshmem", args.rshmem_bin, args.rshmem_run_args.split(), COMMON_ENV)]
-        miss = rs[0].missing()
+        if args.baseline_bin:
+            rs.insert(0, Impl("rshmem/baseline", "rshmem/baseline", args.baseline_bin,
+                              args.rshmem_run_args.split(), COMMON_ENV, build_key="baseline",
+                              build_label="rshmem/baseline"))
+        miss = [m for r in rs for m in r.missing()]
         if miss:
             log(f"rshmem: {', '.join(miss)} not found: build it with `cargo build --release` "
                 f"(or pass --rshmem-bin DIR); leaving rshmem out.")
         else:
             impls.extend(rs)
     # One column per pSync strategy: the table compares every column with the first one.
-    multi = any(i.shown_env for i in impls)
+    multi = any(i.shown_env for i in impls) or len([i for i in impls if i.key != "ompi"]) > 1
     if not args.no_ompi:
         o = Impl("ompi", "Open MPI", args.ompi_bin, [*root_opts, "--oversubscribe", *args.ompi_run_args.split()],
                  {**COMMON_ENV, **OMPI_ENV})
@@ -465,7 +473,7 @@ def main():
         d = build_dir / impl.build_key
         d.mkdir(exist_ok=True)
         for prog in shmem_programs:
-            if prog in RSHMEM_ONLY and impl.build_key != "rshmem":
+            if prog in RSHMEM_ONLY and impl.build_key not in ("rshmem", "baseline"):
                 impl.unsupported.add(prog)
                 log(f"{impl.build_label}: {prog}.c not built, {OPTIONAL[prog]}: its rows are n/a")
                 continue
@@ -753,7 +761,12 @@ def multi_table(impls, metrics, floor_metrics, results, units, na, floor_value):
     csv_header = (["benchmark", "size_bytes", "npes", "unit", *(csv_name[i.key] for i in impls),
                    *(f"ratio_{csv_name[i.key]}_{csv_name[first.key]}" for i in impls[1:]),
                    "better", "floor", *(f"{csv_name[i.key]}_runs" for i in impls), "floor_runs"])
-    legend = (f"rshmem/NAME: rshmem with {PSYNC_VAR}=NAME. Median of the runs, ± half the min-max "
+    names = []
+    if any(i.shown_env for i in impls):
+        names.append(f"rshmem/NAME: rshmem with {PSYNC_VAR}=NAME. ")
+    if any(i.key == "rshmem/baseline" for i in impls):
+        names.append("rshmem/baseline: the build given by --baseline-bin. ")
+    legend = (f"{''.join(names)}Median of the runs, ± half the min-max "
               f"range across runs; ×R: that median / {first.label}'s (us: < 1 is faster); us: lower "
               "is better, MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the "
               "implementation lacks the routine; better: the best median of the row, (name) when the "
