@@ -1,20 +1,15 @@
-//! Barriers. The world barrier is a sense-reversing counter in the control
-//! block; group barriers (teams, active sets) run on a sync array with the
-//! algorithm chosen in `registry`.
-//!
-//! Each PE increments the arrival count; the last one resets it and advances the
-//! episode number, which the others wait on. On one node this costs one
-//! contended cache line per PE, which beats tree and dissemination barriers at
-//! the PE counts a node holds. The last arriver rings the doorbell of every PE
-//! with sleepers.
+//! Barriers. The world barrier is a transport operation
+//! ([`Transport::rendezvous`]: on shared memory a sense-reversing counter in
+//! the control block); group barriers (teams, active sets) run on a sync
+//! array with the algorithm chosen in `registry`.
 
 use super::Coll;
 use super::registry::Barrier;
 use super::topology::Cube;
-use crate::job::{Control, JobHeader, Whereabouts};
+use crate::runtime::Runtime;
+pub use crate::transport::Rendezvous;
+use crate::transport::Transport;
 use crate::wait::stuck::Post;
-use crate::wait::{Waiter, locate, notify};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Radix of the tree barrier.
 const TREE_RADIX: usize = 4;
@@ -116,109 +111,10 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
     (children(r, radix, n).len() + usize::from(r != 0)) as u64
 }
 
-/// The two counters of the control block that every PE meets at:
-/// `shmem_barrier_all`'s and `shmem_finalize`'s own, so that a PE finalizing
-/// (at `exit(0)`, say) never completes the others' barrier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rendezvous {
-    Barrier,
-    Finalize,
+/// A rendezvous of every PE (`shmem_barrier_all`'s synchronisation, and
+/// finalize's), run by the transport ([`Transport::rendezvous`]). `post`
+/// gives, for the episode entered, where this PE blocks if it has to sleep
+/// (see `wait::stuck`).
+pub fn world<'p>(rt: &Runtime, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+    rt.transport.rendezvous(&rt.sync_waiter(), which, post)
 }
-
-impl Rendezvous {
-    /// (arrivals, episode) in the header.
-    fn words(self, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
-        match self {
-            Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
-            Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
-        }
-    }
-
-    /// A PE's "arrived at episode + 1" word.
-    fn arrived(self, w: &Whereabouts) -> &AtomicU32 {
-        match self {
-            Rendezvous::Barrier => &w.arrived,
-            Rendezvous::Finalize => &w.finalize_arrived,
-        }
-    }
-}
-
-/// A rendezvous of every PE on a counter in the control block (`shmem_barrier_all`'s
-/// synchronisation, and finalize's). `post` gives, for the episode entered,
-/// where this PE blocks if it has to sleep (see `wait::stuck`).
-///
-/// With more PEs than cores a waiter must choose between spinning, which is
-/// right when the PEs still missing are running on other cores, and yielding,
-/// right when one of them waits for this core. Each hand-over costs a context
-/// switch (about 2 µs in a virtual machine), so the choice matters: every PE
-/// publishes the episode it arrived at and its CPU, and a waiter spins only
-/// while none of the missing PEs was last seen on its own CPU (when all the
-/// PEs of its CPU have arrived, trading the CPU among them helps nobody). At 4 PEs on 2 cores this nearly halves the yields
-/// (docs/performance.md).
-pub fn world<'a>(
-    control: &'a Control,
-    me: usize,
-    waiter: &Waiter<'_>,
-    which: Rendezvous,
-    post: impl FnOnce(u32) -> Option<Post<'a>>,
-) {
-    let npes = control.npes() as u32;
-    let h = control.header();
-    let (count, episodes) = which.words(h);
-    let episode = episodes.load(Ordering::Acquire);
-    let shared_cores = waiter.policy.shared_cores;
-    if shared_cores > 0 {
-        let w = &control.slot(me).whereabouts;
-        locate(w);
-        which.arrived(w).store(episode.wrapping_add(1), Ordering::Relaxed);
-    }
-    // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
-    // whose release of the new episode passes them on to everyone.
-    if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
-        count.store(0, Ordering::Relaxed);
-        episodes.store(episode.wrapping_add(1), Ordering::Release);
-        for pe in 0..control.npes() {
-            notify(&control.slot(pe).wake.sync);
-        }
-        return;
-    }
-    let done = || episodes.load(Ordering::Acquire) != episode;
-    let describe = || {
-        format!(
-            "the other PEs to reach the {} (episode {episode}, {} of {npes} arrived)",
-            match which {
-                Rendezvous::Barrier => "barrier",
-                Rendezvous::Finalize => "finalize rendezvous",
-            },
-            count.load(Ordering::Relaxed)
-        )
-    };
-    let post = post(episode);
-    if shared_cores == 0 {
-        return waiter.wait_at(post.as_ref(), done, describe);
-    }
-    let may_spin = || {
-        // The count is reset to 0 just before the episode advances, so a
-        // stale read only makes this yield once more. With many PEs missing,
-        // one surely shares this CPU: skip the scan.
-        let arrived = count.load(Ordering::Relaxed).min(npes);
-        if npes - arrived > SCAN_MAX {
-            return false;
-        }
-        let cpu = locate(&control.slot(me).whereabouts);
-        let want = episode.wrapping_add(1);
-        (0..control.npes()).all(|pe| {
-            let w = &control.slot(pe).whereabouts;
-            which.arrived(w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
-        })
-    };
-    waiter.wait_hinted(post.as_ref(), done, may_spin, BARRIER_SPINS, describe)
-}
-
-/// Missing PEs beyond which a waiter of the world barrier yields without
-/// looking where they run.
-const SCAN_MAX: u32 = 64;
-/// Polls in a row while every missing PE runs on another CPU: long enough to
-/// cover a context switch there (about 2 µs), so that the PEs of this CPU,
-/// which have all arrived, do not trade it back and forth meanwhile.
-const BARRIER_SPINS: u32 = 256;

@@ -61,13 +61,9 @@ pub fn barrier_all(rt: &Runtime, routine: &'static str) {
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
 pub fn sync_all(rt: &Runtime, routine: &'static str) {
-    barrier::world(
-        &rt.control,
-        rt.me,
-        &rt.sync_waiter(),
-        barrier::Rendezvous::Barrier,
-        |ep| rt.post(Kind::BarrierAll, routine, ep),
-    );
+    barrier::world(rt, barrier::Rendezvous::Barrier, |ep| {
+        rt.post(Kind::BarrierAll, routine, ep)
+    });
     crate::team::observe_world_barrier(rt);
 }
 

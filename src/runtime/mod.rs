@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::heap::Segments;
 use crate::heap::alloc::Allocator;
 use crate::job::{Control, PeState};
-use crate::transport::shm::SharedMemory;
+use crate::transport::Active;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
 use crate::wait::stuck::{Kind, Place, Post};
@@ -31,7 +31,7 @@ pub struct Runtime {
     pub config: Config,
     pub control: Control,
     pub segs: Segments,
-    pub transport: SharedMemory,
+    pub transport: Active,
     /// The symmetric heap's bookkeeping; collective calls take it in turn.
     pub heap: Mutex<Allocator>,
     pub policy: Policy,
@@ -198,13 +198,9 @@ pub fn finalize(at_exit: bool) {
     // would run on with this PE gone); the job is reported stuck instead.
     crate::transport::Transport::quiet(&rt.transport);
     let kind = if at_exit { Kind::FinalizeAtExit } else { Kind::Finalize };
-    crate::coll::barrier::world(
-        &rt.control,
-        rt.me,
-        &rt.sync_waiter(),
-        crate::coll::barrier::Rendezvous::Finalize,
-        |ep| rt.post(kind, "shmem_finalize", ep),
-    );
+    crate::coll::barrier::world(rt, crate::coll::barrier::Rendezvous::Finalize, |ep| {
+        rt.post(kind, "shmem_finalize", ep)
+    });
     crate::team::finalize(rt);
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);

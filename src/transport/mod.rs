@@ -1,25 +1,118 @@
-//! The transport boundary: moving bytes to and from symmetric memory of other
-//! PEs, addressed by PE and [`SymOffset`].
+//! The transport boundary: the only way to another PE's memory, addressed by
+//! PE and [`SymOffset`].
 //!
-//! Everything above this module (RMA, synchronisation, collectives) is written
-//! against [`Transport`]. Today the only implementation is [`shm::SharedMemory`],
-//! where every PE maps every segment, so operations are loads and stores. A
-//! later MPI-3 RMA or UCX transport implements the same trait; for peers it can
-//! reach by load/store it still returns `Some` from `local_ptr`, for others
-//! `None`, and callers route per operation. The runtime holds one concrete
-//! transport chosen at compile time, so calls are monomorphised, not dynamic.
+//! Everything above this module (RMA, atomics, signals, locks, semaphores,
+//! collectives, the world barrier, the library's waits) is written against
+//! [`Transport`]; nothing outside `transport/` dereferences another PE's
+//! segment, reads another PE's slot of the control block, or rings another
+//! PE's bell. Own memory (a collective's local copies, a user's `wait_until`
+//! variable) may still be loaded and stored directly.
+//!
+//! Today the implementation is [`shm::SharedMemory`]: every PE maps every
+//! segment, so operations are loads, stores and CPU atomics. A network
+//! transport (MPI-3 RMA, UCX) implements the same trait: [`local_ptr`] says
+//! `None` for PEs it cannot reach by load/store (`shmem_ptr` then returns
+//! NULL), the `_nbi` operations complete at [`quiet`], waits call
+//! [`progress`], and [`Transport::ATOMICITY`] tells callers which atomics
+//! are atomic with respect to which.
+//!
+//! # Dispatch: one concrete type, chosen at build time
+//!
+//! The runtime holds a [`Active`], a type alias chosen when the library is
+//! built (the checking transport of the tests is selected by a cargo
+//! feature), and every call is monomorphised and inlined. Not a trait object
+//! (nor an enum of transports), because:
+//! - the hot paths must stay inlined: an 8-byte put is about 94 instructions
+//!   end to end, and a vtable or enum dispatch on each operation (with the
+//!   generic strided, value and atomic operations no longer inlined per
+//!   type) costs more than the 5% allowed;
+//! - every PE of a job uses the same transport, so a run-time choice buys
+//!   nothing;
+//! - a transport over MPI is compiled against the MPI library (`mpicc`)
+//!   anyway: a build-time choice.
+//!
+//! The trait has generic methods and an associated constant, so it is not
+//! object-safe, by design.
+//!
+//! # Ordering (see docs/memory-model.md)
+//!
+//! - `put`, `put_value`, `put_strided`, `put_signal`: complete (visible to the
+//!   target) when they return; `get*`: the data is in the destination when
+//!   they return, and later loads are ordered after them (acquire).
+//! - `put_nbi`, `get_nbi`, `put_signal_nbi`, `atomic_nbi`: only the source may
+//!   be reused on return; the transfer (and a `get_nbi`'s destination, an
+//!   `atomic_nbi`'s fetched value) is complete only after the next [`quiet`].
+//! - `atomic`, `atomic_no_wake`, `flag_add`: sequentially consistent; see
+//!   [`Atomicity`] for what they are atomic with.
+//! - [`fence`]: earlier puts to each PE are delivered before later ones to
+//!   the same PE. [`quiet`]: every earlier operation, blocking or not, is
+//!   complete and visible to all PEs.
+//! - [`rendezvous`]: every store (and completed put) a PE made before
+//!   arriving is visible to every PE after it returns.
+//!
+//! [`local_ptr`]: Transport::local_ptr
+//! [`quiet`]: Transport::quiet
+//! [`fence`]: Transport::fence
+//! [`progress`]: Transport::progress
+//! [`rendezvous`]: Transport::rendezvous
 
 pub mod shm;
 
 use crate::heap::SymOffset;
 use crate::types::{AmoOp, AtomicWord};
+use crate::wait::Waiter;
+use crate::wait::stuck::Post;
 use std::ptr::NonNull;
+use std::time::Duration;
 
 /// A PE number already checked to be in range.
 pub type Pe = usize;
 
+/// The transport of this build.
+pub type Active = shm::SharedMemory;
+
+/// Which atomic operations are atomic with respect to which
+/// ([`Transport::ATOMICITY`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Atomicity {
+    /// Every transport atomic is a CPU atomic instruction on the word, so it
+    /// is atomic with respect to every other transport atomic *and* every CPU
+    /// atomic on that word, by any PE (shared memory).
+    Cpu,
+    /// Transport atomics are atomic only with respect to other transport
+    /// atomics (a network engine applies them itself, or on the target's
+    /// CPU). A PE that updates a word of its own that peers update through
+    /// the transport must use the transport too (`pe == me`), never a CPU
+    /// atomic.
+    Transport,
+}
+
+/// The two rendezvous of every PE: `shmem_barrier_all`'s and `shmem_finalize`'s
+/// own, so that a PE finalizing (at `exit(0)`, say) never completes the
+/// others' barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rendezvous {
+    Barrier,
+    Finalize,
+}
+
 pub trait Transport: Send + Sync + 'static {
+    /// Which atomics are atomic with respect to which. The library's own
+    /// words that peers update through the transport (collective flags,
+    /// semaphore values, lock words) are updated by their owner through the
+    /// transport as well (`atomic_no_wake` on itself), so the library is
+    /// correct under either answer; a user mixing CPU atomics on memory
+    /// that peers update with AMOs is only correct under [`Atomicity::Cpu`].
+    const ATOMICITY: Atomicity;
+
+    /// Whether `pe` shares memory with this PE (same node: `local_ptr` gives
+    /// an address for it). Always true for this PE.
+    fn shares_memory(&self, pe: Pe) -> bool;
+
     /// Address at which this process can load/store `off` on `pe`, if it can.
+    /// `Some` for this PE itself, `None` for a PE it cannot reach by
+    /// load/store. Stores through it bypass the transport's wake-ups
+    /// ([`wake`](Self::wake)).
     fn local_ptr(&self, pe: Pe, off: SymOffset) -> Option<NonNull<u8>>;
 
     /// Copies `len` bytes from `src` into `pe`'s memory at `off`. Complete (and
@@ -34,6 +127,31 @@ pub trait Transport: Send + Sync + 'static {
     /// # Safety
     /// `dst` is writable for `len` bytes and `off..off+len` lies in a segment.
     unsafe fn get(&self, pe: Pe, off: SymOffset, dst: *mut u8, len: usize);
+
+    /// Non-blocking [`put`](Self::put): `src` may be reused on return, the
+    /// transfer is complete only after the next [`quiet`](Self::quiet). The
+    /// default completes it at once (allowed: completing early is legal).
+    ///
+    /// # Safety
+    /// As for `put`.
+    #[inline]
+    unsafe fn put_nbi(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize) {
+        // SAFETY: the caller's contract is put's.
+        unsafe { self.put(pe, off, src, len) }
+    }
+
+    /// Non-blocking [`get`](Self::get): `dst` holds the data, and may be read,
+    /// only after the next [`quiet`](Self::quiet); it must stay writable and
+    /// untouched until then. The default completes it at once.
+    ///
+    /// # Safety
+    /// `dst` is writable for `len` bytes until the next `quiet`, and
+    /// `off..off+len` lies in a segment.
+    #[inline]
+    unsafe fn get_nbi(&self, pe: Pe, off: SymOffset, dst: *mut u8, len: usize) {
+        // SAFETY: the caller's contract covers get's.
+        unsafe { self.get(pe, off, dst, len) }
+    }
 
     /// Strided put of `n` elements of `T`: element `i` of `src` (stride `sst`
     /// elements) to element `i` at `off` on `pe` (stride `dst` elements).
@@ -61,12 +179,35 @@ pub trait Transport: Send + Sync + 'static {
     unsafe fn get_value<T: Copy>(&self, pe: Pe, off: SymOffset) -> T;
 
     /// Applies an atomic operation to the word at `off` on `pe` and returns its
-    /// previous value. Atomic with respect to every other atomic operation on
-    /// that word, by any PE, and sequentially consistent.
+    /// previous value; wakes `pe`'s waits on its memory if `op` writes.
+    /// Sequentially consistent; atomic as [`ATOMICITY`](Self::ATOMICITY) says.
     ///
     /// # Safety
     /// `off` is aligned for `T` and inside a segment.
     unsafe fn atomic<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T;
+
+    /// Non-blocking [`atomic`](Self::atomic) (the fetching `_nbi` AMOs): the
+    /// previous value is stored at `fetch` (unaligned) and may be read only
+    /// after the next [`quiet`](Self::quiet). The default completes at once.
+    ///
+    /// # Safety
+    /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
+    #[inline]
+    unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
+        // SAFETY: the caller's contract covers atomic's and the store.
+        unsafe { fetch.write_unaligned(self.atomic(pe, off, op)) }
+    }
+
+    /// [`atomic`](Self::atomic) on a library word whose waiters need no
+    /// wake-up from this update: the owner taking signals off its own flag
+    /// or value (`pe == me`), a lock word. Atomic with the transport's other
+    /// atomics on that word (so the owner of a word that peers update
+    /// through the transport uses this, not a CPU atomic); sequentially
+    /// consistent. On shared memory, exactly the CPU atomic instruction.
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` and inside a segment.
+    unsafe fn atomic_no_wake<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T;
 
     /// Puts `len` bytes, then updates the 64-bit signal word at `sig` on the
     /// same PE with `op` (`Set` or `Add`); a PE that sees the new signal sees
@@ -84,6 +225,26 @@ pub trait Transport: Send + Sync + 'static {
         op: AmoOp<u64>,
     ) -> u64;
 
+    /// Non-blocking [`put_signal`](Self::put_signal): `src` may be reused on
+    /// return; data and signal are delivered by the next [`quiet`](Self::quiet),
+    /// the signal never before the data. The default completes at once.
+    ///
+    /// # Safety
+    /// As for `put_signal`.
+    #[inline]
+    unsafe fn put_signal_nbi(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        // SAFETY: the caller's contract is put_signal's.
+        unsafe { self.put_signal(pe, off, src, len, sig, op) };
+    }
+
     /// Adds `v` to a 64-bit synchronisation flag of the library (collectives)
     /// at `off` on `pe`, sequentially consistent, and wakes `pe` if it sleeps
     /// in a library wait. Earlier puts and gets of this PE are complete first.
@@ -95,6 +256,62 @@ pub trait Transport: Send + Sync + 'static {
     /// Orders earlier puts to each PE before later ones to the same PE.
     fn fence(&self);
 
-    /// Completes every earlier operation and makes it visible to all PEs.
+    /// Completes every earlier operation, blocking or not, and makes it
+    /// visible to all PEs.
     fn quiet(&self);
+
+    /// Lets the transport move requests along (serve peers' operations on
+    /// this PE's memory, complete outstanding ones). Every wait loop of the
+    /// library calls it on each poll: a network engine may need the target
+    /// to call in for a remote write to land. No-op on shared memory.
+    #[inline]
+    fn progress(&self) {}
+
+    /// Wakes `pe`'s library waits (collective and barrier bells) after this
+    /// PE stored into `pe`'s memory through [`local_ptr`](Self::local_ptr).
+    /// The caller has made the stores visible first (a sequentially
+    /// consistent fence or operation).
+    fn wake(&self, pe: Pe);
+
+    /// Sleeps for at most `timeout` while the low 32 bits of the 64-bit word
+    /// at `off` on `pe` hold `expected` (a lock word's futex sleep). Returns
+    /// false at once if this transport cannot sleep on that word: the caller
+    /// then polls with [`progress`](Self::progress).
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    unsafe fn sleep_on_word(&self, pe: Pe, off: SymOffset, expected: u32, timeout: Duration) -> bool;
+
+    /// Wakes one PE sleeping in [`sleep_on_word`](Self::sleep_on_word) on the
+    /// word (nothing if the transport cannot sleep on it).
+    ///
+    /// # Safety
+    /// As for `sleep_on_word`.
+    unsafe fn wake_one_on_word(&self, pe: Pe, off: SymOffset);
+
+    /// Publishes the CPU this PE runs on and returns it (`u32::MAX` if
+    /// unknown), for the waits' spin-or-yield hint.
+    fn locate(&self) -> u32;
+
+    /// Whether `pe` was last seen running on `cpu` (a CPU this PE found with
+    /// [`locate`](Self::locate)), so that spinning here could keep it from
+    /// running. False for PEs on other nodes.
+    fn may_share_cpu(&self, pe: Pe, cpu: u32) -> bool;
+
+    /// Meets every PE of the job at `which` (`shmem_barrier_all`'s
+    /// synchronisation, finalize's). `post` gives, for the episode entered,
+    /// where this PE blocks if it has to sleep (see `wait::stuck`).
+    /// Orders memory like a barrier: every PE's stores before it arrived are
+    /// visible to every PE after it returns.
+    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>);
+}
+
+/// `cond` with a call to [`Transport::progress`] before each evaluation: the
+/// condition a library wait polls.
+#[inline]
+pub fn polled<'a, T: Transport>(t: &'a T, mut cond: impl FnMut() -> bool + 'a) -> impl FnMut() -> bool + 'a {
+    move || {
+        t.progress();
+        cond()
+    }
 }

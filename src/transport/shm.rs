@@ -4,19 +4,31 @@
 //! peer's memory, a put rings the peer's doorbell if one of its threads sleeps
 //! (see `wait`), so a waiter on that memory wakes at once.
 //!
+//! Every PE shares memory with every other, every atomic is a CPU atomic
+//! ([`Atomicity::Cpu`]), and the `_nbi` operations complete at once (the
+//! trait's defaults). `progress` has nothing to do. The node-wide state lives
+//! in the control block of the job file: the bells (woken by [`wake`] and
+//! after each write), the CPU each PE was last seen on (the waits' hint), and
+//! the counters of the world rendezvous ([`rendezvous`]).
+//!
 //! Ordering (see docs/memory-model.md): a put is complete when its stores have
 //! been issued; `notify` then executes a sequentially consistent fence (x86-64
 //! `mfence`, AArch64 `dmb ish`), which drains them before the doorbell check.
 //! `fence` is a release fence (a compiler barrier on x86-64 whose stores are
 //! TSO-ordered; `dmb ish` on AArch64); `quiet` is a sequentially consistent fence.
+//!
+//! [`wake`]: Transport::wake
+//! [`rendezvous`]: Transport::rendezvous
 
-use super::{Pe, Transport};
+use super::{Atomicity, Pe, Rendezvous, Transport};
 use crate::heap::{Segments, SymOffset};
-use crate::job::Control;
+use crate::job::{Control, JobHeader, Whereabouts};
 use crate::types::{AmoOp, AtomicWord};
-use crate::wait::{notify, notify_after_seqcst};
+use crate::wait::stuck::Post;
+use crate::wait::{Waiter, futex, locate, notify, notify_after_seqcst};
 use std::ptr::NonNull;
-use std::sync::atomic::{Ordering, fence};
+use std::sync::atomic::{AtomicU32, Ordering, fence};
+use std::time::Duration;
 
 pub struct SharedMemory {
     segs: Segments,
@@ -37,9 +49,29 @@ impl SharedMemory {
     fn wrote(&self, pe: Pe) {
         notify(&self.control.slot(pe).wake.memory);
     }
+
+    /// The low half of the 64-bit word at `off` on `pe`: the bits a lock word
+    /// uses, as a futex word.
+    #[inline]
+    fn low_half(&self, pe: Pe, off: SymOffset) -> &AtomicU32 {
+        let low = if cfg!(target_endian = "little") { 0 } else { 1 };
+        // SAFETY: the caller passes an 8-aligned word inside a segment, so
+        // each half is a valid, aligned 32-bit location for as long as the
+        // mapping lives (the whole process). The kernel reads it as a u32
+        // while others update the whole word with 64-bit atomics; both sizes
+        // are single-copy atomic on x86-64 and AArch64.
+        unsafe { AtomicU32::from_ptr((self.addr(pe, off) as *mut u32).add(low)) }
+    }
 }
 
 impl Transport for SharedMemory {
+    const ATOMICITY: Atomicity = Atomicity::Cpu;
+
+    #[inline]
+    fn shares_memory(&self, _pe: Pe) -> bool {
+        true
+    }
+
     #[inline]
     fn local_ptr(&self, pe: Pe, off: SymOffset) -> Option<NonNull<u8>> {
         NonNull::new(self.addr(pe, off))
@@ -120,6 +152,12 @@ impl Transport for SharedMemory {
         old
     }
 
+    #[inline]
+    unsafe fn atomic_no_wake<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T {
+        // SAFETY: caller's contract.
+        unsafe { T::apply(self.addr(pe, off) as *mut T, op) }
+    }
+
     unsafe fn put_signal(
         &self,
         pe: Pe,
@@ -159,4 +197,126 @@ impl Transport for SharedMemory {
     fn quiet(&self) {
         fence(Ordering::SeqCst);
     }
+
+    #[inline]
+    fn wake(&self, pe: Pe) {
+        notify_after_seqcst(&self.control.slot(pe).wake.sync);
+    }
+
+    #[inline]
+    unsafe fn sleep_on_word(&self, pe: Pe, off: SymOffset, expected: u32, timeout: Duration) -> bool {
+        futex::wait(self.low_half(pe, off), expected, timeout);
+        true
+    }
+
+    #[inline]
+    unsafe fn wake_one_on_word(&self, pe: Pe, off: SymOffset) {
+        futex::wake_one(self.low_half(pe, off));
+    }
+
+    #[inline]
+    fn locate(&self) -> u32 {
+        locate(&self.control.slot(self.segs.me).whereabouts)
+    }
+
+    #[inline]
+    fn may_share_cpu(&self, pe: Pe, cpu: u32) -> bool {
+        self.control.slot(pe).whereabouts.cpu.load(Ordering::Relaxed) == cpu
+    }
+
+    /// A sense-reversing counter in the control block: each PE increments the
+    /// arrival count; the last one resets it and advances the episode number,
+    /// which the others wait on. On one node this costs one contended cache
+    /// line per PE, which beats tree and dissemination barriers at the PE
+    /// counts a node holds. The last arriver rings the bell of every PE with
+    /// sleepers.
+    ///
+    /// With more PEs than cores a waiter must choose between spinning, which
+    /// is right when the PEs still missing are running on other cores, and
+    /// yielding, right when one of them waits for this core. Each hand-over
+    /// costs a context switch (about 2 µs in a virtual machine), so the
+    /// choice matters: every PE publishes the episode it arrived at and its
+    /// CPU, and a waiter spins only while none of the missing PEs was last
+    /// seen on its own CPU (when all the PEs of its CPU have arrived, trading
+    /// the CPU among them helps nobody). At 4 PEs on 2 cores this nearly
+    /// halves the yields (docs/performance.md).
+    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+        let control = &self.control;
+        let me = self.segs.me;
+        let npes = control.npes() as u32;
+        let h = control.header();
+        let (count, episodes) = counters(which, h);
+        let episode = episodes.load(Ordering::Acquire);
+        let shared_cores = waiter.policy.shared_cores;
+        if shared_cores > 0 {
+            let w = &control.slot(me).whereabouts;
+            locate(w);
+            arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
+        }
+        // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
+        // whose release of the new episode passes them on to everyone.
+        if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
+            count.store(0, Ordering::Relaxed);
+            episodes.store(episode.wrapping_add(1), Ordering::Release);
+            for pe in 0..control.npes() {
+                notify(&control.slot(pe).wake.sync);
+            }
+            return;
+        }
+        let done = || episodes.load(Ordering::Acquire) != episode;
+        let describe = || {
+            format!(
+                "the other PEs to reach the {} (episode {episode}, {} of {npes} arrived)",
+                match which {
+                    Rendezvous::Barrier => "barrier",
+                    Rendezvous::Finalize => "finalize rendezvous",
+                },
+                count.load(Ordering::Relaxed)
+            )
+        };
+        let post = post(episode);
+        if shared_cores == 0 {
+            return waiter.wait_at(post.as_ref(), done, describe);
+        }
+        let may_spin = || {
+            // The count is reset to 0 just before the episode advances, so a
+            // stale read only makes this yield once more. With many PEs missing,
+            // one surely shares this CPU: skip the scan.
+            let arrived_n = count.load(Ordering::Relaxed).min(npes);
+            if npes - arrived_n > SCAN_MAX {
+                return false;
+            }
+            let cpu = locate(&control.slot(me).whereabouts);
+            let want = episode.wrapping_add(1);
+            (0..control.npes()).all(|pe| {
+                let w = &control.slot(pe).whereabouts;
+                arrived(which, w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
+            })
+        };
+        waiter.wait_hinted(post.as_ref(), done, may_spin, BARRIER_SPINS, describe)
+    }
 }
+
+/// (arrivals, episode) of a rendezvous in the header.
+fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
+    match which {
+        Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
+        Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
+    }
+}
+
+/// A PE's "arrived at episode + 1" word of a rendezvous.
+fn arrived(which: Rendezvous, w: &Whereabouts) -> &AtomicU32 {
+    match which {
+        Rendezvous::Barrier => &w.arrived,
+        Rendezvous::Finalize => &w.finalize_arrived,
+    }
+}
+
+/// Missing PEs beyond which a waiter of the world rendezvous yields without
+/// looking where they run.
+const SCAN_MAX: u32 = 64;
+/// Polls in a row while every missing PE runs on another CPU: long enough to
+/// cover a context switch there (about 2 µs), so that the PEs of this CPU,
+/// which have all arrived, do not trade it back and forth meanwhile.
+const BARRIER_SPINS: u32 = 256;
