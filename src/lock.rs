@@ -3,23 +3,28 @@
 //! A lock is a symmetric `long`; the copy on PE 0 (its *home*) is the lock
 //! word and the other copies are unused. The word holds 0 when free, otherwise
 //! the owner's PE number plus one, with [`WAITERS`] set once a PE sleeps on it.
-//! Every value fits in the low 32 bits, so sleepers wait with a futex on that
-//! half of the word (the memory is a shared mapping of the job file, so the
-//! futex is keyed by file and offset and reaches every process).
 //!
-//! Acquiring is a compare-and-swap from 0 with acquire ordering; waiting spins,
-//! yields, then marks the word contended and sleeps. Releasing swaps 0 in with
-//! release ordering and wakes one sleeper if the word was contended: the woken
-//! PE acquires with `WAITERS` set, since others may still sleep. This is the
-//! futex mutex of Drepper's "Futexes Are Tricky" (no lost wake-up, so no
-//! deadlock); like the specification it promises no fairness. Sleeps are also
-//! bounded (100 ms), so even a wake lost to a dying process costs time, not a
-//! hang.
+//! Every access to the word is a transport atomic on PE 0 ([`Remote`]), and
+//! the sleep is the transport's `sleep_on_word`: on shared memory a futex on
+//! the low half of the word (every value fits in the low 32 bits; the memory
+//! is a shared mapping of the job file, so the futex is keyed by file and
+//! offset and reaches every process), with exactly today's instructions. A
+//! transport that cannot sleep on a remote word says so, and the waiter polls
+//! with `progress` and a yield instead.
+//!
+//! Acquiring is a compare-and-swap from 0; waiting spins, yields, then marks
+//! the word contended and sleeps. Releasing swaps 0 in and wakes one sleeper
+//! if the word was contended: the woken PE acquires with `WAITERS` set, since
+//! others may still sleep. This is the futex mutex of Drepper's "Futexes Are
+//! Tricky" (no lost wake-up, so no deadlock); like the specification it
+//! promises no fairness. Sleeps are also bounded (100 ms), so even a wake lost
+//! to a dying process costs time, not a hang.
 
+use crate::heap::SymOffset;
+use crate::transport::{Pe, Transport};
+use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Policy, Step};
-use crate::wait::futex;
 use crate::wait::stuck::{Post, Watch};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Set in the lock word while a PE may be asleep waiting for it.
@@ -36,28 +41,84 @@ pub enum Misuse {
     NotHeld { owner: Option<usize> },
 }
 
-/// A lock word in shared memory.
-pub struct LockWord<'a> {
-    word: &'a AtomicU64,
+/// The operations a lock needs on its word. Sequentially consistent (on
+/// x86-64 the same locked instructions as acquire/release ones).
+pub trait Word {
+    fn load(&self) -> u64;
+    /// Compare-and-swap; returns the value found.
+    fn cas(&self, current: u64, new: u64) -> u64;
+    fn swap(&self, v: u64) -> u64;
+    /// Sleeps while the low 32 bits hold `expected`, at most `timeout`;
+    /// false if this word cannot be slept on (poll instead).
+    fn sleep(&self, expected: u32, timeout: Duration) -> bool;
+    fn wake_one(&self);
+    /// Lets the transport move requests along while polling.
+    fn progress(&self);
 }
 
-impl<'a> LockWord<'a> {
-    pub fn new(word: &'a AtomicU64) -> LockWord<'a> {
+/// A lock word on `home`, reached through the transport.
+pub struct Remote<'a, T: Transport> {
+    pub transport: &'a T,
+    pub home: Pe,
+    /// An 8-aligned word inside a segment (checked by the caller).
+    pub off: SymOffset,
+}
+
+impl<T: Transport> Word for Remote<'_, T> {
+    #[inline]
+    fn load(&self) -> u64 {
+        // SAFETY: an aligned word inside a segment (the field's contract).
+        unsafe { self.transport.atomic_no_wake::<u64>(self.home, self.off, AmoOp::Fetch) }
+    }
+
+    #[inline]
+    fn cas(&self, current: u64, new: u64) -> u64 {
+        // SAFETY: as for `load`.
+        unsafe {
+            self.transport
+                .atomic_no_wake::<u64>(self.home, self.off, AmoOp::CompareSwap(current, new))
+        }
+    }
+
+    #[inline]
+    fn swap(&self, v: u64) -> u64 {
+        // SAFETY: as for `load`.
+        unsafe {
+            self.transport
+                .atomic_no_wake::<u64>(self.home, self.off, AmoOp::Swap(v))
+        }
+    }
+
+    #[inline]
+    fn sleep(&self, expected: u32, timeout: Duration) -> bool {
+        // SAFETY: as for `load`.
+        unsafe { self.transport.sleep_on_word(self.home, self.off, expected, timeout) }
+    }
+
+    #[inline]
+    fn wake_one(&self) {
+        // SAFETY: as for `load`.
+        unsafe { self.transport.wake_one_on_word(self.home, self.off) }
+    }
+
+    #[inline]
+    fn progress(&self) {
+        self.transport.progress()
+    }
+}
+
+/// A lock on its word.
+pub struct LockWord<W: Word> {
+    word: W,
+}
+
+impl<W: Word> LockWord<W> {
+    pub fn new(word: W) -> LockWord<W> {
         LockWord { word }
     }
 
     fn tag(pe: usize) -> u64 {
         pe as u64 + 1
-    }
-
-    /// The half of the word that holds every bit the lock uses.
-    fn futex_word(&self) -> &AtomicU32 {
-        let low = if cfg!(target_endian = "little") { 0 } else { 1 };
-        // SAFETY: the 64-bit word is 8-aligned, so each half is a valid, aligned
-        // 32-bit location for as long as the word lives. The kernel reads it as
-        // a u32 while others update the whole word with 64-bit atomics; both
-        // sizes are single-copy atomic on x86-64 and AArch64.
-        unsafe { AtomicU32::from_ptr((self.word.as_ptr() as *mut u32).add(low)) }
     }
 
     fn owner(v: u64) -> Option<usize> {
@@ -67,9 +128,7 @@ impl<'a> LockWord<'a> {
 
     /// Takes the lock if it is free; true on success.
     pub fn try_acquire(&self, me: usize) -> bool {
-        self.word
-            .compare_exchange(0, Self::tag(me), Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
+        self.word.cas(0, Self::tag(me)) == 0
     }
 
     /// Waits until the lock is taken by `me`. Once it sleeps, the wait is
@@ -78,7 +137,8 @@ impl<'a> LockWord<'a> {
         let mine = Self::tag(me);
         let mut backoff = Backoff::new(policy);
         loop {
-            let v = self.word.load(Ordering::Relaxed);
+            self.word.progress();
+            let v = self.word.load();
             if v == 0 {
                 if self.try_acquire(me) {
                     return Ok(());
@@ -94,28 +154,23 @@ impl<'a> LockWord<'a> {
         loop {
             // Read before looking at the word: answered once it is found taken.
             let probe = watch.as_ref().map(Watch::probe);
-            let v = self.word.load(Ordering::SeqCst);
+            self.word.progress();
+            let v = self.word.load();
             if v == 0 {
-                let taken = self
-                    .word
-                    .compare_exchange(0, mine | WAITERS, Ordering::Acquire, Ordering::Relaxed);
-                if taken.is_ok() {
+                if self.word.cas(0, mine | WAITERS) == 0 {
                     return Ok(());
                 }
                 continue;
             }
-            if v & WAITERS == 0
-                && self
-                    .word
-                    .compare_exchange(v, v | WAITERS, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_err()
-            {
+            if v & WAITERS == 0 && self.word.cas(v, v | WAITERS) != v {
                 continue;
             }
             if let (Some(w), Some(p)) = (&watch, probe) {
                 w.answer(p);
             }
-            futex::wait(self.futex_word(), (v | WAITERS) as u32, SLEEP);
+            if !self.word.sleep((v | WAITERS) as u32, SLEEP) {
+                std::thread::yield_now();
+            }
             if let Some(w) = &mut watch {
                 w.tick();
             }
@@ -124,12 +179,12 @@ impl<'a> LockWord<'a> {
 
     /// Releases the lock held by `me`, waking one sleeper if there is one.
     pub fn release(&self, me: usize) -> Result<(), Misuse> {
-        let v = self.word.load(Ordering::Relaxed);
+        let v = self.word.load();
         if v & !WAITERS != Self::tag(me) {
             return Err(Misuse::NotHeld { owner: Self::owner(v) });
         }
-        if self.word.swap(0, Ordering::Release) & WAITERS != 0 {
-            futex::wake_one(self.futex_word());
+        if self.word.swap(0) & WAITERS != 0 {
+            self.word.wake_one();
         }
         Ok(())
     }
@@ -138,7 +193,59 @@ impl<'a> LockWord<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wait::futex;
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+    /// A word in this process, with the shared-memory transport's
+    /// operations (CPU atomics, a futex on the low half).
+    impl Word for &AtomicU64 {
+        fn load(&self) -> u64 {
+            AtomicU64::load(self, Ordering::SeqCst)
+        }
+        fn cas(&self, current: u64, new: u64) -> u64 {
+            match self.compare_exchange(current, new, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(v) | Err(v) => v,
+            }
+        }
+        fn swap(&self, v: u64) -> u64 {
+            AtomicU64::swap(self, v, Ordering::SeqCst)
+        }
+        fn sleep(&self, expected: u32, timeout: Duration) -> bool {
+            futex::wait(low_half(self), expected, timeout);
+            true
+        }
+        fn wake_one(&self) {
+            futex::wake_one(low_half(self))
+        }
+        fn progress(&self) {}
+    }
+
+    /// A word a transport cannot sleep on: waiters poll.
+    struct Polled<'a>(&'a AtomicU64);
+
+    impl Word for Polled<'_> {
+        fn load(&self) -> u64 {
+            Word::load(&self.0)
+        }
+        fn cas(&self, current: u64, new: u64) -> u64 {
+            self.0.cas(current, new)
+        }
+        fn swap(&self, v: u64) -> u64 {
+            Word::swap(&self.0, v)
+        }
+        fn sleep(&self, _expected: u32, _timeout: Duration) -> bool {
+            false
+        }
+        fn wake_one(&self) {}
+        fn progress(&self) {}
+    }
+
+    fn low_half(w: &AtomicU64) -> &AtomicU32 {
+        let low = if cfg!(target_endian = "little") { 0 } else { 1 };
+        // SAFETY: an 8-aligned word: each half is an aligned u32 living as long.
+        unsafe { AtomicU32::from_ptr((w.as_ptr() as *mut u32).add(low)) }
+    }
 
     const QUICK: Policy = Policy {
         spins: 4,
@@ -170,7 +277,7 @@ mod tests {
             .map(|me| {
                 let (w, inside, total) = (w.clone(), inside.clone(), total.clone());
                 std::thread::spawn(move || {
-                    let l = LockWord::new(&w);
+                    let l = LockWord::new(&*w);
                     let policy = Policy {
                         spins: 0,
                         yields: 0,
@@ -193,6 +300,39 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(total.load(Ordering::Relaxed), 8 * 2000);
+        assert_eq!(w.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn waiters_that_cannot_sleep_poll_and_keep_mutual_exclusion() {
+        let w = Arc::new(AtomicU64::new(0));
+        let total = Arc::new(AtomicU64::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|me| {
+                let (w, total) = (w.clone(), total.clone());
+                std::thread::spawn(move || {
+                    let l = LockWord::new(Polled(&w));
+                    // No spins or yields: every contended acquire reaches the
+                    // sleep phase, where the word says it cannot sleep.
+                    let policy = Policy {
+                        spins: 0,
+                        yields: 0,
+                        ..QUICK
+                    };
+                    for _ in 0..500 {
+                        l.acquire(me, policy, None).unwrap();
+                        let t = total.load(Ordering::Relaxed);
+                        std::thread::yield_now();
+                        total.store(t + 1, Ordering::Relaxed);
+                        l.release(me).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(total.load(Ordering::Relaxed), 4 * 500);
         assert_eq!(w.load(Ordering::Relaxed), 0);
     }
 }

@@ -48,7 +48,7 @@ use super::topology::{self, Flow};
 use super::{Coll, ring};
 use crate::heap::SymOffset;
 use crate::psync::INBOX_BYTES;
-use crate::wait::notify_after_seqcst;
+use crate::transport::Transport;
 use std::sync::atomic::{Ordering, fence};
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
@@ -120,11 +120,19 @@ pub fn eager(
     // Same padding on every PE: segments are page-aligned.
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(n);
+    // The rings are written by load/store: only when the transport maps every
+    // member's memory. Each member answers alike (a group spanning nodes has,
+    // for every member, one on another node), so all take the same path.
+    if (0..n).any(|k| !c.rt.transport.shares_memory(c.g.pe(k))) {
+        linear(c, dest, source, len, root);
+        return Ok(());
+    }
     let ring_of = |k: usize| {
-        let base = c.rt.segs.peer_addr(
-            c.g.pe(k),
-            SymOffset(inbox.0 + first + slot_of(root, k) * slot * ring::CELL),
-        );
+        let off = SymOffset(inbox.0 + first + slot_of(root, k) * slot * ring::CELL);
+        let Some(base) = c.rt.transport.local_ptr(c.g.pe(k), off) else {
+            unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
+        };
+        let base = base.as_ptr();
         // SAFETY: the root's slot of rank k's inbox: line-aligned, and
         // slot_of(root, k) < n - 1, so the slot ends within (n - 1) * slot
         // <= INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for
@@ -218,7 +226,7 @@ fn wake(c: &Coll<'_>, k: usize) {
 fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
     fence(Ordering::SeqCst);
     for k in ks {
-        notify_after_seqcst(&c.rt.control.slot(c.g.pe(k)).wake.sync);
+        c.rt.transport.wake(c.g.pe(k));
     }
 }
 

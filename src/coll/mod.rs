@@ -1,7 +1,7 @@
 //! Collective operations.
 //!
-//! The world barrier (`shmem_barrier_all`, `shmem_sync_all`) is a counter in the
-//! control block ([`barrier::world`]). Every other collective runs on a
+//! The world barrier (`shmem_barrier_all`, `shmem_sync_all`) is the
+//! transport's rendezvous ([`barrier::world`]). Every other collective runs on a
 //! [`Coll`]: a group of PEs in arithmetic progression (a team, or an active
 //! set `PE_start, 2^logPE_stride, PE_size`), this PE's rank in it, and where
 //! signals land ([`Mem`]): a sync array of 64-bit flags laid out by
@@ -28,9 +28,12 @@
 //! `psync::pairwise`) consume each peer's signals in the order that peer
 //! sends them, so meanings match.
 //!
-//! Data moves by direct loads and stores between segments through the
-//! transport (`get`/`put` by symmetric offset): receivers pull from the
-//! senders' buffers, which is a `memcpy` on one node.
+//! Data moves between segments through the transport (`get`/`put` by
+//! symmetric offset): receivers pull from the senders' buffers, which is a
+//! `memcpy` on one node. Signals go through it too (`flag_add` to a peer,
+//! `atomic_no_wake` to take them off this PE's own word), as do the waits'
+//! `progress` and CPU hints; only this PE's own memory (its flags, counts and
+//! local copies, [`Coll::local`]) is loaded and stored directly.
 
 pub mod alltoall;
 pub mod barrier;
@@ -44,7 +47,8 @@ pub mod topology;
 
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
-use crate::transport::Transport;
+use crate::transport::{Transport, polled};
+use crate::types::AmoOp;
 use crate::wait::stuck::Kind;
 use flags::Layout;
 use registry::Algorithms;
@@ -169,17 +173,11 @@ impl<'a> Coll<'a> {
 
     /// This PE's word that `from` (a rank) signals on word `idx`.
     #[inline]
-    fn inbox(&self, idx: usize, from: usize) -> &AtomicU64 {
-        let off = match self.mem {
+    fn inbox(&self, idx: usize, from: usize) -> SymOffset {
+        match self.mem {
             Mem::Array(f) => SymOffset(f.0 + idx * 8),
             Mem::Pairs(t) => SymOffset(t.0 + self.g.pe(from) * 8),
-        };
-        let p = self.rt.segs.peer_addr(self.rt.me, off);
-        // SAFETY: the word lies in this PE's segment (a sync array checked
-        // symmetric and large enough by whoever built this Coll, or the pair
-        // table, which has a word per PE), is 8-aligned, and signal words are
-        // only accessed atomically.
-        unsafe { AtomicU64::from_ptr(p as *mut u64) }
+        }
     }
 
     /// Adds 1 to word `idx` of rank `r` (under the pairwise strategies: to
@@ -227,8 +225,18 @@ impl<'a> Coll<'a> {
         }
     }
 
-    /// Waits for `n` signals on `f`, sent by the ranks of `senders`.
-    fn take(&self, f: &AtomicU64, idx: usize, n: u64, senders: impl Iterator<Item = usize> + Clone) {
+    /// Waits for `n` signals on this PE's word at `off`, sent by the ranks of
+    /// `senders`, and takes them off through the transport: peers add to the
+    /// word through it, so its atomicity statement requires the owner's
+    /// update to go through it too (on shared memory the same locked
+    /// instruction as a CPU `fetch_sub`).
+    fn take(&self, off: SymOffset, idx: usize, n: u64, senders: impl Iterator<Item = usize> + Clone) {
+        // SAFETY: `off` is this PE's signal word (a sync array checked
+        // symmetric and large enough by whoever built this Coll, or the pair
+        // table, which has a word per PE): 8-aligned, in this PE's mapped
+        // segment, and only ever accessed atomically. Own memory, polled by
+        // direct loads.
+        let f = unsafe { AtomicU64::from_ptr(self.local(off) as *mut u64) };
         self.wait_for(
             || f.load(Ordering::Acquire) >= n,
             senders,
@@ -241,11 +249,17 @@ impl<'a> Coll<'a> {
             },
             || format!(", have {}", f.load(Ordering::Relaxed)),
         );
-        f.fetch_sub(n, Ordering::AcqRel);
+        // SAFETY: as above; nobody waits for a flag to go down, so no wake.
+        unsafe {
+            self.rt
+                .transport
+                .atomic_no_wake::<u64>(self.rt.me, off, AmoOp::Add(n.wrapping_neg()))
+        };
     }
 
-    /// Waits until `cond()`, which the ranks of `awaited` make true.
-    /// `what` and `state` describe it for the hang diagnostic.
+    /// Waits until `cond()`, which the ranks of `awaited` make true, calling
+    /// the transport's `progress` on every poll. `what` and `state` describe
+    /// it for the hang diagnostic.
     pub fn wait_for(
         &self,
         cond: impl FnMut() -> bool,
@@ -253,23 +267,21 @@ impl<'a> Coll<'a> {
         what: impl Fn() -> String,
         state: impl Fn() -> String,
     ) {
-        let control = &self.rt.control;
+        let t = &self.rt.transport;
         // Among this many PEs one surely shares this CPU: skip the scan.
         let many = awaited.clone().nth(SCAN_MAX).is_some();
         let post = self.rt.post(Kind::Coll, self.routine, 0);
         self.rt.sync_waiter().wait_hinted(
             post.as_ref(),
-            cond,
+            polled(t, cond),
             // More PEs than cores: spin only while no awaited PE was last seen
             // on this PE's CPU (it could not run while this PE spins).
             || {
                 if many {
                     return false;
                 }
-                let cpu = crate::wait::locate(&control.slot(self.rt.me).whereabouts);
-                awaited
-                    .clone()
-                    .all(|r| control.slot(self.g.pe(r)).whereabouts.cpu.load(Ordering::Relaxed) != cpu)
+                let cpu = t.locate();
+                awaited.clone().all(|r| !t.may_share_cpu(self.g.pe(r), cpu))
             },
             SIGNAL_SPINS,
             || {
@@ -296,9 +308,10 @@ impl<'a> Coll<'a> {
         }
     }
 
-    /// Publishes this PE's collect count (a plain value, not a signal).
+    /// Publishes this PE's collect count (a plain value, not a signal): a
+    /// store to this PE's own memory, which peers then `get`.
     pub fn publish_count(&self, v: u64) {
-        let p = self.rt.segs.peer_addr(self.rt.me, self.count_word());
+        let p = self.local(self.count_word());
         // SAFETY: the word is this PE's (see `count_word`), 8-aligned, and
         // accessed atomically by every reader.
         unsafe { AtomicU64::from_ptr(p as *mut u64) }.store(v, Ordering::Release);
@@ -340,7 +353,9 @@ impl<'a> Coll<'a> {
         }
     }
 
-    /// This PE's address of symmetric offset `off`.
+    /// This PE's address of symmetric offset `off` (its own memory, which it
+    /// loads and stores directly; other PEs' memory only through the
+    /// transport).
     #[inline]
     pub fn local(&self, off: SymOffset) -> *mut u8 {
         self.rt.segs.peer_addr(self.rt.me, off)

@@ -1,6 +1,9 @@
 //! A single-producer, single-consumer queue of cache-line cells in a
 //! receiver's pSync inbox: the eager broadcast's path from one root to one
-//! receiver (`bcast::eager`).
+//! receiver (`bcast::eager`). The consumer reads its own inbox; the producer
+//! writes the receiver's through the address the transport gives for it
+//! (`Transport::local_ptr`), so the eager path runs only among PEs that share
+//! memory, and each side wakes the other with `Transport::wake`.
 //!
 //! Each 64-byte cell is a header word and 56 bytes of payload. The header is
 //! 0 while the cell is free and the message's length in bytes while it holds

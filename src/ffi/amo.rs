@@ -2,9 +2,9 @@
 //! the non-blocking fetching forms and the deprecated names.
 //!
 //! Each checks its arguments and applies one [`AmoOp`] through the transport.
-//! The `_nbi` forms complete before they return (the transport has nothing to
-//! defer), so they store the fetched value at once; the specification only
-//! promises it after the next quiet, which is later.
+//! The `_nbi` forms go to the transport's `atomic_nbi`: the fetched value is
+//! the caller's only after the next quiet (the shared-memory transport
+//! stores it at once, which the specification allows).
 
 use super::check;
 use super::handle::CtxHandle;
@@ -31,15 +31,29 @@ fn apply<T: AtomicWord>(
     unsafe { rt.transport.atomic(t.pe, off, op) }
 }
 
-/// Stores a fetched value into the caller's `fetch` buffer (argument 1 of
-/// every `_nbi` form).
+/// Checks like [`apply`], plus the `fetch` buffer (argument 1 of every
+/// `_nbi` form), and applies `op` without waiting: the previous value lands
+/// in `fetch` by the next quiet.
 #[inline]
-fn deliver<T>(routine: &'static str, fetch: *mut T, v: T) {
+fn apply_nbi<T: AtomicWord>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    fetch: *mut T,
+    word: (&'static str, *const T),
+    pe: c_int,
+    op: AmoOp<T>,
+) {
+    let rt = runtime::get(routine);
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    let (name, addr) = word;
+    let off = check::remote_word::<T>(rt, routine, name, addr as usize, t);
     if fetch.is_null() {
         check::null_pointer(routine, "fetch");
     }
-    // SAFETY: a non-null local buffer for one T, as the API requires.
-    unsafe { fetch.write_unaligned(v) }
+    // SAFETY: an aligned T inside a segment (checked); `fetch` is a non-null
+    // local buffer for one T that stays valid until the next quiet, as the
+    // API requires.
+    unsafe { rt.transport.atomic_nbi(t.pe, off, op, fetch) }
 }
 
 pub fn fetch<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
@@ -111,8 +125,7 @@ pub fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, va
 }
 
 pub fn fetch_nbi<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, source: *const T, pe: c_int) {
-    let v = apply(routine, ctx, ("source", source), pe, AmoOp::Fetch);
-    deliver(routine, fetch, v)
+    apply_nbi(routine, ctx, fetch, ("source", source), pe, AmoOp::Fetch)
 }
 
 pub fn compare_swap_nbi<T: AtomicInt>(
@@ -124,8 +137,7 @@ pub fn compare_swap_nbi<T: AtomicInt>(
     value: T,
     pe: c_int,
 ) {
-    let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::CompareSwap(cond, value));
-    deliver(routine, fetch, v)
+    apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::CompareSwap(cond, value))
 }
 
 pub fn swap_nbi<T: AtomicWord>(
@@ -136,13 +148,11 @@ pub fn swap_nbi<T: AtomicWord>(
     value: T,
     pe: c_int,
 ) {
-    let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::Swap(value));
-    deliver(routine, fetch, v)
+    apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::Swap(value))
 }
 
 pub fn fetch_inc_nbi<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, dest: *mut T, pe: c_int) {
-    let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::Add(T::ONE));
-    deliver(routine, fetch, v)
+    apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::Add(T::ONE))
 }
 
 /// The fetching `_nbi` forms that take a value: add, and, or, xor.
@@ -156,8 +166,7 @@ macro_rules! fetch_value_nbi {
             value: T,
             pe: c_int,
         ) {
-            let v = apply(routine, ctx, ("dest", dest), pe, AmoOp::$op(value));
-            deliver(routine, fetch, v)
+            apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::$op(value))
         }
     )*};
 }

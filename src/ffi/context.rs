@@ -1,8 +1,9 @@
 //! Communication contexts: `shmem_ctx_create`, `_destroy`, `_get_team`.
 //!
-//! On this transport every operation completes before its call returns, so a
-//! context carries no queue: it records its options and team, and its
-//! `quiet`/`fence` are the default context's. `SHMEM_CTX_PRIVATE`,
+//! The transport keeps no per-context queue (on shared memory every
+//! operation completes before its call returns), so a context records its
+//! options and team, and its `quiet`/`fence` are the transport's whole ones,
+//! the default context's. `SHMEM_CTX_PRIVATE`,
 //! `_SERIALIZED` and `_NOSTORE` are accepted and need no different code path
 //! (they permit optimisations; none would make a store faster than a store).
 

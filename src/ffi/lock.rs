@@ -1,26 +1,23 @@
 //! `shmem_set_lock`, `shmem_test_lock`, `shmem_clear_lock` (see `crate::lock`).
 
 use super::check;
-use crate::lock::{LockWord, Misuse};
+use crate::lock::{LockWord, Misuse, Remote};
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
-use crate::transport::Transport;
+use crate::transport::{Active, Transport};
 use core::ffi::{c_int, c_long};
-use std::sync::atomic::AtomicU64;
 
 /// The lock's home PE: its copy there is the lock word.
 const HOME: usize = 0;
 
-fn word(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<'static> {
+fn word<'a>(rt: &'a Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<Remote<'a, Active>> {
     let home = check::Target { pe: HOME, space: 0 };
     let off = check::remote_word::<c_long>(rt, routine, "lock", lock as usize, home);
-    let home = rt
-        .transport
-        .local_ptr(HOME, off)
-        .expect("every PE's memory is mapped by this transport");
-    // SAFETY: an aligned 8-byte word inside PE 0's segment, which stays mapped
-    // until the process exits.
-    LockWord::new(unsafe { AtomicU64::from_ptr(home.as_ptr() as *mut u64) })
+    LockWord::new(Remote {
+        transport: &rt.transport,
+        home: HOME,
+        off,
+    })
 }
 
 fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {

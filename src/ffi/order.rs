@@ -1,9 +1,10 @@
 //! Memory ordering and whole-job synchronisation.
 //!
-//! Every operation of this transport is complete when its call returns, so a
-//! context's `quiet` and `fence` (which need only order that context's
-//! operations) are the same fences as the default context's: stronger than
-//! required, never weaker. See docs/memory-model.md.
+//! The transport keeps no per-context state, so a context's `quiet` and
+//! `fence` (which need only complete and order that context's operations,
+//! `_nbi` ones included) are the transport's whole `quiet` and `fence`, the
+//! default context's: stronger than required, never weaker. See
+//! docs/memory-model.md.
 
 use super::check;
 use super::handle::CtxHandle;

@@ -3,10 +3,12 @@
 //! (`_vector`), and the deprecated `shmem_wait` forms.
 //!
 //! Waits sleep on the calling PE's memory bell, which every put, atomic and
-//! signal to this PE rings (see `wait`).
+//! signal to this PE rings (see `wait`), and call the transport's `progress`
+//! on every poll, as every test does once.
 
 use super::check;
 use crate::runtime::{self, Runtime};
+use crate::transport::{Transport, polled};
 use crate::types::{Cmp, WaitWord};
 use core::ffi::c_int;
 use std::mem::size_of;
@@ -31,8 +33,10 @@ pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, 
     let cmp = check::cmp(routine, cmp);
     rt.waiter().wait_at(
         rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
-        // SAFETY: ivar is an aligned T in symmetric memory (checked).
-        || cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value),
+        polled(
+            &rt.transport, // SAFETY: ivar is an aligned T in symmetric memory (checked).
+            || cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value),
+        ),
         || format!("{routine}({ivar:p}, {cmp:?}, {cmp_value:?})"),
     );
 }
@@ -46,6 +50,7 @@ pub fn test<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_va
     let rt = runtime::get(routine);
     check::word::<T>(rt, routine, "ivar", ivar as usize);
     let cmp = check::cmp(routine, cmp);
+    rt.transport.progress();
     // SAFETY: ivar is an aligned T in symmetric memory (checked).
     cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value) as c_int
 }
@@ -165,7 +170,7 @@ fn indices_buffer(routine: &'static str, indices: *mut usize, nelems: usize) {
 fn wait_all<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) {
     rt.waiter().wait_at(
         rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
-        || s.all(),
+        polled(&rt.transport, || s.all()),
         || s.describe(routine),
     );
 }
@@ -177,13 +182,13 @@ fn wait_any<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) ->
     let mut found = usize::MAX;
     rt.waiter().wait_at(
         rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
-        || match s.any() {
+        polled(&rt.transport, || match s.any() {
             Some(i) => {
                 found = i;
                 true
             }
             None => false,
-        },
+        }),
         || s.describe(routine),
     );
     found
@@ -196,10 +201,10 @@ fn wait_some<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>, i
     let mut k = 0;
     rt.waiter().wait_at(
         rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
-        || {
+        polled(&rt.transport, || {
             k = s.some(indices);
             k > 0
-        },
+        }),
         || s.describe(routine),
     );
     k
@@ -262,11 +267,11 @@ set_routines! {
     /// 1 when every included element satisfies the comparison (also when none
     /// is included, as OpenSHMEM 1.6 specifies).
     test_all, test_all_vector () -> c_int,
-        |routine, _rt, s| s.all() as c_int;
+        |routine, rt, s| { rt.transport.progress(); s.all() as c_int };
     /// An index whose element satisfies the comparison, or `SIZE_MAX`.
     test_any, test_any_vector () -> usize,
-        |routine, _rt, s| s.any().unwrap_or(usize::MAX);
+        |routine, rt, s| { rt.transport.progress(); s.any().unwrap_or(usize::MAX) };
     /// Writes the indices of the satisfied elements and returns how many.
     test_some, test_some_vector (indices: *mut usize) -> usize,
-        |routine, _rt, s| s.some(indices);
+        |routine, rt, s| { rt.transport.progress(); s.some(indices) };
 }

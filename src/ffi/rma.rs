@@ -1,6 +1,7 @@
-//! Remote memory access shims: put, get, p, g, iput, iget (and the `_nbi`
-//! forms, which complete before returning on this transport, so they share
-//! these shims).
+//! Remote memory access shims: put, get, p, g, iput, iget, ibput, ibget, and
+//! the `_nbi` forms of put and get, which go to the transport's `put_nbi` and
+//! `get_nbi` (complete by the next quiet; the shared-memory transport
+//! completes them at once).
 
 use super::check;
 use super::handle::CtxHandle;
@@ -11,7 +12,36 @@ use crate::types::ShmemType;
 use core::ffi::c_int;
 use std::mem::size_of;
 
+/// `shmem_TYPE_put` and its sized, `mem` and context forms.
+#[inline]
 pub fn put<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    put_as::<T, false>(routine, ctx, dest, source, nelems, pe)
+}
+
+/// `shmem_TYPE_put_nbi` and its sized, `mem` and context forms.
+#[inline]
+pub fn put_nbi<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    put_as::<T, true>(routine, ctx, dest, source, nelems, pe)
+}
+
+/// A put, blocking or (`NBI`) completed by the next quiet; one body so that
+/// both check their arguments the same way.
+#[inline(always)]
+fn put_as<T: ShmemType, const NBI: bool>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -33,7 +63,36 @@ pub fn put<T: ShmemType>(
     unsafe { rt.transport.put(t.pe, off, source as *const u8, len) }
 }
 
+/// `shmem_TYPE_get` and its sized, `mem` and context forms.
+#[inline]
 pub fn get<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    get_as::<T, false>(routine, ctx, dest, source, nelems, pe)
+}
+
+/// `shmem_TYPE_get_nbi` and its sized, `mem` and context forms: `dest` holds
+/// the data only after the next quiet (the program may not read it before).
+#[inline]
+pub fn get_nbi<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    get_as::<T, true>(routine, ctx, dest, source, nelems, pe)
+}
+
+/// A get, blocking or (`NBI`) completed by the next quiet.
+#[inline(always)]
+fn get_as<T: ShmemType, const NBI: bool>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -50,8 +109,15 @@ pub fn get<T: ShmemType>(
     let off = check::remote(rt, routine, "source", source as usize, len, t);
     check::local(routine, "dest", dest, true);
     // SAFETY: the source range is inside a segment (checked); the destination is
-    // the caller's local buffer of nelems elements (not NULL, checked).
-    unsafe { rt.transport.get(t.pe, off, dest as *mut u8, len) }
+    // the caller's local buffer of nelems elements (not NULL, checked), which
+    // the API requires to stay valid until the next quiet for the nbi form.
+    unsafe {
+        if NBI {
+            rt.transport.get_nbi(t.pe, off, dest as *mut u8, len)
+        } else {
+            rt.transport.get(t.pe, off, dest as *mut u8, len)
+        }
+    }
 }
 
 pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
@@ -227,5 +293,27 @@ pub fn ibget<T: ShmemType>(
         // SAFETY: every source block is inside a segment (checked); the
         // destination blocks are the caller's local buffer.
         unsafe { rt.transport.get(t.pe, from, dest.offset(i * dst) as *mut u8, block) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::table::FAMILIES;
+
+    /// Every `_nbi` family calls a shim of its own, which goes to the
+    /// transport's nbi operation: a network transport completes those only
+    /// at quiet, so sharing the blocking shim would wait for nothing less.
+    #[test]
+    fn nbi_families_call_nbi_shims() {
+        let nbi: Vec<_> = FAMILIES.iter().filter(|f| f.typed.ends_with("_nbi")).collect();
+        assert!(nbi.len() >= 4, "the table lists the _nbi families");
+        for f in nbi {
+            assert!(
+                f.shim.ends_with("_nbi"),
+                "{} calls the shim {}, not an _nbi one",
+                f.typed,
+                f.shim
+            );
+        }
     }
 }

@@ -192,14 +192,14 @@ pub fn wait_n(routine: &'static str, p: *mut SemObject, n: usize) {
 pub fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, p);
-    semaphore::try_take(&s, 1) as c_int
+    semaphore::try_take(rt, &s, 1) as c_int
 }
 
 pub fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, p);
     let n = count(routine, &s, n);
-    semaphore::try_take(&s, n) as c_int
+    semaphore::try_take(rt, &s, n) as c_int
 }
 
 /// Puts `nbytes` to `dest` on `pe`, then posts `n` to the semaphore there:

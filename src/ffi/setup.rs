@@ -2,6 +2,7 @@
 
 use super::{check, constants};
 use crate::runtime::{self, error};
+use crate::transport::Transport;
 use core::ffi::{c_char, c_int, c_void};
 
 fn init_or_die(routine: &'static str, requested: c_int) -> c_int {
@@ -77,14 +78,18 @@ pub fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) ->
 }
 
 /// The address of `dest` on `pe` in this process, or NULL if `dest` is not
-/// symmetric memory of `pe`. Every PE of a job is reachable by load/store.
+/// symmetric memory of `pe` or the transport cannot reach `pe` by
+/// load/store (`local_ptr`; on shared memory every PE is reachable).
 pub fn ptr(routine: &'static str, dest: *const c_void, pe: c_int) -> *mut c_void {
     let rt = runtime::get(routine);
     let pe = check::pe(rt, routine, pe);
     match crate::space::symmetric_on(rt, dest as usize, 1, pe) {
         // This PE's own object, at the address the program knows it by.
         Some(_) if pe == rt.me => dest as *mut c_void,
-        Some(off) => rt.segs.peer_addr(pe, off) as *mut c_void,
+        Some(off) => rt
+            .transport
+            .local_ptr(pe, off)
+            .map_or(std::ptr::null_mut(), |p| p.as_ptr() as *mut c_void),
         None => std::ptr::null_mut(),
     }
 }

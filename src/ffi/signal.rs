@@ -11,7 +11,7 @@ use super::handle::CtxHandle;
 use crate::heap::SymOffset;
 use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
-use crate::transport::Transport;
+use crate::transport::{Transport, polled};
 use crate::types::{AmoOp, ShmemType, WaitWord};
 use core::ffi::c_int;
 use std::mem::size_of;
@@ -35,9 +35,41 @@ fn signal_op(routine: &'static str, sig_op: c_int, signal: u64) -> AmoOp<u64> {
     }
 }
 
-/// `shmem_TYPE_put_signal[_nbi]`, the sized and `mem` forms: the blocking and
-/// non-blocking forms are the same here, complete on return.
+/// `shmem_TYPE_put_signal`, the sized and `mem` forms.
 pub fn put_signal<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    sig_addr: *mut u64,
+    signal: u64,
+    sig_op: c_int,
+    pe: c_int,
+) {
+    put_signal_as::<T, false>(routine, ctx, dest, source, nelems, sig_addr, signal, sig_op, pe)
+}
+
+/// `shmem_TYPE_put_signal_nbi`, the sized and `mem` forms: data and signal
+/// are delivered by the next quiet (at once on shared memory).
+pub fn put_signal_nbi<T: ShmemType>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    sig_addr: *mut u64,
+    signal: u64,
+    sig_op: c_int,
+    pe: c_int,
+) {
+    put_signal_as::<T, true>(routine, ctx, dest, source, nelems, sig_addr, signal, sig_op, pe)
+}
+
+/// A put with signal, blocking or (`NBI`) completed by the next quiet.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn put_signal_as<T: ShmemType, const NBI: bool>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -59,9 +91,16 @@ pub fn put_signal<T: ShmemType>(
         check::remote(rt, routine, "dest", dest as usize, len, t)
     };
     check::local(routine, "source", source, len > 0);
+    let src = source as *const u8;
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
-    unsafe { rt.transport.put_signal(t.pe, off, source as *const u8, len, sig, op) };
+    unsafe {
+        if NBI {
+            rt.transport.put_signal_nbi(t.pe, off, src, len, sig, op)
+        } else {
+            rt.transport.put_signal(t.pe, off, src, len, sig, op);
+        }
+    }
 }
 
 /// Atomically reads the calling PE's signal word.
@@ -81,11 +120,11 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
     let mut seen = 0;
     rt.waiter().wait_at(
         rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
-        || {
+        polled(&rt.transport, || {
             // SAFETY: an aligned u64 in symmetric memory (checked).
             seen = unsafe { u64::load_acquire(sig_addr) };
             cmp.holds(seen, cmp_value)
-        },
+        }),
         || format!("{routine}({sig_addr:p}, {cmp:?}, {cmp_value})"),
     );
     seen

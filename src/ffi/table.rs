@@ -236,12 +236,12 @@ pub const FAMILIES: &[Family] = &[
         .sized("shmem_get{N}")
         .mem("shmem_getmem")
         .generic("shmem_get"),
-    fam("shmem_{T}_put_nbi", "void", DEST_SRC_N_PE, Types::Rma, "rma::put")
+    fam("shmem_{T}_put_nbi", "void", DEST_SRC_N_PE, Types::Rma, "rma::put_nbi")
         .ctx()
         .sized("shmem_put{N}_nbi")
         .mem("shmem_putmem_nbi")
         .generic("shmem_put_nbi"),
-    fam("shmem_{T}_get_nbi", "void", DEST_SRC_N_PE, Types::Rma, "rma::get")
+    fam("shmem_{T}_get_nbi", "void", DEST_SRC_N_PE, Types::Rma, "rma::get_nbi")
         .ctx()
         .sized("shmem_get{N}_nbi")
         .mem("shmem_getmem_nbi")
@@ -288,7 +288,7 @@ pub const FAMILIES: &[Family] = &[
         "void",
         PUT_SIGNAL,
         Types::Rma,
-        "signal::put_signal",
+        "signal::put_signal_nbi",
     )
     .ctx()
     .sized("shmem_put{N}_signal_nbi")

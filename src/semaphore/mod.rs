@@ -22,7 +22,7 @@ use crate::coll::Group;
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
 use crate::space::{self, Space, SpaceError, arena::Arena};
-use crate::transport::Transport;
+use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
@@ -244,10 +244,25 @@ pub unsafe fn post(
     }
 }
 
-/// Takes `n` from this PE's copy if it holds that many; never blocks.
-pub fn try_take(s: &Sem, n: u64) -> bool {
-    let value = s.value();
-    let mut v = value.load(Ordering::Relaxed);
+/// Takes `n` from this PE's copy if it holds that many; never blocks. The
+/// take is a transport atomic on this PE itself: posters add through the
+/// transport, so its atomicity statement requires the owner's update to go
+/// through it too (on shared memory the same `lock cmpxchg`).
+pub fn try_take(rt: &Runtime, s: &Sem, n: u64) -> bool {
+    take_with(s, n, |cur, new| {
+        // SAFETY: `s.off` is this PE's copy of a live semaphore (checked by
+        // `lookup`): 8-aligned, in the arena of its segment.
+        unsafe {
+            rt.transport
+                .atomic_no_wake::<u64>(rt.me, s.off, AmoOp::CompareSwap(cur, new))
+        }
+    })
+}
+
+/// [`try_take`] with `cas(current, new)` as the compare-and-swap, which
+/// returns the value it found.
+fn take_with(s: &Sem, n: u64, cas: impl Fn(u64, u64) -> u64) -> bool {
+    let mut v = s.value().load(Ordering::Relaxed);
     loop {
         if v < n {
             // Acquire on the failed check too: a caller that then reads data
@@ -255,9 +270,9 @@ pub fn try_take(s: &Sem, n: u64) -> bool {
             std::sync::atomic::fence(Ordering::Acquire);
             return false;
         }
-        match value.compare_exchange_weak(v, v - n, Ordering::AcqRel, Ordering::Relaxed) {
-            Ok(_) => return true,
-            Err(now) => v = now,
+        match cas(v, v - n) {
+            old if old == v => return true,
+            now => v = now,
         }
     }
 }
@@ -265,12 +280,12 @@ pub fn try_take(s: &Sem, n: u64) -> bool {
 /// Waits until this PE's copy holds `n` and takes them.
 pub fn wait(rt: &Runtime, s: &Sem, n: u64, routine: &'static str) {
     loop {
-        if try_take(s, n) {
+        if try_take(rt, s, n) {
             return;
         }
         rt.waiter().wait_at(
             rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
-            || s.value().load(Ordering::Acquire) >= n,
+            polled(&rt.transport, || s.value().load(Ordering::Acquire) >= n),
             || format!("{routine}({:#x}, {n}): the semaphore holds {}", s.local, s.current()),
         );
     }
@@ -279,6 +294,7 @@ pub fn wait(rt: &Runtime, s: &Sem, n: u64, routine: &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::AtomicWord;
 
     #[test]
     fn flags_follow_bupc() {
@@ -299,6 +315,12 @@ mod tests {
     fn takes_are_exact_under_contention() {
         let cell = Box::leak(Box::new([0u64; 16]));
         cell[0] = 4000;
+        let word = cell.as_ptr() as usize;
+        // The CPU compare-and-swap the shared-memory transport performs.
+        let cas = |cur, new| {
+            // SAFETY: the leaked cell lives for ever; 8-aligned.
+            unsafe { u64::apply(word as *mut u64, AmoOp::CompareSwap(cur, new)) }
+        };
         let s = Sem {
             off: SymOffset(0),
             local: cell.as_ptr() as usize,
@@ -312,15 +334,15 @@ mod tests {
         };
         let taken: usize = std::thread::scope(|sc| {
             let hs: Vec<_> = (0..4)
-                .map(|_| sc.spawn(|| (0..2000).filter(|_| try_take(&s, 1)).count()))
+                .map(|_| sc.spawn(|| (0..2000).filter(|_| take_with(&s, 1, cas)).count()))
                 .collect();
             hs.into_iter().map(|h| h.join().unwrap()).sum()
         });
         assert_eq!(taken, 4000);
         assert_eq!(s.current(), 0);
-        assert!(!try_take(&s, 1));
+        assert!(!take_with(&s, 1, cas));
         cell[0] = 5;
-        assert!(!try_take(&s, 6));
-        assert!(try_take(&s, 5));
+        assert!(!take_with(&s, 6, cas));
+        assert!(take_with(&s, 5, cas));
     }
 }

@@ -2,7 +2,13 @@
 //!
 //! A waiter polls its condition through the [`backoff`] phases and then sleeps
 //! on a *bell* of its PE, a futex word in the control block. Writers that may
-//! have made a condition true call [`notify`] on the target PE's bell.
+//! have made a condition true call [`notify`] on the target PE's bell: the
+//! shared-memory transport does after each of its writes, and
+//! `Transport::wake` for stores made through `local_ptr`.
+//!
+//! This module sits below the transport: it knows bells and conditions, not
+//! PEs. Callers above fold the transport's `progress` into the condition they
+//! pass (`transport::polled`), so a wait polls the transport on every poll.
 //!
 //! The protocol is a Dekker handshake between the waiter's `sleepers` increment
 //! and the writer's data store, each followed by a sequentially consistent
@@ -33,7 +39,8 @@
 //!
 //! When PEs outnumber cores, the library's own waits (barriers, collective
 //! signals) know which PEs they wait for and use [`Waiter::wait_hinted`]:
-//! every PE publishes the CPU it last ran on ([`locate`]), and a waiter spins
+//! every PE publishes the CPU it last ran on ([`locate`], reached through
+//! `Transport::locate` and `Transport::may_share_cpu`), and a waiter spins
 //! only while none of the PEs it waits for was last seen on its own CPU
 //! (those could not run while it spins); otherwise it yields at once. User
 //! waits (`wait_until`, signals) do not know the writer and keep the plain
