@@ -1,0 +1,209 @@
+//! Runs a representative part of the C suite with the library built with the
+//! checking transport (cargo feature `check-transport`, see
+//! `src/transport/check/`): every operation on another PE is executed by that
+//! PE, and any code still reaching another PE's memory around the transport
+//! fails. Each program runs at 2 and 4 PEs (those of its `np` directive),
+//! with its other directives honoured (docs/test-directives.md).
+//!
+//! The library and its tools are built by a nested `cargo build` into
+//! `<target>/check-transport`, a target directory of its own (so the main
+//! build is neither locked nor rebuilt; a second run finds it fresh), and
+//! the programs are compiled with that build's `oshcc` and run with its
+//! `oshrun`.
+
+mod common;
+
+use common::c_programs::{Program, Tools, discover, run};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+/// The PE counts each program runs at (those its directives allow).
+const NPES: [usize; 2] = [2, 4];
+
+/// The programs, by `c_tests/` group and name. Left out because they check
+/// shared-memory answers that the checking transport denies by design (no
+/// other PE is reachable by load/store, so `shmem_ptr` and `shmem_team_ptr`
+/// give NULL and `shmem_addr_accessible` 0 for other PEs):
+/// `unit/shmem_ptr`, `unit/accessible`, `unit/team_node`, `unit/team_basics`
+/// (`shmem_team_ptr` on `SHMEM_TEAM_SHARED`), `unit/space_team_ops` (`shmem_ptr`
+/// of space memory on a team member), `unit/space_overlapping_teams`
+/// (`shmem_addr_accessible` on team members), `unit/amo_interop` (C11
+/// atomics through `shmem_ptr`), `unit/globals` (stores through `shmem_ptr`).
+/// Left out as not about the transport: `errors/*` (argument checks).
+const PROGRAMS: &[&str] = &[
+    // RMA
+    "unit/put_get",
+    "unit/p_g",
+    "unit/iput_iget",
+    "unit/sized_mem",
+    "unit/nbi",
+    // atomics
+    "unit/amo_std",
+    "unit/amo_bitwise",
+    "unit/amo_ext",
+    "unit/amo_nbi",
+    "unit/amo_contention",
+    // signals
+    "unit/signal_put",
+    "unit/signal_set_add",
+    "unit/signal_order",
+    // waits
+    "unit/wait_test",
+    "unit/p2p_sets",
+    "unit/p2p_remote",
+    // locks
+    "unit/lock_mutex",
+    "unit/lock_test",
+    // every collective kind, on teams and active sets
+    "unit/coll_broadcast",
+    "unit/coll_collect",
+    "unit/coll_reduce",
+    "unit/coll_alltoall",
+    "unit/coll_scan",
+    "unit/coll_back_to_back",
+    "unit/aset_alltoall",
+    "unit/aset_barrier_sync",
+    "unit/aset_broadcast",
+    "unit/aset_collect",
+    "unit/aset_reduce",
+    "unit/aset_legacy_idiom",
+    // teams
+    "unit/team_many_live",
+    "unit/team_split_2d",
+    "unit/team_split_strided",
+    "unit/team_churn",
+    // spaces
+    "unit/space_disjoint_teams",
+    "unit/space_oshmpi",
+    // semaphores
+    "unit/sem_semantics",
+    "unit/sem_producers",
+    "unit/sem_memput_signal",
+    // QTC, the application (teams of every size, every strategy's variant)
+    "apps/qtc_check",
+    "apps/qtc_resplit",
+];
+
+/// Builds the library and tools with the checking transport; the directory
+/// holding them.
+fn build_library() -> Result<PathBuf, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the temporary directory is inside the target directory")
+        .join("check-transport");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let out = Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "build",
+            "--package",
+            "rshmem",
+            "--lib",
+            "--bins",
+            "--features",
+            "check-transport",
+        ])
+        .arg("--target-dir")
+        .arg(&target)
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo build --features check-transport failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(target.join("debug"))
+}
+
+/// A program that tells whether `shmem_ptr` reaches the next PE.
+const PEER_PTR: &str = r#"#include <shmem.h>
+#include <stdio.h>
+static long x;
+int main(void) {
+    shmem_init();
+    int next = (shmem_my_pe() + 1) % shmem_n_pes();
+    printf("shmem_ptr to PE %d: %s\n", next, shmem_ptr(&x, next) ? "an address" : "NULL");
+    shmem_finalize();
+    return 0;
+}
+"#;
+
+/// The programs below run with the checking transport, not shared memory:
+/// `shmem_ptr` to another PE is NULL.
+fn checking_transport_is_active(tools: &Tools) -> Result<(), Failed> {
+    std::fs::create_dir_all(&tools.out_dir).map_err(|e| e.to_string())?;
+    let (source, exe) = (tools.out_dir.join("peer_ptr.c"), tools.out_dir.join("peer_ptr"));
+    std::fs::write(&source, PEER_PTR).map_err(|e| e.to_string())?;
+    let cc = Command::new(&tools.oshcc).arg(&source).arg("-o").arg(&exe).output();
+    if !cc.as_ref().is_ok_and(|o| o.status.success()) {
+        return Err(format!("cannot compile {}: {cc:?}", source.display()).into());
+    }
+    let out = Command::new(&tools.oshrun)
+        .args(["-np", "2", "--timeout", "30"])
+        .arg(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if out.status.success() && stdout.matches(": NULL").count() == 2 {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected NULL on both PEs:\n{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into())
+    }
+}
+
+/// The checking build's tools, built by the first trial that needs them.
+fn tools(library: &OnceLock<Result<Tools, String>>) -> Result<&Tools, Failed> {
+    library
+        .get_or_init(|| {
+            let dir = build_library()?;
+            Ok(Tools {
+                oshcc: dir.join("oshcc"),
+                oshcxx: dir.join("oshcxx"),
+                oshrun: dir.join("oshrun"),
+                out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join("check_transport"),
+            })
+        })
+        .as_ref()
+        .map_err(|e| Failed::from(e.as_str()))
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let all = discover();
+    let library: Arc<OnceLock<Result<Tools, String>>> = Arc::new(OnceLock::new());
+    let lib = library.clone();
+    let mut trials = vec![Trial::test("shmem_ptr is NULL for other PEs", move || {
+        checking_transport_is_active(tools(&lib)?)
+    })];
+    for &name in PROGRAMS {
+        let p: Arc<Program> = all
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{name}: no such program under c_tests/"))
+            .clone();
+        let counts: Vec<usize> = NPES.into_iter().filter(|n| p.spec.np.contains(n)).collect();
+        assert!(!counts.is_empty(), "{name} runs at neither 2 nor 4 PEs");
+        for np in counts {
+            for v in std::iter::once(None).chain(p.spec.variants.iter().map(Some)) {
+                let trial = match v {
+                    None => format!("{name} np={np}"),
+                    Some((k, v)) => format!("{name} np={np} {k}={v}"),
+                };
+                let (p, library, variant) = (p.clone(), library.clone(), v.cloned());
+                trials.push(Trial::test(trial, move || {
+                    run(&p, tools(&library)?, np, variant.as_ref(), false)
+                }));
+            }
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
