@@ -9,14 +9,14 @@
 //! target) on its own memory, like an active message over a network:
 //!
 //! - The job file holds, after the symmetric segments, a shared area
-//!   ([`area`]) with one mailbox per (requester, target) pair of
-//!   [`area::SLOTS`] slots, each a few words plus [`area::CHUNK`] bytes of
+//!   (`area`) with one mailbox per (requester, target) pair of
+//!   `area::SLOTS` slots, each a few words plus `area::CHUNK` bytes of
 //!   payload, and one request counter per target.
-//! - The requester ([`request`]) writes the operation, offset and inline data
+//! - The requester (`request`) writes the operation, offset and inline data
 //!   into the next slot, stores the slot's ticket, adds one to the target's
 //!   counter and rings the target's bells. Transfers larger than a chunk are
 //!   several requests; up to `SLOTS` are in flight per pair.
-//! - The target ([`serve`]) executes pending requests whenever this PE calls
+//! - The target (`serve`) executes pending requests whenever this PE calls
 //!   `progress` (every wait loop of the library does) or waits for a reply of
 //!   its own: puts copy the payload into its segment, gets copy into the
 //!   payload, atomics run as CPU atomics on its own word. It then stores the
