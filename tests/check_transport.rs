@@ -86,37 +86,46 @@ const PROGRAMS: &[&str] = &[
     "apps/qtc_resplit",
 ];
 
+/// The target directory of the checking build.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the temporary directory is inside the target directory")
+        .join("check-transport")
+}
+
+/// Runs `cargo <args>` on this package with the feature `check-transport`,
+/// in the checking build's target directory.
+fn cargo(args: &[&str]) -> Result<(), String> {
+    let (cargo_args, test_args) = match args.iter().position(|&a| a == "--") {
+        Some(i) => args.split_at(i),
+        None => (args, &[][..]),
+    };
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let out = Command::new(cargo)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(cargo_args)
+        .args(["--package", "rshmem", "--features", "check-transport", "--target-dir"])
+        .arg(target_dir())
+        .args(test_args)
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "cargo {} --features check-transport failed:\n{}{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
 /// Builds the library and tools with the checking transport; the directory
 /// holding them.
 fn build_library() -> Result<PathBuf, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("the temporary directory is inside the target directory")
-        .join("check-transport");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
-    let out = Command::new(cargo)
-        .current_dir(root)
-        .args([
-            "build",
-            "--package",
-            "rshmem",
-            "--lib",
-            "--bins",
-            "--features",
-            "check-transport",
-        ])
-        .arg("--target-dir")
-        .arg(&target)
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "cargo build --features check-transport failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(target.join("debug"))
+    cargo(&["build", "--lib", "--bins"])?;
+    Ok(target_dir().join("debug"))
 }
 
 /// A program that tells whether `shmem_ptr` reaches the next PE.
@@ -181,9 +190,16 @@ fn main() {
     let all = discover();
     let library: Arc<OnceLock<Result<Tools, String>>> = Arc::new(OnceLock::new());
     let lib = library.clone();
-    let mut trials = vec![Trial::test("shmem_ptr is NULL for other PEs", move || {
-        checking_transport_is_active(tools(&lib)?)
-    })];
+    let mut trials = vec![
+        Trial::test("shmem_ptr is NULL for other PEs", move || {
+            checking_transport_is_active(tools(&lib)?)
+        }),
+        // The feature's own unit tests (the protocol with two PEs in one
+        // process, the peer_addr guard), which a plain `cargo test` does not build.
+        Trial::test("unit tests of the checking transport", || {
+            Ok(cargo(&["test", "--lib", "--", "transport::check", "heap::"])?)
+        }),
+    ];
     for &name in PROGRAMS {
         let p: Arc<Program> = all
             .iter()

@@ -57,6 +57,8 @@ mod area;
 mod codec;
 mod request;
 mod serve;
+#[cfg(test)]
+mod tests;
 
 use super::{Atomicity, Pe, Rendezvous, Transport, polled};
 use crate::heap::{Segments, SymOffset};
