@@ -39,6 +39,8 @@ const PROGRAMS: &[&str] = &[
     "unit/iput_iget",
     "unit/sized_mem",
     "unit/nbi",
+    "unit/fence",
+    "unit/quiet",
     // atomics
     "unit/amo_std",
     "unit/amo_bitwise",
@@ -56,6 +58,8 @@ const PROGRAMS: &[&str] = &[
     // locks
     "unit/lock_mutex",
     "unit/lock_test",
+    // the world barrier
+    "unit/barrier_stress",
     // every collective kind, on teams and active sets
     "unit/coll_broadcast",
     "unit/coll_collect",
@@ -63,6 +67,8 @@ const PROGRAMS: &[&str] = &[
     "unit/coll_alltoall",
     "unit/coll_scan",
     "unit/coll_back_to_back",
+    "unit/coll_algorithms",
+    "unit/ring",
     "unit/aset_alltoall",
     "unit/aset_barrier_sync",
     "unit/aset_broadcast",
@@ -81,9 +87,14 @@ const PROGRAMS: &[&str] = &[
     "unit/sem_semantics",
     "unit/sem_producers",
     "unit/sem_memput_signal",
-    // QTC, the application (teams of every size, every strategy's variant)
+    // threads of one PE issuing at once (SHMEM_THREAD_MULTIPLE)
+    "unit/ctx_threads",
+    "unit/sem_threads",
+    // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
     "apps/qtc_check",
     "apps/qtc_resplit",
+    "apps/heat1d",
+    "apps/sem_pipeline_example",
 ];
 
 /// The target directory of the checking build.
