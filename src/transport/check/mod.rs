@@ -25,7 +25,13 @@
 //!   meanwhile, so two PEs requesting from each other never deadlock, and it
 //!   waits through the usual waiter (spin, yield, then futex sleep on its
 //!   bell), so a PE whose target died holds no core until `oshrun` ends the
-//!   job.
+//!   job. A reply missing for 20 s is reported as a fatal error: the target
+//!   is most likely blocked in a wait that does not call `progress`. These
+//!   waits are not published as stuck-job places (`wait::stuck`): serving
+//!   writes memory from inside a wait, which that proof rules out.
+//! - Each outbox (this PE to one target) is behind a lock of this process,
+//!   so threads of a `SHMEM_THREAD_MULTIPLE` program post whole operations
+//!   one at a time; one thread serves at a time (the others skip).
 //!
 //! Requests of a pair execute in ticket order, so `fence` needs nothing more.
 //! Blocking operations wait for their last request's reply. Non-blocking ones
@@ -33,8 +39,14 @@
 //! `quiet`, which collects every reply; a non-blocking get writes its
 //! destination only then. Operations on this PE itself use its memory
 //! directly. `local_ptr` answers `None` for other PEs, so `shmem_ptr` gives
-//! NULL. The world barrier and the bells use the control block of the job
-//! file, which is job infrastructure, not another PE's memory.
+//! NULL, and `shares_memory` is false for them. Atomicity is declared
+//! [`Atomicity::Transport`], the weaker statement, although the target's CPU
+//! atomics are atomic with local ones too, so that the library above is
+//! checked against it. The world barrier uses the control block of the job
+//! file (job infrastructure, not another PE's memory), polling `progress`;
+//! the bells too. The waits' CPU hint is unknown (`may_share_cpu` says yes,
+//! so oversubscribed waits yield), and no sleep on another PE's word (locks
+//! poll with `progress`).
 //!
 //! # What it proves
 //!
@@ -43,7 +55,9 @@
 //! error), and the other PEs' segments are not accessible in this process at
 //! all (mapped `PROT_NONE`), so code reaching around the trait, by
 //! `peer_addr` or by address arithmetic, fails. `tests/check_transport.rs`
-//! runs a representative part of the C suite this way at 2 and 4 PEs.
+//! runs a representative part of the C suite this way at 2 and 4 PEs, and
+//! this module's unit tests (two PEs in one process: `tests`) with the
+//! feature.
 //!
 //! # Running it by hand
 //!
