@@ -48,6 +48,9 @@ pub fn set_lock(routine: &'static str, lock: *mut c_long) {
 /// 0 if the lock was free and is now held by the caller, 1 otherwise.
 pub fn test_lock(routine: &'static str, lock: *mut c_long) -> c_int {
     let rt = runtime::get(routine);
+    // Programs poll this in a loop: on the lock's home PE the test is an
+    // atomic on its own word, so serve the other PEs' requests here too.
+    rt.transport.progress();
     (!word(rt, routine, lock).try_acquire(rt.me)) as c_int
 }
 

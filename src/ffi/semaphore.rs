@@ -191,12 +191,16 @@ pub fn wait_n(routine: &'static str, p: *mut SemObject, n: usize) {
 
 pub fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
     let rt = runtime::get(routine);
+    // Programs poll this in a loop on their own semaphore: serve the
+    // posters' requests (a network transport's progress) on each try.
+    rt.transport.progress();
     let s = sem(rt, routine, p);
     semaphore::try_take(rt, &s, 1) as c_int
 }
 
 pub fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
     let rt = runtime::get(routine);
+    rt.transport.progress();
     let s = sem(rt, routine, p);
     let n = count(routine, &s, n);
     semaphore::try_take(rt, &s, n) as c_int

@@ -17,7 +17,8 @@
 //! A PE addresses its own globals at their link-time addresses (remapped onto
 //! the segment, see [`globals`]) and its heap inside its mapping of the file;
 //! both translate to offsets, and `peer_addr` turns an offset back into an
-//! address in any PE's segment.
+//! address in any PE's segment (only in its own with the checking transport,
+//! which also makes the other segments inaccessible: see `transport::check`).
 
 pub mod alloc;
 pub mod globals;
@@ -98,10 +99,46 @@ impl Segments {
     }
 
     /// Address of offset `off` in `pe`'s segment, in this process.
+    ///
+    /// Built with the checking transport (feature `check-transport`), only
+    /// this PE's own segment may be addressed: for another PE this panics,
+    /// naming the caller (code reaching around the transport), and the C
+    /// entry point's guard reports it as a fatal error.
     #[inline]
+    #[cfg_attr(feature = "check-transport", track_caller)]
     pub fn peer_addr(&self, pe: usize, off: SymOffset) -> *mut u8 {
         debug_assert!(pe < self.npes && off.0 <= self.stride);
+        #[cfg(feature = "check-transport")]
+        if pe != self.me {
+            panic!(
+                "{} reached PE {pe}'s memory around the transport (checking transport)",
+                std::panic::Location::caller()
+            );
+        }
         self.base.wrapping_add(pe * self.stride + off.0)
+    }
+
+    /// Makes the other PEs' segments inaccessible in this process, so that
+    /// even address arithmetic that bypasses [`peer_addr`](Self::peer_addr)
+    /// faults (checking transport only; the mapping stays reserved).
+    #[cfg(feature = "check-transport")]
+    pub fn hide_peers(&self) -> std::io::Result<()> {
+        for pe in (0..self.npes).filter(|&pe| pe != self.me) {
+            // SAFETY: the range is PE pe's segment inside this process's
+            // mapping of all segments (page aligned: the stride is a multiple
+            // of SEGMENT_ALIGN), which nothing of this process may touch.
+            let r = unsafe {
+                libc::mprotect(
+                    self.base.wrapping_add(pe * self.stride) as *mut libc::c_void,
+                    self.stride,
+                    libc::PROT_NONE,
+                )
+            };
+            if r != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
     }
 }
 
@@ -140,6 +177,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "check-transport"))]
     fn offsets_map_to_every_peer() {
         let s = segs();
         assert_eq!(s.peer_addr(0, SymOffset(0x10)) as usize, 0x10_0010);
@@ -149,5 +187,16 @@ mod tests {
         );
         assert_eq!(s.heap_offset(0x10_4040), Some(0x40));
         assert_eq!(s.heap_offset(0x40_0000), None);
+    }
+
+    #[test]
+    #[cfg(feature = "check-transport")]
+    fn only_the_own_segment_is_addressable_under_the_checking_transport() {
+        let s = segs();
+        assert_eq!(s.peer_addr(1, SymOffset(0x10)) as usize, 0x10_3010);
+        let caught = std::panic::catch_unwind(|| s.peer_addr(0, SymOffset(0x10))).unwrap_err();
+        let what = caught.downcast_ref::<String>().unwrap();
+        assert!(what.contains("src/heap/mod.rs"), "names the caller: {what}");
+        assert!(what.contains("PE 0's memory around the transport"), "{what}");
     }
 }

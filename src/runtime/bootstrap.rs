@@ -18,7 +18,7 @@ use crate::config::{Config, Setting, human_bytes};
 use crate::heap::alloc::Allocator;
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
-use crate::transport::shm::SharedMemory;
+use crate::transport::Active;
 use crate::wait::backoff::Policy;
 use crate::wait::{Waiter, notify};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -179,11 +179,14 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         })?;
     }
     let psync = crate::psync::Strategy::from_name(config.psync_strategy).expect("config admits only known strategies");
+    let area_off = seg_offset + (npes * stride) as u64;
+    let transport = open_transport(segs, control, &file, area_off, policy, config.hang_warn_secs)
+        .map_err(|why| fail(ErrorKind::Startup(why)))?;
     Ok(Runtime {
         me,
         npes,
         psync,
-        transport: SharedMemory::new(segs, control),
+        transport,
         heap: Mutex::new(Allocator::new(heap_len)),
         config,
         control,
@@ -192,6 +195,53 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         thread_level: AtomicI32::new(0),
         _job_file: file,
     })
+}
+
+/// Bytes of the job file, after the segments, that the transport of this
+/// build keeps for itself.
+#[cfg(not(feature = "check-transport"))]
+fn transport_area_len(_npes: usize) -> usize {
+    0
+}
+
+#[cfg(feature = "check-transport")]
+fn transport_area_len(npes: usize) -> usize {
+    crate::transport::check::Checking::area_len(npes, job::page_size())
+}
+
+/// The transport of this build, over the mapped segments (and its own area
+/// of the job file, at `area_off`, if it has one).
+#[cfg(not(feature = "check-transport"))]
+fn open_transport(
+    segs: Segments,
+    control: Control,
+    _file: &OwnedFd,
+    _area_off: u64,
+    _policy: Policy,
+    _hang_warn_secs: f64,
+) -> Result<Active, String> {
+    Ok(crate::transport::shm::SharedMemory::new(segs, control))
+}
+
+/// The checking transport: hides the other PEs' segments from this process
+/// and maps the mailboxes.
+#[cfg(feature = "check-transport")]
+fn open_transport(
+    segs: Segments,
+    control: Control,
+    file: &OwnedFd,
+    area_off: u64,
+    policy: Policy,
+    hang_warn_secs: f64,
+) -> Result<Active, String> {
+    segs.hide_peers()
+        .map_err(|e| format!("cannot protect the other PEs' segments: {e}"))?;
+    let len = transport_area_len(segs.npes);
+    let area = segment::map_shared(file, area_off, len)
+        .map_err(|e| format!("cannot map the checking transport's mailboxes: {e}"))?;
+    // SAFETY: the area is the job file's part after the segments, sized by PE
+    // 0 (zero-filled by the file's growth) and never unmapped.
+    Ok(unsafe { crate::transport::check::Checking::new(segs, control, area.ptr, policy, hang_warn_secs) })
 }
 
 /// PE 0: checks every PE's proposal, sizes the file and writes the layout.
@@ -248,7 +298,7 @@ fn plan_layout(
     let heap_part = (heap_len as u128).next_multiple_of(align);
     let stride = (data_part + heap_part + sync_len as u128).next_multiple_of(heap_align(heap_len) as u128);
     let seg_offset = job::control_len(npes);
-    let len = seg_offset as u128 + npes as u128 * stride;
+    let len = seg_offset as u128 + npes as u128 * stride + transport_area_len(npes) as u128;
     if len > i64::MAX as u128 {
         return Err(format!(
             "the job needs {npes} PE{} x {stride} bytes ({} of globals + {} of heap (SHMEM_SYMMETRIC_SIZE) + {} of \

@@ -56,6 +56,8 @@
 //! [`progress`]: Transport::progress
 //! [`rendezvous`]: Transport::rendezvous
 
+#[cfg(feature = "check-transport")]
+pub mod check;
 pub mod shm;
 
 use crate::heap::SymOffset;
@@ -68,8 +70,15 @@ use std::time::Duration;
 /// A PE number already checked to be in range.
 pub type Pe = usize;
 
-/// The transport of this build.
+/// The transport of this build: shared memory (the cargo feature
+/// `check-transport` selects the checking transport of the tests instead).
+#[cfg(not(feature = "check-transport"))]
 pub type Active = shm::SharedMemory;
+/// The transport of this build: the checking transport of the tests
+/// (feature `check-transport`), which executes every operation on another
+/// PE in that PE (see [`check`]).
+#[cfg(feature = "check-transport")]
+pub type Active = check::Checking;
 
 /// Which atomic operations are atomic with respect to which
 /// ([`Transport::ATOMICITY`]).

@@ -1,8 +1,11 @@
-//! Helpers shared by the launcher tests: run `oshrun` with `/bin/sh` scripts as
-//! PEs, find their pids, check that they are gone, write states the way the
-//! library would.
+//! Helpers shared by the integration tests. Here, for the launcher tests: run
+//! `oshrun` with `/bin/sh` scripts as PEs, find their pids, check that they are
+//! gone, write states the way the library would. [`c_programs`]: the C test
+//! programs and their directives.
 
 #![allow(dead_code)] // each test binary uses a part of them
+
+pub mod c_programs;
 
 use rshmem::job::{self, JobHeader, PeInfo, PeSlot};
 use std::mem::{offset_of, size_of};
