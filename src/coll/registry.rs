@@ -3,15 +3,7 @@
 
 use std::sync::OnceLock;
 
-/// Names accepted by `SHMEM_BARRIER_ALGORITHM`.
-pub const BARRIER: &[&str] = &["auto", "dissemination", "recursive-doubling", "tree", "linear"];
-/// Names accepted by `SHMEM_BCAST_ALGORITHM`.
-pub const BCAST: &[&str] = &["auto", "linear", "binomial"];
-/// Names accepted by `SHMEM_REDUCE_ALGORITHM`.
-pub const REDUCE: &[&str] = &["auto", "linear", "recursive-doubling", "ring"];
-/// Names accepted by `SHMEM_COLLECT_ALGORITHM`.
-pub const COLLECT: &[&str] = &["auto", "linear", "ring"];
-
+use crate::config::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Config, ReduceAlgorithm};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Barrier {
     Auto,
@@ -165,32 +157,66 @@ pub struct Algorithms {
 
 static CHOSEN: OnceLock<Algorithms> = OnceLock::new();
 
-/// Parses the configured names (already validated against the lists above).
-pub fn from_names(barrier: &str, bcast: &str, reduce: &str, collect: &str) -> Algorithms {
-    Algorithms {
-        barrier: match barrier {
-            "dissemination" => Barrier::Dissemination,
-            "recursive-doubling" => Barrier::RecursiveDoubling,
-            "tree" => Barrier::Tree,
-            "linear" => Barrier::Linear,
-            _ => Barrier::Auto,
-        },
-        bcast: match bcast {
-            "linear" => Bcast::Linear,
-            "binomial" => Bcast::Binomial,
-            _ => Bcast::Auto,
-        },
-        reduce: match reduce {
-            "linear" => Reduce::Linear,
-            "recursive-doubling" => Reduce::RecursiveDoubling,
-            "ring" => Reduce::Ring,
-            _ => Reduce::Auto,
-        },
-        collect: match collect {
-            "linear" => Collect::Linear,
-            "ring" => Collect::Ring,
-            _ => Collect::Auto,
-        },
+impl From<BarrierAlgorithm> for Barrier {
+    fn from(a: BarrierAlgorithm) -> Barrier {
+        match a {
+            BarrierAlgorithm::Auto => Barrier::Auto,
+            BarrierAlgorithm::Dissemination => Barrier::Dissemination,
+            BarrierAlgorithm::RecursiveDoubling => Barrier::RecursiveDoubling,
+            BarrierAlgorithm::Tree => Barrier::Tree,
+            BarrierAlgorithm::Linear => Barrier::Linear,
+        }
+    }
+}
+
+impl From<BcastAlgorithm> for Bcast {
+    fn from(a: BcastAlgorithm) -> Bcast {
+        match a {
+            BcastAlgorithm::Auto => Bcast::Auto,
+            BcastAlgorithm::Linear => Bcast::Linear,
+            BcastAlgorithm::Binomial => Bcast::Binomial,
+        }
+    }
+}
+
+impl From<ReduceAlgorithm> for Reduce {
+    fn from(a: ReduceAlgorithm) -> Reduce {
+        match a {
+            ReduceAlgorithm::Auto => Reduce::Auto,
+            ReduceAlgorithm::Linear => Reduce::Linear,
+            ReduceAlgorithm::RecursiveDoubling => Reduce::RecursiveDoubling,
+            ReduceAlgorithm::Ring => Reduce::Ring,
+        }
+    }
+}
+
+impl From<CollectAlgorithm> for Collect {
+    fn from(a: CollectAlgorithm) -> Collect {
+        match a {
+            CollectAlgorithm::Auto => Collect::Auto,
+            CollectAlgorithm::Linear => Collect::Linear,
+            CollectAlgorithm::Ring => Collect::Ring,
+        }
+    }
+}
+
+impl Algorithms {
+    /// Every kind automatic.
+    pub const AUTO: Algorithms = Algorithms {
+        barrier: Barrier::Auto,
+        bcast: Bcast::Auto,
+        reduce: Reduce::Auto,
+        collect: Collect::Auto,
+    };
+
+    /// The choices of the `SHMEM_*_ALGORITHM` variables.
+    pub fn from_config(c: &Config) -> Algorithms {
+        Algorithms {
+            barrier: c.barrier_algorithm.into(),
+            bcast: c.bcast_algorithm.into(),
+            reduce: c.reduce_algorithm.into(),
+            collect: c.collect_algorithm.into(),
+        }
     }
 }
 
@@ -201,7 +227,7 @@ pub fn set(a: Algorithms) {
 
 /// The choices in effect (automatic until `set`).
 pub fn get() -> &'static Algorithms {
-    CHOSEN.get_or_init(|| from_names("auto", "auto", "auto", "auto"))
+    CHOSEN.get_or_init(|| Algorithms::AUTO)
 }
 
 #[cfg(test)]
@@ -211,15 +237,20 @@ mod tests {
     #[test]
     fn names_parse_and_auto_resolves() {
         assert_eq!(
-            from_names("recursive-doubling", "auto", "auto", "auto").barrier,
+            Barrier::from(BarrierAlgorithm::RecursiveDoubling),
             Barrier::RecursiveDoubling
         );
-        let a = from_names("tree", "binomial", "recursive-doubling", "ring");
+        let a = Algorithms {
+            barrier: BarrierAlgorithm::Tree.into(),
+            bcast: BcastAlgorithm::Binomial.into(),
+            reduce: ReduceAlgorithm::RecursiveDoubling.into(),
+            collect: CollectAlgorithm::Ring.into(),
+        };
         assert_eq!(a.barrier.resolve(100), Barrier::Tree);
         assert_eq!(a.bcast, Bcast::Binomial);
         assert_eq!(a.reduce, Reduce::RecursiveDoubling);
         assert_eq!(a.collect.resolve(3), Collect::Ring);
-        let auto = from_names("auto", "auto", "auto", "auto");
+        let auto = Algorithms::from_config(&Config::from_lookup(|_| None).unwrap());
         assert_eq!(auto.barrier.resolve(2), Barrier::Dissemination);
         assert_eq!(auto.barrier.resolve(8), Barrier::Linear);
         assert_eq!(auto.barrier.resolve(128), Barrier::Dissemination);

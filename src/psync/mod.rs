@@ -41,19 +41,11 @@ pub mod traditional;
 
 use crate::coll::flags::Layout;
 use crate::heap::SymOffset;
-use core::ffi::{CStr, c_char};
+use core::ffi::c_char;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Names accepted by `SHMEM_PSYNC_STRATEGY`.
-pub const STRATEGIES: &[&str] = &[
-    "traditional",
-    "extra-sync",
-    "barrier-unlock",
-    "pairwise-rd",
-    "pairwise-tree",
-    "pairwise-tree-fixed",
-];
+pub use crate::config::{Graph, STRATEGIES, Strategy};
 
 /// 64-bit words of a user's pSync array (`SHMEM_*_SYNC_SIZE`): room for the
 /// layout of the largest group (`coll::flags`).
@@ -91,54 +83,7 @@ pub enum CollOp {
     Reduce,
 }
 
-/// The communication graph of a pairwise strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Graph {
-    /// Recursive doubling (`r XOR 2^k`, extra ranks folded): fixed edges.
-    RecursiveDoubling,
-    /// A balanced binary tree rooted at each collective's root.
-    Tree,
-    /// One binary tree rooted at rank 0, whatever the root.
-    FixedTree,
-}
-
-/// A reuse strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    Traditional,
-    ExtraSync,
-    BarrierUnlock,
-    Pairwise(Graph),
-}
-
 impl Strategy {
-    pub fn from_name(name: &str) -> Option<Strategy> {
-        Some(match name {
-            "traditional" => Strategy::Traditional,
-            "extra-sync" => Strategy::ExtraSync,
-            "barrier-unlock" => Strategy::BarrierUnlock,
-            "pairwise-rd" => Strategy::Pairwise(Graph::RecursiveDoubling),
-            "pairwise-tree" => Strategy::Pairwise(Graph::Tree),
-            "pairwise-tree-fixed" => Strategy::Pairwise(Graph::FixedTree),
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        self.cname().to_str().expect("ASCII names")
-    }
-
-    pub fn cname(self) -> &'static CStr {
-        match self {
-            Strategy::Traditional => c"traditional",
-            Strategy::ExtraSync => c"extra-sync",
-            Strategy::BarrierUnlock => c"barrier-unlock",
-            Strategy::Pairwise(Graph::RecursiveDoubling) => c"pairwise-rd",
-            Strategy::Pairwise(Graph::Tree) => c"pairwise-tree",
-            Strategy::Pairwise(Graph::FixedTree) => c"pairwise-tree-fixed",
-        }
-    }
-
     /// Array slots of a team's region: (taken at creation, capacity).
     pub fn slots(self, pool: usize, pool_max: usize) -> (usize, usize) {
         match self {
@@ -393,14 +338,6 @@ impl TeamSync {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for n in STRATEGIES {
-            assert_eq!(Strategy::from_name(n).unwrap().name(), *n);
-        }
-        assert_eq!(Strategy::from_name("nope"), None);
-    }
 
     #[test]
     fn ledger_tracks_peaks_and_baseline() {

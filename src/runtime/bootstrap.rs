@@ -178,7 +178,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
             )))
         })?;
     }
-    let psync = crate::psync::Strategy::from_name(config.psync_strategy).expect("config admits only known strategies");
+    let psync = config.psync_strategy;
     Ok(Runtime {
         me,
         npes,

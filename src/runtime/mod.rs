@@ -153,12 +153,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
     let c = &rt.config;
-    crate::coll::registry::set(crate::coll::registry::from_names(
-        c.barrier_algorithm,
-        c.bcast_algorithm,
-        c.reduce_algorithm,
-        c.collect_algorithm,
-    ));
+    crate::coll::registry::set(crate::coll::registry::Algorithms::from_config(c));
     // The predefined teams' sync memory, before any peer can signal into it
     // (the barrier below).
     crate::team::init(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
