@@ -35,6 +35,7 @@ pub mod lock;
 pub mod psync;
 pub mod runtime;
 pub mod semaphore;
+pub mod sim;
 pub mod space;
 pub mod team;
 pub mod tools;

@@ -1,9 +1,10 @@
-//! Algorithm choice: one environment variable per collective kind, resolved
-//! once at start-up, with an automatic choice by group size.
+//! Algorithm choice: one environment variable per collective kind (parsed
+//! by `config`), an automatic choice by group size and length, and the
+//! algorithms and communication graphs the pairwise strategies prescribe.
 
-use std::sync::OnceLock;
-
-use crate::config::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Config, ReduceAlgorithm};
+use super::topology::{self, Cube};
+use crate::config::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Config, Graph, ReduceAlgorithm};
+use crate::psync::CollOp;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Barrier {
     Auto,
@@ -155,7 +156,47 @@ pub struct Algorithms {
     pub collect: Collect,
 }
 
-static CHOSEN: OnceLock<Algorithms> = OnceLock::new();
+impl Algorithms {
+    /// The algorithms the graph prescribes (they override `SHMEM_*_ALGORITHM`).
+    pub fn pairwise(g: Graph) -> Algorithms {
+        match g {
+            Graph::RecursiveDoubling => Algorithms {
+                barrier: Barrier::RecursiveDoubling,
+                bcast: Bcast::Cube,
+                reduce: Reduce::RecursiveDoubling,
+                collect: Collect::Linear,
+            },
+            Graph::Tree => Algorithms {
+                barrier: Barrier::BinaryTree,
+                bcast: Bcast::RootedTree,
+                reduce: Reduce::Linear,
+                collect: Collect::Linear,
+            },
+            Graph::FixedTree => Algorithms {
+                barrier: Barrier::BinaryTree,
+                bcast: Bcast::FixedTree,
+                reduce: Reduce::Linear,
+                collect: Collect::Linear,
+            },
+        }
+    }
+}
+
+/// The ranks that signal rank `r` of a group of `n` in one collective of kind
+/// `op` (`root` matters to broadcasts only). Collect, alltoall and the tree
+/// strategies' reductions synchronise with the group's barrier.
+pub fn pairwise_peers(g: Graph, op: CollOp, n: usize, r: usize, root: usize) -> Vec<usize> {
+    if n <= 1 {
+        return vec![];
+    }
+    match (g, op) {
+        (Graph::RecursiveDoubling, CollOp::Broadcast) => topology::cube_bcast(n, r, root).peers(),
+        (Graph::RecursiveDoubling, _) => Cube::new(n).peers(r),
+        (Graph::Tree, CollOp::Broadcast) => topology::rooted_tree_bcast(n, r, root).peers(),
+        (Graph::FixedTree, CollOp::Broadcast) => topology::fixed_tree_bcast(n, r, root).peers(),
+        (Graph::Tree | Graph::FixedTree, _) => topology::binary_tree(n, r).peers(),
+    }
+}
 
 impl From<BarrierAlgorithm> for Barrier {
     fn from(a: BarrierAlgorithm) -> Barrier {
@@ -201,14 +242,6 @@ impl From<CollectAlgorithm> for Collect {
 }
 
 impl Algorithms {
-    /// Every kind automatic.
-    pub const AUTO: Algorithms = Algorithms {
-        barrier: Barrier::Auto,
-        bcast: Bcast::Auto,
-        reduce: Reduce::Auto,
-        collect: Collect::Auto,
-    };
-
     /// The choices of the `SHMEM_*_ALGORITHM` variables.
     pub fn from_config(c: &Config) -> Algorithms {
         Algorithms {
@@ -218,16 +251,6 @@ impl Algorithms {
             collect: c.collect_algorithm.into(),
         }
     }
-}
-
-/// Records the choices (at the first `shmem_init`).
-pub fn set(a: Algorithms) {
-    let _ = CHOSEN.set(a);
-}
-
-/// The choices in effect (automatic until `set`).
-pub fn get() -> &'static Algorithms {
-    CHOSEN.get_or_init(|| Algorithms::AUTO)
 }
 
 #[cfg(test)]
@@ -265,5 +288,34 @@ mod tests {
         assert_eq!(auto.reduce.resolve_user_sync(8, 4096), Push::Push);
         assert_eq!(auto.reduce.resolve_user_sync(8, 4097), Push::Not(Reduce::Linear));
         assert_eq!(a.reduce.resolve_user_sync(8, 8), Push::Not(Reduce::RecursiveDoubling));
+    }
+
+    /// Distinct partners of rank 0 over prefix teams n, n-1, ..., 1.
+    fn shrinking(g: Graph, n: usize) -> usize {
+        let mut p = std::collections::BTreeSet::new();
+        for m in (1..=n).rev() {
+            for op in [CollOp::Barrier, CollOp::Reduce] {
+                for x in pairwise_peers(g, op, m, 0, 0) {
+                    p.insert(x);
+                }
+            }
+            for root in 0..m {
+                for x in pairwise_peers(g, CollOp::Broadcast, m, 0, root) {
+                    p.insert(x);
+                }
+            }
+        }
+        p.len()
+    }
+
+    #[test]
+    fn partner_counts_follow_the_graphs() {
+        // Recursive doubling: log2 n partners for PE 0 however the team shrinks.
+        assert_eq!(shrinking(Graph::RecursiveDoubling, 64), 6);
+        assert_eq!(shrinking(Graph::RecursiveDoubling, 1024), 10);
+        // The fixed tree: PE 0 has two children, whatever the root.
+        assert_eq!(shrinking(Graph::FixedTree, 64), 2);
+        // Re-rooted trees: PE 0 ends up pairing with almost everyone.
+        assert!(shrinking(Graph::Tree, 64) > 40);
     }
 }

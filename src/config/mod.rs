@@ -471,8 +471,9 @@ fn other_names(v: &Var) -> Vec<String> {
 }
 
 /// The granule sizes are rounded up to when memory is laid out (a segment's
-/// parts start at multiples of it): every size must survive that rounding.
-const SIZE_ALIGN: usize = crate::heap::SEGMENT_ALIGN;
+/// parts start at multiples of it, `heap::SEGMENT_ALIGN`, checked equal in
+/// `runtime`): every size must survive that rounding.
+pub const SIZE_ALIGN: usize = 2 << 20;
 
 /// Parses a size and checks it: at least `min`, and still representable
 /// once rounded up to a multiple of `align` (a power of two).

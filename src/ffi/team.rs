@@ -10,7 +10,7 @@ use super::check;
 use super::constants::SHMEM_TEAM_NUM_CONTEXTS;
 use super::handle::TeamHandle;
 use crate::coll::Group;
-use crate::psync::{self, CollOp, Footprint};
+use crate::psync::{self, Footprint};
 use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::team::{self, SplitError, Team};
@@ -301,7 +301,7 @@ pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
 
 /// A barrier over `t`; the strategy learns that it completed.
 pub fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
-    t.coll(rt, routine, CollOp::Barrier).barrier();
+    crate::coll::team_sync(rt, routine, t.coll());
 }
 
 /// `shmem_team_ptr` (1.6): the address of `dest` on team rank `pe`, if this PE
@@ -356,8 +356,7 @@ fn write_footprint(routine: &'static str, fp: *mut Footprint, v: Footprint) {
 /// and the messages its collectives sent.
 pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
-    let l = *psync::ledger();
-    let v = Footprint::from_ledger(crate::team::strategy(rt), &l, psync::signals());
+    let v = rt.psync.footprint();
     write_footprint(routine, fp, v);
     0
 }
@@ -385,7 +384,7 @@ pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footp
         baseline_never_freed: baseline,
         ..psync::Ledger::new()
     };
-    let v = Footprint::from_ledger(crate::team::strategy(rt), &l, 0);
+    let v = Footprint::from_ledger(rt.psync.strategy, &l, 0);
     write_footprint(routine, fp, v);
     0
 }

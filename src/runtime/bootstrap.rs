@@ -178,11 +178,11 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
             )))
         })?;
     }
-    let psync = config.psync_strategy;
     Ok(Runtime {
         me,
         npes,
-        psync,
+        psync: crate::psync::SyncState::new(config.psync_strategy),
+        algorithms: crate::coll::registry::Algorithms::from_config(&config),
         transport: SharedMemory::new(segs, control),
         heap: Mutex::new(Allocator::new(heap_len)),
         config,

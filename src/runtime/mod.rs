@@ -24,6 +24,9 @@ use std::os::fd::OwnedFd;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
+// `config` is a leaf: it checks sizes against the heap's granule by value.
+const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
+
 /// Everything an initialised PE knows.
 pub struct Runtime {
     pub me: usize,
@@ -35,8 +38,10 @@ pub struct Runtime {
     /// The symmetric heap's bookkeeping; collective calls take it in turn.
     pub heap: Mutex<Allocator>,
     pub policy: Policy,
-    /// `SHMEM_PSYNC_STRATEGY`, parsed once.
-    pub psync: crate::psync::Strategy,
+    /// The synchronisation-memory strategy and its accounting.
+    pub psync: crate::psync::SyncState,
+    /// The `SHMEM_*_ALGORITHM` choices.
+    pub algorithms: crate::coll::registry::Algorithms,
     /// Thread level granted by `shmem_init_thread`.
     pub thread_level: AtomicI32,
     /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
@@ -152,8 +157,6 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         rt
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
-    let c = &rt.config;
-    crate::coll::registry::set(crate::coll::registry::Algorithms::from_config(c));
     // The predefined teams' sync memory, before any peer can signal into it
     // (the barrier below).
     crate::team::init(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
