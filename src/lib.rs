@@ -42,6 +42,7 @@ pub mod tools;
 pub mod transport;
 pub mod types;
 pub mod wait;
+pub mod world;
 pub mod wrapper;
 
 /// The public headers as generated from the type table by `build.rs`.

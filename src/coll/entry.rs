@@ -13,10 +13,10 @@ use super::registry::Push;
 use super::{Coll, Done, Group, Transported, barrier, bcast};
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, Grant, Mem, TeamSync};
-use crate::runtime::Runtime;
 use crate::transport::Transport;
 use crate::types::Combine;
 use crate::wait::stuck::Kind;
+use crate::world::World;
 
 /// A team as the collectives see it: its members and its sync memory.
 #[derive(Clone, Copy)]
@@ -36,7 +36,7 @@ pub struct ActiveSet {
 /// A team collective of kind `op`; `release`: give the memory back when it
 /// returns (not for the destroy barrier, after which nobody may write to the
 /// team's memory).
-fn on_team<'a>(rt: &'a Runtime, routine: &'static str, t: TeamRef<'a>, op: CollOp, release: bool) -> Coll<'a> {
+fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp, release: bool) -> Coll<'a> {
     let ps = &rt.psync;
     let strategy = ps.imp();
     let acct = &ps.accounting;
@@ -76,7 +76,7 @@ fn on_team<'a>(rt: &'a Runtime, routine: &'static str, t: TeamRef<'a>, op: CollO
 }
 
 /// A collective on an active set's pSync, with `scratch` (pWrk) if any.
-fn on_set<'a>(rt: &'a Runtime, routine: &'static str, a: ActiveSet, scratch: (SymOffset, usize)) -> Coll<'a> {
+fn on_set<'a>(rt: &'a World, routine: &'static str, a: ActiveSet, scratch: (SymOffset, usize)) -> Coll<'a> {
     Coll::new(rt, routine, a.group, Mem::Array(a.psync), scratch, None, None)
 }
 
@@ -85,14 +85,14 @@ fn on_set<'a>(rt: &'a Runtime, routine: &'static str, a: ActiveSet, scratch: (Sy
 /// `shmem_barrier_all`: completes this PE's outstanding operations, then waits
 /// for every PE. `routine` is the user's call that implies it (for a report
 /// of a job that can never finish).
-pub fn barrier_all(rt: &Runtime, routine: &'static str) {
+pub fn barrier_all(rt: &World, routine: &'static str) {
     rt.transport.quiet();
     sync_all(rt, routine);
 }
 
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
-pub fn sync_all(rt: &Runtime, routine: &'static str) {
+pub fn sync_all(rt: &World, routine: &'static str) {
     barrier::world(
         &rt.control,
         rt.me,
@@ -107,25 +107,25 @@ pub fn sync_all(rt: &Runtime, routine: &'static str) {
 
 /// `shmem_team_sync`, and the team barriers of the library (split, space
 /// attach and detach, semaphore allocation).
-pub fn team_sync(rt: &Runtime, routine: &'static str, t: TeamRef<'_>) {
+pub fn team_sync(rt: &World, routine: &'static str, t: TeamRef<'_>) {
     on_team(rt, routine, t, CollOp::Barrier, true).barrier();
 }
 
 /// The barrier of `shmem_team_destroy`: once it completes, every member has
 /// finished every collective of the team and nothing writes to its memory.
-pub fn team_sync_last(rt: &Runtime, routine: &'static str, t: TeamRef<'_>) {
+pub fn team_sync_last(rt: &World, routine: &'static str, t: TeamRef<'_>) {
     on_team(rt, routine, t, CollOp::Barrier, false).barrier();
 }
 
 /// A team barrier that stays open: `each` runs between barriers of the team
 /// (the agreement steps of a split), all on one collective of the team.
-pub fn team_phases<R>(rt: &Runtime, routine: &'static str, t: TeamRef<'_>, each: impl FnOnce(&dyn Fn()) -> R) -> R {
+pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: impl FnOnce(&dyn Fn()) -> R) -> R {
     let c = on_team(rt, routine, t, CollOp::Barrier, true);
     each(&|| c.barrier())
 }
 
 pub fn broadcast(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
     (dest, source): (SymOffset, SymOffset),
@@ -147,7 +147,7 @@ pub fn broadcast(
 /// `shmem_collect`: `dest_for(total)` checks the destination once the
 /// members' lengths are known.
 pub fn collect(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
     dest_for: impl FnOnce(usize) -> SymOffset,
@@ -158,31 +158,19 @@ pub fn collect(
     super::collect::collect(&c, c.algs.collect.resolve(t.group.size), dest_for, source, len);
 }
 
-pub fn fcollect(
-    rt: &Runtime,
-    routine: &'static str,
-    t: TeamRef<'_>,
-    (dest, source): (SymOffset, SymOffset),
-    len: usize,
-) {
+pub fn fcollect(rt: &World, routine: &'static str, t: TeamRef<'_>, (dest, source): (SymOffset, SymOffset), len: usize) {
     let c = on_team(rt, routine, t, CollOp::Collect, true);
     super::collect::fcollect(&c, c.algs.collect.resolve(t.group.size), dest, source, len);
 }
 
-pub fn alltoall(
-    rt: &Runtime,
-    routine: &'static str,
-    t: TeamRef<'_>,
-    (dest, source): (SymOffset, SymOffset),
-    len: usize,
-) {
+pub fn alltoall(rt: &World, routine: &'static str, t: TeamRef<'_>, (dest, source): (SymOffset, SymOffset), len: usize) {
     let c = on_team(rt, routine, t, CollOp::Alltoall, true);
     super::alltoall::alltoall(&c, dest, source, len);
 }
 
 /// `shmem_alltoalls`: strides `dst`, `sst` in elements of `T`.
 pub fn alltoalls<T: Copy>(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
     (dest, source): (SymOffset, SymOffset),
@@ -195,7 +183,7 @@ pub fn alltoalls<T: Copy>(
 
 /// A team reduction of `n` elements (`len` bytes) with `O`.
 pub fn reduce<T: Copy, O: Combine<T>>(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
     (dest, source): (SymOffset, SymOffset),
@@ -208,7 +196,7 @@ pub fn reduce<T: Copy, O: Combine<T>>(
 
 /// `shmem_sum_inscan` / `shmem_sum_exscan` with `O`.
 pub fn scan<T: Copy, O: Combine<T>>(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
     (dest, source): (SymOffset, SymOffset),
@@ -222,13 +210,13 @@ pub fn scan<T: Copy, O: Combine<T>>(
 // ---- Active sets -------------------------------------------------------------
 
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
-pub fn set_barrier(rt: &Runtime, routine: &'static str, a: ActiveSet) {
+pub fn set_barrier(rt: &World, routine: &'static str, a: ActiveSet) {
     rt.transport.quiet();
     set_sync(rt, routine, a);
 }
 
 /// `shmem_sync` (active-set form).
-pub fn set_sync(rt: &Runtime, routine: &'static str, a: ActiveSet) {
+pub fn set_sync(rt: &World, routine: &'static str, a: ActiveSet) {
     on_set(rt, routine, a, (SymOffset(0), 0)).barrier();
 }
 
@@ -236,7 +224,7 @@ pub fn set_sync(rt: &Runtime, routine: &'static str, a: ActiveSet) {
 /// (`inbox()` checks and returns it), the root returning at once. Err: the
 /// root broadcast this many bytes instead of `len`.
 pub fn set_broadcast(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     a: ActiveSet,
     (dest, source): (SymOffset, SymOffset),
@@ -255,7 +243,7 @@ pub fn set_broadcast(
 }
 
 pub fn set_collect(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     a: ActiveSet,
     dest_for: impl FnOnce(usize) -> SymOffset,
@@ -268,7 +256,7 @@ pub fn set_collect(
 
 /// `shmem_fcollect*`: pushes through the pSync's inbox (`inbox()`) by default.
 pub fn set_fcollect(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     a: ActiveSet,
     (dest, source): (SymOffset, SymOffset),
@@ -284,7 +272,7 @@ pub fn set_fcollect(
 
 /// `shmem_alltoall*`: always pushes through the pSync's `inbox`.
 pub fn set_alltoall(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     a: ActiveSet,
     (dest, source): (SymOffset, SymOffset),
@@ -296,7 +284,7 @@ pub fn set_alltoall(
 }
 
 pub fn set_alltoalls<T: Copy>(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     a: ActiveSet,
     (dest, source): (SymOffset, SymOffset),
@@ -312,7 +300,7 @@ pub fn set_alltoalls<T: Copy>(
 /// member's contribution fits.
 #[allow(clippy::too_many_arguments)]
 pub fn set_reduce<T: Copy, O: Combine<T>>(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     a: ActiveSet,
     (dest, source): (SymOffset, SymOffset),

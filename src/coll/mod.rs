@@ -46,11 +46,11 @@ pub use entry::*;
 
 use crate::heap::SymOffset;
 use crate::psync::{Accounting, Graph, Layout, Mem, Remote, SyncStrategy, TeamSync, Ticket};
-use crate::runtime::Runtime;
 use crate::transport::Transport;
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Step};
 use crate::wait::stuck::Kind;
+use crate::world::World;
 use registry::Algorithms;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -95,7 +95,7 @@ const SCAN_MAX: usize = 64;
 /// (the entry points of [`entry`]); the algorithms of this module's
 /// submodules read its fields.
 pub struct Coll<'a> {
-    rt: &'a Runtime,
+    rt: &'a World,
     /// Where signals and partners are counted.
     acct: &'a Accounting,
     g: Group,
@@ -134,12 +134,12 @@ impl Drop for Coll<'_> {
 
 /// A strategy's operations at other PEs, through the transport.
 struct Transported<'a> {
-    rt: &'a Runtime,
+    rt: &'a World,
     backoff: Backoff,
 }
 
 impl<'a> Transported<'a> {
-    fn new(rt: &'a Runtime) -> Transported<'a> {
+    fn new(rt: &'a World) -> Transported<'a> {
         Transported {
             rt,
             backoff: Backoff::new(rt.policy),
@@ -181,7 +181,7 @@ impl<'a> Coll<'a> {
     /// `scratch` (offset, bytes), following `graph` if the strategy
     /// prescribes one, and giving `done` back when it returns.
     fn new(
-        rt: &'a Runtime,
+        rt: &'a World,
         routine: &'static str,
         g: Group,
         mem: Mem,
@@ -197,7 +197,7 @@ impl<'a> Coll<'a> {
             l: Layout::for_size(g.size),
             scratch,
             scratch_len,
-            algs: graph.map_or(rt.algorithms, Algorithms::pairwise),
+            algs: graph.map_or_else(|| Algorithms::from_config(&rt.config), Algorithms::pairwise),
             routine,
             done,
         }

@@ -12,7 +12,6 @@
 
 mod attach;
 
-use super::Runtime;
 use super::error::{Error, ErrorKind};
 use crate::config::{Config, Setting, human_bytes};
 use crate::heap::alloc::Allocator;
@@ -21,6 +20,7 @@ use crate::job::{self, Control, PeState};
 use crate::transport::shm::SharedMemory;
 use crate::wait::backoff::Policy;
 use crate::wait::{Waiter, notify};
+use crate::world::World;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -43,7 +43,7 @@ fn default_heap(npes: usize, requested: usize) -> usize {
     requested.min(fit.max(32 << 20))
 }
 
-pub fn start(routine: &'static str) -> Result<Runtime, Error> {
+pub fn start(routine: &'static str) -> Result<World, Error> {
     let fail = |kind: ErrorKind| Error::new(routine, kind);
     let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
     super::DEBUG.store(config.debug, Ordering::Relaxed);
@@ -178,11 +178,10 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
             )))
         })?;
     }
-    Ok(Runtime {
+    Ok(World {
         me,
         npes,
         psync: crate::psync::SyncState::new(config.psync_strategy),
-        algorithms: crate::coll::registry::Algorithms::from_config(&config),
         transport: SharedMemory::new(segs, control),
         heap: Mutex::new(Allocator::new(heap_len)),
         config,
@@ -190,7 +189,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         segs,
         policy,
         thread_level: AtomicI32::new(0),
-        _job_file: file,
+        job_file: file,
     })
 }
 

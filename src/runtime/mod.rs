@@ -11,79 +11,32 @@
 pub mod bootstrap;
 pub mod error;
 
-use crate::config::Config;
-use crate::heap::Segments;
-use crate::heap::alloc::Allocator;
 use crate::job::{Control, PeState};
-use crate::transport::shm::SharedMemory;
-use crate::wait::Waiter;
-use crate::wait::backoff::Policy;
-use crate::wait::stuck::{Kind, Place, Post};
+use crate::wait::stuck::Kind;
+use crate::world::World;
 use error::{Error, ErrorKind};
-use std::os::fd::OwnedFd;
+use std::ops::Deref;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
 // `config` is a leaf: it checks sizes against the heap's granule by value.
 const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
+// `world` names the thread levels by value.
+const _: () = assert!(crate::world::THREAD_MULTIPLE == crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32);
 
-/// Everything an initialised PE knows.
+/// Everything an initialised PE knows: the low-level context ([`World`],
+/// which the modules below take) and the state of the modules that keep
+/// some between calls. `rt.me`, `rt.transport`, ... are the world's.
 pub struct Runtime {
-    pub me: usize,
-    pub npes: usize,
-    pub config: Config,
-    pub control: Control,
-    pub segs: Segments,
-    pub transport: SharedMemory,
-    /// The symmetric heap's bookkeeping; collective calls take it in turn.
-    pub heap: Mutex<Allocator>,
-    pub policy: Policy,
-    /// The synchronisation-memory strategy and its accounting.
-    pub psync: crate::psync::SyncState,
-    /// The `SHMEM_*_ALGORITHM` choices.
-    pub algorithms: crate::coll::registry::Algorithms,
-    /// Thread level granted by `shmem_init_thread`.
-    pub thread_level: AtomicI32,
-    /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
-    _job_file: OwnedFd,
+    pub world: World,
 }
 
-impl Runtime {
-    /// A waiter on this PE's symmetric memory (woken by puts and atomics).
-    #[inline]
-    pub fn waiter(&self) -> Waiter<'_> {
-        self.waiter_on(&self.control.slot(self.me).wake.memory)
-    }
+impl Deref for Runtime {
+    type Target = World;
 
-    /// A waiter for the library's own synchronisation (woken by barriers).
     #[inline]
-    pub fn sync_waiter(&self) -> Waiter<'_> {
-        self.waiter_on(&self.control.slot(self.me).wake.sync)
-    }
-
-    /// Where a wait of this PE blocks, to publish on its slow path (see
-    /// `wait::stuck`). None at `SHMEM_THREAD_MULTIPLE` for waits other than
-    /// the rendezvous: another thread of this PE could satisfy them.
-    #[inline]
-    pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
-        if !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
-            && self.thread_level.load(Ordering::Relaxed) == crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32
-        {
-            return None;
-        }
-        Some(Post {
-            control: &self.control,
-            me: self.me,
-            place: Place { kind, routine, episode },
-        })
-    }
-
-    fn waiter_on<'a>(&'a self, bell: &'a crate::job::Bell) -> Waiter<'a> {
-        Waiter {
-            bell,
-            policy: self.policy,
-            hang_warn_secs: self.config.hang_warn_secs,
-        }
+    fn deref(&self) -> &World {
+        &self.world
     }
 }
 
@@ -146,7 +99,9 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
     let rt: &'static Runtime = if first {
-        let rt = Box::leak(Box::new(bootstrap::start(routine)?));
+        let rt = Box::leak(Box::new(Runtime {
+            world: bootstrap::start(routine)?,
+        }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
         rt

@@ -20,10 +20,10 @@
 
 use crate::coll::Group;
 use crate::heap::SymOffset;
-use crate::runtime::Runtime;
 use crate::space::{self, Space, SpaceError, arena::Arena};
 use crate::transport::Transport;
 use crate::types::AmoOp;
+use crate::world::World;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -130,7 +130,7 @@ fn live() -> MutexGuard<'static, BTreeMap<usize, (Arc<Space>, usize)>> {
 /// Allocates a semaphore on the team `team` (raw handle, `group`),
 /// collectively over its members; `barrier` is a barrier of the team. The
 /// value starts at 0 on every member. Returns this PE's address of it.
-pub fn alloc(rt: &Runtime, team: usize, group: Group, flags: i32, barrier: impl FnMut()) -> Result<usize, SpaceError> {
+pub fn alloc(rt: &World, team: usize, group: Group, flags: i32, barrier: impl FnMut()) -> Result<usize, SpaceError> {
     let _guard = space::lifecycle();
     let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
     let local = rt.segs.peer_addr(rt.me, off) as usize;
@@ -146,7 +146,7 @@ pub fn alloc(rt: &Runtime, team: usize, group: Group, flags: i32, barrier: impl 
 
 /// The semaphore at `addr` on this PE, if `addr` is one.
 #[inline]
-pub fn lookup(rt: &Runtime, addr: usize) -> Option<Sem> {
+pub fn lookup(rt: &World, addr: usize) -> Option<Sem> {
     let arena = Arena::new(&rt.segs);
     let start = arena.local_start(addr, OBJECT_BYTES)?;
     if !addr.is_multiple_of(64) {
@@ -180,7 +180,7 @@ pub fn count_on(team: usize) -> usize {
 }
 
 /// Frees a semaphore after the team's barrier (nobody uses it any more).
-pub fn release(rt: &Runtime, addr: usize) {
+pub fn release(rt: &World, addr: usize) {
     let _guard = space::lifecycle();
     if let Some((space, _)) = live().remove(&addr) {
         header(addr).magic.store(0, Ordering::Release);
@@ -213,7 +213,7 @@ pub enum PostError {
 /// `pe` must be a member of the semaphore's team; `data`, if given, must be
 /// a valid put to `pe` (symmetric destination, readable source).
 pub unsafe fn post(
-    rt: &Runtime,
+    rt: &World,
     s: &Sem,
     n: u64,
     pe: usize,
@@ -263,7 +263,7 @@ pub fn try_take(s: &Sem, n: u64) -> bool {
 }
 
 /// Waits until this PE's copy holds `n` and takes them.
-pub fn wait(rt: &Runtime, s: &Sem, n: u64, routine: &'static str) {
+pub fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
     loop {
         if try_take(s, n) {
             return;

@@ -25,7 +25,7 @@ pub mod arena;
 use crate::coll::Group;
 use crate::heap::alloc::{Allocator, Exhausted, MIN_ALIGN};
 use crate::heap::{SEGMENT_ALIGN, SymOffset};
-use crate::runtime::Runtime;
+use crate::world::World;
 use arena::{Arena, Extent};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -365,7 +365,7 @@ impl Space {
 /// Agreement among the members of `group`, which are all inside the same
 /// collective call between two barriers: the lowest extent of `len` bytes
 /// at `align` free on every member. The same answer on every member.
-pub fn agree(rt: &Runtime, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
+pub fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
     let arena = Arena::new(&rt.segs);
     let lists: Vec<Vec<Extent>> = (0..group.size)
         .map(|r| arena.read(&rt.transport, group.pe(r)))
@@ -382,14 +382,14 @@ pub fn agree(rt: &Runtime, group: Group, len: usize, align: usize) -> Result<Ext
 
 /// Records an agreed extent as used on this PE. Cannot fail after
 /// [`agree`] succeeded on the same lists.
-pub fn take(rt: &Runtime, extent: Extent) {
+pub fn take(rt: &World, extent: Extent) {
     Arena::new(&rt.segs)
         .take(extent)
         .expect("agree() checked that every list has room");
 }
 
 /// Gives an extent back on this PE once no member uses it any more.
-pub fn give_back(rt: &Runtime, extent: Extent) {
+pub fn give_back(rt: &World, extent: Extent) {
     let arena = Arena::new(&rt.segs);
     arena.give(extent);
     arena.release(extent);
@@ -398,7 +398,7 @@ pub fn give_back(rt: &Runtime, extent: Extent) {
 /// A team's own synchronisation space at an agreed extent (see
 /// `team::create`), holding `parts` (byte lengths; an empty one is placed at the
 /// end) one after another, the team's region first. Returns the space and the offset of every part.
-pub fn team_space(rt: &Runtime, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
+pub fn team_space(rt: &World, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
     let space = Space::new(Config {
         sheap_size: extent.len,
         num_contexts: 0,
@@ -422,7 +422,7 @@ pub fn team_space(rt: &Runtime, extent: Extent, parts: &[usize]) -> (Arc<Space>,
 }
 
 /// Gives a team's synchronisation space back (after the team's last barrier).
-pub fn drop_team_space(rt: &Runtime, space: &Space) {
+pub fn drop_team_space(rt: &World, space: &Space) {
     if let Some(a) = space.state().attached.take() {
         give_back(rt, a.extent);
     }
@@ -433,7 +433,7 @@ pub fn drop_team_space(rt: &Runtime, space: &Space) {
 /// member can use it. The caller holds [`lifecycle`]. For library objects
 /// that live in a team's memory (semaphores).
 pub fn attach_internal(
-    rt: &Runtime,
+    rt: &World,
     group: Group,
     len: usize,
     mut barrier: impl FnMut(),
@@ -453,13 +453,7 @@ pub fn attach_internal(
 /// Attaches user space `raw` to the team `team` (raw handle, `group`): the
 /// members agree on an extent between the two barriers `barrier` runs. The
 /// caller holds [`lifecycle`].
-pub fn attach(
-    rt: &Runtime,
-    raw: usize,
-    team: usize,
-    group: Group,
-    mut barrier: impl FnMut(),
-) -> Result<(), SpaceError> {
+pub fn attach(rt: &World, raw: usize, team: usize, group: Group, mut barrier: impl FnMut()) -> Result<(), SpaceError> {
     let space = lookup(raw)?;
     if let Some(t) = space.team() {
         return Err(SpaceError::AlreadyAttached { team: t });
@@ -502,7 +496,7 @@ pub fn check_detach(raw: usize, team: usize) -> Result<Arc<Space>, SpaceError> {
 
 /// Detaches user space `space` after the team's barrier: nobody uses it any
 /// more. The caller holds [`lifecycle`].
-pub fn detach(rt: &Runtime, space: &Space) -> Result<(), SpaceError> {
+pub fn detach(rt: &World, space: &Space) -> Result<(), SpaceError> {
     let a = space.detachable()?;
     ATTACHED
         .write()
@@ -525,7 +519,7 @@ pub fn attached_to(team: usize) -> Vec<usize> {
 
 /// The attached user space holding `[addr, addr+len)` on this PE, and the
 /// offset of `addr` in every member's segment.
-pub fn resolve(rt: &Runtime, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
+pub fn resolve(rt: &World, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
     let arena = Arena::new(&rt.segs);
     let start = arena.local_start(addr, len)?;
     let map = ATTACHED.read().unwrap_or_else(|e| e.into_inner());
@@ -535,7 +529,7 @@ pub fn resolve(rt: &Runtime, addr: usize, len: usize) -> Option<(SymOffset, Mapp
 
 /// The offset of `[addr, addr+len)` if it is symmetric memory of world PE
 /// `pe`: the heap and globals of every PE, a space's memory on its members.
-pub fn symmetric_on(rt: &Runtime, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
+pub fn symmetric_on(rt: &World, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
     if let Some(off) = rt.segs.offset_of(addr, len) {
         return Some(off);
     }
@@ -544,7 +538,7 @@ pub fn symmetric_on(rt: &Runtime, addr: usize, len: usize, pe: usize) -> Option<
 
 /// At `shmem_init`: forgets every extent and every user space (their
 /// memory went with the previous initialisation).
-pub fn init(rt: &Runtime) {
+pub fn init(rt: &World) {
     Arena::new(&rt.segs).reset();
     ATTACHED.write().unwrap_or_else(|e| e.into_inner()).clear();
     let mut t = table();

@@ -11,8 +11,8 @@
 use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
 use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
-use crate::runtime::Runtime;
 use crate::space::{self, Space, SpaceError, arena::Extent};
+use crate::world::World;
 use std::sync::{Arc, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
@@ -128,7 +128,7 @@ fn remove(raw: usize) -> Option<Arc<Team>> {
 
 /// Zeroes this PE's copy of the sync arrays of a region about to be taken
 /// (between the barriers that agree on it: before any member can signal).
-fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
+fn clear_arrays(rt: &World, extent: Extent, plan: &Plan) {
     let flags = Extent {
         start: extent.start + plan.scratch,
         len: plan.cap * plan.array_bytes,
@@ -142,7 +142,7 @@ fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
 /// `pairs`: the pairwise location table (the world team's, or `None` for
 /// the world team itself, whose extra bytes hold it).
 fn take(
-    rt: &Runtime,
+    rt: &World,
     extent: Extent,
     plan: Plan,
     g: Group,
@@ -156,7 +156,7 @@ fn take(
 }
 
 /// Returns a team's region once no member uses it any more.
-fn give_back(rt: &Runtime, team: &Team) {
+fn give_back(rt: &World, team: &Team) {
     let sync = &team.sync;
     let arrays = match sync.plan.cap {
         0 => 0,
@@ -174,7 +174,7 @@ fn region_len(plan: &Plan) -> usize {
     plan.units() * UNIT
 }
 
-fn plan(rt: &Runtime, size: usize) -> Plan {
+fn plan(rt: &World, size: usize) -> Plan {
     let c = &rt.config;
     Plan::new(
         rt.psync.strategy,
@@ -189,7 +189,7 @@ fn plan(rt: &Runtime, size: usize) -> Plan {
 /// PE takes the same first extents without talking to the others; nobody
 /// signals into them before the start-up barrier, which every PE reaches
 /// after zeroing its copy.
-pub fn init(rt: &Runtime) -> Result<(), String> {
+pub fn init(rt: &World) -> Result<(), String> {
     let _guard = space::lifecycle();
     crate::semaphore::forget_all();
     space::init(rt);
@@ -252,7 +252,7 @@ pub fn init(rt: &Runtime) -> Result<(), String> {
 }
 
 /// At `shmem_finalize`: prints the footprint if asked, and forgets every team.
-pub fn finalize(rt: &Runtime) {
+pub fn finalize(rt: &World) {
     let _guard = space::lifecycle();
     if rt.config.psync_stats {
         eprintln!("{}", rt.psync.stats_line(rt.me, rt.npes));
@@ -281,7 +281,7 @@ pub enum SplitError {
 /// phase, the group this PE joins (with its rank), or `None`. Every parent PE
 /// calls with the same number of phases. Returns the raw handle per phase.
 pub fn create(
-    rt: &Runtime,
+    rt: &World,
     routine: &'static str,
     parent: &Team,
     mine: &[Option<(Group, i32)>],
@@ -327,7 +327,7 @@ pub fn create(
 
 /// Destroys a user team, collectively over its members. `None` if the handle
 /// is not a live user team.
-pub fn destroy(rt: &Runtime, routine: &'static str, raw: usize) -> Option<()> {
+pub fn destroy(rt: &World, routine: &'static str, raw: usize) -> Option<()> {
     let team = lookup(raw)?;
     if team.predefined.is_some() {
         return None;
