@@ -32,7 +32,7 @@ fn buffer(rt: &Runtime, routine: &'static str, g: Group, name: &'static str, add
         return rt
             .segs
             .offset_of(addr, 0)
-            .or_else(|| crate::space::resolve(rt, addr, 0).map(|(off, _)| off))
+            .or_else(|| rt.spaces.resolve(rt, addr, 0).map(|(off, _)| off))
             .unwrap_or(SymOffset(0));
     }
     check::sym_group(rt, routine, name, addr, len, g)

@@ -116,7 +116,7 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     }
     // Memory of a space goes back to its space, synchronising its team.
     if rt.segs.heap_offset(ptr as usize).is_none()
-        && let Some((_, m)) = crate::space::resolve(rt, ptr as usize, 1)
+        && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
     {
         return super::space::free_in(rt, routine, m.space, ptr);
     }
@@ -136,7 +136,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
         };
     }
     if rt.segs.heap_offset(ptr as usize).is_none()
-        && let Some((_, m)) = crate::space::resolve(rt, ptr as usize, 1)
+        && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
     {
         fatal(&Error::new(
             routine,

@@ -61,7 +61,7 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
         // PE numbers are the context's: ranks of its team for a team's
         // (or a space's) context.
         let team = match ctx.object().map(|o| o.team()) {
-            Some(raw) if raw != crate::team::WORLD => crate::team::lookup(raw).map(|t| t.size),
+            Some(raw) if raw != crate::team::WORLD => crate::runtime::get(routine).teams.lookup(raw).map(|t| t.size),
             _ => None,
         };
         for &pe in pes {

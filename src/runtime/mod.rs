@@ -29,6 +29,9 @@ const _: () = assert!(crate::world::THREAD_MULTIPLE == crate::ffi::constants::SH
 /// some between calls. `rt.me`, `rt.transport`, ... are the world's.
 pub struct Runtime {
     pub world: World,
+    pub teams: crate::team::Teams,
+    pub spaces: crate::space::Spaces,
+    pub semaphores: crate::semaphore::Semaphores,
 }
 
 impl Deref for Runtime {
@@ -37,6 +40,34 @@ impl Deref for Runtime {
     #[inline]
     fn deref(&self) -> &World {
         &self.world
+    }
+}
+
+impl Runtime {
+    /// At every `shmem_init`, in this order: the semaphores and spaces of an
+    /// earlier initialisation are forgotten (their memory went with it), the
+    /// synchronisation accounting starts over, and the predefined teams get
+    /// their sync memory, before any peer can signal into it (the start-up
+    /// barrier follows).
+    fn start_state(&self) -> Result<(), String> {
+        {
+            let _guard = self.spaces.lifecycle();
+            self.semaphores.forget_all();
+            self.spaces.reset(self);
+        }
+        self.psync.reset(self.npes);
+        self.teams.init(self, &self.spaces)
+    }
+
+    /// At `shmem_finalize`, after its rendezvous: the footprint if asked,
+    /// then every team is forgotten (spaces and semaphores stay, unusable
+    /// until `start_state` forgets them at the next `shmem_init`).
+    fn end_state(&self) {
+        if self.config.psync_stats {
+            eprintln!("{}", self.psync.stats_line(self.me, self.npes));
+        }
+        self.teams.finalize(&self.spaces);
+        self.psync.set_world(None);
     }
 }
 
@@ -101,6 +132,9 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     let rt: &'static Runtime = if first {
         let rt = Box::leak(Box::new(Runtime {
             world: bootstrap::start(routine)?,
+            teams: Default::default(),
+            spaces: Default::default(),
+            semaphores: Default::default(),
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
@@ -112,9 +146,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         rt
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
-    // The predefined teams' sync memory, before any peer can signal into it
-    // (the barrier below).
-    crate::team::init(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+    rt.start_state()
+        .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
     rt.control.set_state(rt.me, PeState::Running);
     ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
     *count = 1;
@@ -158,7 +191,7 @@ pub fn finalize(at_exit: bool) {
         crate::coll::barrier::Rendezvous::Finalize,
         |ep| rt.post(kind, "shmem_finalize", ep),
     );
-    crate::team::finalize(rt);
+    rt.end_state();
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
 }

@@ -20,7 +20,7 @@
 
 use crate::coll::Group;
 use crate::heap::SymOffset;
-use crate::space::{self, Space, SpaceError, arena::Arena};
+use crate::space::{self, Space, SpaceError, Spaces, arena::Arena};
 use crate::transport::Transport;
 use crate::types::AmoOp;
 use crate::world::World;
@@ -121,27 +121,70 @@ fn header(local: usize) -> &'static Header {
 }
 
 /// Live semaphores of this process: their spaces and teams, by address.
-static LIVE: Mutex<BTreeMap<usize, (Arc<Space>, usize)>> = Mutex::new(BTreeMap::new());
-
-fn live() -> MutexGuard<'static, BTreeMap<usize, (Arc<Space>, usize)>> {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+/// Owned by the runtime.
+#[derive(Debug, Default)]
+pub struct Semaphores {
+    live: Mutex<BTreeMap<usize, (Arc<Space>, usize)>>,
 }
 
-/// Allocates a semaphore on the team `team` (raw handle, `group`),
-/// collectively over its members; `barrier` is a barrier of the team. The
-/// value starts at 0 on every member. Returns this PE's address of it.
-pub fn alloc(rt: &World, team: usize, group: Group, flags: i32, barrier: impl FnMut()) -> Result<usize, SpaceError> {
-    let _guard = space::lifecycle();
-    let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
-    let local = rt.segs.peer_addr(rt.me, off) as usize;
-    let h = header(local);
-    h.flags.store(flags as u32, Ordering::Relaxed);
-    h.start.store(group.start as i64, Ordering::Relaxed);
-    h.stride.store(group.stride as i64, Ordering::Relaxed);
-    h.size.store(group.size as u64, Ordering::Relaxed);
-    h.magic.store(MAGIC, Ordering::Release);
-    live().insert(local, (space, team));
-    Ok(local)
+impl Semaphores {
+    fn live(&self) -> MutexGuard<'_, BTreeMap<usize, (Arc<Space>, usize)>> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Allocates a semaphore on the team `team` (raw handle, `group`),
+    /// collectively over its members; `barrier` is a barrier of the team. The
+    /// value starts at 0 on every member. Returns this PE's address of it.
+    pub fn alloc(
+        &self,
+        rt: &World,
+        spaces: &Spaces,
+        team: usize,
+        group: Group,
+        flags: i32,
+        barrier: impl FnMut(),
+    ) -> Result<usize, SpaceError> {
+        let _guard = spaces.lifecycle();
+        let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
+        let local = rt.segs.peer_addr(rt.me, off) as usize;
+        let h = header(local);
+        h.flags.store(flags as u32, Ordering::Relaxed);
+        h.start.store(group.start as i64, Ordering::Relaxed);
+        h.stride.store(group.stride as i64, Ordering::Relaxed);
+        h.size.store(group.size as u64, Ordering::Relaxed);
+        h.magic.store(MAGIC, Ordering::Release);
+        self.live().insert(local, (space, team));
+        Ok(local)
+    }
+
+    /// The raw handle of the team a live semaphore was allocated on.
+    pub fn team_of(&self, addr: usize) -> Option<usize> {
+        self.live().get(&addr).map(|(_, t)| *t)
+    }
+
+    /// Live semaphores allocated on team `team`.
+    pub fn count_on(&self, team: usize) -> usize {
+        self.live().values().filter(|(_, t)| *t == team).count()
+    }
+
+    /// Frees a semaphore after the team's barrier (nobody uses it any more).
+    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
+        let _guard = spaces.lifecycle();
+        if let Some((space, _)) = self.live().remove(&addr) {
+            header(addr).magic.store(0, Ordering::Release);
+            space::drop_team_space(rt, &space);
+        }
+    }
+
+    /// At `shmem_init`: the semaphores of an earlier initialisation are gone
+    /// (their memory went with it); stale pointers to them are reported.
+    pub fn forget_all(&self) {
+        let mut l = self.live();
+        for &addr in l.keys() {
+            header(addr).magic.store(0, Ordering::Release);
+        }
+        l.clear();
+    }
 }
 
 /// The semaphore at `addr` on this PE, if `addr` is one.
@@ -167,35 +210,6 @@ pub fn lookup(rt: &World, addr: usize) -> Option<Sem> {
             rank: 0,
         },
     })
-}
-
-/// The raw handle of the team a live semaphore was allocated on.
-pub fn team_of(addr: usize) -> Option<usize> {
-    live().get(&addr).map(|(_, t)| *t)
-}
-
-/// Live semaphores allocated on team `team`.
-pub fn count_on(team: usize) -> usize {
-    live().values().filter(|(_, t)| *t == team).count()
-}
-
-/// Frees a semaphore after the team's barrier (nobody uses it any more).
-pub fn release(rt: &World, addr: usize) {
-    let _guard = space::lifecycle();
-    if let Some((space, _)) = live().remove(&addr) {
-        header(addr).magic.store(0, Ordering::Release);
-        space::drop_team_space(rt, &space);
-    }
-}
-
-/// At `shmem_init`: the semaphores of an earlier initialisation are gone
-/// (their memory went with it); stale pointers to them are reported.
-pub fn forget_all() {
-    let mut l = live();
-    for &addr in l.keys() {
-        header(addr).magic.store(0, Ordering::Release);
-    }
-    l.clear();
 }
 
 /// Why a post is refused.

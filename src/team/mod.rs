@@ -11,7 +11,7 @@
 use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
 use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
-use crate::space::{self, Space, SpaceError, arena::Extent};
+use crate::space::{self, Space, SpaceError, Spaces, arena::Extent};
 use crate::world::World;
 use std::sync::{Arc, RwLock};
 
@@ -69,15 +69,11 @@ struct Slot {
     team: Option<Arc<Team>>,
 }
 
+#[derive(Default)]
 struct Table {
     slots: Vec<Slot>,
     free: Vec<usize>,
 }
-
-static TABLE: RwLock<Table> = RwLock::new(Table {
-    slots: Vec::new(),
-    free: Vec::new(),
-});
 
 fn encode(index: usize, generation: u32) -> usize {
     ((generation as usize) << 32) | (index + 1)
@@ -86,44 +82,6 @@ fn encode(index: usize, generation: u32) -> usize {
 fn decode(raw: usize) -> Option<(usize, u32)> {
     let index = (raw & 0xffff_ffff).checked_sub(1)?;
     Some((index, (raw >> 32) as u32))
-}
-
-/// The team behind a raw handle, if it names a live team.
-pub fn lookup(raw: usize) -> Option<Arc<Team>> {
-    let (index, generation) = decode(raw)?;
-    let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
-    let slot = table.slots.get(index)?;
-    if slot.generation != generation {
-        return None;
-    }
-    slot.team.clone()
-}
-
-fn insert(team: Team) -> usize {
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    let team = Some(Arc::new(team));
-    if let Some(index) = table.free.pop() {
-        let slot = &mut table.slots[index];
-        slot.team = team;
-        encode(index, slot.generation)
-    } else {
-        table.slots.push(Slot { generation: 0, team });
-        encode(table.slots.len() - 1, 0)
-    }
-}
-
-/// Removes a live team from the table; its handle is stale from now on.
-fn remove(raw: usize) -> Option<Arc<Team>> {
-    let (index, generation) = decode(raw)?;
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    let slot = table.slots.get_mut(index)?;
-    if slot.generation != generation {
-        return None;
-    }
-    let team = slot.team.take()?;
-    slot.generation = slot.generation.wrapping_add(1);
-    table.free.push(index);
-    Some(team)
 }
 
 /// Zeroes this PE's copy of the sync arrays of a region about to be taken
@@ -185,91 +143,6 @@ fn plan(rt: &World, size: usize) -> Plan {
     )
 }
 
-/// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
-/// PE takes the same first extents without talking to the others; nobody
-/// signals into them before the start-up barrier, which every PE reaches
-/// after zeroing its copy.
-pub fn init(rt: &World) -> Result<(), String> {
-    let _guard = space::lifecycle();
-    crate::semaphore::forget_all();
-    space::init(rt);
-    rt.psync.reset(rt.npes);
-    let arena = space::arena::Arena::new(&rt.segs);
-    let too_small = |what: &str, bytes: usize| {
-        format!(
-            "SHMEM_SPACE_ARENA_SIZE={} is too small for {what} ({bytes} bytes after the {}-byte header)",
-            rt.config.space_arena_size,
-            space::arena::HEADER
-        )
-    };
-    // Pairwise strategies: a location per possible sender, in the world
-    // team's space after its region (shared by every team).
-    let table = match rt.psync.imp().pair_locations() {
-        true => (rt.npes * LOCATION_BYTES).next_multiple_of(UNIT),
-        false => 0,
-    };
-    let plan = plan(rt, rt.npes);
-    let len = region_len(&plan) + table;
-    let extent = arena
-        .first_fit(&[], len, UNIT)
-        .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
-    clear_arrays(rt, extent, &plan);
-    arena.zero(Extent {
-        start: extent.start + region_len(&plan),
-        len: table,
-    });
-    let g = Group {
-        start: 0,
-        stride: 1,
-        size: rt.npes,
-        rank: rt.me,
-    };
-    let (sync, space) = take(rt, extent, plan, g, (table, None));
-    rt.psync.set_world(Some(sync.clone()));
-    let world = |name| Team {
-        start: 0,
-        stride: 1,
-        size: rt.npes,
-        my_rank: rt.me,
-        num_contexts: 0,
-        sync: sync.clone(),
-        space: space.clone(),
-        predefined: Some(name),
-    };
-    // The predefined teams always sit at the first indices with generation
-    // 0; `finalize` left every other slot empty and free.
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    while table.slots.len() < PREDEFINED.len() {
-        table.slots.push(Slot {
-            generation: 0,
-            team: None,
-        });
-    }
-    for (slot, name) in table.slots.iter_mut().zip(PREDEFINED) {
-        slot.team = Some(Arc::new(world(name)));
-    }
-    Ok(())
-}
-
-/// At `shmem_finalize`: prints the footprint if asked, and forgets every team.
-pub fn finalize(rt: &World) {
-    let _guard = space::lifecycle();
-    if rt.config.psync_stats {
-        eprintln!("{}", rt.psync.stats_line(rt.me, rt.npes));
-    }
-    rt.psync.set_world(None);
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    for (i, slot) in table.slots.iter_mut().enumerate() {
-        if slot.team.take().is_some() && i >= PREDEFINED.len() {
-            slot.generation = slot.generation.wrapping_add(1);
-        }
-    }
-    // Every user slot is free for the next shmem_init; stale handles stay stale.
-    let n = table.slots.len();
-    table.free.clear();
-    table.free.extend((PREDEFINED.len()..n).rev());
-}
-
 /// Why a split did not create a team on this PE.
 #[derive(Debug)]
 pub enum SplitError {
@@ -277,69 +150,195 @@ pub enum SplitError {
     NoSyncMemory(SpaceError),
 }
 
-/// Creates, collectively over `parent`, the teams described by `mine`: for each
-/// phase, the group this PE joins (with its rank), or `None`. Every parent PE
-/// calls with the same number of phases. Returns the raw handle per phase.
-pub fn create(
-    rt: &World,
-    routine: &'static str,
-    parent: &Team,
-    mine: &[Option<(Group, i32)>],
-) -> Vec<Result<Option<usize>, SplitError>> {
-    let _guard = space::lifecycle();
-    let pairs = Some(parent.sync.pairs);
-    coll::team_phases(rt, routine, parent.coll(), |barrier| {
-        let mut out = Vec::with_capacity(mine.len());
-        for phase in mine {
-            // Every parent PE is inside this call: the extent lists stay still
-            // until the second barrier. Only the new team's members are read.
-            barrier();
-            let found = phase.map(|(g, _)| {
-                let plan = plan(rt, g.size);
-                let agreed = space::agree(rt, g, region_len(&plan), UNIT);
-                if let Ok(extent) = agreed {
-                    clear_arrays(rt, extent, &plan);
-                }
-                (plan, agreed)
-            });
-            barrier();
-            out.push(match (phase, found) {
-                (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
-                    let (sync, space) = take(rt, extent, plan, *g, (0, pairs));
-                    Ok(Some(insert(Team {
-                        start: g.start,
-                        stride: g.stride,
-                        size: g.size,
-                        my_rank: g.rank,
-                        num_contexts: *num_contexts,
-                        sync,
-                        space,
-                        predefined: None,
-                    })))
-                }
-                (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),
-                _ => Ok(None),
-            });
-        }
-        out
-    })
+/// This process's teams, by handle. Owned by the runtime.
+#[derive(Default)]
+pub struct Teams {
+    table: RwLock<Table>,
 }
 
-/// Destroys a user team, collectively over its members. `None` if the handle
-/// is not a live user team.
-pub fn destroy(rt: &World, routine: &'static str, raw: usize) -> Option<()> {
-    let team = lookup(raw)?;
-    if team.predefined.is_some() {
-        return None;
+impl Teams {
+    /// The team behind a raw handle, if it names a live team.
+    pub fn lookup(&self, raw: usize) -> Option<Arc<Team>> {
+        let (index, generation) = decode(raw)?;
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let slot = table.slots.get(index)?;
+        if slot.generation != generation {
+            return None;
+        }
+        slot.team.clone()
     }
-    // Every member has finished every collective of the team once this
-    // barrier completes, and the algorithms consume all their signals, so
-    // nothing will write to the team's memory any more.
-    coll::team_sync_last(rt, routine, team.coll());
-    let _guard = space::lifecycle();
-    let team = remove(raw)?;
-    give_back(rt, &team);
-    Some(())
+
+    fn insert(&self, team: Team) -> usize {
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let team = Some(Arc::new(team));
+        if let Some(index) = table.free.pop() {
+            let slot = &mut table.slots[index];
+            slot.team = team;
+            encode(index, slot.generation)
+        } else {
+            table.slots.push(Slot { generation: 0, team });
+            encode(table.slots.len() - 1, 0)
+        }
+    }
+
+    /// Removes a live team from the table; its handle is stale from now on.
+    fn remove(&self, raw: usize) -> Option<Arc<Team>> {
+        let (index, generation) = decode(raw)?;
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let slot = table.slots.get_mut(index)?;
+        if slot.generation != generation {
+            return None;
+        }
+        let team = slot.team.take()?;
+        slot.generation = slot.generation.wrapping_add(1);
+        table.free.push(index);
+        Some(team)
+    }
+
+    /// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
+    /// PE takes the same first extents without talking to the others; nobody
+    /// signals into them before the start-up barrier, which every PE reaches
+    /// after zeroing its copy.
+    pub fn init(&self, rt: &World, spaces: &Spaces) -> Result<(), String> {
+        let _guard = spaces.lifecycle();
+        let arena = space::arena::Arena::new(&rt.segs);
+        let too_small = |what: &str, bytes: usize| {
+            format!(
+                "SHMEM_SPACE_ARENA_SIZE={} is too small for {what} ({bytes} bytes after the {}-byte header)",
+                rt.config.space_arena_size,
+                space::arena::HEADER
+            )
+        };
+        // Pairwise strategies: a location per possible sender, in the world
+        // team's space after its region (shared by every team).
+        let table = match rt.psync.imp().pair_locations() {
+            true => (rt.npes * LOCATION_BYTES).next_multiple_of(UNIT),
+            false => 0,
+        };
+        let plan = plan(rt, rt.npes);
+        let len = region_len(&plan) + table;
+        let extent = arena
+            .first_fit(&[], len, UNIT)
+            .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
+        clear_arrays(rt, extent, &plan);
+        arena.zero(Extent {
+            start: extent.start + region_len(&plan),
+            len: table,
+        });
+        let g = Group {
+            start: 0,
+            stride: 1,
+            size: rt.npes,
+            rank: rt.me,
+        };
+        let (sync, space) = take(rt, extent, plan, g, (table, None));
+        rt.psync.set_world(Some(sync.clone()));
+        let world = |name| Team {
+            start: 0,
+            stride: 1,
+            size: rt.npes,
+            my_rank: rt.me,
+            num_contexts: 0,
+            sync: sync.clone(),
+            space: space.clone(),
+            predefined: Some(name),
+        };
+        // The predefined teams always sit at the first indices with generation
+        // 0; `finalize` left every other slot empty and free.
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        while table.slots.len() < PREDEFINED.len() {
+            table.slots.push(Slot {
+                generation: 0,
+                team: None,
+            });
+        }
+        for (slot, name) in table.slots.iter_mut().zip(PREDEFINED) {
+            slot.team = Some(Arc::new(world(name)));
+        }
+        Ok(())
+    }
+
+    /// At `shmem_finalize`: forgets every team.
+    pub fn finalize(&self, spaces: &Spaces) {
+        let _guard = spaces.lifecycle();
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        for (i, slot) in table.slots.iter_mut().enumerate() {
+            if slot.team.take().is_some() && i >= PREDEFINED.len() {
+                slot.generation = slot.generation.wrapping_add(1);
+            }
+        }
+        // Every user slot is free for the next shmem_init; stale handles stay stale.
+        let n = table.slots.len();
+        table.free.clear();
+        table.free.extend((PREDEFINED.len()..n).rev());
+    }
+
+    /// Creates, collectively over `parent`, the teams described by `mine`: for each
+    /// phase, the group this PE joins (with its rank), or `None`. Every parent PE
+    /// calls with the same number of phases. Returns the raw handle per phase.
+    pub fn create(
+        &self,
+        rt: &World,
+        spaces: &Spaces,
+        routine: &'static str,
+        parent: &Team,
+        mine: &[Option<(Group, i32)>],
+    ) -> Vec<Result<Option<usize>, SplitError>> {
+        let _guard = spaces.lifecycle();
+        let pairs = Some(parent.sync.pairs);
+        coll::team_phases(rt, routine, parent.coll(), |barrier| {
+            let mut out = Vec::with_capacity(mine.len());
+            for phase in mine {
+                // Every parent PE is inside this call: the extent lists stay still
+                // until the second barrier. Only the new team's members are read.
+                barrier();
+                let found = phase.map(|(g, _)| {
+                    let plan = plan(rt, g.size);
+                    let agreed = space::agree(rt, g, region_len(&plan), UNIT);
+                    if let Ok(extent) = agreed {
+                        clear_arrays(rt, extent, &plan);
+                    }
+                    (plan, agreed)
+                });
+                barrier();
+                out.push(match (phase, found) {
+                    (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
+                        let (sync, space) = take(rt, extent, plan, *g, (0, pairs));
+                        Ok(Some(self.insert(Team {
+                            start: g.start,
+                            stride: g.stride,
+                            size: g.size,
+                            my_rank: g.rank,
+                            num_contexts: *num_contexts,
+                            sync,
+                            space,
+                            predefined: None,
+                        })))
+                    }
+                    (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),
+                    _ => Ok(None),
+                });
+            }
+            out
+        })
+    }
+
+    /// Destroys a user team, collectively over its members. `None` if the handle
+    /// is not a live user team.
+    pub fn destroy(&self, rt: &World, spaces: &Spaces, routine: &'static str, raw: usize) -> Option<()> {
+        let team = self.lookup(raw)?;
+        if team.predefined.is_some() {
+            return None;
+        }
+        // Every member has finished every collective of the team once this
+        // barrier completes, and the algorithms consume all their signals, so
+        // nothing will write to the team's memory any more.
+        coll::team_sync_last(rt, routine, team.coll());
+        let _guard = spaces.lifecycle();
+        let team = self.remove(raw)?;
+        give_back(rt, &team);
+        Some(())
+    }
 }
 
 #[cfg(test)]
