@@ -12,15 +12,21 @@
 //!   job's shared memory file. Every PE maps every segment, so a put is a store.
 //!
 //! ## Layers
+//! Each module depends only on modules below it.
 //! ```text
 //!   C program ──> ffi/ (the only exports: argument checks, panic boundary)
 //!                  │
-//!                  ├─ runtime/ (process state, init/finalize, errors)
-//!                  ├─ heap/ (segments, allocator, symmetric globals)
-//!                  ├─ transport/ (put/get/fence/quiet by symmetric offset)
-//!                  ├─ wait/ (spin → yield → futex, doorbells)
-//!                  ├─ coll/ (barrier)
-//!                  └─ lock (distributed locks)
+//!                 runtime/ (owns the process state; init/finalize, errors)
+//!                  │
+//!                 team/ ── semaphore/ ── space/ (teams, UPC semaphores, spaces)
+//!                  │
+//!                 coll/ (collective entry points and algorithms)   sim (virtual jobs)
+//!                  │
+//!                 world (a PE's low-level context)  lock (distributed locks)
+//!                  │
+//!                 psync/ (sync-memory strategies)  transport/  wait/  heap/
+//!                  │
+//!                 config  job  types (leaves)
 //!   oshrun ──────> launcher/ ── job (the contract shared with the PEs)
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]

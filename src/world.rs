@@ -21,8 +21,12 @@ use std::os::fd::OwnedFd;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// `SHMEM_THREAD_MULTIPLE` (checked against `shmem.h` in `runtime`).
+/// `SHMEM_THREAD_SINGLE` and `SHMEM_THREAD_MULTIPLE` (checked against
+/// `shmem.h` in `ffi::setup`).
+pub const THREAD_SINGLE: i32 = 0;
 pub const THREAD_MULTIPLE: i32 = 3;
+/// The OpenSHMEM version implemented (checked likewise).
+pub const SPEC_VERSION: (i64, i64) = (1, 5);
 
 /// What every layer of a PE may use.
 pub struct World {

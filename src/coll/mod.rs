@@ -31,13 +31,22 @@
 //! Data moves by direct loads and stores between segments through the
 //! transport (`get`/`put` by symmetric offset): receivers pull from the
 //! senders' buffers, which is a `memcpy` on one node.
+//!
+//! Layout: [`entry`] holds the entry points (one per collective kind, for
+//! teams, active sets and the world: they choose the algorithm, take sync
+//! memory from the strategy and give it back); this file the [`Coll`] they
+//! build and its signalling; [`registry`] the algorithm choices; one file
+//! per kind of algorithm ([`barrier`], `bcast`, `reduce`, `collect`,
+//! `alltoall`) and the shapes they share ([`topology`], [`ring`]). `coll`
+//! takes the [`World`](crate::world) and depends on nothing above it
+//! (not on `team` or `runtime`), so teams use it for their own barriers.
 
-pub mod alltoall;
+mod alltoall;
 pub mod barrier;
-pub mod bcast;
-pub mod collect;
+mod bcast;
+mod collect;
 pub mod entry;
-pub mod reduce;
+mod reduce;
 pub mod registry;
 pub mod ring;
 pub mod topology;

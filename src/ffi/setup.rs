@@ -11,6 +11,12 @@ fn init_or_die(routine: &'static str, requested: c_int) -> c_int {
     }
 }
 
+// The library below names the thread levels and the version by value.
+const _: () = assert!(crate::world::THREAD_SINGLE as i64 == constants::SHMEM_THREAD_SINGLE);
+const _: () = assert!(crate::world::THREAD_MULTIPLE as i64 == constants::SHMEM_THREAD_MULTIPLE);
+const _: () = assert!(crate::world::SPEC_VERSION.0 == constants::SHMEM_MAJOR_VERSION);
+const _: () = assert!(crate::world::SPEC_VERSION.1 == constants::SHMEM_MINOR_VERSION);
+
 pub fn init(routine: &'static str) {
     init_or_die(routine, constants::SHMEM_THREAD_SINGLE as c_int);
 }

@@ -7,6 +7,15 @@
 //! then lives for the rest of the process: `shmem_finalize` marks it inactive
 //! but keeps the mappings, because the program's globals now live in the job
 //! file and a later `shmem_init` (allowed by OpenSHMEM 1.6) reuses them.
+//!
+//! The [`Runtime`] is the one owner of process state: the low-level
+//! [`World`] (built by [`bootstrap`], taken by every module below) and the
+//! state of the modules that keep some between calls (teams, spaces,
+//! semaphores; the synchronisation accounting lives in the world, as every
+//! collective needs it). Each `shmem_init` resets that state in one order
+//! (`Runtime::start_state`), each `shmem_finalize` ends it in one
+//! (`Runtime::end_state`). The statics here are the process's lifecycle
+//! only: which runtime is active, and the words the exit paths need.
 
 pub mod bootstrap;
 pub mod error;
@@ -21,8 +30,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
 // `config` is a leaf: it checks sizes against the heap's granule by value.
 const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
-// `world` names the thread levels by value.
-const _: () = assert!(crate::world::THREAD_MULTIPLE == crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32);
 
 /// Everything an initialised PE knows: the low-level context ([`World`],
 /// which the modules below take) and the state of the modules that keep
@@ -123,10 +130,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         *count += 1;
         return Ok(rt.thread_level.load(Ordering::Relaxed));
     }
-    let granted = requested.clamp(
-        crate::ffi::constants::SHMEM_THREAD_SINGLE as i32,
-        crate::ffi::constants::SHMEM_THREAD_MULTIPLE as i32,
-    );
+    let granted = requested.clamp(crate::world::THREAD_SINGLE, crate::world::THREAD_MULTIPLE);
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
     let rt: &'static Runtime = if first {
@@ -158,8 +162,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             eprintln!(
                 "rshmem {} (OpenSHMEM {}.{})",
                 env!("CARGO_PKG_VERSION"),
-                crate::ffi::constants::SHMEM_MAJOR_VERSION,
-                crate::ffi::constants::SHMEM_MINOR_VERSION
+                crate::world::SPEC_VERSION.0,
+                crate::world::SPEC_VERSION.1
             );
         }
         if rt.config.info {
