@@ -5,8 +5,15 @@
 //! negative) for `i` in `0..size`: a strided split of a strided team is again
 //! strided, and both axes of a 2-D split are strided splits of the parent.
 //! Handles are table indices with a generation, so a handle used after
-//! `shmem_team_destroy` is recognised, not followed. The table grows as
-//! needed; slots of destroyed teams are reused.
+//! `shmem_team_destroy` is recognised, not followed. The table ([`Teams`],
+//! owned by the runtime) grows as needed; slots of destroyed teams are
+//! reused.
+//!
+//! A team's synchronisation memory is laid out here at creation (a region
+//! in a space the team owns, shaped by the strategy's `psync::Plan`); how it
+//! is used and reused is the strategy's business (`psync`), run by the
+//! collectives (`coll`), which the splits and destroys use for their
+//! barriers.
 
 use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
@@ -96,9 +103,8 @@ fn clear_arrays(rt: &World, extent: Extent, plan: &Plan) {
 
 /// Takes the region of a new team on this PE, in a space the team owns, and
 /// accounts for it. `extra` bytes after the region hold the pairwise
-/// location table (world team only); returns where they are.
-/// `pairs`: the pairwise location table (the world team's, or `None` for
-/// the world team itself, whose extra bytes hold it).
+/// location table (world team only); `pairs` is where that table is (`None`
+/// for the world team itself: in its `extra` bytes).
 fn take(
     rt: &World,
     extent: Extent,
