@@ -325,7 +325,7 @@ impl Job {
                             }
                         }
                     }
-                    if release {
+                    if release && ticket.array.is_some() {
                         for &pe in &members {
                             remote.me = pe;
                             ledgers[pe].extra_messages += self.strategy.release(&t.sync, ticket, &mut remote);

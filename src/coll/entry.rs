@@ -64,7 +64,7 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
                     }
                     l.extra_messages += messages;
                 }
-                let done = release.then_some(Done {
+                let done = (release && ticket.array.is_some()).then_some(Done {
                     strategy,
                     sync: t.sync,
                     ticket,

@@ -144,15 +144,13 @@ impl Drop for Coll<'_> {
 /// A strategy's operations at other PEs, through the transport.
 struct Transported<'a> {
     rt: &'a World,
-    backoff: Backoff,
+    /// Made on the first wait only: most collectives never wait here.
+    backoff: Option<Backoff>,
 }
 
 impl<'a> Transported<'a> {
     fn new(rt: &'a World) -> Transported<'a> {
-        Transported {
-            rt,
-            backoff: Backoff::new(rt.policy),
-        }
+        Transported { rt, backoff: None }
     }
 }
 
@@ -175,7 +173,7 @@ impl Remote for Transported<'_> {
         unsafe { self.rt.transport.flag_add(pe, off, v) }
     }
     fn wait_step(&mut self) -> bool {
-        match self.backoff.step() {
+        match self.backoff.get_or_insert_with(|| Backoff::new(self.rt.policy)).step() {
             Step::Sleep => {
                 std::thread::sleep(std::time::Duration::from_micros(50));
                 false

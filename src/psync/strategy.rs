@@ -28,7 +28,9 @@ pub trait Remote {
 }
 
 /// The sync memory one collective of a team runs on, to give back with
-/// [`SyncStrategy::release`] when the collective has returned on this PE.
+/// [`SyncStrategy::release`] when the collective has returned on this PE if
+/// it holds a pool array (a ticket without one has nothing to give back, and
+/// the callers skip the call).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ticket {
     pub mem: Mem,
@@ -68,9 +70,10 @@ pub trait SyncStrategy: Sync {
     /// collectives in the same order and gets the same answer.
     fn acquire(&self, sync: &TeamSync, op: CollOp, remote: &mut dyn Remote) -> Grant;
 
-    /// The collective that ran on `ticket` has returned on this PE (not
-    /// called for the barrier of `shmem_team_destroy`, after which nothing
-    /// may write to the team's memory). Returns the remote messages sent.
+    /// The collective that ran on `ticket` has returned on this PE. Called
+    /// only for tickets with a pool array, and not for the barrier of
+    /// `shmem_team_destroy`, after which nothing may write to the team's
+    /// memory. Returns the remote messages sent.
     fn release(&self, sync: &TeamSync, ticket: Ticket, remote: &mut dyn Remote) -> u64;
 
     /// Whether the strategy signals on the pairwise location table (one
