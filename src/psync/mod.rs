@@ -61,7 +61,7 @@ use crate::heap::SymOffset;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// 64-bit words of a user's pSync array (`SHMEM_*_SYNC_SIZE`): room for the
-/// layout of the largest group (`coll::flags`).
+/// layout of the largest group ([`layout`]).
 pub const FLAG_WORDS: usize = 80;
 /// Bytes of a user's pSync array.
 pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
