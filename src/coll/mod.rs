@@ -54,7 +54,7 @@ pub mod topology;
 pub use entry::*;
 
 use crate::heap::SymOffset;
-use crate::psync::{Accounting, Graph, Layout, Mem, Remote, SyncStrategy, TeamSync, Ticket};
+use crate::psync::{Graph, Layout, Mem, Remote, SyncStrategy, TeamSync, Ticket};
 use crate::transport::Transport;
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Step};
@@ -105,8 +105,6 @@ const SCAN_MAX: usize = 64;
 /// submodules read its fields.
 pub struct Coll<'a> {
     rt: &'a World,
-    /// Where signals and partners are counted.
-    acct: &'a Accounting,
     g: Group,
     mem: Mem,
     /// Word indices of the sync array (for the group's size).
@@ -135,7 +133,7 @@ impl Drop for Coll<'_> {
         if let Some(d) = self.done.take() {
             let messages = d.strategy.release(d.sync, d.ticket, &mut Transported::new(self.rt));
             if messages > 0 {
-                self.acct.ledger().extra_messages += messages;
+                self.rt.psync.accounting.ledger().extra_messages += messages;
             }
         }
     }
@@ -198,7 +196,6 @@ impl<'a> Coll<'a> {
     ) -> Coll<'a> {
         Coll {
             rt,
-            acct: &rt.psync.accounting,
             g,
             mem,
             l: Layout::for_size(g.size),
@@ -243,7 +240,7 @@ impl<'a> Coll<'a> {
     /// this PE's location at rank `r`).
     #[inline]
     pub fn signal(&self, r: usize, idx: usize) {
-        self.acct.count_signal();
+        self.rt.psync.accounting.count_signal();
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
         unsafe { self.rt.transport.flag_add(self.g.pe(r), self.target(idx), 1) }
     }
@@ -257,7 +254,7 @@ impl<'a> Coll<'a> {
             return;
         }
         if let Mem::Pairs(_) = self.mem {
-            self.acct.note_partner(self.g.pe(from));
+            self.rt.psync.accounting.note_partner(self.g.pe(from));
         }
         self.take(self.inbox(idx, from), idx, n, std::iter::once(from));
     }

@@ -14,10 +14,10 @@ pub enum Barrier {
     RecursiveDoubling,
     /// A 4-ary tree rooted at rank 0: arrivals up, release down.
     Tree,
-    /// A binary tree rooted at rank 0 (the tree of the pairwise tree strategies).
-    BinaryTree,
     /// A flat tree: everyone signals rank 0, which releases everyone.
     Linear,
+    /// A binary tree rooted at rank 0 (the tree of the pairwise tree strategies).
+    BinaryTree,
 }
 
 impl Barrier {
