@@ -207,11 +207,6 @@ impl<'a> Coll<'a> {
         }
     }
 
-    /// The group of the call.
-    pub fn group(&self) -> Group {
-        self.g
-    }
-
     /// Where a signal from this PE to rank `r` on word `idx` lands.
     #[inline]
     fn target(&self, idx: usize) -> SymOffset {
