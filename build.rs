@@ -93,7 +93,7 @@ fn profile_tools(out: &std::path::Path) {
 
 /// `params.rs`: every routine with the names of its C parameters, sorted by
 /// routine, so that error messages derive an argument's position from the
-/// prototype (`runtime::error::params`) instead of a number written in a shim.
+/// prototype (`error::params`) instead of a number written in a shim.
 fn param_table(syms: &[Sym]) -> String {
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
     for sym in syms {

@@ -21,50 +21,16 @@ use std::path::{Path, PathBuf};
 /// Modules that other modules build on and that themselves depend on no
 /// module outside this set: plain data and parsing with no process state.
 /// `types` (the C type table), `constants` (the values of `shmem.h`, also
-/// read by `build.rs`), `config` (environment settings, parsed once), `job`
+/// read by `build.rs`), `config` (environment settings, parsed once),
+/// `error` (how a PE reports a misuse and stops; the runtime registers its
+/// exit path with it, so every module can report without depending on the
+/// runtime), `job`
 /// (the contract between `oshrun` and the PEs) and `tools` (tool names, also
 /// read by `build.rs`).
-const LEAVES: &[&str] = &["config", "constants", "job", "tools", "types"];
+const LEAVES: &[&str] = &["config", "constants", "error", "job", "tools", "types"];
 
 /// The top: the C exports. Nothing may depend on it.
 const TOP: &str = "ffi";
-
-/// Temporary exceptions, each an edge that closes a cycle or takes a leaf
-/// above the leaves today. The test fails once a listed edge is gone or no
-/// longer does either, so the list only shrinks until it is empty.
-const ALLOWED_EDGES: &[(&str, &str)] = &[
-    // The knot among the team, pSync, collective, space, semaphore and
-    // runtime modules and `config` (issue 18, item 1): every edge among them.
-    ("coll", "psync"),
-    ("coll", "runtime"),
-    ("coll", "team"),
-    ("config", "coll"),
-    ("config", "psync"),
-    ("psync", "coll"),
-    ("runtime", "coll"),
-    ("runtime", "config"),
-    ("runtime", "psync"),
-    ("runtime", "team"),
-    ("semaphore", "coll"),
-    ("semaphore", "runtime"),
-    ("semaphore", "space"),
-    ("space", "coll"),
-    ("space", "psync"),
-    ("space", "runtime"),
-    ("space", "team"),
-    ("team", "coll"),
-    ("team", "psync"),
-    ("team", "runtime"),
-    ("team", "semaphore"),
-    ("team", "space"),
-    // `config`, a leaf, rounds sizes to the heap's segment alignment
-    // (`heap::SEGMENT_ALIGN`).
-    ("config", "heap"),
-    // The waits report a stuck job through `runtime::error`, and the runtime
-    // builds its waiters: `runtime -> wait -> runtime`. Error reporting
-    // belongs below the waits.
-    ("wait", "runtime"),
-];
 
 /// One use of another top-level module: where it is and the path as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -561,7 +527,6 @@ fn modules_run_downhill() {
     }
 
     // (b) Leaves depend on leaves only.
-    let is_allowed = |a: &str, b: &str| ALLOWED_EDGES.contains(&(a, b));
     let leaves_up = |a: &str, b: &str| LEAVES.contains(&a) && !LEAVES.contains(&b);
     for leaf in LEAVES {
         assert!(
@@ -569,7 +534,7 @@ fn modules_run_downhill() {
             "LEAVES names `{leaf}`, which is not a module of src/"
         );
         for (to, sites) in graph.get(*leaf).into_iter().flatten() {
-            if leaves_up(leaf, to) && !is_allowed(leaf, to) {
+            if leaves_up(leaf, to) {
                 failures.push(format!(
                     "leaf `{leaf}` depends on `{to}`, which is not a leaf: {}",
                     where_(sites)
@@ -578,36 +543,8 @@ fn modules_run_downhill() {
         }
     }
 
-    // (c) No cycle, apart from the allowed edges; and every allowed edge is
-    // still needed, so the list only shrinks.
-    let all = edge_set(&graph);
-    let knotted: BTreeSet<(String, String)> = cycle_components(&modules, &all)
-        .iter()
-        .flat_map(|comp| {
-            let comp = comp.clone();
-            all.iter()
-                .filter(move |(a, b)| comp.contains(a) && comp.contains(b))
-                .cloned()
-        })
-        .collect();
-    for &(a, b) in ALLOWED_EDGES {
-        let edge = (a.to_string(), b.to_string());
-        if !all.contains(&edge) {
-            failures.push(format!(
-                "allowed edge {a} -> {b} no longer exists: remove it from ALLOWED_EDGES"
-            ));
-        } else if !knotted.contains(&edge) && !leaves_up(a, b) {
-            failures.push(format!(
-                "allowed edge {a} -> {b} no longer closes a cycle nor leaves a leaf: \
-                 remove it from ALLOWED_EDGES"
-            ));
-        }
-    }
-    let allowed: BTreeSet<(String, String)> = ALLOWED_EDGES
-        .iter()
-        .map(|&(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    let checked: BTreeSet<(String, String)> = all.difference(&allowed).cloned().collect();
+    // (c) No cycle.
+    let checked = edge_set(&graph);
     for comp in cycle_components(&modules, &checked) {
         let mut msg = format!("cycle among {}:", comp.join(", "));
         for cycle in cycles_in(&comp, &checked) {

@@ -1,7 +1,7 @@
 //! The footprint tool's model agrees with real runs: every sequence the tool
 //! knows runs under `oshrun -np 8` with every strategy (tests/c/psync_sequences.c),
 //! and every PE's `shmemx_psync_footprint` equals the ledger of the same PE in the
-//! virtual job (`rshmem::psync::sim`).
+//! virtual job (`rshmem::sim`).
 //!
 //! `extra-sync` runs with a pool of 4 arrays here: with 4, every array an iteration
 //! reuses was last used before a collective that synchronises every member, so
@@ -9,8 +9,8 @@
 //! member that leaves a broadcast early may find the array of the reduction
 //! before it still unreleased and grow the pool, which depends on timing).
 
-use rshmem::psync::sim::{Config, Job, SEQUENCES, sequence};
 use rshmem::psync::{Ledger, STRATEGIES, Strategy};
+use rshmem::sim::{Config, Job, SEQUENCES, sequence};
 use std::path::Path;
 use std::process::Command;
 

@@ -1,6 +1,6 @@
 //! The transport is the only road to another PE: outside the modules that own
-//! the node-wide state (`transport/`, `heap/`, `wait/`, `runtime/`, `job.rs`,
-//! `launcher/`), no code reads another PE's slot of the control block, rings
+//! the node-wide state (`transport/`, `heap/`, `wait/`, `runtime/`,
+//! `world.rs` (this PE's waiters on its own bells), `job.rs`, `launcher/`), no code reads another PE's slot of the control block, rings
 //! another PE's bell, sleeps on a futex, or computes an address in another
 //! PE's segment. Each of those must be a `Transport` operation, so that a
 //! transport whose peers are not mapped can be plugged in.
@@ -16,6 +16,7 @@ const OWNERS: &[&str] = &[
     "heap/",
     "wait/",
     "runtime/",
+    "world.rs",
     "job.rs",
     "launcher/",
     "bin/",

@@ -6,10 +6,10 @@
 use super::Coll;
 use super::registry::Barrier;
 use super::topology::Cube;
-use crate::runtime::Runtime;
 pub use crate::transport::Rendezvous;
 use crate::transport::Transport;
 use crate::wait::stuck::Post;
+use crate::world::World;
 
 /// Radix of the tree barrier.
 const TREE_RADIX: usize = 4;
@@ -115,6 +115,6 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
 /// finalize's), run by the transport ([`Transport::rendezvous`]). `post`
 /// gives, for the episode entered, where this PE blocks if it has to sleep
 /// (see `wait::stuck`).
-pub fn world<'p>(rt: &Runtime, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+pub fn world<'p>(rt: &World, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
     rt.transport.rendezvous(&rt.sync_waiter(), which, post)
 }

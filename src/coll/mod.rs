@@ -5,7 +5,7 @@
 //! [`Coll`]: a group of PEs in arithmetic progression (a team, or an active
 //! set `PE_start, 2^logPE_stride, PE_size`), this PE's rank in it, and where
 //! signals land ([`Mem`]): a sync array of 64-bit flags laid out by
-//! [`flags::Layout`] at the same offset on every member (a team's array from
+//! [`Layout`] at the same offset on every member (a team's array from
 //! the `psync` manager, or the user's `pSync` for the deprecated active-set
 //! routines), or, under the pairwise strategies, a location per pair of PEs.
 //!
@@ -34,42 +34,37 @@
 //! `atomic_no_wake` to take them off this PE's own word), as do the waits'
 //! `progress` and CPU hints; only this PE's own memory (its flags, counts and
 //! local copies, [`Coll::local`]) is loaded and stored directly.
+//!
+//! Layout: [`entry`] holds the entry points (one per collective kind, for
+//! teams, active sets and the world: they choose the algorithm, take sync
+//! memory from the strategy and give it back); this file the [`Coll`] they
+//! build and its signalling; [`registry`] the algorithm choices; one file
+//! per kind of algorithm ([`barrier`], `bcast`, `reduce`, `collect`,
+//! `alltoall`) and the shapes they share ([`topology`], [`ring`]). `coll`
+//! takes the [`World`](crate::world) and depends on nothing above it
+//! (not on `team` or `runtime`), so teams use it for their own barriers.
 
-pub mod alltoall;
+mod alltoall;
 pub mod barrier;
-pub mod bcast;
-pub mod collect;
-pub mod flags;
-pub mod reduce;
+mod bcast;
+mod collect;
+pub mod entry;
+mod reduce;
 pub mod registry;
 pub mod ring;
 pub mod topology;
 
+pub use entry::*;
+
 use crate::heap::SymOffset;
-use crate::runtime::Runtime;
+use crate::psync::{Graph, Layout, Mem, Remote, SyncStrategy, TeamSync, Ticket};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
+use crate::wait::backoff::{Backoff, Step};
 use crate::wait::stuck::Kind;
-use flags::Layout;
+use crate::world::World;
 use registry::Algorithms;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// `shmem_barrier_all`: completes this PE's outstanding operations, then waits
-/// for every PE. `routine` is the user's call that implies it (for a report
-/// of a job that can never finish).
-pub fn barrier_all(rt: &Runtime, routine: &'static str) {
-    rt.transport.quiet();
-    sync_all(rt, routine);
-}
-
-/// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
-/// transport (the arrival is a sequentially consistent read-modify-write).
-pub fn sync_all(rt: &Runtime, routine: &'static str) {
-    barrier::world(rt, barrier::Rendezvous::Barrier, |ep| {
-        rt.post(Kind::BarrierAll, routine, ep)
-    });
-    crate::team::observe_world_barrier(rt);
-}
 
 /// PEs `start + i * stride` for `i` in `0..size`, with this PE at `rank`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,18 +96,6 @@ impl Group {
     }
 }
 
-/// Where a collective's signals land.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mem {
-    /// A sync array at the same offset on every member, laid out by
-    /// [`Layout`]: a team's array (array strategies) or a user's pSync.
-    Array(SymOffset),
-    /// The pairwise strategies' table: on every PE, one 64-bit location per
-    /// possible sender, indexed by the sender's world PE number. Any word
-    /// index an algorithm names goes to the sender's location.
-    Pairs(SymOffset),
-}
-
 /// Polls in a row while waiting for a signal from PEs on other CPUs (about a
 /// µs): a sender there may itself be descheduled behind a waiting PE, so the
 /// waiter soon yields in case the hint is wrong.
@@ -120,45 +103,110 @@ const SIGNAL_SPINS: u32 = 32;
 /// Senders beyond which a waiter yields without looking where they run.
 const SCAN_MAX: usize = 64;
 
-/// One collective call in progress on this PE.
+/// One collective call in progress on this PE. Built by `Coll::new` only
+/// (the entry points of [`entry`]); the algorithms of this module's
+/// submodules read its fields.
 pub struct Coll<'a> {
-    pub rt: &'a Runtime,
-    pub g: Group,
-    pub mem: Mem,
+    rt: &'a World,
+    g: Group,
+    mem: Mem,
     /// Word indices of the sync array (for the group's size).
-    pub l: Layout,
+    l: Layout,
     /// Symmetric scratch for algorithms that expose partial results, if any.
-    pub scratch: SymOffset,
-    pub scratch_len: usize,
+    scratch: SymOffset,
+    scratch_len: usize,
     /// The algorithms this collective may use.
-    pub algs: Algorithms,
+    algs: Algorithms,
     /// Routine name, for hang diagnostics.
-    pub routine: &'static str,
-    /// For team collectives: the strategy's bookkeeping when the call returns.
-    pub finish: Option<crate::team::Finish>,
+    routine: &'static str,
+    /// For team collectives: the sync memory to give back to the strategy
+    /// when the call returns.
+    done: Option<Done<'a>>,
+}
+
+/// A team collective's ticket, given back when the call returns.
+struct Done<'a> {
+    strategy: &'static dyn SyncStrategy,
+    sync: &'a TeamSync,
+    ticket: Ticket,
 }
 
 impl Drop for Coll<'_> {
     fn drop(&mut self) {
-        if let Some(f) = self.finish.take() {
-            f.run(self.rt);
+        if let Some(d) = self.done.take() {
+            let messages = d.strategy.release(d.sync, d.ticket, &mut Transported::new(self.rt));
+            if messages > 0 {
+                self.rt.psync.accounting.ledger().extra_messages += messages;
+            }
+        }
+    }
+}
+
+/// A strategy's operations at other PEs, through the transport.
+struct Transported<'a> {
+    rt: &'a World,
+    /// Made on the first wait only: most collectives never wait here.
+    backoff: Option<Backoff>,
+}
+
+impl<'a> Transported<'a> {
+    fn new(rt: &'a World) -> Transported<'a> {
+        Transported { rt, backoff: None }
+    }
+}
+
+impl Remote for Transported<'_> {
+    fn me(&self) -> usize {
+        self.rt.me
+    }
+    fn fetch(&mut self, pe: usize, off: SymOffset) -> u64 {
+        // SAFETY: strategies name words of a team's region (its release
+        // words), which lies in every member's segment while the team lives.
+        unsafe { self.rt.transport.atomic::<u64>(pe, off, AmoOp::Fetch) }
+    }
+    fn compare_swap(&mut self, pe: usize, off: SymOffset, old: u64, new: u64) -> bool {
+        // SAFETY: as in `fetch`.
+        unsafe { self.rt.transport.atomic::<u64>(pe, off, AmoOp::CompareSwap(old, new)) == old }
+    }
+    fn add(&mut self, pe: usize, off: SymOffset, v: u64) {
+        // SAFETY: as in `fetch`; a release word lives until every member has
+        // passed the destroy barrier, which follows every release.
+        unsafe { self.rt.transport.flag_add(pe, off, v) }
+    }
+    fn wait_step(&mut self) -> bool {
+        match self.backoff.get_or_insert_with(|| Backoff::new(self.rt.policy)).step() {
+            Step::Sleep => {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                false
+            }
+            _ => true,
         }
     }
 }
 
 impl<'a> Coll<'a> {
-    /// A collective on a user's sync array (the active-set routines).
-    pub fn on_array(rt: &'a Runtime, routine: &'static str, g: Group, flags: SymOffset) -> Coll<'a> {
+    /// A collective of `routine` over `g` signalling on `mem`, with
+    /// `scratch` (offset, bytes), following `graph` if the strategy
+    /// prescribes one, and giving `done` back when it returns.
+    fn new(
+        rt: &'a World,
+        routine: &'static str,
+        g: Group,
+        mem: Mem,
+        (scratch, scratch_len): (SymOffset, usize),
+        graph: Option<Graph>,
+        done: Option<Done<'a>>,
+    ) -> Coll<'a> {
         Coll {
             rt,
             g,
-            mem: Mem::Array(flags),
+            mem,
             l: Layout::for_size(g.size),
-            scratch: SymOffset(0),
-            scratch_len: 0,
-            algs: *registry::get(),
+            scratch,
+            scratch_len,
+            algs: graph.map_or_else(|| Algorithms::from_config(&rt.config), Algorithms::pairwise),
             routine,
-            finish: None,
+            done,
         }
     }
 
@@ -184,7 +232,7 @@ impl<'a> Coll<'a> {
     /// this PE's location at rank `r`).
     #[inline]
     pub fn signal(&self, r: usize, idx: usize) {
-        crate::psync::count_signal();
+        self.rt.psync.accounting.count_signal();
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
         unsafe { self.rt.transport.flag_add(self.g.pe(r), self.target(idx), 1) }
     }
@@ -198,7 +246,7 @@ impl<'a> Coll<'a> {
             return;
         }
         if let Mem::Pairs(_) = self.mem {
-            crate::psync::pairwise::note_partner(self.g.pe(from));
+            self.rt.psync.accounting.note_partner(self.g.pe(from));
         }
         self.take(self.inbox(idx, from), idx, n, std::iter::once(from));
     }

@@ -1,17 +1,10 @@
-//! Algorithm choice: one environment variable per collective kind, resolved
-//! once at start-up, with an automatic choice by group size.
+//! Algorithm choice: one environment variable per collective kind (parsed
+//! by `config`), an automatic choice by group size and length, and the
+//! algorithms and communication graphs the pairwise strategies prescribe.
 
-use std::sync::OnceLock;
-
-/// Names accepted by `SHMEM_BARRIER_ALGORITHM`.
-pub const BARRIER: &[&str] = &["auto", "dissemination", "recursive-doubling", "tree", "linear"];
-/// Names accepted by `SHMEM_BCAST_ALGORITHM`.
-pub const BCAST: &[&str] = &["auto", "linear", "binomial"];
-/// Names accepted by `SHMEM_REDUCE_ALGORITHM`.
-pub const REDUCE: &[&str] = &["auto", "linear", "recursive-doubling", "ring"];
-/// Names accepted by `SHMEM_COLLECT_ALGORITHM`.
-pub const COLLECT: &[&str] = &["auto", "linear", "ring"];
-
+use super::topology::{self, Cube};
+use crate::config::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Config, Graph, ReduceAlgorithm};
+use crate::psync::CollOp;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Barrier {
     Auto,
@@ -21,10 +14,10 @@ pub enum Barrier {
     RecursiveDoubling,
     /// A 4-ary tree rooted at rank 0: arrivals up, release down.
     Tree,
-    /// A binary tree rooted at rank 0 (the tree of the pairwise tree strategies).
-    BinaryTree,
     /// A flat tree: everyone signals rank 0, which releases everyone.
     Linear,
+    /// A binary tree rooted at rank 0 (the tree of the pairwise tree strategies).
+    BinaryTree,
 }
 
 impl Barrier {
@@ -163,45 +156,101 @@ pub struct Algorithms {
     pub collect: Collect,
 }
 
-static CHOSEN: OnceLock<Algorithms> = OnceLock::new();
-
-/// Parses the configured names (already validated against the lists above).
-pub fn from_names(barrier: &str, bcast: &str, reduce: &str, collect: &str) -> Algorithms {
-    Algorithms {
-        barrier: match barrier {
-            "dissemination" => Barrier::Dissemination,
-            "recursive-doubling" => Barrier::RecursiveDoubling,
-            "tree" => Barrier::Tree,
-            "linear" => Barrier::Linear,
-            _ => Barrier::Auto,
-        },
-        bcast: match bcast {
-            "linear" => Bcast::Linear,
-            "binomial" => Bcast::Binomial,
-            _ => Bcast::Auto,
-        },
-        reduce: match reduce {
-            "linear" => Reduce::Linear,
-            "recursive-doubling" => Reduce::RecursiveDoubling,
-            "ring" => Reduce::Ring,
-            _ => Reduce::Auto,
-        },
-        collect: match collect {
-            "linear" => Collect::Linear,
-            "ring" => Collect::Ring,
-            _ => Collect::Auto,
-        },
+impl Algorithms {
+    /// The algorithms the graph prescribes (they override `SHMEM_*_ALGORITHM`).
+    pub fn pairwise(g: Graph) -> Algorithms {
+        match g {
+            Graph::RecursiveDoubling => Algorithms {
+                barrier: Barrier::RecursiveDoubling,
+                bcast: Bcast::Cube,
+                reduce: Reduce::RecursiveDoubling,
+                collect: Collect::Linear,
+            },
+            Graph::Tree => Algorithms {
+                barrier: Barrier::BinaryTree,
+                bcast: Bcast::RootedTree,
+                reduce: Reduce::Linear,
+                collect: Collect::Linear,
+            },
+            Graph::FixedTree => Algorithms {
+                barrier: Barrier::BinaryTree,
+                bcast: Bcast::FixedTree,
+                reduce: Reduce::Linear,
+                collect: Collect::Linear,
+            },
+        }
     }
 }
 
-/// Records the choices (at the first `shmem_init`).
-pub fn set(a: Algorithms) {
-    let _ = CHOSEN.set(a);
+/// The ranks that signal rank `r` of a group of `n` in one collective of kind
+/// `op` (`root` matters to broadcasts only). Collect, alltoall and the tree
+/// strategies' reductions synchronise with the group's barrier.
+pub fn pairwise_peers(g: Graph, op: CollOp, n: usize, r: usize, root: usize) -> Vec<usize> {
+    if n <= 1 {
+        return vec![];
+    }
+    match (g, op) {
+        (Graph::RecursiveDoubling, CollOp::Broadcast) => topology::cube_bcast(n, r, root).peers(),
+        (Graph::RecursiveDoubling, _) => Cube::new(n).peers(r),
+        (Graph::Tree, CollOp::Broadcast) => topology::rooted_tree_bcast(n, r, root).peers(),
+        (Graph::FixedTree, CollOp::Broadcast) => topology::fixed_tree_bcast(n, r, root).peers(),
+        (Graph::Tree | Graph::FixedTree, _) => topology::binary_tree(n, r).peers(),
+    }
 }
 
-/// The choices in effect (automatic until `set`).
-pub fn get() -> &'static Algorithms {
-    CHOSEN.get_or_init(|| from_names("auto", "auto", "auto", "auto"))
+impl From<BarrierAlgorithm> for Barrier {
+    fn from(a: BarrierAlgorithm) -> Barrier {
+        match a {
+            BarrierAlgorithm::Auto => Barrier::Auto,
+            BarrierAlgorithm::Dissemination => Barrier::Dissemination,
+            BarrierAlgorithm::RecursiveDoubling => Barrier::RecursiveDoubling,
+            BarrierAlgorithm::Tree => Barrier::Tree,
+            BarrierAlgorithm::Linear => Barrier::Linear,
+        }
+    }
+}
+
+impl From<BcastAlgorithm> for Bcast {
+    fn from(a: BcastAlgorithm) -> Bcast {
+        match a {
+            BcastAlgorithm::Auto => Bcast::Auto,
+            BcastAlgorithm::Linear => Bcast::Linear,
+            BcastAlgorithm::Binomial => Bcast::Binomial,
+        }
+    }
+}
+
+impl From<ReduceAlgorithm> for Reduce {
+    fn from(a: ReduceAlgorithm) -> Reduce {
+        match a {
+            ReduceAlgorithm::Auto => Reduce::Auto,
+            ReduceAlgorithm::Linear => Reduce::Linear,
+            ReduceAlgorithm::RecursiveDoubling => Reduce::RecursiveDoubling,
+            ReduceAlgorithm::Ring => Reduce::Ring,
+        }
+    }
+}
+
+impl From<CollectAlgorithm> for Collect {
+    fn from(a: CollectAlgorithm) -> Collect {
+        match a {
+            CollectAlgorithm::Auto => Collect::Auto,
+            CollectAlgorithm::Linear => Collect::Linear,
+            CollectAlgorithm::Ring => Collect::Ring,
+        }
+    }
+}
+
+impl Algorithms {
+    /// The choices of the `SHMEM_*_ALGORITHM` variables.
+    pub fn from_config(c: &Config) -> Algorithms {
+        Algorithms {
+            barrier: c.barrier_algorithm.into(),
+            bcast: c.bcast_algorithm.into(),
+            reduce: c.reduce_algorithm.into(),
+            collect: c.collect_algorithm.into(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -211,15 +260,20 @@ mod tests {
     #[test]
     fn names_parse_and_auto_resolves() {
         assert_eq!(
-            from_names("recursive-doubling", "auto", "auto", "auto").barrier,
+            Barrier::from(BarrierAlgorithm::RecursiveDoubling),
             Barrier::RecursiveDoubling
         );
-        let a = from_names("tree", "binomial", "recursive-doubling", "ring");
+        let a = Algorithms {
+            barrier: BarrierAlgorithm::Tree.into(),
+            bcast: BcastAlgorithm::Binomial.into(),
+            reduce: ReduceAlgorithm::RecursiveDoubling.into(),
+            collect: CollectAlgorithm::Ring.into(),
+        };
         assert_eq!(a.barrier.resolve(100), Barrier::Tree);
         assert_eq!(a.bcast, Bcast::Binomial);
         assert_eq!(a.reduce, Reduce::RecursiveDoubling);
         assert_eq!(a.collect.resolve(3), Collect::Ring);
-        let auto = from_names("auto", "auto", "auto", "auto");
+        let auto = Algorithms::from_config(&Config::from_lookup(|_| None).unwrap());
         assert_eq!(auto.barrier.resolve(2), Barrier::Dissemination);
         assert_eq!(auto.barrier.resolve(8), Barrier::Linear);
         assert_eq!(auto.barrier.resolve(128), Barrier::Dissemination);
@@ -234,5 +288,34 @@ mod tests {
         assert_eq!(auto.reduce.resolve_user_sync(8, 4096), Push::Push);
         assert_eq!(auto.reduce.resolve_user_sync(8, 4097), Push::Not(Reduce::Linear));
         assert_eq!(a.reduce.resolve_user_sync(8, 8), Push::Not(Reduce::RecursiveDoubling));
+    }
+
+    /// Distinct partners of rank 0 over prefix teams n, n-1, ..., 1.
+    fn shrinking(g: Graph, n: usize) -> usize {
+        let mut p = std::collections::BTreeSet::new();
+        for m in (1..=n).rev() {
+            for op in [CollOp::Barrier, CollOp::Reduce] {
+                for x in pairwise_peers(g, op, m, 0, 0) {
+                    p.insert(x);
+                }
+            }
+            for root in 0..m {
+                for x in pairwise_peers(g, CollOp::Broadcast, m, 0, root) {
+                    p.insert(x);
+                }
+            }
+        }
+        p.len()
+    }
+
+    #[test]
+    fn partner_counts_follow_the_graphs() {
+        // Recursive doubling: log2 n partners for PE 0 however the team shrinks.
+        assert_eq!(shrinking(Graph::RecursiveDoubling, 64), 6);
+        assert_eq!(shrinking(Graph::RecursiveDoubling, 1024), 10);
+        // The fixed tree: PE 0 has two children, whatever the root.
+        assert_eq!(shrinking(Graph::FixedTree, 64), 2);
+        // Re-rooted trees: PE 0 ends up pairing with almost everyone.
+        assert!(shrinking(Graph::Tree, 64) > 40);
     }
 }

@@ -5,14 +5,13 @@
 //! adds one for `shmem_ctx_*` routines, where the context comes first.
 
 use super::handle::{CtxHandle, TeamHandle};
+use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
-use crate::runtime::error::{Error, ErrorKind, fatal};
-use crate::space;
 use crate::types::Cmp;
 use core::ffi::c_int;
 
-pub use crate::runtime::error::params::label;
+pub use crate::error::params::label;
 
 /// The argument `pe`, a world PE number.
 #[inline]
@@ -48,7 +47,7 @@ fn bad_pe(routine: &'static str, name: &'static str, pe: c_int, npes: usize) -> 
 pub fn sym(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, len: usize) -> SymOffset {
     match rt.segs.offset_of(addr, len) {
         Some(off) => off,
-        None => match space::resolve(rt, addr, len) {
+        None => match rt.spaces.resolve(rt, addr, len) {
             Some((off, _)) => off,
             None => not_symmetric(routine, name, addr, len),
         },
@@ -94,7 +93,7 @@ fn remote_in_space(
     t: Target,
 ) -> SymOffset {
     let arg = label(routine, name);
-    let found = space::resolve(rt, addr, len);
+    let found = rt.spaces.resolve(rt, addr, len);
     if t.space != 0 && found.is_none_or(|(_, m)| m.space != t.space) {
         fatal(&Error::new(
             routine,
@@ -132,7 +131,7 @@ pub fn sym_group(
     if let Some(off) = rt.segs.offset_of(addr, len) {
         return off;
     }
-    match space::resolve(rt, addr, len) {
+    match rt.spaces.resolve(rt, addr, len) {
         Some((off, m)) => {
             if let Some(r) = (0..g.size).find(|&r| !m.serves(g.pe(r))) {
                 fatal(&Error::new(
@@ -291,7 +290,7 @@ pub fn null_pointer(routine: &'static str, name: &'static str) -> ! {
 /// team" error.
 #[inline]
 pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> std::sync::Arc<crate::team::Team> {
-    match crate::team::lookup(h.raw()) {
+    match crate::runtime::get(routine).teams.lookup(h.raw()) {
         Some(t) => t,
         None => fatal(&Error::new(routine, ErrorKind::InvalidTeam { name, raw: h.raw() })),
     }
@@ -331,7 +330,7 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_ar
             space,
         };
     }
-    let Some(t) = crate::team::lookup(raw) else {
+    let Some(t) = crate::runtime::get(routine).teams.lookup(raw) else {
         fatal(&Error::new(
             routine,
             ErrorKind::Usage(format!(

@@ -2,22 +2,21 @@
 //! deprecated active-set routines (`PE_start`, `logPE_stride`, `PE_size`,
 //! `pSync`, `pWrk`).
 //!
-//! Team-based routines run on the team's synchronisation memory; active-set
-//! routines run on the caller's `pSync` (whose words the algorithms leave at
-//! `SHMEM_SYNC_VALUE` when they return) and use `pWrk` as reduction scratch.
-//! Both share the algorithms of `crate::coll`. Arguments are checked here:
-//! symmetric buffers of the right size, a root inside the group, and a caller
-//! that belongs to the active set.
+//! Arguments are checked here, and only that: symmetric buffers of the right
+//! size, a root inside the group, a caller that belongs to the active set, a
+//! pSync (and its inbox) long enough. Each shim then calls the `coll` entry
+//! point of its kind, which chooses the algorithm and runs it: team-based
+//! routines on the team's synchronisation memory, active-set routines on the
+//! caller's `pSync` (whose words the algorithms leave at `SHMEM_SYNC_VALUE`
+//! when they return) with `pWrk` as reduction scratch.
 
 use super::check;
 use super::handle::TeamHandle;
-use crate::coll::registry::Push;
-use crate::coll::{Coll, Group, alltoall, bcast, collect, reduce};
+use crate::coll::{self, ActiveSet, Group, TeamRef};
+use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
-use crate::psync::{CollOp, FLAG_BYTES, INBOX_PSYNC_BYTES};
-use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::psync::{FLAG_BYTES, INBOX_PSYNC_BYTES};
 use crate::runtime::{self, Runtime};
-use crate::transport::Transport;
 use crate::types::{Arith, Bitwise, Combine, OpAnd, OpMax, OpMin, OpOr, OpProd, OpSum, OpXor, Ordered, ShmemType};
 use core::ffi::{c_int, c_long, c_void};
 use std::cell::Cell;
@@ -33,7 +32,7 @@ fn buffer(rt: &Runtime, routine: &'static str, g: Group, name: &'static str, add
         return rt
             .segs
             .offset_of(addr, 0)
-            .or_else(|| crate::space::resolve(rt, addr, 0).map(|(off, _)| off))
+            .or_else(|| rt.spaces.resolve(rt, addr, 0).map(|(off, _)| off))
             .unwrap_or(SymOffset(0));
     }
     check::sym_group(rt, routine, name, addr, len, g)
@@ -63,20 +62,27 @@ fn blocks<T>(
     Some((d, s, len))
 }
 
+// The pSync sizes of `shmem.h` are the ones the algorithms use.
+const _: () = assert!(super::constants::SHMEM_BARRIER_SYNC_SIZE as usize * 8 == FLAG_BYTES);
+const _: () = assert!(super::constants::SHMEM_BCAST_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(super::constants::SHMEM_REDUCE_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(super::constants::SHMEM_COLLECT_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+const _: () = assert!(super::constants::SHMEM_ALLTOALL_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
+
 fn usage(routine: &'static str, text: String) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }
 
 /// The group and sync array of an active-set call. `None` when this PE is
 /// not a member (after a warning): the call then has no effect.
-fn active_set<'a>(
-    rt: &'a Runtime,
+fn active_set(
+    rt: &Runtime,
     routine: &'static str,
     start: c_int,
     log_stride: c_int,
     size: c_int,
     psync: *mut c_long,
-) -> Option<Coll<'a>> {
+) -> Option<ActiveSet> {
     let npes = rt.npes as i64;
     if !(0..=30).contains(&log_stride) {
         usage(
@@ -118,7 +124,7 @@ fn active_set<'a>(
         // PE and Open MPI returns without effect: do the same (touching
         // neither dest nor pSync, so the members run as if this PE had not
         // called), and say so once per routine.
-        crate::runtime::error::warn_once(routine, || {
+        crate::error::warn_once(routine, || {
             format!(
                 "not in the active set (PE_start {start}, logPE_stride {log_stride}, PE_size {size}); the call has no effect"
             )
@@ -128,22 +134,15 @@ fn active_set<'a>(
     check::aligned::<u64>(routine, "pSync", psync as usize);
     let g = Group { rank, ..g };
     let flags = check::sym_group(rt, routine, "pSync", psync as usize, FLAG_BYTES, g);
-    Some(Coll::on_array(rt, routine, g, flags))
+    Some(ActiveSet { group: g, psync: flags })
 }
 
 /// The inbox after the flags of an active-set call's pSync,
 /// which the pushed collectives write (`psync::INBOX_BYTES`). A pSync from
 /// `shmem_malloc` too short for it is refused rather than written past (a
 /// global's size is not known; the range check covers it).
-fn inbox(
-    rt: &Runtime,
-    routine: &'static str,
-    c: &Coll<'_>,
-    psync: *mut c_long,
-    kind: &str,
-    size_name: &str,
-) -> SymOffset {
-    let flags = check::sym_group(rt, routine, "pSync", psync as usize, INBOX_PSYNC_BYTES, c.g);
+fn inbox(rt: &Runtime, routine: &'static str, g: Group, psync: *mut c_long, kind: &str, size_name: &str) -> SymOffset {
+    let flags = check::sym_group(rt, routine, "pSync", psync as usize, INBOX_PSYNC_BYTES, g);
     if let Some(off) = rt.segs.heap_offset(psync as usize) {
         // The heap's lock costs more than a small pushed call: a pSync found
         // long enough stays so while no block changes (two remembered, for
@@ -208,8 +207,7 @@ pub fn broadcast<T: ShmemType>(
     }
     let d = buffer(rt, routine, t.group(), "dest", dest as usize, len);
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
-    let c = t.coll(rt, routine, CollOp::Broadcast);
-    bcast::run(&c, c.algs.bcast.resolve(t.size, len), d, s, len, root, true);
+    coll::broadcast(rt, routine, t.coll(), (d, s), len, root);
     0
 }
 
@@ -224,10 +222,9 @@ pub fn collect<T: ShmemType>(
     let t = check::team(routine, "team", team);
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
-    let c = t.coll(rt, routine, CollOp::Collect);
     // The destination's size is known once the members have published theirs.
     let dest_for = |total| buffer(rt, routine, t.group(), "dest", dest as usize, total);
-    collect::collect(&c, c.algs.collect.resolve(t.size), dest_for, s, len);
+    coll::collect(rt, routine, t.coll(), dest_for, s, len);
     0
 }
 
@@ -244,8 +241,7 @@ pub fn fcollect<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), false) else {
         return 0;
     };
-    let c = t.coll(rt, routine, CollOp::Collect);
-    collect::fcollect(&c, c.algs.collect.resolve(t.size), d, s, len);
+    coll::fcollect(rt, routine, t.coll(), (d, s), len);
     0
 }
 
@@ -262,8 +258,7 @@ pub fn alltoall<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), true) else {
         return 0;
     };
-    let c = t.coll(rt, routine, CollOp::Alltoall);
-    alltoall::alltoall(&c, d, s, len);
+    coll::alltoall(rt, routine, t.coll(), (d, s), len);
     0
 }
 
@@ -311,8 +306,7 @@ pub fn alltoalls<T: ShmemType>(
     }
     let d = buffer(rt, routine, t.group(), "dest", dest as usize, dlen);
     let s = buffer(rt, routine, t.group(), "source", source as usize, slen);
-    let c = t.coll(rt, routine, CollOp::Alltoall);
-    alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
+    coll::alltoalls::<T>(rt, routine, t.coll(), (d, s), (dst, sst), nelems);
     0
 }
 
@@ -324,7 +318,7 @@ fn elementwise<T: ShmemType>(
     dest: *mut T,
     source: *const T,
     (count, n): (&'static str, usize),
-    run: impl FnOnce(&Coll<'_>, SymOffset, SymOffset, usize),
+    run: impl FnOnce(&Runtime, TeamRef<'_>, (SymOffset, SymOffset), usize),
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
@@ -334,7 +328,7 @@ fn elementwise<T: ShmemType>(
     }
     let d = buffer(rt, routine, t.group(), "dest", dest as usize, len);
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
-    run(&t.coll(rt, routine, CollOp::Reduce), d, s, len);
+    run(rt, t.coll(), (d, s), len);
     0
 }
 
@@ -345,8 +339,8 @@ fn reduce_team<T: ShmemType, O: Combine<T>>(
     source: *const T,
     n: usize,
 ) -> c_int {
-    elementwise(routine, team, dest, source, ("nreduce", n), |c, d, s, len| {
-        reduce::run::<T, O>(c, c.algs.reduce.resolve(c.g.size, len), d, s, n)
+    elementwise(routine, team, dest, source, ("nreduce", n), |rt, t, ds, len| {
+        coll::reduce::<T, O>(rt, routine, t, ds, n, len)
     })
 }
 
@@ -375,8 +369,8 @@ fn scan<T: ShmemType + Arith>(
     n: usize,
     inclusive: bool,
 ) -> c_int {
-    elementwise(routine, team, dest, source, ("nelems", n), |c, d, s, _| {
-        reduce::scan::<T, OpSum>(c, d, s, n, inclusive)
+    elementwise(routine, team, dest, source, ("nelems", n), |rt, t, ds, _| {
+        coll::scan::<T, OpSum>(rt, routine, t, ds, n, inclusive)
     })
 }
 
@@ -405,18 +399,16 @@ pub fn sum_exscan<T: ShmemType + Arith>(
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
 pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
-        return;
-    };
-    rt.transport.quiet();
-    c.barrier();
+    if let Some(a) = active_set(rt, routine, start, log_stride, size, psync) {
+        coll::set_barrier(rt, routine, a);
+    }
 }
 
 /// `shmem_sync` (active-set form).
 pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    if let Some(c) = active_set(rt, routine, start, log_stride, size, psync) {
-        c.barrier();
+    if let Some(a) = active_set(rt, routine, start, log_stride, size, psync) {
+        coll::set_sync(rt, routine, a);
     }
 }
 
@@ -433,31 +425,25 @@ pub fn broadcast_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
         return;
     };
-    let root = root_in(routine, root, c.g.size);
+    let root = root_in(routine, root, a.group.size);
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
     }
-    let d = buffer(rt, routine, c.g, "dest", dest as usize, len);
-    let s = buffer(rt, routine, c.g, "source", source as usize, len);
-    match c.algs.bcast.resolve_user_sync(c.g.size, len) {
-        Push::Push => {
-            let inbox = inbox(rt, routine, &c, psync, "a broadcast", "SHMEM_BCAST_SYNC_SIZE");
-            if let Err(m) = bcast::eager(&c, d, s, inbox, len, root) {
-                usage(
-                    routine,
-                    format!(
-                        "nelems gives {len} bytes here but the root (PE {}) broadcasts {} bytes on this pSync",
-                        c.g.pe(root),
-                        m.found
-                    ),
-                );
-            }
-        }
-        Push::Not(alg) => bcast::run(&c, alg, d, s, len, root, false),
+    let d = buffer(rt, routine, a.group, "dest", dest as usize, len);
+    let s = buffer(rt, routine, a.group, "source", source as usize, len);
+    let inbox = || inbox(rt, routine, a.group, psync, "a broadcast", "SHMEM_BCAST_SYNC_SIZE");
+    if let Err(found) = coll::set_broadcast(rt, routine, a, (d, s), len, root, inbox) {
+        usage(
+            routine,
+            format!(
+                "nelems gives {len} bytes here but the root (PE {}) broadcasts {found} bytes on this pSync",
+                a.group.pe(root),
+            ),
+        );
     }
 }
 
@@ -473,13 +459,13 @@ pub fn collect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
         return;
     };
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
-    let s = buffer(rt, routine, c.g, "source", source as usize, len);
-    let dest_for = |total| buffer(rt, routine, c.g, "dest", dest as usize, total);
-    collect::collect(&c, c.algs.collect.resolve(c.g.size), dest_for, s, len);
+    let s = buffer(rt, routine, a.group, "source", source as usize, len);
+    let dest_for = |total| buffer(rt, routine, a.group, "dest", dest as usize, total);
+    coll::set_collect(rt, routine, a, dest_for, s, len);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -494,20 +480,15 @@ pub fn fcollect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
         return;
     };
     let args = (dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, c.g, false) else {
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, a.group, false) else {
         return;
     };
-    match c.algs.collect.resolve_user_sync(c.g.size) {
-        Push::Push => {
-            let inbox = inbox(rt, routine, &c, psync, "an fcollect", "SHMEM_COLLECT_SYNC_SIZE");
-            collect::fcollect_push(&c, d, s, inbox, len)
-        }
-        Push::Not(alg) => collect::fcollect(&c, alg, d, s, len),
-    }
+    let inbox = || inbox(rt, routine, a.group, psync, "an fcollect", "SHMEM_COLLECT_SYNC_SIZE");
+    coll::set_fcollect(rt, routine, a, (d, s), len, inbox);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -522,15 +503,15 @@ pub fn alltoall_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
         return;
     };
     let args = (dest as usize, source as usize);
-    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, c.g, true) else {
+    let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, a.group, true) else {
         return;
     };
-    let inbox = inbox(rt, routine, &c, psync, "an alltoall", "SHMEM_ALLTOALL_SYNC_SIZE");
-    alltoall::alltoall_push(&c, d, s, inbox, len);
+    let inbox = inbox(rt, routine, a.group, psync, "an alltoall", "SHMEM_ALLTOALL_SYNC_SIZE");
+    coll::set_alltoall(rt, routine, a, (d, s), len, inbox);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -547,20 +528,20 @@ pub fn alltoalls_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(c) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
         return;
     };
     let all = nelems
-        .checked_mul(c.g.size)
+        .checked_mul(a.group.size)
         .unwrap_or_else(|| check::too_large(routine, "nelems", nelems));
     let dlen = strided_span(routine, "dst", all, dst, size_of::<T>());
     let slen = strided_span(routine, "sst", all, sst, size_of::<T>());
     if nelems == 0 {
         return;
     }
-    let d = buffer(rt, routine, c.g, "dest", dest as usize, dlen);
-    let s = buffer(rt, routine, c.g, "source", source as usize, slen);
-    alltoall::alltoalls::<T>(&c, d, s, dst, sst, nelems);
+    let d = buffer(rt, routine, a.group, "dest", dest as usize, dlen);
+    let s = buffer(rt, routine, a.group, "source", source as usize, slen);
+    coll::set_alltoalls::<T>(rt, routine, a, (d, s), (dst, sst), nelems);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -576,7 +557,7 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(mut c) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
         return;
     };
     if nreduce < 0 {
@@ -593,17 +574,13 @@ fn to_all<T: ShmemType, O: Combine<T>>(
         return;
     }
     let len = check::bytes(routine, "nreduce", n, size_of::<T>());
-    let d = buffer(rt, routine, c.g, "dest", dest as usize, len);
-    let s = buffer(rt, routine, c.g, "source", source as usize, len);
+    let d = buffer(rt, routine, a.group, "dest", dest as usize, len);
+    let s = buffer(rt, routine, a.group, "source", source as usize, len);
     // pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
     let wrk = (n / 2 + 1).max(super::constants::SHMEM_REDUCE_MIN_WRKDATA_SIZE as usize) * size_of::<T>();
-    c.scratch = buffer(rt, routine, c.g, "pWrk", pwrk as usize, wrk);
-    c.scratch_len = wrk;
-    let inbox = inbox(rt, routine, &c, psync, "a reduction", "SHMEM_REDUCE_SYNC_SIZE");
-    match c.algs.reduce.resolve_user_sync(c.g.size, len) {
-        Push::Push => reduce::push::<T, O>(&c, d, s, inbox, n),
-        Push::Not(alg) => reduce::run::<T, O>(&c, alg, d, s, n),
-    }
+    let pwrk = (buffer(rt, routine, a.group, "pWrk", pwrk as usize, wrk), wrk);
+    let inbox = inbox(rt, routine, a.group, psync, "a reduction", "SHMEM_REDUCE_SYNC_SIZE");
+    coll::set_reduce::<T, O>(rt, routine, a, (d, s), n, len, pwrk, inbox);
 }
 
 macro_rules! active_set_reductions {

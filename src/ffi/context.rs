@@ -10,10 +10,8 @@
 use super::check;
 use super::constants::{SHMEM_CTX_NOSTORE, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED};
 use super::handle::{CtxHandle, TeamHandle};
-use crate::runtime::{
-    self,
-    error::{self, Error, ErrorKind, fatal},
-};
+use crate::error::{self, Error, ErrorKind, fatal};
+use crate::runtime;
 use crate::transport::Transport;
 use core::ffi::{c_int, c_long};
 
@@ -33,7 +31,7 @@ pub fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx
     if ctx.is_null() {
         check::null_pointer(routine, "ctx");
     }
-    if crate::team::lookup(team.raw()).is_none() {
+    if crate::runtime::get(routine).teams.lookup(team.raw()).is_none() {
         error::debug(
             routine,
             format_args!(
@@ -111,7 +109,7 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
             },
         ))
     }
-    if let Ok(s) = crate::space::lookup(space) {
+    if let Ok(s) = crate::runtime::get(routine).spaces.lookup(space) {
         s.close_context();
     }
 }
@@ -128,7 +126,7 @@ pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) ->
     let live = ctx
         .object()
         .map(|o| o.team())
-        .filter(|&t| crate::team::lookup(t).is_some());
+        .filter(|&t| crate::runtime::get(routine).teams.lookup(t).is_some());
     let (result, code) = if let Some(t) = live {
         (TeamHandle::from_raw(t), 0)
     } else {

@@ -1,8 +1,8 @@
 //! `shmem_set_lock`, `shmem_test_lock`, `shmem_clear_lock` (see `crate::lock`).
 
 use super::check;
+use crate::error::{Error, ErrorKind, fatal};
 use crate::lock::{LockWord, Misuse, Remote};
-use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::transport::{Active, Transport};
 use core::ffi::{c_int, c_long};

@@ -6,9 +6,9 @@
 use super::check;
 use crate::coll;
 use crate::config::human_bytes;
+use crate::error::{self, Error, ErrorKind, fatal};
 use crate::heap::alloc::{Exhausted, MIN_ALIGN};
 use crate::heap::heap_align;
-use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use core::ffi::{c_long, c_void};
 
@@ -116,7 +116,7 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     }
     // Memory of a space goes back to its space, synchronising its team.
     if rt.segs.heap_offset(ptr as usize).is_none()
-        && let Some((_, m)) = crate::space::resolve(rt, ptr as usize, 1)
+        && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
     {
         return super::space::free_in(rt, routine, m.space, ptr);
     }
@@ -136,7 +136,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
         };
     }
     if rt.segs.heap_offset(ptr as usize).is_none()
-        && let Some((_, m)) = crate::space::resolve(rt, ptr as usize, 1)
+        && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
     {
         fatal(&Error::new(
             routine,

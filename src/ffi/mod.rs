@@ -40,7 +40,7 @@ pub mod type_sets;
 /// through the header, Rust shims through this name.
 pub use crate::constants;
 
-use crate::runtime::error::{Error, ErrorKind, fatal};
+use crate::error::{Error, ErrorKind, fatal};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs an export's body; a panic becomes a fatal internal-error report.

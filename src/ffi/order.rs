@@ -9,8 +9,8 @@
 use super::check;
 use super::handle::CtxHandle;
 use crate::coll;
+use crate::error::{Error, ErrorKind, fatal};
 use crate::runtime;
-use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::transport::Transport;
 use core::ffi::c_int;
 
@@ -62,7 +62,7 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
         // PE numbers are the context's: ranks of its team for a team's
         // (or a space's) context.
         let team = match ctx.object().map(|o| o.team()) {
-            Some(raw) if raw != crate::team::WORLD => crate::team::lookup(raw).map(|t| t.size),
+            Some(raw) if raw != crate::team::WORLD => crate::runtime::get(routine).teams.lookup(raw).map(|t| t.size),
             _ => None,
         };
         for &pe in pes {

@@ -10,8 +10,8 @@
 
 use super::check;
 use super::handle::TeamHandle;
+use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
-use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::semaphore::{self, MAXVALUE, PostError, Sem};
 use crate::transport::Transport;
@@ -105,7 +105,10 @@ fn alloc_on(routine: &'static str, team: TeamHandle, flags: c_int) -> *mut SemOb
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
     let barrier = || super::team::team_barrier(rt, routine, &t);
-    match semaphore::alloc(rt, team.raw(), t.group(), flags, barrier) {
+    match rt
+        .semaphores
+        .alloc(rt, &rt.spaces, team.raw(), t.group(), flags, barrier)
+    {
         Ok(addr) => addr as *mut SemObject,
         Err(e) => usage(routine, format!("no memory for the semaphore: {e}")),
     }
@@ -128,10 +131,10 @@ pub fn free(routine: &'static str, p: *mut SemObject) {
         return;
     }
     sem(rt, routine, p);
-    let Some(team) = semaphore::team_of(p as usize) else {
+    let Some(team) = rt.semaphores.team_of(p as usize) else {
         not_a_semaphore(routine, p)
     };
-    let t = crate::team::lookup(team).unwrap_or_else(|| {
+    let t = rt.teams.lookup(team).unwrap_or_else(|| {
         fatal(&Error::new(
             routine,
             ErrorKind::Internal(format!("the semaphore's team {team:#x} is gone")),
@@ -139,7 +142,7 @@ pub fn free(routine: &'static str, p: *mut SemObject) {
     });
     rt.transport.quiet();
     super::team::team_barrier(rt, routine, &t);
-    semaphore::release(rt, p as usize);
+    rt.semaphores.release(rt, &rt.spaces, p as usize);
 }
 
 /// Posts `n` to `pe`'s copy, after the put `data` if given.

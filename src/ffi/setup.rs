@@ -1,7 +1,8 @@
 //! Library setup, exit and query routines (and their deprecated names).
 
 use super::{check, constants};
-use crate::runtime::{self, error};
+use crate::error;
+use crate::runtime;
 use crate::transport::Transport;
 use core::ffi::{c_char, c_int, c_void};
 
@@ -73,8 +74,7 @@ pub fn pe_accessible(routine: &'static str, pe: c_int) -> c_int {
 
 pub fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) -> c_int {
     let rt = runtime::get(routine);
-    (pe >= 0 && (pe as usize) < rt.npes && crate::space::symmetric_on(rt, addr as usize, 1, pe as usize).is_some())
-        as c_int
+    (pe >= 0 && (pe as usize) < rt.npes && rt.spaces.symmetric_on(rt, addr as usize, 1, pe as usize).is_some()) as c_int
 }
 
 /// The address of `dest` on `pe` in this process, or NULL if `dest` is not
@@ -83,7 +83,7 @@ pub fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) ->
 pub fn ptr(routine: &'static str, dest: *const c_void, pe: c_int) -> *mut c_void {
     let rt = runtime::get(routine);
     let pe = check::pe(rt, routine, pe);
-    match crate::space::symmetric_on(rt, dest as usize, 1, pe) {
+    match rt.spaces.symmetric_on(rt, dest as usize, 1, pe) {
         // This PE's own object, at the address the program knows it by.
         Some(_) if pe == rt.me => dest as *mut c_void,
         Some(off) => rt

@@ -8,8 +8,8 @@
 use super::check;
 use super::constants::{SHMEM_SIGNAL_ADD, SHMEM_SIGNAL_SET};
 use super::handle::CtxHandle;
+use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
-use crate::runtime::error::{Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::transport::{Transport, polled};
 use crate::types::{AmoOp, ShmemType, WaitWord};

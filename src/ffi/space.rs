@@ -11,9 +11,9 @@
 use super::check;
 use super::handle::{CtxHandle, SpaceHandle, TeamHandle};
 use crate::config::human_bytes;
+use crate::error::{self, Error, ErrorKind, fatal};
 use crate::heap::alloc::MIN_ALIGN;
 use crate::heap::{SymOffset, heap_align};
-use crate::runtime::error::{self, Error, ErrorKind, fatal};
 use crate::runtime::{self, Runtime};
 use crate::space::{self, Space, SpaceError};
 use crate::transport::Transport;
@@ -46,7 +46,7 @@ fn misuse(routine: &'static str, e: SpaceError) -> ! {
 
 /// The space behind the handle argument `space`, or a fatal error.
 fn space_of(routine: &'static str, h: SpaceHandle) -> Arc<Space> {
-    space::lookup(h.raw()).unwrap_or_else(|e| {
+    runtime::get(routine).spaces.lookup(h.raw()).unwrap_or_else(|e| {
         fatal(&Error::new(
             routine,
             ErrorKind::Usage(format!("{}: {e}", check::label(routine, "space"))),
@@ -98,7 +98,7 @@ pub fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle)
             )),
         ))
     }
-    let raw = space::create(space::Config {
+    let raw = rt.spaces.create(space::Config {
         sheap_size: config.sheap_size,
         num_contexts: config.num_contexts as usize,
     });
@@ -108,9 +108,9 @@ pub fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle)
 
 /// Local; refused while the space is attached or has contexts.
 pub fn destroy(routine: &'static str, h: SpaceHandle) {
-    runtime::get(routine);
+    let rt = runtime::get(routine);
     space_of(routine, h);
-    if let Err(e) = space::destroy(h.raw()) {
+    if let Err(e) = rt.spaces.destroy(h.raw()) {
         misuse(routine, e)
     }
 }
@@ -121,9 +121,9 @@ pub fn attach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
     space_of(routine, h);
     let t = check::team(routine, "team", team);
-    let _guard = space::lifecycle();
+    let _guard = rt.spaces.lifecycle();
     let barrier = || super::team::team_barrier(rt, routine, &t);
-    if let Err(e) = space::attach(rt, h.raw(), team.raw(), t.group(), barrier) {
+    if let Err(e) = rt.spaces.attach(rt, h.raw(), team.raw(), t.group(), barrier) {
         misuse(routine, e)
     }
 }
@@ -139,15 +139,18 @@ pub fn detach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
     space_of(routine, h);
     let t = check::team(routine, "team", team);
-    let s = space::check_detach(h.raw(), team.raw()).unwrap_or_else(|e| misuse(routine, e));
+    let s = rt
+        .spaces
+        .check_detach(h.raw(), team.raw())
+        .unwrap_or_else(|e| misuse(routine, e));
     if let Err(e) = s.idle() {
         misuse(routine, e)
     }
     // Nobody may still be using the memory on any member.
     rt.transport.quiet();
     super::team::team_barrier(rt, routine, &t);
-    let _guard = space::lifecycle();
-    if let Err(e) = space::detach(rt, &s) {
+    let _guard = rt.spaces.lifecycle();
+    if let Err(e) = rt.spaces.detach(rt, &s) {
         misuse(routine, e)
     }
 }
@@ -160,7 +163,7 @@ pub fn detach(routine: &'static str, h: SpaceHandle) {
 /// attached the space (one outside its team) gets an error, not a hang.
 fn attached(routine: &'static str, s: &Space) -> (Arc<crate::team::Team>, SymOffset) {
     let (team, base) = s.attached().unwrap_or_else(|e| misuse(routine, e));
-    let t = crate::team::lookup(team).unwrap_or_else(|| {
+    let t = runtime::get(routine).teams.lookup(team).unwrap_or_else(|| {
         fatal(&Error::new(
             routine,
             ErrorKind::Internal(format!(
@@ -287,11 +290,14 @@ pub fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void
 /// 0 and the team the space is attached to; non-zero and
 /// `SHMEM_TEAM_INVALID` if it is not attached (or not a space).
 pub fn get_team(routine: &'static str, h: SpaceHandle, team: *mut TeamHandle) -> c_int {
-    runtime::get(routine);
+    let rt = runtime::get(routine);
     if team.is_null() {
         check::null_pointer(routine, "team");
     }
-    let found = space::lookup(h.raw()).and_then(|s| s.team().ok_or(SpaceError::NotAttached));
+    let found = rt
+        .spaces
+        .lookup(h.raw())
+        .and_then(|s| s.team().ok_or(SpaceError::NotAttached));
     let (result, code) = match found {
         Ok(t) => (TeamHandle::from_raw(t), 0),
         Err(e) => {

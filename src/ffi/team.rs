@@ -10,10 +10,10 @@ use super::check;
 use super::constants::SHMEM_TEAM_NUM_CONTEXTS;
 use super::handle::TeamHandle;
 use crate::coll::Group;
-use crate::psync::{self, CollOp, Footprint};
-use crate::runtime::error::{self, Error, ErrorKind, fatal};
+use crate::error::{self, Error, ErrorKind, fatal};
+use crate::psync::{self, Footprint};
 use crate::runtime::{self, Runtime};
-use crate::team::{self, SplitError, Team};
+use crate::team::{SplitError, Team};
 use core::ffi::{c_int, c_long, c_void};
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ pub struct TeamConfig {
 /// The team given as argument `name`, or `None` after a debug message
 /// saying why not.
 fn live(routine: &'static str, name: &'static str, h: TeamHandle) -> Option<Arc<Team>> {
-    let t = team::lookup(h.raw());
+    let t = runtime::get(routine).teams.lookup(h.raw());
     if t.is_none() {
         error::debug(
             routine,
@@ -195,7 +195,11 @@ pub fn split_strided(
     let mine = sub
         .rank_of(rt.me)
         .map(|rank| (Group { rank, ..sub }, num_contexts(config, mask)));
-    finish(routine, team::create(rt, routine, &p, &[mine]), &[new_team])
+    finish(
+        routine,
+        rt.teams.create(rt, &rt.spaces, routine, &p, &[mine]),
+        &[new_team],
+    )
 }
 
 pub fn split_2d(
@@ -242,7 +246,7 @@ pub fn split_2d(
         Some((row, num_contexts(xaxis_config, xaxis_mask))),
         Some((column, num_contexts(yaxis_config, yaxis_mask))),
     ];
-    finish(routine, team::create(rt, routine, &p, &mine), &outs)
+    finish(routine, rt.teams.create(rt, &rt.spaces, routine, &p, &mine), &outs)
 }
 
 /// Destroys a team; `SHMEM_TEAM_INVALID` is ignored, as the specification
@@ -252,7 +256,7 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
     if h == TeamHandle::INVALID {
         return;
     }
-    if let Some(t) = team::lookup(h.raw())
+    if let Some(t) = rt.teams.lookup(h.raw())
         && let Some(name) = t.predefined
     {
         fatal(&Error::new(
@@ -264,14 +268,14 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
             },
         ))
     }
-    let spaces = crate::space::attached_to(h.raw());
+    let spaces = rt.spaces.attached_to(h.raw());
     if !spaces.is_empty() {
         fatal(&Error::new(
             routine,
             ErrorKind::Usage(crate::space::SpaceError::TeamHasSpaces(spaces).to_string()),
         ))
     }
-    let sems = crate::semaphore::count_on(h.raw());
+    let sems = rt.semaphores.count_on(h.raw());
     if sems > 0 {
         fatal(&Error::new(
             routine,
@@ -280,7 +284,7 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
             )),
         ))
     }
-    if team::destroy(rt, routine, h.raw()).is_none() {
+    if rt.teams.destroy(rt, &rt.spaces, routine, h.raw()).is_none() {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidTeam {
@@ -301,7 +305,7 @@ pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
 
 /// A barrier over `t`; the strategy learns that it completed.
 pub fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
-    t.coll(rt, routine, CollOp::Barrier).barrier();
+    crate::coll::team_sync(rt, routine, t.coll());
 }
 
 /// `shmem_team_ptr` (1.6): the address of `dest` on team rank `pe`, if this PE
@@ -323,7 +327,7 @@ pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int)
         return std::ptr::null_mut();
     }
     let target = t.pe(pe as usize);
-    let Some(off) = crate::space::symmetric_on(rt, dest as usize, 1, target) else {
+    let Some(off) = rt.spaces.symmetric_on(rt, dest as usize, 1, target) else {
         error::debug(
             routine,
             format_args!(
@@ -356,8 +360,7 @@ fn write_footprint(routine: &'static str, fp: *mut Footprint, v: Footprint) {
 /// and the messages its collectives sent.
 pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
-    let l = *psync::ledger();
-    let v = Footprint::from_ledger(crate::team::strategy(rt), &l, psync::signals());
+    let v = rt.psync.footprint();
     write_footprint(routine, fp, v);
     0
 }
@@ -385,7 +388,7 @@ pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footp
         baseline_never_freed: baseline,
         ..psync::Ledger::new()
     };
-    let v = Footprint::from_ledger(crate::team::strategy(rt), &l, 0);
+    let v = Footprint::from_ledger(rt.psync.strategy, &l, 0);
     write_footprint(routine, fp, v);
     0
 }

@@ -14,6 +14,50 @@
 //! two barriers (capped), each log n words: O(c n log n) in all.
 
 use super::pool::{Pick, Pool};
+use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
+use super::{CollOp, Mem, TeamSync};
+
+pub struct BarrierUnlock;
+
+impl SyncStrategy for BarrierUnlock {
+    fn slots(&self, pool: usize, pool_max: usize) -> (usize, usize) {
+        (pool, pool_max.max(pool))
+    }
+
+    fn acquire(&self, sync: &TeamSync, op: CollOp, _remote: &mut dyn Remote) -> Grant {
+        let pick = acquire(&mut sync.pool());
+        let a = pick.array();
+        let ticket = |op| Ticket {
+            mem: Mem::Array(sync.array(a)),
+            array: Some(a),
+            op,
+        };
+        match pick {
+            Pick::InsertBarrier { .. } => Grant::BarrierFirst(ticket(CollOp::Barrier)),
+            _ => Grant::Run {
+                ticket: ticket(op),
+                graph: None,
+                grew: matches!(pick, Pick::Grow(_)),
+                messages: 0,
+            },
+        }
+    }
+
+    fn release(&self, sync: &TeamSync, ticket: Ticket, _remote: &mut dyn Remote) -> u64 {
+        if ticket.op == CollOp::Barrier {
+            observe_barrier(&mut sync.pool(), ticket.array);
+        }
+        0
+    }
+
+    fn watches_world_barrier(&self) -> bool {
+        true
+    }
+
+    fn observe_world_barrier(&self, world: &TeamSync) {
+        observe_barrier(&mut world.pool(), None);
+    }
+}
 
 /// The array for the next collective of the team.
 pub fn acquire(pool: &mut Pool) -> Pick {

@@ -24,6 +24,72 @@
 //! 0) per collective; memory: pool arrays of log n words per team.
 
 use super::pool::{Pick, Pool};
+use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
+use super::{CollOp, Mem, TeamSync};
+use crate::heap::SymOffset;
+
+pub struct ExtraSync;
+
+/// The release words of a team's pool, at the owner (the team's rank 0),
+/// through the caller's [`Remote`]; counts the messages it sends.
+struct AtOwner<'a> {
+    sync: &'a TeamSync,
+    remote: &'a mut dyn Remote,
+    messages: u64,
+}
+
+/// Offset of the release word of `array` of the team's region.
+fn release_word(sync: &TeamSync, array: usize) -> SymOffset {
+    SymOffset(sync.array(array).0 + sync.layout.release() * 8)
+}
+
+impl Releases for AtOwner<'_> {
+    fn word(&mut self, a: usize) -> u64 {
+        self.remote.fetch(self.sync.owner, release_word(self.sync, a))
+    }
+    fn decide(&mut self, a: usize, old: u64, new: u64) -> bool {
+        if self.sync.owner != self.remote.me() {
+            self.messages += 1;
+        }
+        self.remote
+            .compare_swap(self.sync.owner, release_word(self.sync, a), old, new)
+    }
+    fn wait_step(&mut self) -> bool {
+        self.remote.wait_step()
+    }
+}
+
+impl SyncStrategy for ExtraSync {
+    fn slots(&self, pool: usize, pool_max: usize) -> (usize, usize) {
+        (pool, pool_max.max(pool))
+    }
+
+    fn acquire(&self, sync: &TeamSync, op: CollOp, remote: &mut dyn Remote) -> Grant {
+        let mut env = AtOwner {
+            sync,
+            remote,
+            messages: 0,
+        };
+        let pick = acquire(&mut sync.pool(), sync.size as u64, &mut env);
+        let a = pick.array();
+        Grant::Run {
+            ticket: Ticket {
+                mem: Mem::Array(sync.array(a)),
+                array: Some(a),
+                op,
+            },
+            graph: None,
+            grew: matches!(pick, Pick::Grow(_)),
+            messages: env.messages,
+        }
+    }
+
+    fn release(&self, sync: &TeamSync, ticket: Ticket, remote: &mut dyn Remote) -> u64 {
+        let Some(a) = ticket.array else { return 0 };
+        remote.add(sync.owner, release_word(sync, a), RELEASE);
+        u64::from(sync.owner != remote.me())
+    }
+}
 
 /// How a member reaches the release words (the runtime reads the owner's
 /// memory; the virtual-job tool models members in lockstep).

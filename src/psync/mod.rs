@@ -18,7 +18,9 @@
 //! between the two barriers, before any member can signal into it.
 //!
 //! The strategies (`SHMEM_PSYNC_STRATEGY`, the research seed's three answers
-//! to "when may sync memory be reused?" plus the baseline):
+//! to "when may sync memory be reused?" plus the baseline) implement
+//! [`SyncStrategy`] ([`strategy`]), one file each; [`Strategy::implementation`]
+//! is the one place that maps the configured name to its code:
 //! - [`traditional`]: one array per team for its whole life;
 //! - [`extra_sync`]: a pool per team, each collective locks an array and a
 //!   lazy one-sided release message frees it;
@@ -31,32 +33,35 @@
 //! count, every word has one sender or an implying one, every collective
 //! consumes its signals before it returns, see `coll`); the strategies differ
 //! in memory and in messages, which is what the accounting here measures.
+//!
+//! Files: this module holds the vocabulary of sync memory (the pSync sizes,
+//! [`CollOp`], [`Mem`], a team's [`Plan`] and [`TeamSync`], and the per-PE
+//! [`SyncState`] the runtime owns); [`layout`] the words of a sync array;
+//! [`pool`] the pool both pool strategies keep; [`accounting`] the ledger.
+//! `psync` reaches no other module of the library but `config` (the names)
+//! and `heap` (offsets): what a strategy does at another PE goes through the
+//! caller's [`Remote`], so `coll` (and the simulator, `sim`) drive it.
 
+pub mod accounting;
 pub mod barrier_unlock;
 pub mod extra_sync;
+pub mod layout;
 pub mod pairwise;
 pub mod pool;
-pub mod sim;
+pub mod strategy;
 pub mod traditional;
 
-use crate::coll::flags::Layout;
-use crate::heap::SymOffset;
-use core::ffi::{CStr, c_char};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+pub use crate::config::{Graph, STRATEGIES, Strategy};
+pub use accounting::{Accounting, Footprint, Ledger, stats_line};
+pub use layout::Layout;
+pub use pairwise::LOCATION_BYTES;
+pub use strategy::{Grant, Remote, SyncStrategy, Ticket};
 
-/// Names accepted by `SHMEM_PSYNC_STRATEGY`.
-pub const STRATEGIES: &[&str] = &[
-    "traditional",
-    "extra-sync",
-    "barrier-unlock",
-    "pairwise-rd",
-    "pairwise-tree",
-    "pairwise-tree-fixed",
-];
+use crate::heap::SymOffset;
+use std::sync::{Arc, Mutex, RwLock};
 
 /// 64-bit words of a user's pSync array (`SHMEM_*_SYNC_SIZE`): room for the
-/// layout of the largest group (`coll::flags`).
+/// layout of the largest group ([`layout`]).
 pub const FLAG_WORDS: usize = 80;
 /// Bytes of a user's pSync array.
 pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
@@ -71,11 +76,6 @@ pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
 pub const INBOX_BYTES: usize = 32 << 10;
 /// Bytes of a user's pSync array with an inbox.
 pub const INBOX_PSYNC_BYTES: usize = FLAG_BYTES + INBOX_BYTES;
-const _: () = assert!(crate::constants::SHMEM_BARRIER_SYNC_SIZE as usize * 8 == FLAG_BYTES);
-const _: () = assert!(crate::constants::SHMEM_BCAST_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
-const _: () = assert!(crate::constants::SHMEM_REDUCE_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
-const _: () = assert!(crate::constants::SHMEM_COLLECT_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
-const _: () = assert!(crate::constants::SHMEM_ALLTOALL_SYNC_SIZE as usize * 8 == INBOX_PSYNC_BYTES);
 /// Allocation unit of the arena (a multiple of the cache line).
 pub const UNIT: usize = 128;
 /// Sync arrays are placed and counted in whole cache lines.
@@ -91,67 +91,41 @@ pub enum CollOp {
     Reduce,
 }
 
-/// The communication graph of a pairwise strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Graph {
-    /// Recursive doubling (`r XOR 2^k`, extra ranks folded): fixed edges.
-    RecursiveDoubling,
-    /// A balanced binary tree rooted at each collective's root.
-    Tree,
-    /// One binary tree rooted at rank 0, whatever the root.
-    FixedTree,
-}
-
-/// A reuse strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    Traditional,
-    ExtraSync,
-    BarrierUnlock,
-    Pairwise(Graph),
-}
-
 impl Strategy {
-    pub fn from_name(name: &str) -> Option<Strategy> {
-        Some(match name {
-            "traditional" => Strategy::Traditional,
-            "extra-sync" => Strategy::ExtraSync,
-            "barrier-unlock" => Strategy::BarrierUnlock,
-            "pairwise-rd" => Strategy::Pairwise(Graph::RecursiveDoubling),
-            "pairwise-tree" => Strategy::Pairwise(Graph::Tree),
-            "pairwise-tree-fixed" => Strategy::Pairwise(Graph::FixedTree),
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        self.cname().to_str().expect("ASCII names")
-    }
-
-    pub fn cname(self) -> &'static CStr {
+    /// The strategy's implementation (the one place that maps the
+    /// configured name to code).
+    pub fn implementation(self) -> &'static dyn SyncStrategy {
         match self {
-            Strategy::Traditional => c"traditional",
-            Strategy::ExtraSync => c"extra-sync",
-            Strategy::BarrierUnlock => c"barrier-unlock",
-            Strategy::Pairwise(Graph::RecursiveDoubling) => c"pairwise-rd",
-            Strategy::Pairwise(Graph::Tree) => c"pairwise-tree",
-            Strategy::Pairwise(Graph::FixedTree) => c"pairwise-tree-fixed",
+            Strategy::Traditional => &traditional::Traditional,
+            Strategy::ExtraSync => &extra_sync::ExtraSync,
+            Strategy::BarrierUnlock => &barrier_unlock::BarrierUnlock,
+            Strategy::Pairwise(Graph::RecursiveDoubling) => &pairwise::Pairwise(Graph::RecursiveDoubling),
+            Strategy::Pairwise(Graph::Tree) => &pairwise::Pairwise(Graph::Tree),
+            Strategy::Pairwise(Graph::FixedTree) => &pairwise::Pairwise(Graph::FixedTree),
         }
     }
 
     /// Array slots of a team's region: (taken at creation, capacity).
     pub fn slots(self, pool: usize, pool_max: usize) -> (usize, usize) {
-        match self {
-            Strategy::Traditional => traditional::SLOTS,
-            Strategy::ExtraSync | Strategy::BarrierUnlock => (pool, pool_max.max(pool)),
-            Strategy::Pairwise(_) => (0, 0),
-        }
+        self.implementation().slots(pool, pool_max)
     }
 }
 
 /// Bytes of one sync array for a team of `n` PEs (whole cache lines).
 pub fn array_bytes(n: usize) -> usize {
     (Layout::for_size(n).words() * 8).next_multiple_of(LINE)
+}
+
+/// Where a collective's signals land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem {
+    /// A sync array at the same offset on every member, laid out by
+    /// [`Layout`]: a team's array (array strategies) or a user's pSync.
+    Array(SymOffset),
+    /// The pairwise strategies' table: on every PE, one 64-bit location per
+    /// possible sender, indexed by the sender's world PE number. Any word
+    /// index an algorithm names goes to the sender's location.
+    Pairs(SymOffset),
 }
 
 /// The shape of a team's region: scratch first, then `cap` array slots, of
@@ -187,169 +161,6 @@ impl Plan {
     }
 }
 
-/// Per-PE accounting: bytes reserved for synchronisation and the messages
-/// the strategy added.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ledger {
-    pub flags: usize,
-    pub flags_peak: usize,
-    pub scratch: usize,
-    pub scratch_peak: usize,
-    pub teams: usize,
-    pub teams_peak: usize,
-    /// What one traditional array per live team would hold.
-    pub baseline: usize,
-    pub baseline_peak: usize,
-    /// What one traditional array per team ever created would hold.
-    pub baseline_never_freed: usize,
-    /// Team collectives run (splits and destroys count: they synchronise).
-    pub collectives: u64,
-    /// Remote flag writes the strategy added (release messages, growth
-    /// decisions, inserted barriers).
-    pub extra_messages: u64,
-    /// Arrays a pool grew by, and barriers a pool inserted.
-    pub grows: u64,
-    pub inserted_barriers: u64,
-}
-
-impl Ledger {
-    pub const fn new() -> Ledger {
-        Ledger {
-            flags: 0,
-            flags_peak: 0,
-            scratch: 0,
-            scratch_peak: 0,
-            teams: 0,
-            teams_peak: 0,
-            baseline: 0,
-            baseline_peak: 0,
-            baseline_never_freed: 0,
-            collectives: 0,
-            extra_messages: 0,
-            grows: 0,
-            inserted_barriers: 0,
-        }
-    }
-
-    pub fn add_flags(&mut self, bytes: usize) {
-        self.flags += bytes;
-        self.flags_peak = self.flags_peak.max(self.flags);
-    }
-
-    /// A team of `size` PEs with region `plan` was created on this PE.
-    pub fn team_created(&mut self, plan: &Plan, size: usize) {
-        self.add_flags(plan.initial * plan.array_bytes);
-        self.scratch += plan.scratch;
-        self.scratch_peak = self.scratch_peak.max(self.scratch);
-        self.teams += 1;
-        self.teams_peak = self.teams_peak.max(self.teams);
-        let b = array_bytes(size);
-        self.baseline += b;
-        self.baseline_peak = self.baseline_peak.max(self.baseline);
-        self.baseline_never_freed += b;
-    }
-
-    /// A team was destroyed; it held `arrays` arrays of its plan.
-    pub fn team_destroyed(&mut self, plan: &Plan, arrays: usize, size: usize) {
-        self.flags -= arrays * plan.array_bytes;
-        self.scratch -= plan.scratch;
-        self.teams -= 1;
-        self.baseline -= array_bytes(size);
-    }
-}
-
-/// This PE's ledger.
-pub static LEDGER: Mutex<Ledger> = Mutex::new(Ledger::new());
-/// Signals sent by this PE's collectives (every remote flag write).
-static SIGNALS: AtomicU64 = AtomicU64::new(0);
-
-pub fn ledger() -> std::sync::MutexGuard<'static, Ledger> {
-    LEDGER.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[inline]
-pub fn count_signal() {
-    SIGNALS.fetch_add(1, Ordering::Relaxed);
-}
-
-pub fn signals() -> u64 {
-    SIGNALS.load(Ordering::Relaxed)
-}
-
-/// Forgets everything (at `shmem_init`).
-pub fn reset_accounting() {
-    *ledger() = Ledger::new();
-    SIGNALS.store(0, Ordering::Relaxed);
-    pairwise::reset(0);
-}
-
-/// `shmemx_psync_footprint_t`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct Footprint {
-    pub strategy: *const c_char,
-    pub flags_current: usize,
-    pub flags_peak: usize,
-    pub scratch_current: usize,
-    pub scratch_peak: usize,
-    pub teams_current: usize,
-    pub teams_peak: usize,
-    pub baseline_current: usize,
-    pub baseline_peak: usize,
-    pub baseline_never_freed: usize,
-    pub collectives: u64,
-    pub sync_messages: u64,
-    pub extra_messages: u64,
-}
-
-impl Footprint {
-    pub fn from_ledger(strategy: Strategy, l: &Ledger, signals: u64) -> Footprint {
-        Footprint {
-            strategy: strategy.cname().as_ptr(),
-            flags_current: l.flags,
-            flags_peak: l.flags_peak,
-            scratch_current: l.scratch,
-            scratch_peak: l.scratch_peak,
-            teams_current: l.teams,
-            teams_peak: l.teams_peak,
-            baseline_current: l.baseline,
-            baseline_peak: l.baseline_peak,
-            baseline_never_freed: l.baseline_never_freed,
-            collectives: l.collectives,
-            sync_messages: signals,
-            extra_messages: l.extra_messages,
-        }
-    }
-}
-
-/// The line `SHMEM_PSYNC_STATS=1` prints at `shmem_finalize`.
-pub fn stats_line(me: usize, npes: usize, strategy: Strategy, l: &Ledger, signals: u64) -> String {
-    let per = |x: u64| {
-        if l.collectives == 0 {
-            0.0
-        } else {
-            x as f64 / l.collectives as f64
-        }
-    };
-    format!(
-        "rshmem psync: PE {me} of {npes}: strategy {}: flags {} B (peak {} B), scratch {} B (peak {} B), teams {} (peak {}); \
-         traditional baseline {} B (peak {} B, never freed {} B); {} collectives, {:.2} signals and {:.2} extra messages per collective",
-        strategy.name(),
-        l.flags,
-        l.flags_peak,
-        l.scratch,
-        l.scratch_peak,
-        l.teams,
-        l.teams_peak,
-        l.baseline,
-        l.baseline_peak,
-        l.baseline_never_freed,
-        l.collectives,
-        per(signals),
-        per(l.extra_messages),
-    )
-}
-
 /// A team's sync memory on this PE.
 #[derive(Debug)]
 pub struct TeamSync {
@@ -360,18 +171,25 @@ pub struct TeamSync {
     pub size: usize,
     pub rank: usize,
     pub layout: Layout,
+    /// World PE of the team's rank 0 (owner of extra-sync's release words).
+    pub owner: usize,
+    /// Offset of the pairwise location table (pairwise strategies), shared
+    /// by every team.
+    pub pairs: SymOffset,
     /// Pool state of the pool strategies; identical on every member because
     /// it changes only at points every member passes in the same order.
     pub pool: Mutex<pool::Pool>,
 }
 
 impl TeamSync {
-    pub fn new(base: SymOffset, plan: Plan, size: usize, rank: usize) -> TeamSync {
+    pub fn new(base: SymOffset, plan: Plan, (size, rank, owner): (usize, usize, usize), pairs: SymOffset) -> TeamSync {
         TeamSync {
             base,
             plan,
             size,
             rank,
+            owner,
+            pairs,
             layout: Layout::for_size(size),
             pool: Mutex::new(pool::Pool::new(plan.initial, plan.cap)),
         }
@@ -390,32 +208,62 @@ impl TeamSync {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// This PE's synchronisation-memory state: the strategy in effect and the
+/// accounting (owned by the runtime; reset at every `shmem_init`).
+pub struct SyncState {
+    pub strategy: Strategy,
+    imp: &'static dyn SyncStrategy,
+    pub accounting: Accounting,
+    /// The world team's memory, which `shmem_barrier_all` may unlock.
+    world: RwLock<Option<Arc<TeamSync>>>,
+}
 
-    #[test]
-    fn names_round_trip() {
-        for n in STRATEGIES {
-            assert_eq!(Strategy::from_name(n).unwrap().name(), *n);
+impl SyncState {
+    pub fn new(strategy: Strategy) -> SyncState {
+        SyncState {
+            strategy,
+            imp: strategy.implementation(),
+            accounting: Accounting::default(),
+            world: RwLock::new(None),
         }
-        assert_eq!(Strategy::from_name("nope"), None);
     }
 
-    #[test]
-    fn ledger_tracks_peaks_and_baseline() {
-        let mut l = Ledger::new();
-        let p = Plan::new(Strategy::Traditional, 4, 1000, 2, 16);
-        assert_eq!((p.scratch, p.array_bytes, p.initial, p.cap), (1024, 128, 1, 1));
-        l.team_created(&p, 4);
-        l.team_created(&p, 4);
-        l.team_destroyed(&p, 1, 4);
-        assert_eq!((l.flags, l.flags_peak), (128, 256));
-        assert_eq!((l.teams, l.teams_peak), (1, 2));
-        assert_eq!((l.baseline, l.baseline_peak, l.baseline_never_freed), (128, 256, 256));
-        let q = Plan::new(Strategy::ExtraSync, 4096, 1024, 2, 16);
-        assert_eq!((q.array_bytes, q.initial, q.cap), (384, 2, 16));
-        assert_eq!(q.units(), (1024 + 16 * 384) / UNIT);
-        assert_eq!(Plan::new(Strategy::Pairwise(Graph::Tree), 8, 1024, 2, 16).units(), 8);
+    #[inline]
+    pub fn imp(&self) -> &'static dyn SyncStrategy {
+        self.imp
+    }
+
+    /// At `shmem_init`: forgets the accounting of the previous run.
+    pub fn reset(&self, npes: usize) {
+        self.accounting.reset(if self.imp.pair_locations() { npes } else { 0 });
+        self.set_world(None);
+    }
+
+    /// The world team's memory (`None` once the world team is gone).
+    pub fn set_world(&self, world: Option<Arc<TeamSync>>) {
+        *self.world.write().unwrap_or_else(|e| e.into_inner()) = world;
+    }
+
+    /// `shmem_barrier_all` or `shmem_sync_all` completed on this PE.
+    #[inline]
+    pub fn observe_world_barrier(&self) {
+        if !self.imp.watches_world_barrier() {
+            return;
+        }
+        if let Some(world) = &*self.world.read().unwrap_or_else(|e| e.into_inner()) {
+            self.imp.observe_world_barrier(world);
+        }
+    }
+
+    /// This PE's footprint so far (`shmemx_psync_footprint`).
+    pub fn footprint(&self) -> Footprint {
+        let l = *self.accounting.ledger();
+        Footprint::from_ledger(self.strategy, &l, self.accounting.signals())
+    }
+
+    /// The line `SHMEM_PSYNC_STATS=1` prints.
+    pub fn stats_line(&self, me: usize, npes: usize) -> String {
+        let l = *self.accounting.ledger();
+        stats_line(me, npes, self.strategy, &l, self.accounting.signals())
     }
 }

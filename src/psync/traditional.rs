@@ -6,8 +6,33 @@
 //! their teams (as SHOC's QTC never frees its communicators), one per team
 //! ever created: n log n bytes for n shrinking teams.
 
-/// Array slots of a team: one, taken at creation.
-pub const SLOTS: (usize, usize) = (1, 1);
+use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
+use super::{CollOp, Mem, TeamSync};
 
 /// The array every collective of the team uses.
-pub const ARRAY: usize = 0;
+const ARRAY: usize = 0;
+
+pub struct Traditional;
+
+impl SyncStrategy for Traditional {
+    fn slots(&self, _pool: usize, _pool_max: usize) -> (usize, usize) {
+        (1, 1)
+    }
+
+    fn acquire(&self, sync: &TeamSync, op: CollOp, _remote: &mut dyn Remote) -> Grant {
+        Grant::Run {
+            ticket: Ticket {
+                mem: Mem::Array(sync.array(ARRAY)),
+                array: None,
+                op,
+            },
+            graph: None,
+            grew: false,
+            messages: 0,
+        }
+    }
+
+    fn release(&self, _sync: &TeamSync, _ticket: Ticket, _remote: &mut dyn Remote) -> u64 {
+        0
+    }
+}

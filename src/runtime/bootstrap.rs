@@ -12,15 +12,15 @@
 
 mod attach;
 
-use super::Runtime;
-use super::error::{Error, ErrorKind};
 use crate::config::{Config, Setting, human_bytes};
+use crate::error::{Error, ErrorKind};
 use crate::heap::alloc::Allocator;
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::Active;
 use crate::wait::backoff::Policy;
 use crate::wait::{Waiter, notify};
+use crate::world::World;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -43,10 +43,10 @@ fn default_heap(npes: usize, requested: usize) -> usize {
     requested.min(fit.max(32 << 20))
 }
 
-pub fn start(routine: &'static str) -> Result<Runtime, Error> {
+pub fn start(routine: &'static str) -> Result<World, Error> {
     let fail = |kind: ErrorKind| Error::new(routine, kind);
     let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
-    super::DEBUG.store(config.debug, Ordering::Relaxed);
+    crate::error::set_debug(config.debug);
     let attach::Attached {
         me,
         npes,
@@ -178,14 +178,13 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
             )))
         })?;
     }
-    let psync = crate::psync::Strategy::from_name(config.psync_strategy).expect("config admits only known strategies");
     let area_off = seg_offset + (npes * stride) as u64;
     let transport = open_transport(segs, control, &file, area_off, policy, config.hang_warn_secs)
         .map_err(|why| fail(ErrorKind::Startup(why)))?;
-    Ok(Runtime {
+    Ok(World {
         me,
         npes,
-        psync,
+        psync: crate::psync::SyncState::new(config.psync_strategy),
         transport,
         heap: Mutex::new(Allocator::new(heap_len)),
         config,
@@ -193,7 +192,7 @@ pub fn start(routine: &'static str) -> Result<Runtime, Error> {
         segs,
         policy,
         thread_level: AtomicI32::new(0),
-        _job_file: file,
+        job_file: file,
     })
 }
 

@@ -7,78 +7,73 @@
 //! then lives for the rest of the process: `shmem_finalize` marks it inactive
 //! but keeps the mappings, because the program's globals now live in the job
 //! file and a later `shmem_init` (allowed by OpenSHMEM 1.6) reuses them.
+//!
+//! The [`Runtime`] is the one owner of process state: the low-level
+//! [`World`] (built by [`bootstrap`], taken by every module below) and the
+//! state of the modules that keep some between calls (teams, spaces,
+//! semaphores; the synchronisation accounting lives in the world, as every
+//! collective needs it). Each `shmem_init` resets that state in one order
+//! (`Runtime::start_state`), each `shmem_finalize` ends it in one
+//! (`Runtime::end_state`). The statics here are the process's lifecycle
+//! only: which runtime is active, and the words the exit paths need.
 
 pub mod bootstrap;
-pub mod error;
 
-use crate::config::Config;
-use crate::heap::Segments;
-use crate::heap::alloc::Allocator;
+use crate::error::{self, Error, ErrorKind};
 use crate::job::{Control, PeState};
-use crate::transport::Active;
-use crate::wait::Waiter;
-use crate::wait::backoff::Policy;
-use crate::wait::stuck::{Kind, Place, Post};
-use error::{Error, ErrorKind};
-use std::os::fd::OwnedFd;
+use crate::wait::stuck::Kind;
+use crate::world::World;
+use std::ops::Deref;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
-/// Everything an initialised PE knows.
+// `config` is a leaf: it checks sizes against the heap's granule by value.
+const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
+
+/// Everything an initialised PE knows: the low-level context ([`World`],
+/// which the modules below take) and the state of the modules that keep
+/// some between calls. `rt.me`, `rt.transport`, ... are the world's.
 pub struct Runtime {
-    pub me: usize,
-    pub npes: usize,
-    pub config: Config,
-    pub control: Control,
-    pub segs: Segments,
-    pub transport: Active,
-    /// The symmetric heap's bookkeeping; collective calls take it in turn.
-    pub heap: Mutex<Allocator>,
-    pub policy: Policy,
-    /// `SHMEM_PSYNC_STRATEGY`, parsed once.
-    pub psync: crate::psync::Strategy,
-    /// Thread level granted by `shmem_init_thread`.
-    pub thread_level: AtomicI32,
-    /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
-    _job_file: OwnedFd,
+    pub world: World,
+    pub teams: crate::team::Teams,
+    pub spaces: crate::space::Spaces,
+    pub semaphores: crate::semaphore::Semaphores,
+}
+
+impl Deref for Runtime {
+    type Target = World;
+
+    #[inline]
+    fn deref(&self) -> &World {
+        &self.world
+    }
 }
 
 impl Runtime {
-    /// A waiter on this PE's symmetric memory (woken by puts and atomics).
-    #[inline]
-    pub fn waiter(&self) -> Waiter<'_> {
-        self.waiter_on(&self.control.slot(self.me).wake.memory)
-    }
-
-    /// A waiter for the library's own synchronisation (woken by barriers).
-    #[inline]
-    pub fn sync_waiter(&self) -> Waiter<'_> {
-        self.waiter_on(&self.control.slot(self.me).wake.sync)
-    }
-
-    /// Where a wait of this PE blocks, to publish on its slow path (see
-    /// `wait::stuck`). None at `SHMEM_THREAD_MULTIPLE` for waits other than
-    /// the rendezvous: another thread of this PE could satisfy them.
-    #[inline]
-    pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
-        if !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
-            && self.thread_level.load(Ordering::Relaxed) == crate::constants::SHMEM_THREAD_MULTIPLE as i32
+    /// At every `shmem_init`, in this order: the semaphores and spaces of an
+    /// earlier initialisation are forgotten (their memory went with it), the
+    /// synchronisation accounting starts over, and the predefined teams get
+    /// their sync memory, before any peer can signal into it (the start-up
+    /// barrier follows).
+    fn start_state(&self) -> Result<(), String> {
         {
-            return None;
+            let _guard = self.spaces.lifecycle();
+            self.semaphores.forget_all();
+            self.spaces.reset(self);
         }
-        Some(Post {
-            control: &self.control,
-            me: self.me,
-            place: Place { kind, routine, episode },
-        })
+        self.psync.reset(self.npes);
+        self.teams.init(self, &self.spaces)
     }
 
-    fn waiter_on<'a>(&'a self, bell: &'a crate::job::Bell) -> Waiter<'a> {
-        Waiter {
-            bell,
-            policy: self.policy,
-            hang_warn_secs: self.config.hang_warn_secs,
+    /// At `shmem_finalize`, after its rendezvous: the footprint if asked,
+    /// then every team is forgotten (spaces and semaphores stay, unusable
+    /// until `start_state` forgets them at the next `shmem_init`).
+    fn end_state(&self) {
+        if self.config.psync_stats {
+            eprintln!("{}", self.psync.stats_line(self.me, self.npes));
         }
+        self.teams.finalize(&self.spaces);
+        self.psync.set_world(None);
     }
 }
 
@@ -88,7 +83,6 @@ static ACTIVE: AtomicPtr<Runtime> = AtomicPtr::new(std::ptr::null_mut());
 static BUILT: AtomicPtr<Runtime> = AtomicPtr::new(std::ptr::null_mut());
 /// Serialises init and finalize; counts nested `shmem_init` calls.
 static LIFECYCLE: Mutex<usize> = Mutex::new(0);
-static DEBUG: AtomicBool = AtomicBool::new(false);
 /// Set when the process is leaving through an error or `shmem_global_exit`,
 /// so the exit hook does not try a collective finalize.
 static EXITING: AtomicBool = AtomicBool::new(false);
@@ -122,13 +116,10 @@ pub fn try_get() -> Option<&'static Runtime> {
     (!p.is_null()).then(|| unsafe { &*p })
 }
 
-pub fn debug_enabled() -> bool {
-    DEBUG.load(Ordering::Relaxed)
-}
-
 /// `shmem_init_thread`: initialises the library (or counts a nested call) and
 /// returns the granted thread level.
 pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
+    error::set_abort(abort_job);
     let mut count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(rt) = try_get() {
         *count += 1;
@@ -141,7 +132,12 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
     let rt: &'static Runtime = if first {
-        let rt = Box::leak(Box::new(bootstrap::start(routine)?));
+        let rt = Box::leak(Box::new(Runtime {
+            world: bootstrap::start(routine)?,
+            teams: Default::default(),
+            spaces: Default::default(),
+            semaphores: Default::default(),
+        }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
         rt
@@ -152,16 +148,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         rt
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
-    let c = &rt.config;
-    crate::coll::registry::set(crate::coll::registry::from_names(
-        c.barrier_algorithm,
-        c.bcast_algorithm,
-        c.reduce_algorithm,
-        c.collect_algorithm,
-    ));
-    // The predefined teams' sync memory, before any peer can signal into it
-    // (the barrier below).
-    crate::team::init(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+    rt.start_state()
+        .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
     rt.control.set_state(rt.me, PeState::Running);
     ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
     *count = 1;
@@ -201,7 +189,7 @@ pub fn finalize(at_exit: bool) {
     crate::coll::barrier::world(rt, crate::coll::barrier::Rendezvous::Finalize, |ep| {
         rt.post(kind, "shmem_finalize", ep)
     });
-    crate::team::finalize(rt);
+    rt.end_state();
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
 }

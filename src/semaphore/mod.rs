@@ -20,10 +20,10 @@
 
 use crate::coll::Group;
 use crate::heap::SymOffset;
-use crate::runtime::Runtime;
-use crate::space::{self, Space, SpaceError, arena::Arena};
+use crate::space::{self, Space, SpaceError, Spaces, arena::Arena};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
+use crate::world::World;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -121,32 +121,75 @@ fn header(local: usize) -> &'static Header {
 }
 
 /// Live semaphores of this process: their spaces and teams, by address.
-static LIVE: Mutex<BTreeMap<usize, (Arc<Space>, usize)>> = Mutex::new(BTreeMap::new());
-
-fn live() -> MutexGuard<'static, BTreeMap<usize, (Arc<Space>, usize)>> {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+/// Owned by the runtime.
+#[derive(Debug, Default)]
+pub struct Semaphores {
+    live: Mutex<BTreeMap<usize, (Arc<Space>, usize)>>,
 }
 
-/// Allocates a semaphore on the team `team` (raw handle, `group`),
-/// collectively over its members; `barrier` is a barrier of the team. The
-/// value starts at 0 on every member. Returns this PE's address of it.
-pub fn alloc(rt: &Runtime, team: usize, group: Group, flags: i32, barrier: impl FnMut()) -> Result<usize, SpaceError> {
-    let _guard = space::lifecycle();
-    let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
-    let local = rt.segs.peer_addr(rt.me, off) as usize;
-    let h = header(local);
-    h.flags.store(flags as u32, Ordering::Relaxed);
-    h.start.store(group.start as i64, Ordering::Relaxed);
-    h.stride.store(group.stride as i64, Ordering::Relaxed);
-    h.size.store(group.size as u64, Ordering::Relaxed);
-    h.magic.store(MAGIC, Ordering::Release);
-    live().insert(local, (space, team));
-    Ok(local)
+impl Semaphores {
+    fn live(&self) -> MutexGuard<'_, BTreeMap<usize, (Arc<Space>, usize)>> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Allocates a semaphore on the team `team` (raw handle, `group`),
+    /// collectively over its members; `barrier` is a barrier of the team. The
+    /// value starts at 0 on every member. Returns this PE's address of it.
+    pub fn alloc(
+        &self,
+        rt: &World,
+        spaces: &Spaces,
+        team: usize,
+        group: Group,
+        flags: i32,
+        barrier: impl FnMut(),
+    ) -> Result<usize, SpaceError> {
+        let _guard = spaces.lifecycle();
+        let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
+        let local = rt.segs.peer_addr(rt.me, off) as usize;
+        let h = header(local);
+        h.flags.store(flags as u32, Ordering::Relaxed);
+        h.start.store(group.start as i64, Ordering::Relaxed);
+        h.stride.store(group.stride as i64, Ordering::Relaxed);
+        h.size.store(group.size as u64, Ordering::Relaxed);
+        h.magic.store(MAGIC, Ordering::Release);
+        self.live().insert(local, (space, team));
+        Ok(local)
+    }
+
+    /// The raw handle of the team a live semaphore was allocated on.
+    pub fn team_of(&self, addr: usize) -> Option<usize> {
+        self.live().get(&addr).map(|(_, t)| *t)
+    }
+
+    /// Live semaphores allocated on team `team`.
+    pub fn count_on(&self, team: usize) -> usize {
+        self.live().values().filter(|(_, t)| *t == team).count()
+    }
+
+    /// Frees a semaphore after the team's barrier (nobody uses it any more).
+    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
+        let _guard = spaces.lifecycle();
+        if let Some((space, _)) = self.live().remove(&addr) {
+            header(addr).magic.store(0, Ordering::Release);
+            space::drop_team_space(rt, &space);
+        }
+    }
+
+    /// At `shmem_init`: the semaphores of an earlier initialisation are gone
+    /// (their memory went with it); stale pointers to them are reported.
+    pub fn forget_all(&self) {
+        let mut l = self.live();
+        for &addr in l.keys() {
+            header(addr).magic.store(0, Ordering::Release);
+        }
+        l.clear();
+    }
 }
 
 /// The semaphore at `addr` on this PE, if `addr` is one.
 #[inline]
-pub fn lookup(rt: &Runtime, addr: usize) -> Option<Sem> {
+pub fn lookup(rt: &World, addr: usize) -> Option<Sem> {
     let arena = Arena::new(&rt.segs);
     let start = arena.local_start(addr, OBJECT_BYTES)?;
     if !addr.is_multiple_of(64) {
@@ -169,35 +212,6 @@ pub fn lookup(rt: &Runtime, addr: usize) -> Option<Sem> {
     })
 }
 
-/// The raw handle of the team a live semaphore was allocated on.
-pub fn team_of(addr: usize) -> Option<usize> {
-    live().get(&addr).map(|(_, t)| *t)
-}
-
-/// Live semaphores allocated on team `team`.
-pub fn count_on(team: usize) -> usize {
-    live().values().filter(|(_, t)| *t == team).count()
-}
-
-/// Frees a semaphore after the team's barrier (nobody uses it any more).
-pub fn release(rt: &Runtime, addr: usize) {
-    let _guard = space::lifecycle();
-    if let Some((space, _)) = live().remove(&addr) {
-        header(addr).magic.store(0, Ordering::Release);
-        space::drop_team_space(rt, &space);
-    }
-}
-
-/// At `shmem_init`: the semaphores of an earlier initialisation are gone
-/// (their memory went with it); stale pointers to them are reported.
-pub fn forget_all() {
-    let mut l = live();
-    for &addr in l.keys() {
-        header(addr).magic.store(0, Ordering::Release);
-    }
-    l.clear();
-}
-
 /// Why a post is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PostError {
@@ -213,7 +227,7 @@ pub enum PostError {
 /// `pe` must be a member of the semaphore's team; `data`, if given, must be
 /// a valid put to `pe` (symmetric destination, readable source).
 pub unsafe fn post(
-    rt: &Runtime,
+    rt: &World,
     s: &Sem,
     n: u64,
     pe: usize,
@@ -248,7 +262,7 @@ pub unsafe fn post(
 /// take is a transport atomic on this PE itself: posters add through the
 /// transport, so its atomicity statement requires the owner's update to go
 /// through it too (on shared memory the same `lock cmpxchg`).
-pub fn try_take(rt: &Runtime, s: &Sem, n: u64) -> bool {
+pub fn try_take(rt: &World, s: &Sem, n: u64) -> bool {
     take_with(s, n, |cur, new| {
         // SAFETY: `s.off` is this PE's copy of a live semaphore (checked by
         // `lookup`): 8-aligned, in the arena of its segment.
@@ -278,7 +292,7 @@ fn take_with(s: &Sem, n: u64, cas: impl Fn(u64, u64) -> u64) -> bool {
 }
 
 /// Waits until this PE's copy holds `n` and takes them.
-pub fn wait(rt: &Runtime, s: &Sem, n: u64, routine: &'static str) {
+pub fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
     loop {
         if try_take(rt, s, n) {
             return;

@@ -25,19 +25,11 @@ pub mod arena;
 use crate::coll::Group;
 use crate::heap::alloc::{Allocator, Exhausted, MIN_ALIGN};
 use crate::heap::{SEGMENT_ALIGN, SymOffset};
-use crate::runtime::Runtime;
+use crate::world::World;
 use arena::{Arena, Extent};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
-
-/// Arena changes of this process (space attach and detach, team creation
-/// and destruction), one at a time.
-pub static LIFECYCLE: Mutex<()> = Mutex::new(());
-
-pub fn lifecycle() -> MutexGuard<'static, ()> {
-    LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// What a space was created with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,18 +152,11 @@ impl Mapped {
 }
 
 /// Live user spaces, by handle.
+#[derive(Debug, Default)]
 struct Table {
     slots: Vec<(u32, Option<Arc<Space>>)>,
     free: Vec<usize>,
 }
-
-static TABLE: Mutex<Table> = Mutex::new(Table {
-    slots: Vec::new(),
-    free: Vec::new(),
-});
-
-/// Attached user spaces on this PE, by extent start (address lookups).
-static ATTACHED: RwLock<BTreeMap<usize, Mapped>> = RwLock::new(BTreeMap::new());
 
 /// Handles carry this bit, so a team handle (or a small integer) is never
 /// taken for a space.
@@ -187,55 +172,6 @@ fn decode(raw: usize) -> Option<(usize, u32)> {
     }
     let index = (raw & (TAG - 1)).checked_sub(1)?;
     Some((index, (raw >> 32) as u32))
-}
-
-fn table() -> MutexGuard<'static, Table> {
-    TABLE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The space behind a raw handle.
-pub fn lookup(raw: usize) -> Result<Arc<Space>, SpaceError> {
-    let (index, generation) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
-    let t = table();
-    match t.slots.get(index) {
-        Some((g, Some(s))) if *g == generation => Ok(s.clone()),
-        _ => Err(SpaceError::InvalidHandle(raw)),
-    }
-}
-
-/// `shmemx_space_create`: a new, detached space (local).
-pub fn create(config: Config) -> usize {
-    let space = Some(Arc::new(Space::new(config)));
-    let mut t = table();
-    if let Some(index) = t.free.pop() {
-        let slot = &mut t.slots[index];
-        slot.1 = space;
-        encode(index, slot.0)
-    } else {
-        t.slots.push((0, space));
-        encode(t.slots.len() - 1, 0)
-    }
-}
-
-/// `shmemx_space_destroy`: refused while attached or with contexts.
-pub fn destroy(raw: usize) -> Result<(), SpaceError> {
-    let space = lookup(raw)?;
-    {
-        let s = space.state();
-        if let Some(a) = &s.attached {
-            return Err(SpaceError::AlreadyAttached { team: a.team });
-        }
-        if s.contexts > 0 {
-            return Err(SpaceError::LiveContexts(s.contexts));
-        }
-    }
-    let (index, _) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
-    let mut t = table();
-    let slot = &mut t.slots[index];
-    slot.1 = None;
-    slot.0 = slot.0.wrapping_add(1);
-    t.free.push(index);
-    Ok(())
 }
 
 impl Space {
@@ -365,7 +301,7 @@ impl Space {
 /// Agreement among the members of `group`, which are all inside the same
 /// collective call between two barriers: the lowest extent of `len` bytes
 /// at `align` free on every member. The same answer on every member.
-pub fn agree(rt: &Runtime, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
+pub fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
     let arena = Arena::new(&rt.segs);
     let lists: Vec<Vec<Extent>> = (0..group.size)
         .map(|r| arena.read(&rt.transport, group.pe(r)))
@@ -382,14 +318,14 @@ pub fn agree(rt: &Runtime, group: Group, len: usize, align: usize) -> Result<Ext
 
 /// Records an agreed extent as used on this PE. Cannot fail after
 /// [`agree`] succeeded on the same lists.
-pub fn take(rt: &Runtime, extent: Extent) {
+pub fn take(rt: &World, extent: Extent) {
     Arena::new(&rt.segs)
         .take(extent)
         .expect("agree() checked that every list has room");
 }
 
 /// Gives an extent back on this PE once no member uses it any more.
-pub fn give_back(rt: &Runtime, extent: Extent) {
+pub fn give_back(rt: &World, extent: Extent) {
     let arena = Arena::new(&rt.segs);
     arena.give(extent);
     arena.release(extent);
@@ -398,7 +334,7 @@ pub fn give_back(rt: &Runtime, extent: Extent) {
 /// A team's own synchronisation space at an agreed extent (see
 /// `team::create`), holding `parts` (byte lengths; an empty one is placed at the
 /// end) one after another, the team's region first. Returns the space and the offset of every part.
-pub fn team_space(rt: &Runtime, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
+pub fn team_space(rt: &World, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
     let space = Space::new(Config {
         sheap_size: extent.len,
         num_contexts: 0,
@@ -422,7 +358,7 @@ pub fn team_space(rt: &Runtime, extent: Extent, parts: &[usize]) -> (Arc<Space>,
 }
 
 /// Gives a team's synchronisation space back (after the team's last barrier).
-pub fn drop_team_space(rt: &Runtime, space: &Space) {
+pub fn drop_team_space(rt: &World, space: &Space) {
     if let Some(a) = space.state().attached.take() {
         give_back(rt, a.extent);
     }
@@ -430,10 +366,10 @@ pub fn drop_team_space(rt: &Runtime, space: &Space) {
 
 /// An internal space of `len` bytes on the team `group`, collectively over
 /// its members (between the two barriers `barrier` runs), zeroed before any
-/// member can use it. The caller holds [`lifecycle`]. For library objects
+/// member can use it. The caller holds [`Spaces::lifecycle`]. For library objects
 /// that live in a team's memory (semaphores).
 pub fn attach_internal(
-    rt: &Runtime,
+    rt: &World,
     group: Group,
     len: usize,
     mut barrier: impl FnMut(),
@@ -450,109 +386,177 @@ pub fn attach_internal(
     Ok((space, at[0]))
 }
 
-/// Attaches user space `raw` to the team `team` (raw handle, `group`): the
-/// members agree on an extent between the two barriers `barrier` runs. The
-/// caller holds [`lifecycle`].
-pub fn attach(
-    rt: &Runtime,
-    raw: usize,
-    team: usize,
-    group: Group,
-    mut barrier: impl FnMut(),
-) -> Result<(), SpaceError> {
-    let space = lookup(raw)?;
-    if let Some(t) = space.team() {
-        return Err(SpaceError::AlreadyAttached { team: t });
+/// This process's spaces: the table of user spaces by handle, where the
+/// attached ones are, and the lock that orders changes of the arena (space
+/// attach and detach, team creation and destruction). Owned by the runtime.
+#[derive(Debug, Default)]
+pub struct Spaces {
+    lifecycle: Mutex<()>,
+    table: Mutex<Table>,
+    /// Attached user spaces on this PE, by extent start (address lookups).
+    attached: RwLock<BTreeMap<usize, Mapped>>,
+}
+
+impl Spaces {
+    pub fn lifecycle(&self) -> MutexGuard<'_, ()> {
+        self.lifecycle.lock().unwrap_or_else(|e| e.into_inner())
     }
-    let (len, align) = space.extent_shape();
-    // Every member is inside this call between the barriers, so no
-    // member's list changes while the others read it.
-    barrier();
-    let agreed = agree(rt, group, len, align);
-    barrier();
-    let extent = agreed?;
-    take(rt, extent);
-    let base = Arena::new(&rt.segs).offset(extent.start);
-    space.attach_at(team, extent, base);
-    ATTACHED.write().unwrap_or_else(|e| e.into_inner()).insert(
-        extent.start,
-        Mapped {
-            space: raw,
-            team,
-            group,
-            extent,
-        },
-    );
-    Ok(())
-}
 
-/// Checks that user space `raw` can be detached from `team` (the same
-/// answer on every member: allocation state is symmetric).
-pub fn check_detach(raw: usize, team: usize) -> Result<Arc<Space>, SpaceError> {
-    let space = lookup(raw)?;
-    match space.team() {
-        None => Err(SpaceError::NotAttached),
-        Some(t) if t != team => Err(SpaceError::OtherTeam {
-            attached: t,
-            given: team,
-        }),
-        Some(_) => Ok(space),
+    fn table(&self) -> MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
 
-/// Detaches user space `space` after the team's barrier: nobody uses it any
-/// more. The caller holds [`lifecycle`].
-pub fn detach(rt: &Runtime, space: &Space) -> Result<(), SpaceError> {
-    let a = space.detachable()?;
-    ATTACHED
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&a.extent.start);
-    give_back(rt, a.extent);
-    Ok(())
-}
-
-/// The user spaces attached to team `team`.
-pub fn attached_to(team: usize) -> Vec<usize> {
-    ATTACHED
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .values()
-        .filter(|m| m.team == team)
-        .map(|m| m.space)
-        .collect()
-}
-
-/// The attached user space holding `[addr, addr+len)` on this PE, and the
-/// offset of `addr` in every member's segment.
-pub fn resolve(rt: &Runtime, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
-    let arena = Arena::new(&rt.segs);
-    let start = arena.local_start(addr, len)?;
-    let map = ATTACHED.read().unwrap_or_else(|e| e.into_inner());
-    let (_, m) = map.range(..=start).next_back()?;
-    (start + len <= m.extent.end()).then(|| (arena.offset(start), *m))
-}
-
-/// The offset of `[addr, addr+len)` if it is symmetric memory of world PE
-/// `pe`: the heap and globals of every PE, a space's memory on its members.
-pub fn symmetric_on(rt: &Runtime, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
-    if let Some(off) = rt.segs.offset_of(addr, len) {
-        return Some(off);
+    /// The space behind a raw handle.
+    pub fn lookup(&self, raw: usize) -> Result<Arc<Space>, SpaceError> {
+        let (index, generation) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
+        let t = self.table();
+        match t.slots.get(index) {
+            Some((g, Some(s))) if *g == generation => Ok(s.clone()),
+            _ => Err(SpaceError::InvalidHandle(raw)),
+        }
     }
-    resolve(rt, addr, len).and_then(|(off, m)| m.serves(pe).then_some(off))
-}
 
-/// At `shmem_init`: forgets every extent and every user space (their
-/// memory went with the previous initialisation).
-pub fn init(rt: &Runtime) {
-    Arena::new(&rt.segs).reset();
-    ATTACHED.write().unwrap_or_else(|e| e.into_inner()).clear();
-    let mut t = table();
-    let t = &mut *t;
-    for (i, slot) in t.slots.iter_mut().enumerate() {
-        if slot.1.take().is_some() {
-            slot.0 = slot.0.wrapping_add(1);
-            t.free.push(i);
+    /// `shmemx_space_create`: a new, detached space (local).
+    pub fn create(&self, config: Config) -> usize {
+        let space = Some(Arc::new(Space::new(config)));
+        let mut t = self.table();
+        if let Some(index) = t.free.pop() {
+            let slot = &mut t.slots[index];
+            slot.1 = space;
+            encode(index, slot.0)
+        } else {
+            t.slots.push((0, space));
+            encode(t.slots.len() - 1, 0)
+        }
+    }
+
+    /// `shmemx_space_destroy`: refused while attached or with contexts.
+    pub fn destroy(&self, raw: usize) -> Result<(), SpaceError> {
+        let space = self.lookup(raw)?;
+        {
+            let s = space.state();
+            if let Some(a) = &s.attached {
+                return Err(SpaceError::AlreadyAttached { team: a.team });
+            }
+            if s.contexts > 0 {
+                return Err(SpaceError::LiveContexts(s.contexts));
+            }
+        }
+        let (index, _) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
+        let mut t = self.table();
+        let slot = &mut t.slots[index];
+        slot.1 = None;
+        slot.0 = slot.0.wrapping_add(1);
+        t.free.push(index);
+        Ok(())
+    }
+
+    /// Attaches user space `raw` to the team `team` (raw handle, `group`): the
+    /// members agree on an extent between the two barriers `barrier` runs. The
+    /// caller holds [`Spaces::lifecycle`].
+    pub fn attach(
+        &self,
+        rt: &World,
+        raw: usize,
+        team: usize,
+        group: Group,
+        mut barrier: impl FnMut(),
+    ) -> Result<(), SpaceError> {
+        let space = self.lookup(raw)?;
+        if let Some(t) = space.team() {
+            return Err(SpaceError::AlreadyAttached { team: t });
+        }
+        let (len, align) = space.extent_shape();
+        // Every member is inside this call between the barriers, so no
+        // member's list changes while the others read it.
+        barrier();
+        let agreed = agree(rt, group, len, align);
+        barrier();
+        let extent = agreed?;
+        take(rt, extent);
+        let base = Arena::new(&rt.segs).offset(extent.start);
+        space.attach_at(team, extent, base);
+        self.attached.write().unwrap_or_else(|e| e.into_inner()).insert(
+            extent.start,
+            Mapped {
+                space: raw,
+                team,
+                group,
+                extent,
+            },
+        );
+        Ok(())
+    }
+
+    /// Checks that user space `raw` can be detached from `team` (the same
+    /// answer on every member: allocation state is symmetric).
+    pub fn check_detach(&self, raw: usize, team: usize) -> Result<Arc<Space>, SpaceError> {
+        let space = self.lookup(raw)?;
+        match space.team() {
+            None => Err(SpaceError::NotAttached),
+            Some(t) if t != team => Err(SpaceError::OtherTeam {
+                attached: t,
+                given: team,
+            }),
+            Some(_) => Ok(space),
+        }
+    }
+
+    /// Detaches user space `space` after the team's barrier: nobody uses it any
+    /// more. The caller holds [`Spaces::lifecycle`].
+    pub fn detach(&self, rt: &World, space: &Space) -> Result<(), SpaceError> {
+        let a = space.detachable()?;
+        self.attached
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&a.extent.start);
+        give_back(rt, a.extent);
+        Ok(())
+    }
+
+    /// The user spaces attached to team `team`.
+    pub fn attached_to(&self, team: usize) -> Vec<usize> {
+        self.attached
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|m| m.team == team)
+            .map(|m| m.space)
+            .collect()
+    }
+
+    /// The attached user space holding `[addr, addr+len)` on this PE, and the
+    /// offset of `addr` in every member's segment.
+    pub fn resolve(&self, rt: &World, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
+        let arena = Arena::new(&rt.segs);
+        let start = arena.local_start(addr, len)?;
+        let map = self.attached.read().unwrap_or_else(|e| e.into_inner());
+        let (_, m) = map.range(..=start).next_back()?;
+        (start + len <= m.extent.end()).then(|| (arena.offset(start), *m))
+    }
+
+    /// The offset of `[addr, addr+len)` if it is symmetric memory of world PE
+    /// `pe`: the heap and globals of every PE, a space's memory on its members.
+    pub fn symmetric_on(&self, rt: &World, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
+        if let Some(off) = rt.segs.offset_of(addr, len) {
+            return Some(off);
+        }
+        self.resolve(rt, addr, len)
+            .and_then(|(off, m)| m.serves(pe).then_some(off))
+    }
+
+    /// At `shmem_init`: forgets every extent and every user space (their
+    /// memory went with the previous initialisation).
+    pub fn reset(&self, rt: &World) {
+        Arena::new(&rt.segs).reset();
+        self.attached.write().unwrap_or_else(|e| e.into_inner()).clear();
+        let mut t = self.table();
+        let t = &mut *t;
+        for (i, slot) in t.slots.iter_mut().enumerate() {
+            if slot.1.take().is_some() {
+                slot.0 = slot.0.wrapping_add(1);
+                t.free.push(i);
+            }
         }
     }
 }
@@ -565,19 +569,20 @@ mod tests {
     fn handles_are_tagged_and_carry_generations() {
         assert_eq!(decode(encode(0, 0)), Some((0, 0)));
         assert_eq!(decode(encode(9, 4)), Some((9, 4)));
-        assert_eq!(decode(crate::team::WORLD), None, "a team handle is not a space");
+        assert_eq!(decode(1), None, "a team handle (SHMEM_TEAM_WORLD) is not a space");
         assert_eq!(decode(0), None);
-        let raw = create(Config {
+        let spaces = Spaces::default();
+        let raw = spaces.create(Config {
             sheap_size: 100,
             num_contexts: 1,
         });
-        let s = lookup(raw).unwrap();
+        let s = spaces.lookup(raw).unwrap();
         assert_eq!(s.config.sheap_size, 100);
         assert_eq!(s.alloc(8, 1, 0), Err(SpaceError::NotAttached));
         assert_eq!(s.open_context(), Err(SpaceError::NotAttached));
-        destroy(raw).unwrap();
-        assert_eq!(lookup(raw).err(), Some(SpaceError::InvalidHandle(raw)));
-        assert_eq!(destroy(raw), Err(SpaceError::InvalidHandle(raw)));
+        spaces.destroy(raw).unwrap();
+        assert_eq!(spaces.lookup(raw).err(), Some(SpaceError::InvalidHandle(raw)));
+        assert_eq!(spaces.destroy(raw), Err(SpaceError::InvalidHandle(raw)));
     }
 
     #[test]

@@ -5,19 +5,21 @@
 //! negative) for `i` in `0..size`: a strided split of a strided team is again
 //! strided, and both axes of a 2-D split are strided splits of the parent.
 //! Handles are table indices with a generation, so a handle used after
-//! `shmem_team_destroy` is recognised, not followed. The table grows as
-//! needed; slots of destroyed teams are reused.
+//! `shmem_team_destroy` is recognised, not followed. The table ([`Teams`],
+//! owned by the runtime) grows as needed; slots of destroyed teams are
+//! reused.
+//!
+//! A team's synchronisation memory is laid out here at creation (a region
+//! in a space the team owns, shaped by the strategy's `psync::Plan`); how it
+//! is used and reused is the strategy's business (`psync`), run by the
+//! collectives (`coll`), which the splits and destroys use for their
+//! barriers.
 
-use crate::coll::{Coll, Group, Mem, registry};
+use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
-use crate::psync::pool::Pick;
-use crate::psync::{self, CollOp, Plan, Strategy, TeamSync, UNIT, barrier_unlock, extra_sync, pairwise};
-use crate::runtime::Runtime;
-use crate::space::{self, Space, SpaceError, arena::Extent};
-use crate::transport::Transport;
-use crate::types::AmoOp;
-use crate::wait::backoff::{Backoff, Step};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
+use crate::space::{self, Space, SpaceError, Spaces, arena::Extent};
+use crate::world::World;
 use std::sync::{Arc, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
@@ -55,10 +57,12 @@ impl Team {
         }
     }
 
-    /// A collective call on this team on the strategy's sync memory. When the
-    /// returned call is dropped, the strategy learns that it has returned.
-    pub fn coll<'a>(&self, rt: &'a Runtime, routine: &'static str, op: CollOp) -> Coll<'a> {
-        open(rt, &self.sync, self.group(), routine, op, true)
+    /// The team as the collectives take it.
+    pub fn coll(&self) -> TeamRef<'_> {
+        TeamRef {
+            group: self.group(),
+            sync: &self.sync,
+        }
     }
 
     /// The world PE of team rank `r`.
@@ -72,15 +76,11 @@ struct Slot {
     team: Option<Arc<Team>>,
 }
 
+#[derive(Default)]
 struct Table {
     slots: Vec<Slot>,
     free: Vec<usize>,
 }
-
-static TABLE: RwLock<Table> = RwLock::new(Table {
-    slots: Vec::new(),
-    free: Vec::new(),
-});
 
 fn encode(index: usize, generation: u32) -> usize {
     ((generation as usize) << 32) | (index + 1)
@@ -91,242 +91,9 @@ fn decode(raw: usize) -> Option<(usize, u32)> {
     Some((index, (raw >> 32) as u32))
 }
 
-/// The strategy in effect.
-pub fn strategy(rt: &Runtime) -> Strategy {
-    rt.psync
-}
-
-/// Offset of the pairwise location table (pairwise strategies), the same on
-/// every PE: the first units of every arena.
-static PAIR_TABLE: AtomicUsize = AtomicUsize::new(0);
-
-/// What the strategy does when a team collective returns on this PE.
-pub struct Finish {
-    sync: Arc<TeamSync>,
-    strategy: Strategy,
-    op: CollOp,
-    /// The pool array the collective ran on.
-    array: usize,
-    /// World PE of the team's rank 0 (owner of the release words).
-    owner: usize,
-    /// False for the barrier of `shmem_team_destroy`: the team's memory is
-    /// about to be given back, so nothing may write to it any more.
-    release: bool,
-}
-
-impl Finish {
-    pub fn run(self, rt: &Runtime) {
-        let a = self.array;
-        match self.strategy {
-            Strategy::ExtraSync if self.release => {
-                let word = SymOffset(self.sync.array(a).0 + self.sync.layout.release() * 8);
-                // SAFETY: the release word lies in the owner's copy of the
-                // team's region, which lives until every member has passed
-                // the destroy barrier, after this release.
-                unsafe { rt.transport.flag_add(self.owner, word, extra_sync::RELEASE) };
-                if self.owner != rt.me {
-                    psync::ledger().extra_messages += 1;
-                }
-            }
-            Strategy::BarrierUnlock if self.op == CollOp::Barrier => {
-                barrier_unlock::observe_barrier(&mut self.sync.pool(), Some(a));
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The release words of a team's pool, read at the owner, with the
-/// runtime's back-off while waiting.
-struct Releases<'a> {
-    rt: &'a Runtime,
-    sync: &'a TeamSync,
-    owner: usize,
-    backoff: Backoff,
-}
-
-impl Releases<'_> {
-    fn word_at(&self, a: usize) -> SymOffset {
-        SymOffset(self.sync.array(a).0 + self.sync.layout.release() * 8)
-    }
-}
-
-impl extra_sync::Releases for Releases<'_> {
-    fn word(&mut self, a: usize) -> u64 {
-        // SAFETY: the word lies in the owner's copy of the team's region.
-        unsafe {
-            self.rt
-                .transport
-                .atomic::<u64>(self.owner, self.word_at(a), AmoOp::Fetch)
-        }
-    }
-    fn decide(&mut self, a: usize, old: u64, new: u64) -> bool {
-        if self.owner != self.rt.me {
-            psync::ledger().extra_messages += 1;
-        }
-        // SAFETY: as in `word`.
-        unsafe {
-            self.rt
-                .transport
-                .atomic::<u64>(self.owner, self.word_at(a), AmoOp::CompareSwap(old, new))
-                == old
-        }
-    }
-    fn wait_step(&mut self) -> bool {
-        match self.backoff.step() {
-            Step::Sleep => {
-                std::thread::sleep(std::time::Duration::from_micros(50));
-                false
-            }
-            _ => true,
-        }
-    }
-}
-
-/// Starts a collective of kind `op` on the team whose memory is `sync`.
-fn open<'a>(
-    rt: &'a Runtime,
-    sync: &Arc<TeamSync>,
-    g: Group,
-    routine: &'static str,
-    op: CollOp,
-    release: bool,
-) -> Coll<'a> {
-    let strategy = strategy(rt);
-    psync::ledger().collectives += 1;
-    let on_array = |a: usize| (Mem::Array(sync.array(a)), *registry::get());
-    let grown = |pick: Pick| {
-        if let Pick::Grow(_) = pick {
-            let mut l = psync::ledger();
-            l.add_flags(sync.plan.array_bytes);
-            l.grows += 1;
-        }
-        pick.array()
-    };
-    // The pool array the collective runs on, if the strategy must hear of its end.
-    let (mem, algs, pooled) = match strategy {
-        Strategy::Traditional => {
-            let (mem, algs) = on_array(psync::traditional::ARRAY);
-            (mem, algs, None)
-        }
-        Strategy::ExtraSync => {
-            let mut env = Releases {
-                rt,
-                sync,
-                owner: g.pe(0),
-                backoff: Backoff::new(rt.policy),
-            };
-            let a = grown(extra_sync::acquire(&mut sync.pool(), sync.size as u64, &mut env));
-            let (mem, algs) = on_array(a);
-            (mem, algs, Some(a))
-        }
-        Strategy::BarrierUnlock => loop {
-            let pick = barrier_unlock::acquire(&mut sync.pool());
-            if let Pick::InsertBarrier { on } = pick {
-                let before = psync::signals();
-                let (mem, algs) = on_array(on);
-                coll_on(rt, sync, g, routine, mem, algs, None).barrier();
-                barrier_unlock::observe_barrier(&mut sync.pool(), Some(on));
-                let mut l = psync::ledger();
-                l.inserted_barriers += 1;
-                l.extra_messages += psync::signals() - before;
-                continue;
-            }
-            let a = grown(pick);
-            let (mem, algs) = on_array(a);
-            break (mem, algs, Some(a));
-        },
-        Strategy::Pairwise(graph) => (
-            Mem::Pairs(SymOffset(PAIR_TABLE.load(Ordering::Relaxed))),
-            pairwise::algorithms(graph),
-            None,
-        ),
-    };
-    let finish = pooled.map(|array| Finish {
-        sync: sync.clone(),
-        strategy,
-        op,
-        array,
-        owner: g.pe(0),
-        release,
-    });
-    coll_on(rt, sync, g, routine, mem, algs, finish)
-}
-
-fn coll_on<'a>(
-    rt: &'a Runtime,
-    sync: &TeamSync,
-    g: Group,
-    routine: &'static str,
-    mem: Mem,
-    algs: registry::Algorithms,
-    finish: Option<Finish>,
-) -> Coll<'a> {
-    Coll {
-        rt,
-        g,
-        mem,
-        l: sync.layout,
-        scratch: sync.scratch(),
-        scratch_len: sync.plan.scratch,
-        algs,
-        routine,
-        finish,
-    }
-}
-
-/// `shmem_barrier_all` / `shmem_sync_all` completed: under barrier-unlock,
-/// every array of the world team is free again.
-pub fn observe_world_barrier(rt: &Runtime) {
-    if strategy(rt) != Strategy::BarrierUnlock {
-        return;
-    }
-    if let Some(world) = lookup(WORLD) {
-        barrier_unlock::observe_barrier(&mut world.sync.pool(), None);
-    }
-}
-
-/// The team behind a raw handle, if it names a live team.
-pub fn lookup(raw: usize) -> Option<Arc<Team>> {
-    let (index, generation) = decode(raw)?;
-    let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
-    let slot = table.slots.get(index)?;
-    if slot.generation != generation {
-        return None;
-    }
-    slot.team.clone()
-}
-
-fn insert(team: Team) -> usize {
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    let team = Some(Arc::new(team));
-    if let Some(index) = table.free.pop() {
-        let slot = &mut table.slots[index];
-        slot.team = team;
-        encode(index, slot.generation)
-    } else {
-        table.slots.push(Slot { generation: 0, team });
-        encode(table.slots.len() - 1, 0)
-    }
-}
-
-/// Removes a live team from the table; its handle is stale from now on.
-fn remove(raw: usize) -> Option<Arc<Team>> {
-    let (index, generation) = decode(raw)?;
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    let slot = table.slots.get_mut(index)?;
-    if slot.generation != generation {
-        return None;
-    }
-    let team = slot.team.take()?;
-    slot.generation = slot.generation.wrapping_add(1);
-    table.free.push(index);
-    Some(team)
-}
-
 /// Zeroes this PE's copy of the sync arrays of a region about to be taken
 /// (between the barriers that agree on it: before any member can signal).
-fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
+fn clear_arrays(rt: &World, extent: Extent, plan: &Plan) {
     let flags = Extent {
         start: extent.start + plan.scratch,
         len: plan.cap * plan.array_bytes,
@@ -336,22 +103,33 @@ fn clear_arrays(rt: &Runtime, extent: Extent, plan: &Plan) {
 
 /// Takes the region of a new team on this PE, in a space the team owns, and
 /// accounts for it. `extra` bytes after the region hold the pairwise
-/// location table (world team only); returns where they are.
-fn take(rt: &Runtime, extent: Extent, plan: Plan, g: Group, extra: usize) -> (Arc<TeamSync>, Arc<Space>, SymOffset) {
+/// location table (world team only); `pairs` is where that table is (`None`
+/// for the world team itself: in its `extra` bytes).
+fn take(
+    rt: &World,
+    extent: Extent,
+    plan: Plan,
+    g: Group,
+    (extra, pairs): (usize, Option<SymOffset>),
+) -> (Arc<TeamSync>, Arc<Space>) {
     space::take(rt, extent);
     let (space, at) = space::team_space(rt, extent, &[region_len(&plan), extra]);
-    psync::ledger().team_created(&plan, g.size);
-    (Arc::new(TeamSync::new(at[0], plan, g.size, g.rank)), space, at[1])
+    rt.psync.accounting.ledger().team_created(&plan, g.size);
+    let sync = TeamSync::new(at[0], plan, (g.size, g.rank, g.pe(0)), pairs.unwrap_or(at[1]));
+    (Arc::new(sync), space)
 }
 
 /// Returns a team's region once no member uses it any more.
-fn give_back(rt: &Runtime, team: &Team) {
+fn give_back(rt: &World, team: &Team) {
     let sync = &team.sync;
     let arrays = match sync.plan.cap {
         0 => 0,
         _ => sync.pool().arrays,
     };
-    psync::ledger().team_destroyed(&sync.plan, arrays, sync.size);
+    rt.psync
+        .accounting
+        .ledger()
+        .team_destroyed(&sync.plan, arrays, sync.size);
     space::drop_team_space(rt, &team.space);
 }
 
@@ -360,100 +138,15 @@ fn region_len(plan: &Plan) -> usize {
     plan.units() * UNIT
 }
 
-fn plan(rt: &Runtime, size: usize) -> Plan {
+fn plan(rt: &World, size: usize) -> Plan {
     let c = &rt.config;
-    Plan::new(strategy(rt), size, c.team_scratch_size, c.psync_pool, c.psync_pool_max)
-}
-
-/// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
-/// PE takes the same first extents without talking to the others; nobody
-/// signals into them before the start-up barrier, which every PE reaches
-/// after zeroing its copy.
-pub fn init(rt: &Runtime) -> Result<(), String> {
-    let _guard = space::lifecycle();
-    crate::semaphore::forget_all();
-    space::init(rt);
-    psync::reset_accounting();
-    let arena = space::arena::Arena::new(&rt.segs);
-    let too_small = |what: &str, bytes: usize| {
-        format!(
-            "SHMEM_SPACE_ARENA_SIZE={} is too small for {what} ({bytes} bytes after the {}-byte header)",
-            rt.config.space_arena_size,
-            space::arena::HEADER
-        )
-    };
-    // Pairwise strategies: a location per possible sender, in the world
-    // team's space after its region (shared by every team).
-    let table = match strategy(rt) {
-        Strategy::Pairwise(_) => {
-            pairwise::reset(rt.npes);
-            (rt.npes * pairwise::LOCATION_BYTES).next_multiple_of(UNIT)
-        }
-        _ => 0,
-    };
-    let plan = plan(rt, rt.npes);
-    let len = region_len(&plan) + table;
-    let extent = arena
-        .first_fit(&[], len, UNIT)
-        .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
-    clear_arrays(rt, extent, &plan);
-    arena.zero(Extent {
-        start: extent.start + region_len(&plan),
-        len: table,
-    });
-    let g = Group {
-        start: 0,
-        stride: 1,
-        size: rt.npes,
-        rank: rt.me,
-    };
-    let (sync, space, table_at) = take(rt, extent, plan, g, table);
-    PAIR_TABLE.store(table_at.0, Ordering::Relaxed);
-    let world = |name| Team {
-        start: 0,
-        stride: 1,
-        size: rt.npes,
-        my_rank: rt.me,
-        num_contexts: 0,
-        sync: sync.clone(),
-        space: space.clone(),
-        predefined: Some(name),
-    };
-    // The predefined teams always sit at the first indices with generation
-    // 0; `finalize` left every other slot empty and free.
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    while table.slots.len() < PREDEFINED.len() {
-        table.slots.push(Slot {
-            generation: 0,
-            team: None,
-        });
-    }
-    for (slot, name) in table.slots.iter_mut().zip(PREDEFINED) {
-        slot.team = Some(Arc::new(world(name)));
-    }
-    Ok(())
-}
-
-/// At `shmem_finalize`: prints the footprint if asked, and forgets every team.
-pub fn finalize(rt: &Runtime) {
-    let _guard = space::lifecycle();
-    if rt.config.psync_stats {
-        let l = *psync::ledger();
-        eprintln!(
-            "{}",
-            psync::stats_line(rt.me, rt.npes, strategy(rt), &l, psync::signals())
-        );
-    }
-    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    for (i, slot) in table.slots.iter_mut().enumerate() {
-        if slot.team.take().is_some() && i >= PREDEFINED.len() {
-            slot.generation = slot.generation.wrapping_add(1);
-        }
-    }
-    // Every user slot is free for the next shmem_init; stale handles stay stale.
-    let n = table.slots.len();
-    table.free.clear();
-    table.free.extend((PREDEFINED.len()..n).rev());
+    Plan::new(
+        rt.psync.strategy,
+        size,
+        c.team_scratch_size,
+        c.psync_pool,
+        c.psync_pool_max,
+    )
 }
 
 /// Why a split did not create a team on this PE.
@@ -463,67 +156,195 @@ pub enum SplitError {
     NoSyncMemory(SpaceError),
 }
 
-/// Creates, collectively over `parent`, the teams described by `mine`: for each
-/// phase, the group this PE joins (with its rank), or `None`. Every parent PE
-/// calls with the same number of phases. Returns the raw handle per phase.
-pub fn create(
-    rt: &Runtime,
-    routine: &'static str,
-    parent: &Team,
-    mine: &[Option<(Group, i32)>],
-) -> Vec<Result<Option<usize>, SplitError>> {
-    let _guard = space::lifecycle();
-    let pc = parent.coll(rt, routine, CollOp::Barrier);
-    let mut out = Vec::with_capacity(mine.len());
-    for phase in mine {
-        // Every parent PE is inside this call: the extent lists stay still
-        // until the second barrier. Only the new team's members are read.
-        pc.barrier();
-        let found = phase.map(|(g, _)| {
-            let plan = plan(rt, g.size);
-            let agreed = space::agree(rt, g, region_len(&plan), UNIT);
-            if let Ok(extent) = agreed {
-                clear_arrays(rt, extent, &plan);
-            }
-            (plan, agreed)
-        });
-        pc.barrier();
-        out.push(match (phase, found) {
-            (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
-                let (sync, space, _) = take(rt, extent, plan, *g, 0);
-                Ok(Some(insert(Team {
-                    start: g.start,
-                    stride: g.stride,
-                    size: g.size,
-                    my_rank: g.rank,
-                    num_contexts: *num_contexts,
-                    sync,
-                    space,
-                    predefined: None,
-                })))
-            }
-            (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),
-            _ => Ok(None),
-        });
-    }
-    out
+/// This process's teams, by handle. Owned by the runtime.
+#[derive(Default)]
+pub struct Teams {
+    table: RwLock<Table>,
 }
 
-/// Destroys a user team, collectively over its members. `None` if the handle
-/// is not a live user team.
-pub fn destroy(rt: &Runtime, routine: &'static str, raw: usize) -> Option<()> {
-    let team = lookup(raw)?;
-    if team.predefined.is_some() {
-        return None;
+impl Teams {
+    /// The team behind a raw handle, if it names a live team.
+    pub fn lookup(&self, raw: usize) -> Option<Arc<Team>> {
+        let (index, generation) = decode(raw)?;
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let slot = table.slots.get(index)?;
+        if slot.generation != generation {
+            return None;
+        }
+        slot.team.clone()
     }
-    // Every member has finished every collective of the team once this
-    // barrier completes, and the algorithms consume all their signals, so
-    // nothing will write to the team's memory any more.
-    open(rt, &team.sync, team.group(), routine, CollOp::Barrier, false).barrier();
-    let _guard = space::lifecycle();
-    let team = remove(raw)?;
-    give_back(rt, &team);
-    Some(())
+
+    fn insert(&self, team: Team) -> usize {
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let team = Some(Arc::new(team));
+        if let Some(index) = table.free.pop() {
+            let slot = &mut table.slots[index];
+            slot.team = team;
+            encode(index, slot.generation)
+        } else {
+            table.slots.push(Slot { generation: 0, team });
+            encode(table.slots.len() - 1, 0)
+        }
+    }
+
+    /// Removes a live team from the table; its handle is stale from now on.
+    fn remove(&self, raw: usize) -> Option<Arc<Team>> {
+        let (index, generation) = decode(raw)?;
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let slot = table.slots.get_mut(index)?;
+        if slot.generation != generation {
+            return None;
+        }
+        let team = slot.team.take()?;
+        slot.generation = slot.generation.wrapping_add(1);
+        table.free.push(index);
+        Some(team)
+    }
+
+    /// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
+    /// PE takes the same first extents without talking to the others; nobody
+    /// signals into them before the start-up barrier, which every PE reaches
+    /// after zeroing its copy.
+    pub fn init(&self, rt: &World, spaces: &Spaces) -> Result<(), String> {
+        let _guard = spaces.lifecycle();
+        let arena = space::arena::Arena::new(&rt.segs);
+        let too_small = |what: &str, bytes: usize| {
+            format!(
+                "SHMEM_SPACE_ARENA_SIZE={} is too small for {what} ({bytes} bytes after the {}-byte header)",
+                rt.config.space_arena_size,
+                space::arena::HEADER
+            )
+        };
+        // Pairwise strategies: a location per possible sender, in the world
+        // team's space after its region (shared by every team).
+        let table = match rt.psync.imp().pair_locations() {
+            true => (rt.npes * LOCATION_BYTES).next_multiple_of(UNIT),
+            false => 0,
+        };
+        let plan = plan(rt, rt.npes);
+        let len = region_len(&plan) + table;
+        let extent = arena
+            .first_fit(&[], len, UNIT)
+            .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
+        clear_arrays(rt, extent, &plan);
+        arena.zero(Extent {
+            start: extent.start + region_len(&plan),
+            len: table,
+        });
+        let g = Group {
+            start: 0,
+            stride: 1,
+            size: rt.npes,
+            rank: rt.me,
+        };
+        let (sync, space) = take(rt, extent, plan, g, (table, None));
+        rt.psync.set_world(Some(sync.clone()));
+        let world = |name| Team {
+            start: 0,
+            stride: 1,
+            size: rt.npes,
+            my_rank: rt.me,
+            num_contexts: 0,
+            sync: sync.clone(),
+            space: space.clone(),
+            predefined: Some(name),
+        };
+        // The predefined teams always sit at the first indices with generation
+        // 0; `finalize` left every other slot empty and free.
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        while table.slots.len() < PREDEFINED.len() {
+            table.slots.push(Slot {
+                generation: 0,
+                team: None,
+            });
+        }
+        for (slot, name) in table.slots.iter_mut().zip(PREDEFINED) {
+            slot.team = Some(Arc::new(world(name)));
+        }
+        Ok(())
+    }
+
+    /// At `shmem_finalize`: forgets every team.
+    pub fn finalize(&self, spaces: &Spaces) {
+        let _guard = spaces.lifecycle();
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        for (i, slot) in table.slots.iter_mut().enumerate() {
+            if slot.team.take().is_some() && i >= PREDEFINED.len() {
+                slot.generation = slot.generation.wrapping_add(1);
+            }
+        }
+        // Every user slot is free for the next shmem_init; stale handles stay stale.
+        let n = table.slots.len();
+        table.free.clear();
+        table.free.extend((PREDEFINED.len()..n).rev());
+    }
+
+    /// Creates, collectively over `parent`, the teams described by `mine`: for each
+    /// phase, the group this PE joins (with its rank), or `None`. Every parent PE
+    /// calls with the same number of phases. Returns the raw handle per phase.
+    pub fn create(
+        &self,
+        rt: &World,
+        spaces: &Spaces,
+        routine: &'static str,
+        parent: &Team,
+        mine: &[Option<(Group, i32)>],
+    ) -> Vec<Result<Option<usize>, SplitError>> {
+        let _guard = spaces.lifecycle();
+        let pairs = Some(parent.sync.pairs);
+        coll::team_phases(rt, routine, parent.coll(), |barrier| {
+            let mut out = Vec::with_capacity(mine.len());
+            for phase in mine {
+                // Every parent PE is inside this call: the extent lists stay still
+                // until the second barrier. Only the new team's members are read.
+                barrier();
+                let found = phase.map(|(g, _)| {
+                    let plan = plan(rt, g.size);
+                    let agreed = space::agree(rt, g, region_len(&plan), UNIT);
+                    if let Ok(extent) = agreed {
+                        clear_arrays(rt, extent, &plan);
+                    }
+                    (plan, agreed)
+                });
+                barrier();
+                out.push(match (phase, found) {
+                    (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
+                        let (sync, space) = take(rt, extent, plan, *g, (0, pairs));
+                        Ok(Some(self.insert(Team {
+                            start: g.start,
+                            stride: g.stride,
+                            size: g.size,
+                            my_rank: g.rank,
+                            num_contexts: *num_contexts,
+                            sync,
+                            space,
+                            predefined: None,
+                        })))
+                    }
+                    (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),
+                    _ => Ok(None),
+                });
+            }
+            out
+        })
+    }
+
+    /// Destroys a user team, collectively over its members. `None` if the handle
+    /// is not a live user team.
+    pub fn destroy(&self, rt: &World, spaces: &Spaces, routine: &'static str, raw: usize) -> Option<()> {
+        let team = self.lookup(raw)?;
+        if team.predefined.is_some() {
+            return None;
+        }
+        // Every member has finished every collective of the team once this
+        // barrier completes, and the algorithms consume all their signals, so
+        // nothing will write to the team's memory any more.
+        coll::team_sync_last(rt, routine, team.coll());
+        let _guard = spaces.lifecycle();
+        let team = self.remove(raw)?;
+        give_back(rt, &team);
+        Some(())
+    }
 }
 
 #[cfg(test)]

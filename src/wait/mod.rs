@@ -184,7 +184,7 @@ impl Waiter<'_> {
             }
             if !warned && started.elapsed().as_secs_f64() >= self.hang_warn_secs {
                 warned = true;
-                let (pe, npes) = crate::runtime::error::identity();
+                let (pe, npes) = crate::error::identity();
                 eprintln!(
                     "rshmem: PE {pe} of {npes} still waiting after {} s for {}",
                     self.hang_warn_secs,

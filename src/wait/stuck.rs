@@ -44,8 +44,8 @@
 //! `SHMEM_THREAD_MULTIPLE` publish only barrier_all and finalize: another of
 //! their threads could write what a waiting thread waits for.
 
+use crate::error::{Error, ErrorKind, fatal};
 use crate::job::{Control, PeState, PlaceWords, ROUTINE_BYTES};
-use crate::runtime::error::{Error, ErrorKind, fatal};
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 

@@ -16,7 +16,7 @@
 //!   `docs/performance.csv` (`benches/report.py`).
 //! - `psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N]
 //!   [--pool-max N] [--scratch BYTES]`: runs the pSync strategies' virtual
-//!   jobs (`rshmem::psync::sim`) for every sequence and PE count (2..4096 by
+//!   jobs (`rshmem::sim`) for every sequence and PE count (2..4096 by
 //!   default) in a release build, prints the bytes per PE and the extra
 //!   messages per collective, and writes `target/psync-footprint/` (a CSV file
 //!   and an SVG plot per sequence). See `psync_footprint.rs`.

@@ -1,6 +1,6 @@
 //! `cargo xtask psync-footprint`: the synchronisation-memory footprint of
 //! every pSync strategy, from the library's virtual-job simulator
-//! (`rshmem::psync::sim`), over sequences of team operations and PE counts.
+//! (`rshmem::sim`), over sequences of team operations and PE counts.
 //!
 //! Every number comes from the simulated jobs' per-PE ledgers; this module
 //! only takes maxima and means over the PEs, prints tables, and writes a CSV
@@ -12,7 +12,8 @@
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use rshmem::psync::{self, Ledger, Strategy, sim};
+use rshmem::psync::{self, Ledger, Strategy};
+use rshmem::sim;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

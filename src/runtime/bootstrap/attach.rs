@@ -11,9 +11,9 @@
 //! checked with reads before anything writes, truncates or maps it. Otherwise
 //! the program runs as a 1-PE job of its own, after one warning line.
 
+use crate::error;
 use crate::heap::segment;
 use crate::job::{self, JobHeader};
-use crate::runtime::error;
 use std::mem::offset_of;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 

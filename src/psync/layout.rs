@@ -102,7 +102,7 @@ impl Layout {
     }
 }
 
-const _: () = assert!(3 * MAX_ROUNDS + 10 <= crate::psync::FLAG_WORDS);
+const _: () = assert!(3 * MAX_ROUNDS + 10 <= super::FLAG_WORDS);
 
 #[cfg(test)]
 mod tests {

@@ -1,20 +1,23 @@
 //! Virtual jobs: the strategies' bookkeeping driven for `n` PEs through a
 //! sequence of team splits, collectives and destructions, with no processes.
 //!
-//! Every decision goes through the same code as a real run: the pool logic
-//! of `extra_sync` and `barrier_unlock`, the pair graphs of `pairwise` (the
-//! functions the collective algorithms themselves follow), the region
-//! [`Plan`] and the [`Ledger`]. What a virtual job cannot have is timing, so
+//! Every decision goes through the same code as a real run: the strategies'
+//! [`SyncStrategy`] implementations (the same `acquire` and `release` the
+//! collectives call), the pair graphs the pairwise algorithms follow
+//! (`coll::registry::pairwise_peers`), the region [`Plan`] and the
+//! [`Ledger`]. Only the [`Remote`] differs: a map of words instead of other
+//! PEs' memory. What a virtual job cannot have is timing, so
 //! members run in lockstep: under `extra-sync` every release has arrived by
 //! the time an array is needed again (a real run grows its pool further when
 //! a fast member overtakes a slow one; the ledger counts those growths).
 //! A test runs the same sequences under `oshrun` at 8 PEs and compares every
 //! PE's ledger with this model.
 
-use super::pool::{Pick, Pool};
-use super::{CollOp, Ledger, Plan, Strategy, barrier_unlock, extra_sync, pairwise};
 use crate::coll::barrier;
-use crate::coll::registry::Barrier;
+use crate::coll::registry::{Barrier, pairwise_peers};
+use crate::heap::SymOffset;
+use crate::psync::{CollOp, Grant, LOCATION_BYTES, Ledger, Plan, Remote, Strategy, SyncStrategy, TeamSync};
+use std::collections::HashMap;
 
 /// One step of a sequence. Teams are numbered in creation order, the world
 /// team being 0.
@@ -148,10 +151,8 @@ struct Team {
     start: usize,
     stride: usize,
     size: usize,
-    plan: Plan,
-    pool: Pool,
-    /// extra-sync: the release word of each array, as at the owner.
-    release_words: Vec<u64>,
+    /// The team's memory as every member sees it (members decide alike).
+    sync: TeamSync,
     live: bool,
 }
 
@@ -186,24 +187,63 @@ impl Config {
 /// A virtual job: a ledger per PE.
 pub struct Job {
     cfg: Config,
+    strategy: &'static dyn SyncStrategy,
     teams: Vec<Team>,
     pub ledgers: Vec<Ledger>,
-    partners: Vec<pairwise::Partners>,
+    partners: Vec<Partners>,
+    /// The words strategies write at other PEs, by (PE, offset).
+    words: HashMap<(usize, usize), u64>,
 }
 
-/// Lockstep releases: every member has sent its release of a collective
-/// before any member starts the next one.
-struct Lockstep<'a>(&'a [u64]);
+/// Other PEs' memory in lockstep: every member has sent its release of a
+/// collective before any member starts the next one, so nobody waits.
+struct Lockstep<'a> {
+    me: usize,
+    words: &'a mut HashMap<(usize, usize), u64>,
+}
 
-impl extra_sync::Releases for Lockstep<'_> {
-    fn word(&mut self, array: usize) -> u64 {
-        self.0.get(array).copied().unwrap_or(0)
+impl Remote for Lockstep<'_> {
+    fn me(&self) -> usize {
+        self.me
     }
-    fn decide(&mut self, _array: usize, _old: u64, _new: u64) -> bool {
+    fn fetch(&mut self, pe: usize, off: SymOffset) -> u64 {
+        self.words.get(&(pe, off.0)).copied().unwrap_or(0)
+    }
+    fn compare_swap(&mut self, _pe: usize, _off: SymOffset, _old: u64, _new: u64) -> bool {
         unreachable!("in lockstep every release has arrived")
+    }
+    fn add(&mut self, pe: usize, off: SymOffset, v: u64) {
+        *self.words.entry((pe, off.0)).or_insert(0) += v;
     }
     fn wait_step(&mut self) -> bool {
         unreachable!("in lockstep nobody waits")
+    }
+}
+
+/// A set of world PEs (the partners a PE has had).
+#[derive(Clone, Debug, Default)]
+pub struct Partners {
+    bits: Vec<u64>,
+    pub count: usize,
+}
+
+impl Partners {
+    pub fn new(npes: usize) -> Partners {
+        Partners {
+            bits: vec![0; npes.div_ceil(64)],
+            count: 0,
+        }
+    }
+
+    /// Records `pe`; true if it is new.
+    pub fn note(&mut self, pe: usize) -> bool {
+        let (w, b) = (pe / 64, 1u64 << (pe % 64));
+        if self.bits[w] & b != 0 {
+            return false;
+        }
+        self.bits[w] |= b;
+        self.count += 1;
+        true
     }
 }
 
@@ -212,9 +252,11 @@ impl Job {
     pub fn new(cfg: Config) -> Job {
         let mut job = Job {
             cfg,
+            strategy: cfg.strategy.implementation(),
             teams: vec![],
             ledgers: vec![Ledger::new(); cfg.npes],
-            partners: (0..cfg.npes).map(|_| pairwise::Partners::new(cfg.npes)).collect(),
+            partners: (0..cfg.npes).map(|_| Partners::new(cfg.npes)).collect(),
+            words: HashMap::new(),
         };
         job.create(0, 1, cfg.npes);
         job
@@ -227,13 +269,13 @@ impl Job {
 
     fn create(&mut self, start: usize, stride: usize, size: usize) {
         let plan = self.plan(size);
+        // Each team's words at their own offsets (they only key the map).
+        let base = SymOffset(self.teams.len() << 40);
         let t = Team {
             start,
             stride,
             size,
-            plan,
-            pool: Pool::new(plan.initial, plan.cap),
-            release_words: vec![],
+            sync: TeamSync::new(base, plan, (size, 0, start), SymOffset(0)),
             live: true,
         };
         for r in 0..size {
@@ -242,66 +284,54 @@ impl Job {
         self.teams.push(t);
     }
 
-    /// One collective on team `ti`, as `team::open` and `Finish::run` do it
-    /// on every member. `release` is false for the barrier of a destroy.
+    /// One collective on team `ti`, as `coll`'s entry points run it on
+    /// every member. `release` is false for the barrier of a destroy.
     fn coll(&mut self, ti: usize, op: CollOp, root: usize, release: bool) {
-        let t = &mut self.teams[ti];
+        let t = &self.teams[ti];
         assert!(t.live, "virtual team {ti} used after destruction");
         let n = t.size;
         let members: Vec<usize> = (0..n).map(|r| t.start + r * t.stride).collect();
+        let ledgers = &mut self.ledgers;
         for &pe in &members {
-            self.ledgers[pe].collectives += 1;
+            ledgers[pe].collective();
         }
-        let grown = |ledgers: &mut [Ledger], pick: Pick, bytes: usize| {
-            if let Pick::Grow(_) = pick {
-                for &pe in &members {
-                    ledgers[pe].add_flags(bytes);
-                    ledgers[pe].grows += 1;
-                }
-            }
+        let mut remote = Lockstep {
+            me: members[0],
+            words: &mut self.words,
         };
-        match self.cfg.strategy {
-            Strategy::Traditional => {}
-            Strategy::ExtraSync => {
-                let pick = extra_sync::acquire(&mut t.pool, n as u64, &mut Lockstep(&t.release_words));
-                grown(&mut self.ledgers, pick, t.plan.array_bytes);
-                if release {
-                    let a = pick.array();
-                    if t.release_words.len() <= a {
-                        t.release_words.resize(a + 1, 0);
+        loop {
+            // Every member decides alike: rank 0 decides for all.
+            match self.strategy.acquire(&t.sync, op, &mut remote) {
+                Grant::BarrierFirst(ticket) => {
+                    for (r, &pe) in members.iter().enumerate() {
+                        ledgers[pe].inserted_barrier(barrier::signals_sent(Barrier::Auto, n, r));
                     }
-                    t.release_words[a] += n as u64 * extra_sync::RELEASE;
-                    for &pe in &members[1..] {
-                        self.ledgers[pe].extra_messages += 1;
-                    }
+                    self.strategy.release(&t.sync, ticket, &mut remote);
                 }
-            }
-            Strategy::BarrierUnlock => {
-                let a = loop {
-                    let pick = barrier_unlock::acquire(&mut t.pool);
-                    if let Pick::InsertBarrier { on } = pick {
+                Grant::Run {
+                    ticket, graph, grew, ..
+                } => {
+                    if grew {
+                        for &pe in &members {
+                            ledgers[pe].grew(t.sync.plan.array_bytes);
+                        }
+                    }
+                    if let Some(g) = graph {
                         for (r, &pe) in members.iter().enumerate() {
-                            let l = &mut self.ledgers[pe];
-                            l.inserted_barriers += 1;
-                            l.extra_messages += barrier::signals_sent(Barrier::Auto, n, r);
-                        }
-                        barrier_unlock::observe_barrier(&mut t.pool, Some(on));
-                        continue;
-                    }
-                    grown(&mut self.ledgers, pick, t.plan.array_bytes);
-                    break pick.array();
-                };
-                if op == CollOp::Barrier {
-                    barrier_unlock::observe_barrier(&mut t.pool, Some(a));
-                }
-            }
-            Strategy::Pairwise(g) => {
-                for (r, &pe) in members.iter().enumerate() {
-                    for x in pairwise::peers(g, op, n, r, root) {
-                        if self.partners[pe].note(members[x]) {
-                            self.ledgers[pe].add_flags(pairwise::LOCATION_BYTES);
+                            for x in pairwise_peers(g, op, n, r, root) {
+                                if self.partners[pe].note(members[x]) {
+                                    ledgers[pe].add_flags(LOCATION_BYTES);
+                                }
+                            }
                         }
                     }
+                    if release && ticket.array.is_some() {
+                        for &pe in &members {
+                            remote.me = pe;
+                            ledgers[pe].extra_messages += self.strategy.release(&t.sync, ticket, &mut remote);
+                        }
+                    }
+                    return;
                 }
             }
         }
@@ -326,15 +356,16 @@ impl Job {
                 self.coll(team, CollOp::Barrier, 0, false);
                 let t = &mut self.teams[team];
                 t.live = false;
-                let arrays = if t.plan.cap == 0 { 0 } else { t.pool.arrays };
+                let plan = t.sync.plan;
+                let arrays = if plan.cap == 0 { 0 } else { t.sync.pool().arrays };
                 for r in 0..t.size {
                     let pe = t.start + r * t.stride;
-                    self.ledgers[pe].team_destroyed(&t.plan, arrays, t.size);
+                    self.ledgers[pe].team_destroyed(&plan, arrays, t.size);
                 }
             }
             Step::BarrierAll => {
-                if self.cfg.strategy == Strategy::BarrierUnlock {
-                    barrier_unlock::observe_barrier(&mut self.teams[0].pool, None);
+                if self.strategy.watches_world_barrier() {
+                    self.strategy.observe_world_barrier(&self.teams[0].sync);
                 }
             }
         }

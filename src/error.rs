@@ -9,7 +9,38 @@ pub mod params;
 
 use std::fmt;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// `SHMEM_DEBUG`, set once the configuration is read.
+static DEBUG: AtomicBool = AtomicBool::new(false);
+/// How a PE ends after a fatal error: the runtime's exit path (which marks
+/// the PE failed for `oshrun`), registered at `shmem_init`; before that a
+/// plain exit. A hook rather than a call, because this module sits below
+/// every module that reports errors, the runtime included.
+static ABORT: OnceLock<fn(i32) -> !> = OnceLock::new();
+
+/// Turns `SHMEM_DEBUG` messages on or off.
+pub fn set_debug(on: bool) {
+    DEBUG.store(on, Ordering::Relaxed);
+}
+
+pub fn debug_enabled() -> bool {
+    DEBUG.load(Ordering::Relaxed)
+}
+
+/// Registers how this PE ends after a fatal error (once; later calls keep the first).
+pub fn set_abort(abort: fn(i32) -> !) {
+    let _ = ABORT.set(abort);
+}
+
+/// Ends this PE with `status` after a reported error.
+pub fn abort(status: i32) -> ! {
+    match ABORT.get() {
+        Some(f) => f(status),
+        None => std::process::exit(status),
+    }
+}
 
 /// What went wrong. Arguments are named; their positions come from the
 /// routine's prototype when the message is written ([`params`]).
@@ -149,7 +180,7 @@ pub fn message(e: &Error) -> String {
 
 /// Prints a debugging message when `SHMEM_DEBUG` is set.
 pub fn debug(routine: &str, text: fmt::Arguments<'_>) {
-    if crate::runtime::debug_enabled() {
+    if debug_enabled() {
         let (pe, npes) = identity();
         let _ = writeln!(std::io::stderr(), "rshmem debug: {routine} (PE {pe} of {npes}): {text}");
     }
@@ -188,5 +219,5 @@ pub fn fatal(e: &Error) -> ! {
         let _ = writeln!(err, "{line}");
         let _ = err.flush();
     }
-    crate::runtime::abort_job(1)
+    abort(1)
 }

@@ -5,6 +5,9 @@
 //! `SMA_<NAME>` alias where the spec defines one. A malformed value is an error at
 //! `shmem_init`, never silently replaced by the default.
 
+pub mod names;
+
+pub use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Graph, ReduceAlgorithm, STRATEGIES, Strategy};
 use std::fmt;
 
 /// How a variable's value is interpreted.
@@ -91,7 +94,7 @@ pub const VARS: &[Var] = &[
         name: "PSYNC_STRATEGY",
         sma_alias: false,
         also: &[],
-        kind: Kind::Choice(crate::psync::STRATEGIES),
+        kind: Kind::Choice(STRATEGIES),
         default: "traditional",
         help: "How collective synchronisation memory is managed and reused (see docs/psync.md).",
     },
@@ -139,7 +142,7 @@ pub const VARS: &[Var] = &[
         name: "BARRIER_ALGORITHM",
         sma_alias: false,
         also: &[],
-        kind: Kind::Choice(crate::coll::registry::BARRIER),
+        kind: Kind::Choice(BarrierAlgorithm::NAMES),
         default: "auto",
         help: "Barrier and sync algorithm of teams and active sets.",
     },
@@ -147,7 +150,7 @@ pub const VARS: &[Var] = &[
         name: "BCAST_ALGORITHM",
         sma_alias: false,
         also: &[],
-        kind: Kind::Choice(crate::coll::registry::BCAST),
+        kind: Kind::Choice(BcastAlgorithm::NAMES),
         default: "auto",
         help: "Broadcast algorithm.",
     },
@@ -155,7 +158,7 @@ pub const VARS: &[Var] = &[
         name: "REDUCE_ALGORITHM",
         sma_alias: false,
         also: &[],
-        kind: Kind::Choice(crate::coll::registry::REDUCE),
+        kind: Kind::Choice(ReduceAlgorithm::NAMES),
         default: "auto",
         help: "Reduction algorithm (team reductions and `_to_all`).",
     },
@@ -163,7 +166,7 @@ pub const VARS: &[Var] = &[
         name: "COLLECT_ALGORITHM",
         sma_alias: false,
         also: &[],
-        kind: Kind::Choice(crate::coll::registry::COLLECT),
+        kind: Kind::Choice(CollectAlgorithm::NAMES),
         default: "auto",
         help: "Algorithm of collect and fcollect.",
     },
@@ -217,16 +220,16 @@ pub struct Config {
     pub wait_spin: Option<u32>,
     /// Zero means off.
     pub hang_warn_secs: f64,
-    pub psync_strategy: &'static str,
+    pub psync_strategy: Strategy,
     pub psync_stats: bool,
     pub psync_pool: usize,
     pub psync_pool_max: usize,
     pub space_arena_size: usize,
     pub team_scratch_size: usize,
-    pub barrier_algorithm: &'static str,
-    pub bcast_algorithm: &'static str,
-    pub reduce_algorithm: &'static str,
-    pub collect_algorithm: &'static str,
+    pub barrier_algorithm: BarrierAlgorithm,
+    pub bcast_algorithm: BcastAlgorithm,
+    pub reduce_algorithm: ReduceAlgorithm,
+    pub collect_algorithm: CollectAlgorithm,
 }
 
 impl Config {
@@ -322,21 +325,27 @@ impl Config {
             Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
             None => 0.0,
         };
-        let choice = |name: &str| -> Result<&'static str, ConfigError> {
-            let var = find(name);
+        // One of the names of a choice variable, parsed by `parse` (which
+        // accepts exactly the variable's list, see `names`).
+        fn choice<T>(
+            name: &str,
+            raw: &dyn Fn(&str) -> (String, Option<String>),
+            parse: fn(&str) -> Option<T>,
+        ) -> Result<T, ConfigError> {
+            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
             let Kind::Choice(names) = var.kind else {
                 unreachable!("{name} is a choice")
             };
             let (n, v) = raw(name);
             match v {
-                None => Ok(names.iter().find(|c| **c == var.default).expect("default is a choice")),
-                Some(s) => names
-                    .iter()
-                    .find(|c| **c == s.trim())
-                    .copied()
-                    .ok_or_else(|| err(n, &s, format!("expected one of: {}", names.join(", ")))),
+                None => Ok(parse(var.default).expect("default is a choice")),
+                Some(s) => parse(s.trim()).ok_or_else(|| ConfigError {
+                    var: n,
+                    value: s.clone(),
+                    why: format!("expected one of: {}", names.join(", ")),
+                }),
             }
-        };
+        }
         let psync_pool = count("PSYNC_POOL", 1, MAX_POOL)?;
         let psync_pool_max = count("PSYNC_POOL_MAX", psync_pool.max(2), MAX_POOL)?;
         let (space_arena_size, _) = size("SPACE_ARENA_SIZE", 1 << 20, SIZE_ALIGN)?;
@@ -359,14 +368,14 @@ impl Config {
         Ok(Config {
             psync_pool,
             psync_pool_max,
-            psync_strategy: choice("PSYNC_STRATEGY")?,
+            psync_strategy: choice("PSYNC_STRATEGY", &raw, Strategy::from_name)?,
             psync_stats: raw("PSYNC_STATS").1.is_some(),
             space_arena_size,
             team_scratch_size,
-            barrier_algorithm: choice("BARRIER_ALGORITHM")?,
-            bcast_algorithm: choice("BCAST_ALGORITHM")?,
-            reduce_algorithm: choice("REDUCE_ALGORITHM")?,
-            collect_algorithm: choice("COLLECT_ALGORITHM")?,
+            barrier_algorithm: choice("BARRIER_ALGORITHM", &raw, BarrierAlgorithm::from_name)?,
+            bcast_algorithm: choice("BCAST_ALGORITHM", &raw, BcastAlgorithm::from_name)?,
+            reduce_algorithm: choice("REDUCE_ALGORITHM", &raw, ReduceAlgorithm::from_name)?,
+            collect_algorithm: choice("COLLECT_ALGORITHM", &raw, CollectAlgorithm::from_name)?,
             symmetric_size,
             symmetric_size_set_by,
             debug: raw("DEBUG").1.is_some(),
@@ -391,16 +400,16 @@ impl Config {
                 "VERSION" => self.version.to_string(),
                 "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
                 "HANG_WARN" => self.hang_warn_secs.to_string(),
-                "PSYNC_STRATEGY" => self.psync_strategy.to_string(),
+                "PSYNC_STRATEGY" => self.psync_strategy.name().to_string(),
                 "PSYNC_STATS" => self.psync_stats.to_string(),
                 "PSYNC_POOL" => self.psync_pool.to_string(),
                 "PSYNC_POOL_MAX" => self.psync_pool_max.to_string(),
                 "SPACE_ARENA_SIZE" => self.space_arena_size.to_string(),
                 "TEAM_SCRATCH_SIZE" => self.team_scratch_size.to_string(),
-                "BARRIER_ALGORITHM" => self.barrier_algorithm.to_string(),
-                "BCAST_ALGORITHM" => self.bcast_algorithm.to_string(),
-                "REDUCE_ALGORITHM" => self.reduce_algorithm.to_string(),
-                "COLLECT_ALGORITHM" => self.collect_algorithm.to_string(),
+                "BARRIER_ALGORITHM" => self.barrier_algorithm.name().to_string(),
+                "BCAST_ALGORITHM" => self.bcast_algorithm.name().to_string(),
+                "REDUCE_ALGORITHM" => self.reduce_algorithm.name().to_string(),
+                "COLLECT_ALGORITHM" => self.collect_algorithm.name().to_string(),
                 _ => String::new(),
             };
             let mut alias = if v.sma_alias {
@@ -425,7 +434,7 @@ impl Config {
 /// `cargo xtask gen-header`, checked by `tests/header_fresh.rs`).
 pub fn env_markdown() -> String {
     let mut s = String::from(
-        "# Environment variables\n\nGenerated from the table in `src/config.rs`; do not edit. Each variable is read as \
+        "# Environment variables\n\nGenerated from the table in `src/config/mod.rs`; do not edit. Each variable is read as \
          `SHMEM_<NAME>`, then under its other names where listed: the deprecated `SMA_<NAME>` (the `SHMEM_` \
          name wins when both are set), and other implementations' names (Open MPI's), which must agree with \
          the `SHMEM_` name when both are set. A malformed value stops `shmem_init` with a message naming the \
@@ -462,8 +471,9 @@ fn other_names(v: &Var) -> Vec<String> {
 }
 
 /// The granule sizes are rounded up to when memory is laid out (a segment's
-/// parts start at multiples of it): every size must survive that rounding.
-const SIZE_ALIGN: usize = crate::heap::SEGMENT_ALIGN;
+/// parts start at multiples of it, `heap::SEGMENT_ALIGN`, checked equal in
+/// `runtime`): every size must survive that rounding.
+pub const SIZE_ALIGN: usize = 2 << 20;
 
 /// Parses a size and checks it: at least `min`, and still representable
 /// once rounded up to a multiple of `align` (a power of two).

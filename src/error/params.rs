@@ -57,7 +57,7 @@ mod tests {
     /// prototype's).
     #[test]
     fn one_message_per_family_in_both_forms() {
-        use crate::runtime::error::ErrorKind;
+        use crate::error::ErrorKind;
         let pe = |r: &str| {
             ErrorKind::PeOutOfRange {
                 name: "pe",

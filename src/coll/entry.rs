@@ -1,0 +1,313 @@
+//! The entry points: one function per collective kind, for teams, for the
+//! deprecated active sets, and for the world. The C shims (`ffi::coll`)
+//! check the arguments and call these; `team` calls them for the barriers of
+//! split and destroy, `space` and `semaphore` users for theirs.
+//!
+//! A team collective asks the strategy in effect (`psync`) for sync memory,
+//! builds the [`Coll`], chooses the algorithm here (from the group size, the
+//! length and the configuration, or the graph the strategy prescribes), runs
+//! it, and gives the memory back when the `Coll` drops. An active-set
+//! collective runs on the caller's pSync, and may push into its inbox.
+
+use super::registry::Push;
+use super::{Coll, Done, Group, Transported, barrier, bcast};
+use crate::heap::SymOffset;
+use crate::psync::{CollOp, Grant, Mem, TeamSync};
+use crate::transport::Transport;
+use crate::types::Combine;
+use crate::wait::stuck::Kind;
+use crate::world::World;
+
+/// A team as the collectives see it: its members and its sync memory.
+#[derive(Clone, Copy)]
+pub struct TeamRef<'a> {
+    pub group: Group,
+    pub sync: &'a TeamSync,
+}
+
+/// An active set and the user's pSync (its flags; checked symmetric and
+/// long enough by the caller).
+#[derive(Clone, Copy, Debug)]
+pub struct ActiveSet {
+    pub group: Group,
+    pub psync: SymOffset,
+}
+
+/// A team collective of kind `op`; `release`: give the memory back when it
+/// returns (not for the destroy barrier, after which nobody may write to the
+/// team's memory).
+fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp, release: bool) -> Coll<'a> {
+    let ps = &rt.psync;
+    let strategy = ps.imp();
+    let acct = &ps.accounting;
+    acct.ledger().collective();
+    let scratch = (t.sync.scratch(), t.sync.plan.scratch);
+    let mut remote = Transported::new(rt);
+    loop {
+        match strategy.acquire(t.sync, op, &mut remote) {
+            Grant::BarrierFirst(ticket) => {
+                let before = acct.signals();
+                Coll::new(rt, routine, t.group, ticket.mem, scratch, None, None).barrier();
+                strategy.release(t.sync, ticket, &mut remote);
+                acct.ledger().inserted_barrier(acct.signals() - before);
+            }
+            Grant::Run {
+                ticket,
+                graph,
+                grew,
+                messages,
+            } => {
+                if grew || messages > 0 {
+                    let mut l = acct.ledger();
+                    if grew {
+                        l.grew(t.sync.plan.array_bytes);
+                    }
+                    l.extra_messages += messages;
+                }
+                let done = (release && ticket.array.is_some()).then_some(Done {
+                    strategy,
+                    sync: t.sync,
+                    ticket,
+                });
+                return Coll::new(rt, routine, t.group, ticket.mem, scratch, graph, done);
+            }
+        }
+    }
+}
+
+/// A collective on an active set's pSync, with `scratch` (pWrk) if any.
+fn on_set<'a>(rt: &'a World, routine: &'static str, a: ActiveSet, scratch: (SymOffset, usize)) -> Coll<'a> {
+    Coll::new(rt, routine, a.group, Mem::Array(a.psync), scratch, None, None)
+}
+
+// ---- The world -------------------------------------------------------------
+
+/// `shmem_barrier_all`: completes this PE's outstanding operations, then waits
+/// for every PE. `routine` is the user's call that implies it (for a report
+/// of a job that can never finish).
+pub fn barrier_all(rt: &World, routine: &'static str) {
+    rt.transport.quiet();
+    sync_all(rt, routine);
+}
+
+/// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
+/// transport (the arrival is a sequentially consistent read-modify-write).
+pub fn sync_all(rt: &World, routine: &'static str) {
+    barrier::world(rt, barrier::Rendezvous::Barrier, |ep| {
+        rt.post(Kind::BarrierAll, routine, ep)
+    });
+    rt.psync.observe_world_barrier();
+}
+
+// ---- Teams -----------------------------------------------------------------
+
+/// `shmem_team_sync`, and the team barriers of the library (split, space
+/// attach and detach, semaphore allocation).
+pub fn team_sync(rt: &World, routine: &'static str, t: TeamRef<'_>) {
+    on_team(rt, routine, t, CollOp::Barrier, true).barrier();
+}
+
+/// The barrier of `shmem_team_destroy`: once it completes, every member has
+/// finished every collective of the team and nothing writes to its memory.
+pub fn team_sync_last(rt: &World, routine: &'static str, t: TeamRef<'_>) {
+    on_team(rt, routine, t, CollOp::Barrier, false).barrier();
+}
+
+/// A team barrier that stays open: `each` runs between barriers of the team
+/// (the agreement steps of a split), all on one collective of the team.
+pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: impl FnOnce(&dyn Fn()) -> R) -> R {
+    let c = on_team(rt, routine, t, CollOp::Barrier, true);
+    each(&|| c.barrier())
+}
+
+pub fn broadcast(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    (dest, source): (SymOffset, SymOffset),
+    len: usize,
+    root: usize,
+) {
+    let c = on_team(rt, routine, t, CollOp::Broadcast, true);
+    bcast::run(
+        &c,
+        c.algs.bcast.resolve(t.group.size, len),
+        dest,
+        source,
+        len,
+        root,
+        true,
+    );
+}
+
+/// `shmem_collect`: `dest_for(total)` checks the destination once the
+/// members' lengths are known.
+pub fn collect(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    dest_for: impl FnOnce(usize) -> SymOffset,
+    source: SymOffset,
+    len: usize,
+) {
+    let c = on_team(rt, routine, t, CollOp::Collect, true);
+    super::collect::collect(&c, c.algs.collect.resolve(t.group.size), dest_for, source, len);
+}
+
+pub fn fcollect(rt: &World, routine: &'static str, t: TeamRef<'_>, (dest, source): (SymOffset, SymOffset), len: usize) {
+    let c = on_team(rt, routine, t, CollOp::Collect, true);
+    super::collect::fcollect(&c, c.algs.collect.resolve(t.group.size), dest, source, len);
+}
+
+pub fn alltoall(rt: &World, routine: &'static str, t: TeamRef<'_>, (dest, source): (SymOffset, SymOffset), len: usize) {
+    let c = on_team(rt, routine, t, CollOp::Alltoall, true);
+    super::alltoall::alltoall(&c, dest, source, len);
+}
+
+/// `shmem_alltoalls`: strides `dst`, `sst` in elements of `T`.
+pub fn alltoalls<T: Copy>(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    (dest, source): (SymOffset, SymOffset),
+    (dst, sst): (isize, isize),
+    nelems: usize,
+) {
+    let c = on_team(rt, routine, t, CollOp::Alltoall, true);
+    super::alltoall::alltoalls::<T>(&c, dest, source, dst, sst, nelems);
+}
+
+/// A team reduction of `n` elements (`len` bytes) with `O`.
+pub fn reduce<T: Copy, O: Combine<T>>(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    (dest, source): (SymOffset, SymOffset),
+    n: usize,
+    len: usize,
+) {
+    let c = on_team(rt, routine, t, CollOp::Reduce, true);
+    super::reduce::run::<T, O>(&c, c.algs.reduce.resolve(t.group.size, len), dest, source, n);
+}
+
+/// `shmem_sum_inscan` / `shmem_sum_exscan` with `O`.
+pub fn scan<T: Copy, O: Combine<T>>(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    (dest, source): (SymOffset, SymOffset),
+    n: usize,
+    inclusive: bool,
+) {
+    let c = on_team(rt, routine, t, CollOp::Reduce, true);
+    super::reduce::scan::<T, O>(&c, dest, source, n, inclusive);
+}
+
+// ---- Active sets -------------------------------------------------------------
+
+/// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
+pub fn set_barrier(rt: &World, routine: &'static str, a: ActiveSet) {
+    rt.transport.quiet();
+    set_sync(rt, routine, a);
+}
+
+/// `shmem_sync` (active-set form).
+pub fn set_sync(rt: &World, routine: &'static str, a: ActiveSet) {
+    on_set(rt, routine, a, (SymOffset(0), 0)).barrier();
+}
+
+/// `shmem_broadcast*`: small messages go eagerly through the pSync's inbox
+/// (`inbox()` checks and returns it), the root returning at once. Err: the
+/// root broadcast this many bytes instead of `len`.
+pub fn set_broadcast(
+    rt: &World,
+    routine: &'static str,
+    a: ActiveSet,
+    (dest, source): (SymOffset, SymOffset),
+    len: usize,
+    root: usize,
+    inbox: impl FnOnce() -> SymOffset,
+) -> Result<(), u64> {
+    let c = on_set(rt, routine, a, (SymOffset(0), 0));
+    match c.algs.bcast.resolve_user_sync(a.group.size, len) {
+        Push::Push => bcast::eager(&c, dest, source, inbox(), len, root).map_err(|m| m.found),
+        Push::Not(alg) => {
+            bcast::run(&c, alg, dest, source, len, root, false);
+            Ok(())
+        }
+    }
+}
+
+pub fn set_collect(
+    rt: &World,
+    routine: &'static str,
+    a: ActiveSet,
+    dest_for: impl FnOnce(usize) -> SymOffset,
+    source: SymOffset,
+    len: usize,
+) {
+    let c = on_set(rt, routine, a, (SymOffset(0), 0));
+    super::collect::collect(&c, c.algs.collect.resolve(a.group.size), dest_for, source, len);
+}
+
+/// `shmem_fcollect*`: pushes through the pSync's inbox (`inbox()`) by default.
+pub fn set_fcollect(
+    rt: &World,
+    routine: &'static str,
+    a: ActiveSet,
+    (dest, source): (SymOffset, SymOffset),
+    len: usize,
+    inbox: impl FnOnce() -> SymOffset,
+) {
+    let c = on_set(rt, routine, a, (SymOffset(0), 0));
+    match c.algs.collect.resolve_user_sync(a.group.size) {
+        Push::Push => super::collect::fcollect_push(&c, dest, source, inbox(), len),
+        Push::Not(alg) => super::collect::fcollect(&c, alg, dest, source, len),
+    }
+}
+
+/// `shmem_alltoall*`: always pushes through the pSync's `inbox`.
+pub fn set_alltoall(
+    rt: &World,
+    routine: &'static str,
+    a: ActiveSet,
+    (dest, source): (SymOffset, SymOffset),
+    len: usize,
+    inbox: SymOffset,
+) {
+    let c = on_set(rt, routine, a, (SymOffset(0), 0));
+    super::alltoall::alltoall_push(&c, dest, source, inbox, len);
+}
+
+pub fn set_alltoalls<T: Copy>(
+    rt: &World,
+    routine: &'static str,
+    a: ActiveSet,
+    (dest, source): (SymOffset, SymOffset),
+    (dst, sst): (isize, isize),
+    nelems: usize,
+) {
+    let c = on_set(rt, routine, a, (SymOffset(0), 0));
+    super::alltoall::alltoalls::<T>(&c, dest, source, dst, sst, nelems);
+}
+
+/// `shmem_*_to_all`: `n` elements (`len` bytes) with `O`, through `pwrk`
+/// (offset, bytes); pushes through the pSync's `inbox` when every
+/// member's contribution fits.
+#[allow(clippy::too_many_arguments)]
+pub fn set_reduce<T: Copy, O: Combine<T>>(
+    rt: &World,
+    routine: &'static str,
+    a: ActiveSet,
+    (dest, source): (SymOffset, SymOffset),
+    n: usize,
+    len: usize,
+    pwrk: (SymOffset, usize),
+    inbox: SymOffset,
+) {
+    let c = on_set(rt, routine, a, pwrk);
+    match c.algs.reduce.resolve_user_sync(a.group.size, len) {
+        Push::Push => super::reduce::push::<T, O>(&c, dest, source, inbox, n),
+        Push::Not(alg) => super::reduce::run::<T, O>(&c, alg, dest, source, n),
+    }
+}

@@ -1,0 +1,82 @@
+//! The low-level context of a PE: who it is, its configuration, the job's
+//! control block and segments, the transport, the heap's allocator, the
+//! waiting policy and the synchronisation-memory state, with the waiters
+//! and hang-report posts built from them.
+//!
+//! Built once by `runtime::bootstrap` and owned by `runtime::Runtime`, which
+//! adds the state of the modules that keep some (teams, spaces,
+//! semaphores). Every module below the runtime takes `&World` (and its own
+//! piece of state), never the runtime itself, so nothing below points up.
+
+use crate::config::Config;
+use crate::heap::Segments;
+use crate::heap::alloc::Allocator;
+use crate::job::Control;
+use crate::psync::SyncState;
+use crate::transport::Active;
+use crate::wait::Waiter;
+use crate::wait::backoff::Policy;
+use crate::wait::stuck::{Kind, Place, Post};
+use std::os::fd::OwnedFd;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+use crate::constants::SHMEM_THREAD_MULTIPLE;
+
+/// What every layer of a PE may use.
+pub struct World {
+    pub me: usize,
+    pub npes: usize,
+    pub config: Config,
+    pub control: Control,
+    pub segs: Segments,
+    pub transport: Active,
+    /// The symmetric heap's bookkeeping; collective calls take it in turn.
+    pub heap: Mutex<Allocator>,
+    pub policy: Policy,
+    /// The synchronisation-memory strategy and its accounting.
+    pub psync: SyncState,
+    /// Thread level granted by `shmem_init_thread`.
+    pub thread_level: AtomicI32,
+    /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
+    pub job_file: OwnedFd,
+}
+
+impl World {
+    /// A waiter on this PE's symmetric memory (woken by puts and atomics).
+    #[inline]
+    pub fn waiter(&self) -> Waiter<'_> {
+        self.waiter_on(&self.control.slot(self.me).wake.memory)
+    }
+
+    /// A waiter for the library's own synchronisation (woken by barriers).
+    #[inline]
+    pub fn sync_waiter(&self) -> Waiter<'_> {
+        self.waiter_on(&self.control.slot(self.me).wake.sync)
+    }
+
+    /// Where a wait of this PE blocks, to publish on its slow path (see
+    /// `wait::stuck`). None at `SHMEM_THREAD_MULTIPLE` for waits other than
+    /// the rendezvous: another thread of this PE could satisfy them.
+    #[inline]
+    pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
+        if !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
+            && self.thread_level.load(Ordering::Relaxed) == SHMEM_THREAD_MULTIPLE as i32
+        {
+            return None;
+        }
+        Some(Post {
+            control: &self.control,
+            me: self.me,
+            place: Place { kind, routine, episode },
+        })
+    }
+
+    fn waiter_on<'a>(&'a self, bell: &'a crate::job::Bell) -> Waiter<'a> {
+        Waiter {
+            bell,
+            policy: self.policy,
+            hang_warn_secs: self.config.hang_warn_secs,
+        }
+    }
+}
