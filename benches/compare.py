@@ -575,7 +575,7 @@ def main():
     log(f"implementations: {', '.join(i.label for i in impls) or 'none'}; reps {args.reps}; "
         f"{args.time:g} s per measurement; env {' '.join(f'{k}={v}' for k, v in COMMON_ENV.items())} "
         f"(not for {', '.join(DEFAULT_HEAP_PROGRAMS)}: default heap)")
-    if multi:
+    if any(i.shown_env for i in impls):
         log(f"rshmem/NAME: {PSYNC_VAR}=NAME for that column's runs only")
     if any(i.key == "ompi" for i in impls):
         log(f"Open MPI env: {' '.join(f'{k}={v}' for k, v in OMPI_ENV.items())}")

@@ -12,7 +12,7 @@
 use super::registry::Push;
 use super::{Coll, Done, Group, Transported, barrier, bcast};
 use crate::heap::SymOffset;
-use crate::psync::{CollOp, Grant, Mem, TeamSync};
+use crate::psync::{CollOp, Grant, Layout, Mem, TeamSync};
 use crate::transport::Transport;
 use crate::types::Combine;
 use crate::wait::stuck::Kind;
@@ -36,18 +36,19 @@ pub struct ActiveSet {
 /// A team collective of kind `op`; `release`: give the memory back when it
 /// returns (not for the destroy barrier, after which nobody may write to the
 /// team's memory).
+#[inline]
 fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp, release: bool) -> Coll<'a> {
     let ps = &rt.psync;
     let strategy = ps.imp();
     let acct = &ps.accounting;
-    acct.ledger().collective();
+    acct.count_collective();
     let scratch = (t.sync.scratch(), t.sync.plan.scratch);
     let mut remote = Transported::new(rt);
     loop {
         match strategy.acquire(t.sync, op, &mut remote) {
             Grant::BarrierFirst(ticket) => {
                 let before = acct.signals();
-                Coll::new(rt, routine, t.group, ticket.mem, scratch, None, None).barrier();
+                Coll::new(rt, routine, t.group, (ticket.mem, t.sync.layout), scratch, None, None).barrier();
                 strategy.release(t.sync, ticket, &mut remote);
                 acct.ledger().inserted_barrier(acct.signals() - before);
             }
@@ -69,7 +70,7 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
                     sync: t.sync,
                     ticket,
                 });
-                return Coll::new(rt, routine, t.group, ticket.mem, scratch, graph, done);
+                return Coll::new(rt, routine, t.group, (ticket.mem, t.sync.layout), scratch, graph, done);
             }
         }
     }
@@ -77,7 +78,8 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
 
 /// A collective on an active set's pSync, with `scratch` (pWrk) if any.
 fn on_set<'a>(rt: &'a World, routine: &'static str, a: ActiveSet, scratch: (SymOffset, usize)) -> Coll<'a> {
-    Coll::new(rt, routine, a.group, Mem::Array(a.psync), scratch, None, None)
+    let l = Layout::for_size(a.group.size);
+    Coll::new(rt, routine, a.group, (Mem::Array(a.psync), l), scratch, None, None)
 }
 
 // ---- The world -------------------------------------------------------------

@@ -125,6 +125,7 @@ pub struct Coll<'a> {
 }
 
 /// A team collective's ticket, given back when the call returns.
+#[derive(Clone, Copy)]
 struct Done<'a> {
     strategy: &'static dyn SyncStrategy,
     sync: &'a TeamSync,
@@ -133,7 +134,9 @@ struct Done<'a> {
 
 impl Drop for Coll<'_> {
     fn drop(&mut self) {
-        if let Some(d) = self.done.take() {
+        // Copied, not taken: nothing runs after the drop, and a copy of
+        // these few words is cheaper than writing `None` back.
+        if let Some(d) = self.done {
             let messages = d.strategy.release(d.sync, d.ticket, &mut Transported::new(self.rt));
             if messages > 0 {
                 self.rt.psync.accounting.ledger().extra_messages += messages;
@@ -185,14 +188,16 @@ impl Remote for Transported<'_> {
 }
 
 impl<'a> Coll<'a> {
-    /// A collective of `routine` over `g` signalling on `mem`, with
+    /// A collective of `routine` over `g` signalling on `mem` (words laid
+    /// out by `l`), with
     /// `scratch` (offset, bytes), following `graph` if the strategy
     /// prescribes one, and giving `done` back when it returns.
+    #[inline]
     fn new(
         rt: &'a World,
         routine: &'static str,
         g: Group,
-        mem: Mem,
+        (mem, l): (Mem, Layout),
         (scratch, scratch_len): (SymOffset, usize),
         graph: Option<Graph>,
         done: Option<Done<'a>>,
@@ -201,7 +206,7 @@ impl<'a> Coll<'a> {
             rt,
             g,
             mem,
-            l: Layout::for_size(g.size),
+            l,
             scratch,
             scratch_len,
             algs: graph.map_or_else(|| Algorithms::from_config(&rt.config), Algorithms::pairwise),

@@ -86,7 +86,8 @@ impl Ledger {
 }
 
 impl Ledger {
-    /// A team collective started on this PE.
+    /// A team collective started on this PE (the simulator's count; a run's
+    /// is [`Accounting::count_collective`]).
     pub fn collective(&mut self) {
         self.collectives += 1;
     }
@@ -110,6 +111,9 @@ pub struct Accounting {
     ledger: Mutex<Ledger>,
     /// Signals sent by this PE's collectives (every remote flag write).
     signals: AtomicU64,
+    /// Team collectives run: counted outside the ledger's lock, because every
+    /// team collective counts one and the lock would cost more than the count.
+    collectives: AtomicU64,
     /// Pairwise strategies: a bit per world PE, set the first time that
     /// PE's signal is consumed here (its location is then in use).
     partners: RwLock<Vec<AtomicU64>>,
@@ -118,6 +122,19 @@ pub struct Accounting {
 impl Accounting {
     pub fn ledger(&self) -> MutexGuard<'_, Ledger> {
         self.ledger.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A team collective starts (splits and destroys count: they synchronise).
+    #[inline]
+    pub fn count_collective(&self) {
+        self.collectives.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The ledger as it stands, with the collectives counted so far.
+    pub fn snapshot(&self) -> Ledger {
+        let mut l = *self.ledger();
+        l.collectives = self.collectives.load(Ordering::Relaxed);
+        l
     }
 
     #[inline]
@@ -134,6 +151,7 @@ impl Accounting {
     pub fn reset(&self, partners: usize) {
         *self.ledger() = Ledger::new();
         self.signals.store(0, Ordering::Relaxed);
+        self.collectives.store(0, Ordering::Relaxed);
         let mut seen = self.partners.write().unwrap_or_else(|e| e.into_inner());
         seen.clear();
         seen.extend((0..partners.div_ceil(64)).map(|_| AtomicU64::new(0)));

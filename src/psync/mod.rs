@@ -257,13 +257,13 @@ impl SyncState {
 
     /// This PE's footprint so far (`shmemx_psync_footprint`).
     pub fn footprint(&self) -> Footprint {
-        let l = *self.accounting.ledger();
+        let l = self.accounting.snapshot();
         Footprint::from_ledger(self.strategy, &l, self.accounting.signals())
     }
 
     /// The line `SHMEM_PSYNC_STATS=1` prints.
     pub fn stats_line(&self, me: usize, npes: usize) -> String {
-        let l = *self.accounting.ledger();
+        let l = self.accounting.snapshot();
         stats_line(me, npes, self.strategy, &l, self.accounting.signals())
     }
 }
