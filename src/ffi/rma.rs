@@ -59,8 +59,15 @@ fn put_as<T: ShmemType, const NBI: bool>(
     check::local(routine, "source", source, true);
     // SAFETY: the destination range is inside a segment (checked); the source is
     // the caller's local buffer of nelems elements (not NULL, checked), as the
-    // API requires.
-    unsafe { rt.transport.put(t.pe, off, source as *const u8, len) }
+    // API requires (for the nbi form, reusable on return: the transport copies
+    // or sends it before returning).
+    unsafe {
+        if NBI {
+            rt.transport.put_nbi(t.pe, off, source as *const u8, len)
+        } else {
+            rt.transport.put(t.pe, off, source as *const u8, len)
+        }
+    }
 }
 
 /// `shmem_TYPE_get` and its sized, `mem` and context forms.
