@@ -33,26 +33,26 @@
 //! Dependencies point down; `tests/module_cycles.rs` checks it.
 #![deny(unsafe_op_in_unsafe_fn)]
 
-pub mod coll;
-pub mod config;
-pub mod constants;
-pub mod error;
-pub mod ffi;
-pub mod heap;
+pub(crate) mod coll;
+pub(crate) mod config;
+pub(crate) mod constants;
+pub(crate) mod error;
+pub(crate) mod ffi;
+pub(crate) mod heap;
 pub mod job;
 pub mod launcher;
-pub mod lock;
+pub(crate) mod lock;
 pub mod psync;
-pub mod runtime;
-pub mod semaphore;
+pub(crate) mod runtime;
+pub(crate) mod semaphore;
 pub mod sim;
-pub mod space;
-pub mod team;
+pub(crate) mod space;
+pub(crate) mod team;
 pub mod tools;
-pub mod transport;
-pub mod types;
-pub mod wait;
-pub mod world;
+pub(crate) mod transport;
+pub(crate) mod types;
+pub(crate) mod wait;
+pub(crate) mod world;
 pub mod wrapper;
 
 /// The public headers as generated from the type table by `build.rs`.

@@ -39,7 +39,7 @@ pub struct World {
     /// Thread level granted by `shmem_init_thread`.
     pub thread_level: AtomicI32,
     /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
-    pub job_file: OwnedFd,
+    pub _job_file: OwnedFd,
 }
 
 impl World {

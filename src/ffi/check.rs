@@ -296,15 +296,10 @@ pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> std::sy
     }
 }
 
-/// A context's PE argument `pe`: checked against the world for the default
-/// context, translated from the context's team otherwise.
-#[inline]
-pub fn ctx_pe(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> usize {
-    ctx_target(rt, routine, ctx, pe_arg).pe
-}
-
-/// The target of a remote access on `ctx`: [`ctx_pe`], and the space the
-/// context was created from, if any.
+/// The target of a remote access on `ctx`: its PE argument `pe_arg`, checked
+/// against the world for the default context and translated from the
+/// context's team otherwise, and the space the context was created from, if
+/// any.
 #[inline]
 pub fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
     if ctx == CtxHandle::DEFAULT {

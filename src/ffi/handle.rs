@@ -36,6 +36,7 @@ impl CtxObject {
         }
     }
 
+    #[cfg(test)]
     pub fn options(&self) -> i64 {
         self.options.load(Ordering::Relaxed)
     }

@@ -38,7 +38,7 @@ pub mod type_sets;
 
 /// The library constants live below every module that uses them; C sees them
 /// through the header, Rust shims through this name.
-pub use crate::constants;
+pub(crate) use crate::constants;
 
 use crate::error::{Error, ErrorKind, fatal};
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -82,10 +82,6 @@ impl Allocator {
         }
     }
 
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
     /// Allocates `size` bytes (rounded up) at a multiple of `align` (a power of
     /// two; at least [`MIN_ALIGN`] is used).
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {

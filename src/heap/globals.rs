@@ -19,6 +19,7 @@ pub struct DataRange {
 }
 
 impl DataRange {
+    #[cfg(test)]
     pub fn contains(&self, addr: usize, len: usize) -> bool {
         addr >= self.start && addr.checked_add(len).is_some_and(|e| e <= self.start + self.len)
     }

@@ -21,6 +21,7 @@ pub fn create_memfd(name: &str) -> io::Result<OwnedFd> {
 }
 
 /// Size of the file behind `fd`.
+#[cfg(test)]
 pub fn file_len(fd: RawFd) -> io::Result<u64> {
     // SAFETY: an all-zero stat is a valid value to be overwritten by fstat.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };

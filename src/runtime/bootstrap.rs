@@ -192,7 +192,7 @@ pub fn start(routine: &'static str) -> Result<World, Error> {
         segs,
         policy,
         thread_level: AtomicI32::new(0),
-        job_file: file,
+        _job_file: file,
     })
 }
 

@@ -166,6 +166,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         }
         if rt.config.info {
             eprint!("{}", rt.config.info_text());
+            use crate::transport::{Active, Transport};
+            eprintln!("rshmem transport: {}; {}", Active::NAME, Active::ATOMICITY.describe());
         }
     }
     Ok(granted)

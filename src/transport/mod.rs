@@ -58,6 +58,8 @@
 
 #[cfg(feature = "check-transport")]
 pub mod check;
+// The checking build runs without it (and without its variant of `Atomicity`).
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub mod shm;
 
 use crate::heap::SymOffset;
@@ -87,13 +89,28 @@ pub enum Atomicity {
     /// Every transport atomic is a CPU atomic instruction on the word, so it
     /// is atomic with respect to every other transport atomic *and* every CPU
     /// atomic on that word, by any PE (shared memory).
+    #[cfg_attr(feature = "check-transport", allow(dead_code))]
     Cpu,
     /// Transport atomics are atomic only with respect to other transport
     /// atomics (a network engine applies them itself, or on the target's
     /// CPU). A PE that updates a word of its own that peers update through
     /// the transport must use the transport too (`pe == me`), never a CPU
     /// atomic.
+    // Built by transports whose peers are not all mapped (the checking one).
+    #[cfg_attr(not(feature = "check-transport"), allow(dead_code))]
     Transport,
+}
+
+impl Atomicity {
+    /// What it means for a program, in a sentence (`SHMEM_INFO` prints it).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Atomicity::Cpu => "OpenSHMEM atomics are atomic with each other and with CPU atomics on the same word",
+            Atomicity::Transport => {
+                "OpenSHMEM atomics are atomic with each other only, not with CPU atomics on the same word"
+            }
+        }
+    }
 }
 
 /// The two rendezvous of every PE: `shmem_barrier_all`'s and `shmem_finalize`'s
@@ -106,6 +123,9 @@ pub enum Rendezvous {
 }
 
 pub trait Transport: Send + Sync + 'static {
+    /// What the transport is, for `SHMEM_INFO`.
+    const NAME: &'static str;
+
     /// Which atomics are atomic with respect to which. The library's own
     /// words that peers update through the transport (collective flags,
     /// semaphore values, lock words) are updated by their owner through the

@@ -65,6 +65,7 @@ impl SharedMemory {
 }
 
 impl Transport for SharedMemory {
+    const NAME: &'static str = "shared memory";
     const ATOMICITY: Atomicity = Atomicity::Cpu;
 
     #[inline]

@@ -151,6 +151,7 @@ impl Transport for Checking {
     /// The target applies requests with CPU atomics on its own word, so they
     /// are in fact atomic with CPU atomics too; the weaker statement is
     /// declared so that the library above is checked against it.
+    const NAME: &'static str = "checking (every remote operation runs in its target PE)";
     const ATOMICITY: Atomicity = Atomicity::Transport;
 
     fn shares_memory(&self, pe: Pe) -> bool {
