@@ -225,76 +225,9 @@ impl Transport for SharedMemory {
         self.control.slot(pe).whereabouts.cpu.load(Ordering::Relaxed) == cpu
     }
 
-    /// A sense-reversing counter in the control block: each PE increments the
-    /// arrival count; the last one resets it and advances the episode number,
-    /// which the others wait on. On one node this costs one contended cache
-    /// line per PE, which beats tree and dissemination barriers at the PE
-    /// counts a node holds. The last arriver rings the bell of every PE with
-    /// sleepers.
-    ///
-    /// With more PEs than cores a waiter must choose between spinning, which
-    /// is right when the PEs still missing are running on other cores, and
-    /// yielding, right when one of them waits for this core. Each hand-over
-    /// costs a context switch (about 2 µs in a virtual machine), so the
-    /// choice matters: every PE publishes the episode it arrived at and its
-    /// CPU, and a waiter spins only while none of the missing PEs was last
-    /// seen on its own CPU (when all the PEs of its CPU have arrived, trading
-    /// the CPU among them helps nobody). At 4 PEs on 2 cores this nearly
-    /// halves the yields (docs/performance.md).
+    /// The counter rendezvous in the control block ([`counter_rendezvous`]).
     fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
-        let control = &self.control;
-        let me = self.segs.me;
-        let npes = control.npes() as u32;
-        let h = control.header();
-        let (count, episodes) = counters(which, h);
-        let episode = episodes.load(Ordering::Acquire);
-        let shared_cores = waiter.policy.shared_cores;
-        if shared_cores > 0 {
-            let w = &control.slot(me).whereabouts;
-            locate(w);
-            arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
-        }
-        // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
-        // whose release of the new episode passes them on to everyone.
-        if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
-            count.store(0, Ordering::Relaxed);
-            episodes.store(episode.wrapping_add(1), Ordering::Release);
-            for pe in 0..control.npes() {
-                notify(&control.slot(pe).wake.sync);
-            }
-            return;
-        }
-        let done = || episodes.load(Ordering::Acquire) != episode;
-        let describe = || {
-            format!(
-                "the other PEs to reach the {} (episode {episode}, {} of {npes} arrived)",
-                match which {
-                    Rendezvous::Barrier => "barrier",
-                    Rendezvous::Finalize => "finalize rendezvous",
-                },
-                count.load(Ordering::Relaxed)
-            )
-        };
-        let post = post(episode);
-        if shared_cores == 0 {
-            return waiter.wait_at(post.as_ref(), done, describe);
-        }
-        let may_spin = || {
-            // The count is reset to 0 just before the episode advances, so a
-            // stale read only makes this yield once more. With many PEs missing,
-            // one surely shares this CPU: skip the scan.
-            let arrived_n = count.load(Ordering::Relaxed).min(npes);
-            if npes - arrived_n > SCAN_MAX {
-                return false;
-            }
-            let cpu = locate(&control.slot(me).whereabouts);
-            let want = episode.wrapping_add(1);
-            (0..control.npes()).all(|pe| {
-                let w = &control.slot(pe).whereabouts;
-                arrived(which, w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
-            })
-        };
-        waiter.wait_hinted(post.as_ref(), done, may_spin, BARRIER_SPINS, describe)
+        counter_rendezvous(&self.control, self.segs.me, waiter, which, post, || {})
     }
 }
 
@@ -321,3 +254,87 @@ const SCAN_MAX: u32 = 64;
 /// cover a context switch there (about 2 µs), so that the PEs of this CPU,
 /// which have all arrived, do not trade it back and forth meanwhile.
 const BARRIER_SPINS: u32 = 256;
+
+/// A sense-reversing counter in the control block: each PE increments the
+/// arrival count; the last one resets it and advances the episode number,
+/// which the others wait on. On one node this costs one contended cache
+/// line per PE, which beats tree and dissemination barriers at the PE
+/// counts a node holds. The last arriver rings the bell of every PE with
+/// sleepers.
+///
+/// With more PEs than cores a waiter must choose between spinning, which
+/// is right when the PEs still missing are running on other cores, and
+/// yielding, right when one of them waits for this core. Each hand-over
+/// costs a context switch (about 2 µs in a virtual machine), so the
+/// choice matters: every PE publishes the episode it arrived at and its
+/// CPU, and a waiter spins only while none of the missing PEs was last
+/// seen on its own CPU (when all the PEs of its CPU have arrived, trading
+/// the CPU among them helps nobody). At 4 PEs on 2 cores this nearly
+/// halves the yields (docs/performance.md).
+///
+/// `progress` runs on every poll (the shared-memory transport has none; the
+/// checking transport serves its mailboxes there). Shared by both, because the
+/// control block is the job's, not any PE's memory.
+pub(super) fn counter_rendezvous<'p>(
+    control: &Control,
+    me: usize,
+    waiter: &Waiter<'_>,
+    which: Rendezvous,
+    post: impl FnOnce(u32) -> Option<Post<'p>>,
+    progress: impl Fn(),
+) {
+    let npes = control.npes() as u32;
+    let h = control.header();
+    let (count, episodes) = counters(which, h);
+    let episode = episodes.load(Ordering::Acquire);
+    let shared_cores = waiter.policy.shared_cores;
+    if shared_cores > 0 {
+        let w = &control.slot(me).whereabouts;
+        locate(w);
+        arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
+    }
+    // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
+    // whose release of the new episode passes them on to everyone.
+    if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
+        count.store(0, Ordering::Relaxed);
+        episodes.store(episode.wrapping_add(1), Ordering::Release);
+        for pe in 0..control.npes() {
+            notify(&control.slot(pe).wake.sync);
+        }
+        return;
+    }
+    let done = || {
+        progress();
+        episodes.load(Ordering::Acquire) != episode
+    };
+    let describe = || {
+        format!(
+            "the other PEs to reach the {} (episode {episode}, {} of {npes} arrived)",
+            match which {
+                Rendezvous::Barrier => "barrier",
+                Rendezvous::Finalize => "finalize rendezvous",
+            },
+            count.load(Ordering::Relaxed)
+        )
+    };
+    let post = post(episode);
+    if shared_cores == 0 {
+        return waiter.wait_at(post.as_ref(), done, describe);
+    }
+    let may_spin = || {
+        // The count is reset to 0 just before the episode advances, so a
+        // stale read only makes this yield once more. With many PEs missing,
+        // one surely shares this CPU: skip the scan.
+        let arrived_n = count.load(Ordering::Relaxed).min(npes);
+        if npes - arrived_n > SCAN_MAX {
+            return false;
+        }
+        let cpu = locate(&control.slot(me).whereabouts);
+        let want = episode.wrapping_add(1);
+        (0..control.npes()).all(|pe| {
+            let w = &control.slot(pe).whereabouts;
+            arrived(which, w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
+        })
+    };
+    waiter.wait_hinted(post.as_ref(), done, may_spin, BARRIER_SPINS, describe)
+}

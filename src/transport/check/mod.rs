@@ -74,7 +74,7 @@ mod serve;
 #[cfg(test)]
 mod tests;
 
-use super::{Atomicity, Pe, Rendezvous, Transport, polled};
+use super::{Atomicity, Pe, Rendezvous, Transport};
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
 use crate::types::{AmoOp, AtomicWord};
@@ -388,28 +388,9 @@ impl Transport for Checking {
     /// The shared-memory transport's counter in the control block (job
     /// infrastructure, not a PE's memory), waited for with `progress`, so a
     /// PE in the barrier serves requests; no CPU hint.
+    /// Shared memory's counter rendezvous in the control block (job
+    /// infrastructure, not another PE's memory), serving requests while it waits.
     fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
-        let h = self.control.header();
-        let (count, episodes) = match which {
-            Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
-            Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
-        };
-        let episode = episodes.load(Ordering::Acquire);
-        // AcqRel: arrivals publish each PE's earlier writes to the last
-        // arriver, whose release of the new episode passes them on.
-        if count.fetch_add(1, Ordering::AcqRel) + 1 == self.npes as u32 {
-            count.store(0, Ordering::Relaxed);
-            episodes.store(episode.wrapping_add(1), Ordering::Release);
-            for pe in 0..self.npes {
-                notify(&self.control.slot(pe).wake.sync);
-            }
-            return;
-        }
-        let post = post(episode);
-        waiter.wait_at(
-            post.as_ref(),
-            polled(self, || episodes.load(Ordering::Acquire) != episode),
-            || format!("the other PEs to reach the {which:?} rendezvous (episode {episode}, checking transport)"),
-        );
+        super::shm::counter_rendezvous(&self.control, self.me, waiter, which, post, || self.progress())
     }
 }
