@@ -43,6 +43,9 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
     let acct = &ps.accounting;
     acct.count_collective();
     let scratch = (t.sync.scratch(), t.sync.plan.scratch);
+    if let Some((mem, graph)) = strategy.fixed(t.sync) {
+        return Coll::new(rt, routine, t.group, (mem, t.sync.layout), scratch, graph, None);
+    }
     let mut remote = Transported::new(rt);
     loop {
         match strategy.acquire(t.sync, op, &mut remote) {

@@ -58,6 +58,10 @@ impl SyncStrategy for Pairwise {
         }
     }
 
+    fn fixed(&self, sync: &TeamSync) -> Option<(Mem, Option<Graph>)> {
+        Some((Mem::Pairs(sync.pairs), Some(self.0)))
+    }
+
     fn release(&self, _sync: &TeamSync, _ticket: Ticket, _remote: &mut dyn Remote) -> u64 {
         0
     }

@@ -70,6 +70,16 @@ pub trait SyncStrategy: Sync {
     /// collectives in the same order and gets the same answer.
     fn acquire(&self, sync: &TeamSync, op: CollOp, remote: &mut dyn Remote) -> Grant;
 
+    /// For a strategy whose every collective of a team runs on the same
+    /// memory and has nothing to give back: that memory and the graph the
+    /// algorithms must follow. `acquire` then always answers `Grant::Run`
+    /// with it (no growth, no messages, no pool array), and the collectives
+    /// take this shorter way, which skips the grant and its release.
+    fn fixed(&self, sync: &TeamSync) -> Option<(Mem, Option<Graph>)> {
+        let _ = sync;
+        None
+    }
+
     /// The collective that ran on `ticket` has returned on this PE. Called
     /// only for tickets with a pool array, and not for the barrier of
     /// `shmem_team_destroy`, after which nothing may write to the team's
@@ -92,5 +102,62 @@ pub trait SyncStrategy: Sync {
     /// is the world team's memory.
     fn observe_world_barrier(&self, world: &TeamSync) {
         let _ = world;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Plan, Strategy};
+    use super::*;
+
+    /// A `Remote` for strategies that must not need one.
+    struct NoRemote;
+
+    impl Remote for NoRemote {
+        fn me(&self) -> usize {
+            0
+        }
+        fn fetch(&mut self, _: usize, _: SymOffset) -> u64 {
+            panic!("a fixed strategy reached another PE")
+        }
+        fn compare_swap(&mut self, _: usize, _: SymOffset, _: u64, _: u64) -> bool {
+            panic!("a fixed strategy reached another PE")
+        }
+        fn add(&mut self, _: usize, _: SymOffset, _: u64) {
+            panic!("a fixed strategy reached another PE")
+        }
+        fn wait_step(&mut self) -> bool {
+            false
+        }
+    }
+
+    /// The collectives take `fixed`'s shortcut instead of `acquire`: for
+    /// every strategy that offers one, it must be what `acquire` answers.
+    #[test]
+    fn fixed_memory_is_what_acquire_grants() {
+        let mut fixed_seen = 0;
+        for s in Strategy::ALL {
+            let imp = s.implementation();
+            let plan = Plan::new(s, 4, 1024, 2, 16);
+            let sync = TeamSync::new(SymOffset(4096), plan, (4, 1, 0), SymOffset(128));
+            let Some((mem, graph)) = imp.fixed(&sync) else { continue };
+            fixed_seen += 1;
+            for op in [
+                CollOp::Barrier,
+                CollOp::Broadcast,
+                CollOp::Reduce,
+                CollOp::Collect,
+                CollOp::Alltoall,
+            ] {
+                let want = Grant::Run {
+                    ticket: Ticket { mem, array: None, op },
+                    graph,
+                    grew: false,
+                    messages: 0,
+                };
+                assert_eq!(imp.acquire(&sync, op, &mut NoRemote), want, "{s:?} {op:?}");
+            }
+        }
+        assert_eq!(fixed_seen, 4, "traditional and the three pairwise strategies are fixed");
     }
 }

@@ -7,7 +7,7 @@
 //! ever created: n log n bytes for n shrinking teams.
 
 use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
-use super::{CollOp, Mem, TeamSync};
+use super::{CollOp, Graph, Mem, TeamSync};
 
 /// The array every collective of the team uses.
 const ARRAY: usize = 0;
@@ -30,6 +30,10 @@ impl SyncStrategy for Traditional {
             grew: false,
             messages: 0,
         }
+    }
+
+    fn fixed(&self, sync: &TeamSync) -> Option<(Mem, Option<Graph>)> {
+        Some((Mem::Array(sync.array(ARRAY)), None))
     }
 
     fn release(&self, _sync: &TeamSync, _ticket: Ticket, _remote: &mut dyn Remote) -> u64 {
