@@ -335,6 +335,23 @@ pub trait Transport: Send + Sync + 'static {
     fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>);
 }
 
+/// Copies `n` elements of `T` from `src` (every `src_stride`-th element) to
+/// `dst` (every `dst_stride`-th): the local loop of the strided operations
+/// (`shmem_iput`/`shmem_iget`) on memory this PE can address.
+///
+/// # Safety
+/// Every element addressed on both sides is valid for the access.
+#[inline]
+pub(crate) unsafe fn copy_strided<T: Copy>(dst: *mut T, dst_stride: isize, src: *const T, src_stride: isize, n: usize) {
+    for i in 0..n as isize {
+        // SAFETY: the caller's contract covers every element addressed.
+        unsafe {
+            dst.offset(i * dst_stride)
+                .write_unaligned(src.offset(i * src_stride).read_unaligned())
+        };
+    }
+}
+
 /// `cond` with a call to [`Transport::progress`] before each evaluation: the
 /// condition a library wait polls.
 #[inline]

@@ -20,7 +20,7 @@
 //! [`wake`]: Transport::wake
 //! [`rendezvous`]: Transport::rendezvous
 
-use super::{Atomicity, Pe, Rendezvous, Transport};
+use super::{Atomicity, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::{Control, JobHeader, Whereabouts};
 use crate::types::{AmoOp, AtomicWord};
@@ -94,14 +94,8 @@ impl Transport for SharedMemory {
     }
 
     unsafe fn put_strided<T: Copy>(&self, pe: Pe, off: SymOffset, dst: isize, src: *const T, sst: isize, n: usize) {
-        let base = self.addr(pe, off) as *mut T;
-        for i in 0..n as isize {
-            // SAFETY: caller's contract covers every element addressed.
-            unsafe {
-                base.offset(i * dst)
-                    .write_unaligned(src.offset(i * sst).read_unaligned())
-            };
-        }
+        // SAFETY: caller's contract covers every element addressed.
+        unsafe { copy_strided(self.addr(pe, off) as *mut T, dst, src, sst, n) };
         self.wrote(pe);
     }
 
@@ -114,14 +108,8 @@ impl Transport for SharedMemory {
         dst_stride: isize,
         n: usize,
     ) {
-        let base = self.addr(pe, off) as *const T;
-        for i in 0..n as isize {
-            // SAFETY: caller's contract covers every element addressed.
-            unsafe {
-                dst.offset(i * dst_stride)
-                    .write_unaligned(base.offset(i * sst).read_unaligned())
-            };
-        }
+        // SAFETY: caller's contract covers every element addressed.
+        unsafe { copy_strided(dst, dst_stride, self.addr(pe, off) as *const T, sst, n) };
         fence(Ordering::Acquire);
     }
 

@@ -74,7 +74,7 @@ mod serve;
 #[cfg(test)]
 mod tests;
 
-use super::{Atomicity, Pe, Rendezvous, Transport};
+use super::{Atomicity, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
 use crate::types::{AmoOp, AtomicWord};
@@ -190,14 +190,8 @@ impl Transport for Checking {
 
     unsafe fn put_strided<T: Copy>(&self, pe: Pe, off: SymOffset, dst: isize, src: *const T, sst: isize, n: usize) {
         if pe == self.me {
-            let base = self.mine(off) as *mut T;
-            for i in 0..n as isize {
-                // SAFETY: caller's contract covers every element addressed.
-                unsafe {
-                    base.offset(i * dst)
-                        .write_unaligned(src.offset(i * sst).read_unaligned())
-                };
-            }
+            // SAFETY: caller's contract covers every element addressed.
+            unsafe { copy_strided(self.mine(off) as *mut T, dst, src, sst, n) };
             return;
         }
         // SAFETY: caller's contract.
@@ -214,14 +208,8 @@ impl Transport for Checking {
         n: usize,
     ) {
         if pe == self.me {
-            let base = self.mine(off) as *const T;
-            for i in 0..n as isize {
-                // SAFETY: caller's contract covers every element addressed.
-                unsafe {
-                    dst.offset(i * dst_stride)
-                        .write_unaligned(base.offset(i * sst).read_unaligned())
-                };
-            }
+            // SAFETY: caller's contract covers every element addressed.
+            unsafe { copy_strided(dst, dst_stride, self.mine(off) as *const T, sst, n) };
             fence(Ordering::Acquire);
             return;
         }
