@@ -138,6 +138,13 @@ pub trait Transport: Send + Sync + 'static {
     /// an address for it). Always true for this PE.
     fn shares_memory(&self, pe: Pe) -> bool;
 
+    /// Whether every PE of the job shares memory with this one (the job runs
+    /// on one node). Algorithms that must be the same on every PE (the lock)
+    /// choose by it, never by `shares_memory` of one peer.
+    // Used by the multi-node lock (issue 19, in progress).
+    #[allow(dead_code)]
+    fn single_node(&self) -> bool;
+
     /// Address at which this process can load/store `off` on `pe`, if it can.
     /// `Some` for this PE itself, `None` for a PE it cannot reach by
     /// load/store. Stores through it bypass the transport's wake-ups

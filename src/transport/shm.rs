@@ -74,6 +74,11 @@ impl Transport for SharedMemory {
     }
 
     #[inline]
+    fn single_node(&self) -> bool {
+        true
+    }
+
+    #[inline]
     fn local_ptr(&self, pe: Pe, off: SymOffset) -> Option<NonNull<u8>> {
         NonNull::new(self.addr(pe, off))
     }

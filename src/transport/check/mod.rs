@@ -158,6 +158,13 @@ impl Transport for Checking {
         pe == self.me
     }
 
+    /// False with two PEs or more: no peer is reachable by load/store, as on
+    /// a network, so the library takes its multi-node paths.
+    #[inline]
+    fn single_node(&self) -> bool {
+        self.npes == 1
+    }
+
     #[inline]
     fn local_ptr(&self, pe: Pe, off: SymOffset) -> Option<NonNull<u8>> {
         if pe == self.me {
