@@ -58,6 +58,8 @@
 
 #[cfg(feature = "check-transport")]
 pub mod check;
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub mod mpi;
 // The checking build runs without it (and without its variant of `Atomicity`).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub mod shm;
