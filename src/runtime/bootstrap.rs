@@ -11,6 +11,9 @@
 //! The caller then marks the PE running and meets the others in a barrier.
 
 mod attach;
+// Used by the MPI start-up (lead).
+#[allow(dead_code)]
+mod fdshare;
 
 use crate::config::{Config, Setting, human_bytes};
 use crate::error::{Error, ErrorKind};
