@@ -334,15 +334,17 @@ impl Shim {
         result: *mut u8,
     ) -> Result<(), String> {
         let pe = rank(pe)?;
-        let size = if size == 4 || size == 8 { size as c_int } else { 0 };
-        // SAFETY: the caller keeps the buffers valid until the flush; the
-        // shim rejects a size other than 4 and 8.
+        if size != 4 && size != 8 {
+            return Err(format!("rsm_amo: size {size} is not 4 or 8"));
+        }
+        // SAFETY: the caller keeps the buffers valid until the flush (of
+        // size bytes, 4 or 8, as checked).
         self.check(unsafe {
             (self.amo)(
                 pe,
                 off,
                 op as c_int,
-                size,
+                size as c_int,
                 operand.cast(),
                 compare.cast(),
                 result.cast(),
