@@ -46,6 +46,14 @@ fn every_place_tried_is_named() {
 }
 
 #[test]
+fn linked_into_the_executable_there_is_no_library_directory() {
+    // This test binary holds rshmem itself (the rlib), as a program linked
+    // with librshmem.a does: the executable's directory is not rshmem's.
+    assert_eq!(library_dir(), None);
+    assert!(candidates().iter().all(|c| c.why != "beside librshmem"));
+}
+
+#[test]
 fn a_library_that_is_not_the_shim_is_refused() {
     // libc has none of the shim's symbols.
     let e = open(Path::new("libc.so.6")).err().expect("libc is no shim");
