@@ -194,7 +194,6 @@ int rsm_win_create(void *base, uint64_t len) {
     TRY("MPI_Info_create", -1, MPI_Info_create(&info));
     /* The engine orders what it needs with flushes. */
     MPI_Info_set(info, "accumulate_ordering", "none");
-    MPI_Info_set(info, "same_disp_unit", "true");
     int rc = MPI_Win_create(base, (MPI_Aint)len, 1, info, world, &win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS) {
@@ -317,8 +316,11 @@ int rsm_amo(int pe, uint64_t off, int op, int size, const void *operand, const v
         if (!compare) return failf("rsm_amo: compare-and-swap needs a compare value");
         TRY("MPI_Compare_and_swap", pe, MPI_Compare_and_swap(operand, compare, result, t, pe, disp, win));
     } else if (result) {
-        /* MPI_NO_OP ignores the origin buffer; result is a valid stand-in. */
-        TRY("MPI_Fetch_and_op", pe, MPI_Fetch_and_op(op == RSM_FETCH ? result : operand, result, t, pe, disp, mop, win));
+        /* MPI_NO_OP ignores the origin; a constant keeps it valid and
+         * disjoint from result, as MPI asks of the buffers. */
+        static const uint64_t zero = 0;
+        const void *origin = op == RSM_FETCH ? &zero : operand;
+        TRY("MPI_Fetch_and_op", pe, MPI_Fetch_and_op(origin, result, t, pe, disp, mop, win));
     } else {
         TRY("MPI_Accumulate", pe, MPI_Accumulate(operand, 1, t, pe, disp, 1, t, mop, win));
     }

@@ -334,15 +334,17 @@ impl Shim {
         result: *mut u8,
     ) -> Result<(), String> {
         let pe = rank(pe)?;
-        let size = if size == 4 || size == 8 { size as c_int } else { 0 };
-        // SAFETY: the caller keeps the buffers valid until the flush; the
-        // shim rejects a size other than 4 and 8.
+        if size != 4 && size != 8 {
+            return Err(format!("rsm_amo: size {size} is not 4 or 8"));
+        }
+        // SAFETY: the caller keeps the buffers valid until the flush (of
+        // size bytes, 4 or 8, as checked).
         self.check(unsafe {
             (self.amo)(
                 pe,
                 off,
                 op as c_int,
-                size,
+                size as c_int,
                 operand.cast(),
                 compare.cast(),
                 result.cast(),
@@ -575,70 +577,4 @@ fn dl_error() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_missing_shim_named_by_the_environment_is_reported_with_its_path() {
-        let c = [Candidate {
-            path: PathBuf::from("/nonexistent/librshmem_mpi.so"),
-            why: ENV_SHIM,
-        }];
-        let e = open_first(&c).err().expect("no shim there");
-        assert!(
-            e.starts_with("cannot load the MPI shim RSHMEM_MPI_SHIM=/nonexistent/librshmem_mpi.so: "),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn every_place_tried_is_named() {
-        let c = [
-            Candidate {
-                path: PathBuf::from("/nonexistent/a/librshmem_mpi.so"),
-                why: "beside librshmem",
-            },
-            Candidate {
-                path: PathBuf::from("/nonexistent/b/librshmem_mpi.so"),
-                why: "where rshmem was built",
-            },
-        ];
-        let e = open_first(&c).err().expect("no shim there");
-        assert!(
-            e.contains("/nonexistent/a/librshmem_mpi.so (beside librshmem): no such file"),
-            "{e}"
-        );
-        assert!(
-            e.contains("/nonexistent/b/librshmem_mpi.so (where rshmem was built): no such file"),
-            "{e}"
-        );
-        if option_env!("RSHMEM_MPI_SHIM_BUILT").is_none() {
-            assert!(
-                e.starts_with("rshmem was built without MPI (no mpicc at build time)"),
-                "{e}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_library_that_is_not_the_shim_is_refused() {
-        // libc has none of the shim's symbols.
-        let e = open(Path::new("libc.so.6")).err().expect("libc is no shim");
-        assert!(e.contains("no symbol rsm_abi_version"), "{e}");
-    }
-
-    /// With an MPI at build time: the shim built beside the library loads,
-    /// and reports its errors (no MPI call is made before `init`).
-    #[test]
-    fn the_built_shim_loads_and_reports_errors() {
-        let Some(built) = option_env!("RSHMEM_MPI_SHIM_BUILT") else {
-            return;
-        };
-        let shim = open(Path::new(built)).expect("the built shim loads");
-        shim.progress();
-        let e = shim.flush_all().expect_err("no window yet");
-        assert_eq!(e, "rsm_flush_all: no window (rsm_win_create was not called)");
-        let e = shim.split_nodes(0, 2).expect_err("not initialised");
-        assert!(e.contains("not 2"), "{e}");
-    }
-}
+mod tests;
