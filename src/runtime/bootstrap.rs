@@ -58,8 +58,7 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
     let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
     crate::error::set_debug(config.debug);
     let (attached, session) = if mpi::launched_by_mpi() {
-        let want_multiple =
-            config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+        let want_multiple = config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
         let (a, s) = mpi::attach(want_multiple).map_err(|s| fail(ErrorKind::Startup(s)))?;
         (a, Some(s))
     } else {
@@ -73,7 +72,9 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         job_cpus: cpus_from_oshrun,
     } = attached;
     // The PEs that share this job file: every PE, or this node's.
-    let file_pes: Vec<usize> = session.as_ref().map_or_else(|| (0..npes).collect(), |s| s.node_pes.clone());
+    let file_pes: Vec<usize> = session
+        .as_ref()
+        .map_or_else(|| (0..npes).collect(), |s| s.node_pes.clone());
     let planner = file_pes[0];
     let spans_nodes = file_pes.len() < npes;
     let page = job::page_size();
@@ -109,14 +110,8 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
     };
     let mut heap_len = wanted.next_multiple_of(page);
     if let Some(s) = &session {
-        heap_len = mpi::agree_sizes(
-            s.shim,
-            npes,
-            data_len,
-            heap_len,
-            config.symmetric_size_set_by.is_some(),
-        )
-        .map_err(|e| fail(ErrorKind::Startup(e)))?;
+        heap_len = mpi::agree_sizes(s.shim, npes, data_len, heap_len, config.symmetric_size_set_by.is_some())
+            .map_err(|e| fail(ErrorKind::Startup(e)))?;
     }
     let mut policy = Policy::for_job(file_pes.len(), job_cpus(cpus_from_oshrun), config.wait_spin);
     if spans_nodes && !config.progress_thread {

@@ -344,7 +344,12 @@ impl Transport for Hybrid {
 }
 
 /// The world rendezvous of a job that spans nodes (see the module header).
-fn leader_rendezvous<'p>(n: &Nodes, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+fn leader_rendezvous<'p>(
+    n: &Nodes,
+    waiter: &Waiter<'_>,
+    which: Rendezvous,
+    post: impl FnOnce(u32) -> Option<Post<'p>>,
+) {
     let control = &n.control;
     let h = control.header();
     let (count, episodes) = counters(which, h);

@@ -125,7 +125,13 @@ fn online_cpus() -> usize {
 /// (program data, heap, whether the heap size was set); the data sizes must
 /// match, set heap sizes must match, and default heaps (lowered to fit each
 /// node's memory) take the smallest. Returns the heap size to use.
-pub fn agree_sizes(shim: &Shim, npes: usize, data_len: usize, heap_len: usize, heap_set: bool) -> Result<usize, String> {
+pub fn agree_sizes(
+    shim: &Shim,
+    npes: usize,
+    data_len: usize,
+    heap_len: usize,
+    heap_set: bool,
+) -> Result<usize, String> {
     let mut mine = [0u8; 24];
     mine[..8].copy_from_slice(&(data_len as u64).to_le_bytes());
     mine[8..16].copy_from_slice(&(heap_len as u64).to_le_bytes());

@@ -167,7 +167,15 @@ impl Remote {
     ///
     /// # Safety
     /// Every element addressed on both sides is valid.
-    pub unsafe fn put_strided<T: Copy>(&self, pe: usize, off: SymOffset, dst: isize, src: *const T, sst: isize, n: usize) {
+    pub unsafe fn put_strided<T: Copy>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        dst: isize,
+        src: *const T,
+        sst: isize,
+        n: usize,
+    ) {
         let size = size_of::<T>();
         // SAFETY: the caller's contract.
         ok(unsafe {
@@ -189,7 +197,15 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_strided`.
-    pub unsafe fn get_strided<T: Copy>(&self, pe: usize, off: SymOffset, sst: isize, dst: *mut T, dst_stride: isize, n: usize) {
+    pub unsafe fn get_strided<T: Copy>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        sst: isize,
+        dst: *mut T,
+        dst_stride: isize,
+        n: usize,
+    ) {
         let size = size_of::<T>();
         // SAFETY: the caller's contract.
         ok(unsafe {
@@ -290,9 +306,10 @@ impl Remote {
             };
             from_bits(r)
         };
-        // SAFETY (both calls): the caller's contract.
+        // SAFETY: the caller's contract.
         let mut old = unsafe { self.fetching(pe, off, AmoOp::Fetch) };
         loop {
+            // SAFETY: the caller's contract.
             let seen = unsafe { self.fetching(pe, off, AmoOp::CompareSwap(old, apply(old))) };
             if to_bits(seen) == to_bits(old) {
                 return old;
@@ -323,7 +340,15 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put` and `atomic`.
-    pub unsafe fn put_signal(&self, pe: usize, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>) -> u64 {
+    pub unsafe fn put_signal(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) -> u64 {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
         ok(self.shim.flush(pe));
@@ -338,7 +363,15 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_signal`.
-    pub unsafe fn put_signal_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize, sig: SymOffset, op: AmoOp<u64>) {
+    pub unsafe fn put_signal_nbi(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
         ok(self.shim.flush(pe));

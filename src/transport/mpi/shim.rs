@@ -31,12 +31,12 @@ const FILE_NAME: &str = "librshmem_mpi.so";
 const LIBRARY_LEN: usize = 256;
 
 /// An atomic operation of `rsm_amo` (`enum rsm_op` of `shim.h`).
-// Used by the Hybrid transport (lead).
-#[allow(dead_code)]
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RsmOp {
     Fetch = 0,
+    // Mirrors shim.h; the transport swaps instead (it returns the old value).
+    #[allow(dead_code)]
     Set = 1,
     Swap = 2,
     CompareSwap = 3,
@@ -47,19 +47,17 @@ pub(crate) enum RsmOp {
 }
 
 /// A communicator of the non-blocking barrier.
-// Used by the Hybrid transport (lead).
-#[allow(dead_code)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Comm {
     /// Every PE of the job.
+    // Used by the shim's own tests; the library meets only the leaders.
+    #[allow(dead_code)]
     World = 0,
     /// The first PE of every node (after [`Shim::split_nodes`]).
     Leaders = 1,
 }
 
 /// What [`Shim::init`] found.
-// Used by the Hybrid transport (lead).
-#[allow(dead_code)]
 #[derive(Debug)]
 pub(crate) struct Started {
     /// MPI provides `MPI_THREAD_MULTIPLE`.
@@ -122,8 +120,6 @@ fn rank(pe: usize) -> Result<c_int, String> {
     c_int::try_from(pe).map_err(|_| format!("PE {pe} is beyond what MPI can number"))
 }
 
-// Used by the Hybrid transport (lead).
-#[allow(dead_code)]
 impl Shim {
     /// Loads once per process (OnceLock); later calls return the same.
     pub fn load() -> Result<&'static Shim, String> {
