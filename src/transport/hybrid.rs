@@ -74,6 +74,14 @@ impl Hybrid {
     /// The engine, if `pe` is on another node.
     #[inline(always)]
     fn remote(&self, pe: Pe) -> Option<&Remote> {
+        if self.nodes.is_none() {
+            return None;
+        }
+        self.remote_slow(pe)
+    }
+
+    #[cold]
+    fn remote_slow(&self, pe: Pe) -> Option<&Remote> {
         match &self.nodes {
             Some(n) if !n.local[pe] => Some(&n.remote),
             _ => None,

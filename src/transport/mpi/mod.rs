@@ -21,7 +21,10 @@
 //! - `progress`: `MPI_Iprobe`, since over software RMA (TCP) a put to a PE
 //!   lands only when that PE calls into MPI.
 //!
-//! An MPI failure is fatal: the PE reports it and the job ends.
+//! An MPI failure is fatal: the PE reports it and the job ends. The
+//! operations are kept out of line (`#[inline(never)]`): each costs
+//! microseconds anyway, and inlined they would bloat the one-node paths of
+//! the hybrid transport that branch around them.
 
 pub(crate) mod shim;
 
@@ -127,6 +130,7 @@ impl Remote {
     ///
     /// # Safety
     /// `src` is readable for `len` bytes; `off..off+len` lies in a segment.
+    #[inline(never)]
     pub unsafe fn put_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
@@ -137,6 +141,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_nbi`.
+    #[inline(never)]
     pub unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
         // SAFETY: the caller's contract.
         unsafe { self.put_nbi(pe, off, src, len) };
@@ -147,6 +152,7 @@ impl Remote {
     ///
     /// # Safety
     /// `dst` is writable for `len` bytes until then; `off..off+len` lies in a segment.
+    #[inline(never)]
     pub unsafe fn get_nbi(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
@@ -157,6 +163,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `get_nbi`, for the duration of the call.
+    #[inline(never)]
     pub unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
@@ -167,6 +174,7 @@ impl Remote {
     ///
     /// # Safety
     /// Every element addressed on both sides is valid.
+    #[inline(never)]
     pub unsafe fn put_strided<T: Copy>(
         &self,
         pe: usize,
@@ -197,6 +205,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_strided`.
+    #[inline(never)]
     pub unsafe fn get_strided<T: Copy>(
         &self,
         pe: usize,
@@ -264,6 +273,7 @@ impl Remote {
     ///
     /// # Safety
     /// `off` is aligned for `T` and inside a segment.
+    #[inline(never)]
     pub unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
         if let AmoOp::And(v) | AmoOp::Or(v) | AmoOp::Xor(v) = op {
             // SAFETY: the caller's contract.
@@ -322,6 +332,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
+    #[inline(never)]
     pub unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
         if let AmoOp::And(_) | AmoOp::Or(_) | AmoOp::Xor(_) = op {
             // A loop cannot be left running: complete it now (allowed).
@@ -340,6 +351,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put` and `atomic`.
+    #[inline(never)]
     pub unsafe fn put_signal(
         &self,
         pe: usize,
@@ -363,6 +375,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_signal`.
+    #[inline(never)]
     pub unsafe fn put_signal_nbi(
         &self,
         pe: usize,
@@ -386,6 +399,7 @@ impl Remote {
     ///
     /// # Safety
     /// `off` is 8-aligned and inside a segment.
+    #[inline(never)]
     pub unsafe fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
         self.flush_pending();
         // SAFETY: the caller's contract.
@@ -393,7 +407,7 @@ impl Remote {
     }
 
     /// Completes every outstanding operation at its target, if any may be.
-    #[inline]
+    #[inline(never)]
     pub fn flush_pending(&self) {
         if self.pending.swap(false, Ordering::Relaxed) {
             ok(self.shim.flush_all());
@@ -402,6 +416,7 @@ impl Remote {
 
     /// `quiet`: everything complete at its target, and what peers wrote into
     /// this PE's memory visible to its loads.
+    #[inline(never)]
     pub fn quiet(&self) {
         self.flush_pending();
         ok(self.shim.win_sync());
