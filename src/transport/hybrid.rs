@@ -74,9 +74,7 @@ impl Hybrid {
     /// The engine, if `pe` is on another node.
     #[inline(always)]
     fn remote(&self, pe: Pe) -> Option<&Remote> {
-        if self.nodes.is_none() {
-            return None;
-        }
+        self.nodes.as_ref()?;
         self.remote_slow(pe)
     }
 
