@@ -246,7 +246,7 @@ fn progress_delay(thread: bool) -> Result<f64, Failed> {
     }
     let out = mpirun(exe, 2, &env, &[&COMPUTE_MS.to_string(), "1"])?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().find(|l| l.starts_with("RESULT put_us "));
+    let line = stdout.lines().find(|l| l.starts_with("RESULT delay_us "));
     let field = |l: &str, key: &str| -> Option<f64> {
         let words: Vec<&str> = l.split_whitespace().collect();
         words
@@ -254,7 +254,7 @@ fn progress_delay(thread: bool) -> Result<f64, Failed> {
             .position(|w| *w == key)
             .and_then(|i| words.get(i + 1)?.parse().ok())
     };
-    match line.and_then(|l| Some(field(l, "put_us")? + field(l, "quiet_us")?)) {
+    match line.and_then(|l| field(l, "delay_us")) {
         Some(us) if out.status.success() => Ok(us),
         _ => Err(show(&out).into()),
     }

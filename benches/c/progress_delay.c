@@ -9,10 +9,16 @@
  * the CPU time its process used meanwhile (getrusage): the progress thread's
  * cost on an idle PE.
  *
- * Usage: progress_delay [COMPUTE_MS [REPS [IDLE_MS]]] (defaults 500 1 0), at
+ * With a fourth argument `sleep`, PE 1 sleeps instead of computing: the
+ * delay then shows the progress thread's own latency, without the
+ * computation competing with it for the CPU.
+ *
+ * Usage: progress_delay [COMPUTE_MS [REPS [IDLE_MS [busy|sleep]]]] (defaults 500 1 0 busy), at
  * least 2 PEs, meant for PEs on different (virtual) nodes (RSHMEM_NODE_SIZE=1
  * under mpirun). PE 0 prints
- *   RESULT put_us <median> quiet_us <median> quiet_max_us <max> reps <REPS> compute_ms <COMPUTE_MS>
+ *   RESULT delay_us <median> delay_max_us <max> put_us <median> quiet_us <median> reps <REPS> compute_ms <COMPUTE_MS>
+ * where delay is put + quiet (over MPI's osc ucx the blocking put itself
+ * waits for the target: its local completion is a flush)
  * and PE 1, with IDLE_MS > 0,
  *   RESULT idle_cpu_pct <percent of one CPU> idle_ms <IDLE_MS>
  */
@@ -55,6 +61,7 @@ static long arg(int argc, char **argv, int i, long dflt) {
 
 int main(int argc, char **argv) {
     long compute_ms = arg(argc, argv, 1, 500), reps = arg(argc, argv, 2, 1), idle_ms = arg(argc, argv, 3, 0);
+    int sleeping = argc > 4 && strcmp(argv[4], "sleep") == 0;
     shmem_init();
     int me = shmem_my_pe();
     if (shmem_n_pes() < 2 || compute_ms < 2 * HEAD_START_MS || reps < 1 || reps > 1000 || idle_ms < 0) {
@@ -62,7 +69,8 @@ int main(int argc, char **argv) {
         shmem_global_exit(2);
     }
     double *put_us = calloc((size_t)reps, sizeof(double)), *quiet_us = calloc((size_t)reps, sizeof(double));
-    if (!put_us || !quiet_us) shmem_global_exit(2);
+    double *delay_us = calloc((size_t)reps, sizeof(double));
+    if (!put_us || !quiet_us || !delay_us) shmem_global_exit(2);
 
     /* Warm-up while PE 1 is in the library: connections, first touch. */
     long v = 0;
@@ -76,7 +84,10 @@ int main(int argc, char **argv) {
     for (long r = 0; r < reps; r++) {
         shmem_barrier_all();
         if (me == 1) {
-            compute(compute_ms);
+            if (sleeping)
+                sleep_ms(compute_ms);
+            else
+                compute(compute_ms);
         } else if (me == 0) {
             sleep_ms(HEAD_START_MS);
             v = r + 1;
@@ -87,6 +98,7 @@ int main(int argc, char **argv) {
             double t2 = bench_now();
             put_us[r] = (t1 - t0) * 1e6;
             quiet_us[r] = (t2 - t1) * 1e6;
+            delay_us[r] = (t2 - t0) * 1e6;
         }
         shmem_barrier_all();
         if (me == 1 && dest != r + 1) {
@@ -96,10 +108,11 @@ int main(int argc, char **argv) {
     }
     if (me == 0) {
         double max = 0;
-        for (long r = 0; r < reps; r++) max = quiet_us[r] > max ? quiet_us[r] : max;
+        for (long r = 0; r < reps; r++) max = delay_us[r] > max ? delay_us[r] : max;
+        double delay = bench_median(delay_us, (int)reps);
         double put = bench_median(put_us, (int)reps), quiet = bench_median(quiet_us, (int)reps);
-        printf("RESULT put_us %.1f quiet_us %.1f quiet_max_us %.1f reps %ld compute_ms %ld\n", put, quiet, max, reps,
-               compute_ms);
+        printf("RESULT delay_us %.1f delay_max_us %.1f put_us %.1f quiet_us %.1f reps %ld compute_ms %ld\n", delay,
+               max, put, quiet, reps, compute_ms);
         fflush(stdout);
     }
 
@@ -116,6 +129,7 @@ int main(int argc, char **argv) {
     }
     free(put_us);
     free(quiet_us);
+    free(delay_us);
     shmem_finalize();
     return 0;
 }
