@@ -12,7 +12,10 @@
 //! - `shmem_first`: `shmem_init` starts MPI, the program guards `MPI_Init` and
 //!   `MPI_Finalize` with `MPI_Initialized`/`MPI_Finalized` (the spec's
 //!   interoperability annex wants both models initialised and finalized, in
-//!   any order), and `shmem_finalize` ends the MPI it started.
+//!   any order), and `shmem_finalize` ends the MPI it started;
+//! - `mpi_ends_first`: `MPI_Finalize` before `shmem_finalize` (the annex
+//!   allows either order), with MPI started by the program or, given
+//!   `shmem-first`, by `shmem_init` (then also with a progress thread).
 //!
 //! Without `mpirun`, `mpicc` or the MPI shim this prints one line saying so
 //! and passes, unless `RSHMEM_REQUIRE_MPI=1` (CI), which makes it fail.
@@ -123,8 +126,9 @@ fn compile(source: &str, with_mpi: bool) -> Result<PathBuf, String> {
 /// Each program compiled once, on first use.
 fn program(name: &'static str) -> Result<&'static Path, String> {
     type Built = OnceLock<Result<PathBuf, String>>;
-    static BUILT: [(&str, Built); 4] = [
+    static BUILT: [(&str, Built); 5] = [
         ("mpi_first", OnceLock::new()),
+        ("mpi_ends_first", OnceLock::new()),
         ("shmem_first", OnceLock::new()),
         ("thread_multiple", OnceLock::new()),
         ("progress_delay", OnceLock::new()),
@@ -204,12 +208,18 @@ fn node_env(k: Option<usize>) -> Vec<(&'static str, String)> {
 /// A mixed program must end with status 0 and print "<name>: ok <np>"
 /// (Open MPI may print "UCX ERROR ... Endpoint timeout" at finalize over
 /// TCP with status 0: only the status and the program's line count).
-fn run_mixed(name: &'static str, np: usize, k: Option<usize>, extra: &[(&str, &str)]) -> Result<(), Failed> {
+fn run_mixed(
+    name: &'static str,
+    np: usize,
+    k: Option<usize>,
+    extra: &[(&str, &str)],
+    args: &[&str],
+) -> Result<(), Failed> {
     let exe = program(name)?;
     let nodes = node_env(k);
     let mut env: Vec<(&str, &str)> = nodes.iter().map(|(a, b)| (*a, b.as_str())).collect();
     env.extend_from_slice(extra);
-    let out = mpirun(exe, np, &env, &[])?;
+    let out = mpirun(exe, np, &env, args)?;
     let want = format!("{name}: ok {np}");
     if !out.status.success() || !String::from_utf8_lossy(&out.stdout).lines().any(|l| l == want) {
         return Err(show(&out).into());
@@ -291,19 +301,34 @@ fn main() {
         return;
     }
     let mut trials = Vec::new();
-    for name in ["mpi_first", "thread_multiple", "shmem_first"] {
+    for name in ["mpi_first", "thread_multiple", "shmem_first", "mpi_ends_first"] {
         for k in [Some(1), Some(2), None] {
             for np in [2, 4] {
                 let nodes = k.map_or("one node".to_string(), |k| format!("k={k}"));
                 trials.push(Trial::test(format!("{name} {nodes} np={np}"), move || {
-                    run_mixed(name, np, k, &[])
+                    run_mixed(name, np, k, &[], &[])
                 }));
             }
         }
     }
     trials.push(Trial::test("thread_multiple k=2 np=4 progress thread", || {
-        run_mixed("thread_multiple", 4, Some(2), &[("SHMEM_PROGRESS_THREAD", "1")])
+        run_mixed("thread_multiple", 4, Some(2), &[("SHMEM_PROGRESS_THREAD", "1")], &[])
     }));
+    for (k, np) in [(Some(1), 2), (Some(2), 4), (None, 4)] {
+        let nodes = k.map_or("one node".to_string(), |k| format!("k={k}"));
+        trials.push(Trial::test(
+            format!("mpi_ends_first shmem-first {nodes} np={np} progress thread"),
+            move || {
+                run_mixed(
+                    "mpi_ends_first",
+                    np,
+                    k,
+                    &[("SHMEM_PROGRESS_THREAD", "1")],
+                    &["shmem-first"],
+                )
+            },
+        ));
+    }
     trials.push(Trial::test(
         "progress thread needs MPI_THREAD_MULTIPLE",
         progress_thread_needs_multiple,
