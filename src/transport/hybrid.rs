@@ -109,6 +109,13 @@ impl Transport for Hybrid {
     const NAME: &'static str = "shared memory within a node, MPI-3 RMA between nodes";
     const ATOMICITY: Atomicity = Atomicity::Cpu;
 
+    fn describe(&self) -> &'static str {
+        match self.nodes {
+            None => "shared memory",
+            Some(_) => Self::NAME,
+        }
+    }
+
     #[inline]
     fn shares_memory(&self, pe: Pe) -> bool {
         self.remote(pe).is_none()

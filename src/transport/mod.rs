@@ -142,6 +142,12 @@ pub trait Transport: Send + Sync + 'static {
     /// that peers update with AMOs is only correct under [`Atomicity::Cpu`].
     const ATOMICITY: Atomicity;
 
+    /// What this transport is in this job, for `SHMEM_INFO` (`NAME`, unless
+    /// the job uses only part of it).
+    fn describe(&self) -> &'static str {
+        Self::NAME
+    }
+
     /// Whether `pe` shares memory with this PE (same node: `local_ptr` gives
     /// an address for it). Always true for this PE.
     fn shares_memory(&self, pe: Pe) -> bool;
