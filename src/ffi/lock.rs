@@ -1,22 +1,45 @@
-//! `shmem_set_lock`, `shmem_test_lock`, `shmem_clear_lock` (see `crate::lock`).
+//! `shmem_set_lock`, `shmem_test_lock`, `shmem_clear_lock` (see `crate::lock`):
+//! the futex mutex when the job runs on one node, the queue lock otherwise.
 
 use super::check;
 use crate::error::{Error, ErrorKind, fatal};
-use crate::lock::{LockWord, Misuse, Remote};
+use crate::lock::queue::{self, QueueLock};
+use crate::lock::{HOME, LockWord, Misuse, Remote};
 use crate::runtime::{self, Runtime};
 use crate::transport::{Active, Transport};
+use crate::wait::stuck::Post;
 use core::ffi::{c_int, c_long};
 
-/// The lock's home PE: its copy there is the lock word.
-const HOME: usize = 0;
+/// The lock's offset, checked on its home PE (the same on every PE).
+fn offset(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> crate::heap::SymOffset {
+    let home = check::Target { pe: HOME, space: 0 };
+    check::remote_word::<c_long>(rt, routine, "lock", lock as usize, home)
+}
 
 fn word<'a>(rt: &'a Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<Remote<'a, Active>> {
-    let home = check::Target { pe: HOME, space: 0 };
-    let off = check::remote_word::<c_long>(rt, routine, "lock", lock as usize, home);
+    let off = offset(rt, routine, lock);
     LockWord::new(Remote {
         transport: &rt.transport,
         home: HOME,
         off,
+    })
+}
+
+fn queue<'a>(
+    rt: &'a Runtime,
+    routine: &'static str,
+    lock: *mut c_long,
+    post: Option<&'a Post<'a>>,
+) -> QueueLock<queue::Remote<'a, Active>> {
+    QueueLock::new(queue::Remote {
+        transport: &rt.transport,
+        me: rt.me,
+        npes: rt.npes,
+        off: offset(rt, routine, lock),
+        waiter: rt.waiter(),
+        post,
+        routine,
+        addr: lock as usize,
     })
 }
 
@@ -38,6 +61,9 @@ fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
 
 pub fn set_lock(routine: &'static str, lock: *mut c_long) {
     let rt = runtime::get(routine);
+    if !rt.transport.single_node() {
+        return queue_set(rt, routine, lock);
+    }
     let l = word(rt, routine, lock);
     let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
     if let Err(m) = l.acquire(rt.me, rt.policy, post.as_ref()) {
@@ -51,15 +77,41 @@ pub fn test_lock(routine: &'static str, lock: *mut c_long) -> c_int {
     // Programs poll this in a loop: on the lock's home PE the test is an
     // atomic on its own word, so serve the other PEs' requests here too.
     rt.transport.progress();
+    if !rt.transport.single_node() {
+        return (!queue(rt, routine, lock, None).try_acquire()) as c_int;
+    }
     (!word(rt, routine, lock).try_acquire(rt.me)) as c_int
 }
 
 /// Completes the caller's outstanding operations, then releases the lock.
 pub fn clear_lock(routine: &'static str, lock: *mut c_long) {
     let rt = runtime::get(routine);
+    if !rt.transport.single_node() {
+        return queue_clear(rt, routine, lock);
+    }
     let l = word(rt, routine, lock);
     rt.transport.quiet();
     if let Err(m) = l.release(rt.me) {
+        misuse(routine, lock, m)
+    }
+}
+
+// The queue lock's entry points stay out of line, so that the single-node
+// paths above compile to the instructions they had before it existed.
+
+#[inline(never)]
+fn queue_set(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
+    let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
+    if let Err(m) = queue(rt, routine, lock, post.as_ref()).acquire() {
+        misuse(routine, lock, m)
+    }
+}
+
+#[inline(never)]
+fn queue_clear(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
+    let l = queue(rt, routine, lock, None);
+    rt.transport.quiet();
+    if let Err(m) = l.release() {
         misuse(routine, lock, m)
     }
 }
