@@ -3,6 +3,7 @@
 
 use super::check;
 use crate::error::{Error, ErrorKind, fatal};
+use crate::heap::SymOffset;
 use crate::lock::queue::{self, QueueLock};
 use crate::lock::{HOME, LockWord, Misuse, Remote};
 use crate::runtime::{self, Runtime};
@@ -11,7 +12,7 @@ use crate::wait::stuck::Post;
 use core::ffi::{c_int, c_long};
 
 /// The lock's offset, checked on its home PE (the same on every PE).
-fn offset(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> crate::heap::SymOffset {
+fn offset(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> SymOffset {
     let home = check::Target { pe: HOME, space: 0 };
     check::remote_word::<c_long>(rt, routine, "lock", lock as usize, home)
 }
@@ -27,6 +28,7 @@ fn word<'a>(rt: &'a Runtime, routine: &'static str, lock: *mut c_long) -> LockWo
 
 fn queue<'a>(
     rt: &'a Runtime,
+    off: SymOffset,
     routine: &'static str,
     lock: *mut c_long,
     post: Option<&'a Post<'a>>,
@@ -35,7 +37,7 @@ fn queue<'a>(
         transport: &rt.transport,
         me: rt.me,
         npes: rt.npes,
-        off: offset(rt, routine, lock),
+        off,
         waiter: rt.waiter(),
         post,
         routine,
@@ -78,7 +80,7 @@ pub fn test_lock(routine: &'static str, lock: *mut c_long) -> c_int {
     // atomic on its own word, so serve the other PEs' requests here too.
     rt.transport.progress();
     if !rt.transport.single_node() {
-        return (!queue(rt, routine, lock, None).try_acquire()) as c_int;
+        return (!queue_test(rt, routine, lock)) as c_int;
     }
     (!word(rt, routine, lock).try_acquire(rt.me)) as c_int
 }
@@ -99,19 +101,41 @@ pub fn clear_lock(routine: &'static str, lock: *mut c_long) {
 // The queue lock's entry points stay out of line, so that the single-node
 // paths above compile to the instructions they had before it existed.
 
+/// The locks this PE (this process) holds or queues for.
+static CLAIMS: queue::Claims = queue::Claims::new();
+
 #[inline(never)]
 fn queue_set(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
+    let off = offset(rt, routine, lock);
+    // Another thread of this PE may hold the lock, or queue for it.
+    if !CLAIMS.claim(off) {
+        misuse(routine, lock, Misuse::AlreadyHeld)
+    }
     let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
-    if let Err(m) = queue(rt, routine, lock, post.as_ref()).acquire() {
+    if let Err(m) = queue(rt, off, routine, lock, post.as_ref()).acquire() {
         misuse(routine, lock, m)
     }
 }
 
 #[inline(never)]
+fn queue_test(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> bool {
+    let off = offset(rt, routine, lock);
+    if !CLAIMS.claim(off) {
+        return false;
+    }
+    let taken = queue(rt, off, routine, lock, None).try_acquire();
+    if !taken {
+        CLAIMS.release(off);
+    }
+    taken
+}
+
+#[inline(never)]
 fn queue_clear(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
-    let l = queue(rt, routine, lock, None);
+    let off = offset(rt, routine, lock);
     rt.transport.quiet();
-    if let Err(m) = l.release() {
+    if let Err(m) = queue(rt, off, routine, lock, None).release() {
         misuse(routine, lock, m)
     }
+    CLAIMS.release(off);
 }

@@ -42,6 +42,11 @@
 //! operation is sequentially consistent, so the previous holder's completed
 //! writes (`shmem_clear_lock` quiets first) are visible to the next holder.
 //!
+//! The threads of a PE share its link halves, so a PE must not queue twice
+//! for one lock: [`Claims`] remembers the locks a PE holds or queues for,
+//! and a second thread's attempt is the misuse "already held", as on one
+//! node.
+//!
 //! The holder is the PE whose `GO` bit is set, which gives the misuse checks
 //! (setting a held lock, clearing one held by another PE) without an owner
 //! word: each is a fetch of the own half, and only the error path looks at
@@ -54,6 +59,7 @@ use crate::transport::{Pe, Transport, polled};
 use crate::types::AmoOp;
 use crate::wait::Waiter;
 use crate::wait::stuck::Post;
+use std::sync::Mutex;
 
 /// In a PE's link half: set while that PE holds the lock.
 pub const GO: u32 = 1 << 31;
@@ -76,6 +82,36 @@ pub trait Halves {
     /// lock (as long as the holder keeps it: published as a place where the
     /// job may block for ever) or for a successor that has already queued.
     fn wait(&self, acquiring: bool, until: impl Fn(u32) -> bool) -> u32;
+}
+
+/// The locks (by offset) this PE holds or queues for.
+pub struct Claims(Mutex<Vec<SymOffset>>);
+
+impl Claims {
+    pub const fn new() -> Claims {
+        Claims(Mutex::new(Vec::new()))
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Vec<SymOffset>) -> R) -> R {
+        // The vector is consistent after any panic: nothing to poison.
+        f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Records `off`; false if it was already there.
+    pub fn claim(&self, off: SymOffset) -> bool {
+        self.with(|v| {
+            let new = !v.contains(&off);
+            if new {
+                v.push(off);
+            }
+            new
+        })
+    }
+
+    /// Forgets `off`.
+    pub fn release(&self, off: SymOffset) {
+        self.with(|v| v.retain(|&o| o != off))
+    }
 }
 
 /// The tail half's byte offset in the `long` (the low half).
@@ -323,6 +359,17 @@ mod tests {
             me,
             copies: copies.clone(),
         })
+    }
+
+    #[test]
+    fn a_lock_is_claimed_once_until_released() {
+        let c = Claims::new();
+        assert!(c.claim(SymOffset(8)));
+        assert!(c.claim(SymOffset(16)));
+        assert!(!c.claim(SymOffset(8)));
+        c.release(SymOffset(8));
+        assert!(c.claim(SymOffset(8)));
+        assert!(!c.claim(SymOffset(16)));
     }
 
     fn all_zero(c: &Copies) -> bool {
