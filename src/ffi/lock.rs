@@ -32,8 +32,8 @@ fn queue<'a>(
     routine: &'static str,
     lock: *mut c_long,
     post: Option<&'a Post<'a>>,
-) -> QueueLock<queue::Remote<'a, Active>> {
-    QueueLock::new(queue::Remote {
+) -> QueueLock<'a, queue::Remote<'a, Active>> {
+    let halves = queue::Remote {
         transport: &rt.transport,
         me: rt.me,
         npes: rt.npes,
@@ -42,7 +42,8 @@ fn queue<'a>(
         post,
         routine,
         addr: lock as usize,
-    })
+    };
+    QueueLock::new(halves, &CLAIMS, off)
 }
 
 fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
@@ -107,10 +108,6 @@ static CLAIMS: queue::Claims = queue::Claims::new();
 #[inline(never)]
 fn queue_set(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
     let off = offset(rt, routine, lock);
-    // Another thread of this PE may hold the lock, or queue for it.
-    if !CLAIMS.claim(off) {
-        misuse(routine, lock, Misuse::AlreadyHeld)
-    }
     let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
     if let Err(m) = queue(rt, off, routine, lock, post.as_ref()).acquire() {
         misuse(routine, lock, m)
@@ -119,23 +116,14 @@ fn queue_set(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
 
 #[inline(never)]
 fn queue_test(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> bool {
-    let off = offset(rt, routine, lock);
-    if !CLAIMS.claim(off) {
-        return false;
-    }
-    let taken = queue(rt, off, routine, lock, None).try_acquire();
-    if !taken {
-        CLAIMS.release(off);
-    }
-    taken
+    queue(rt, offset(rt, routine, lock), routine, lock, None).try_acquire()
 }
 
 #[inline(never)]
 fn queue_clear(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
-    let off = offset(rt, routine, lock);
+    let l = queue(rt, offset(rt, routine, lock), routine, lock, None);
     rt.transport.quiet();
-    if let Err(m) = queue(rt, off, routine, lock, None).release() {
+    if let Err(m) = l.release() {
         misuse(routine, lock, m)
     }
-    CLAIMS.release(off);
 }

@@ -42,16 +42,14 @@
 //! operation is sequentially consistent, so the previous holder's completed
 //! writes (`shmem_clear_lock` quiets first) are visible to the next holder.
 //!
-//! The threads of a PE share its link halves, so a PE must not queue twice
-//! for one lock: [`Claims`] remembers the locks a PE holds or queues for,
-//! and a second thread's attempt is the misuse "already held", as on one
-//! node.
-//!
-//! The holder is the PE whose `GO` bit is set, which gives the misuse checks
-//! (setting a held lock, clearing one held by another PE) without an owner
-//! word: each is a fetch of the own half, and only the error path looks at
-//! the other PEs. Like the futex mutex, the lock is not re-entrant; unlike
-//! it, it is fair (first come, first served).
+//! The misuse checks (setting a lock this PE holds or queues for,
+//! clearing one it does not hold) need no atomic: a PE knows which locks it
+//! holds ([`Claims`], kept per process, so shared by the threads of a PE,
+//! which share its link halves and so must not queue twice for one lock).
+//! Only the report of a lock cleared by the wrong PE looks at the other PEs,
+//! for the holder: the PE whose `GO` bit is set, which is why a PE that
+//! takes a free lock sets its own `GO` too. Like the futex mutex, the lock is
+//! not re-entrant; unlike it, it is fair (first come, first served).
 
 use super::Misuse;
 use crate::heap::SymOffset;
@@ -84,33 +82,49 @@ pub trait Halves {
     fn wait(&self, acquiring: bool, until: impl Fn(u32) -> bool) -> u32;
 }
 
-/// The locks (by offset) this PE holds or queues for.
-pub struct Claims(Mutex<Vec<SymOffset>>);
+/// The locks (by offset) this PE holds or queues for, and whether it holds
+/// each: this PE's own knowledge, so that the misuse checks need no atomic.
+pub struct Claims(Mutex<Vec<(SymOffset, bool)>>);
 
 impl Claims {
     pub const fn new() -> Claims {
         Claims(Mutex::new(Vec::new()))
     }
 
-    fn with<R>(&self, f: impl FnOnce(&mut Vec<SymOffset>) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&mut Vec<(SymOffset, bool)>) -> R) -> R {
         // The vector is consistent after any panic: nothing to poison.
         f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// Records `off`; false if it was already there.
+    /// Records that this PE queues for `off`; false if it already holds or
+    /// queues for it.
     pub fn claim(&self, off: SymOffset) -> bool {
         self.with(|v| {
-            let new = !v.contains(&off);
+            let new = !v.iter().any(|&(o, _)| o == off);
             if new {
-                v.push(off);
+                v.push((off, false));
             }
             new
         })
     }
 
+    /// Records that this PE holds `off` (claimed before).
+    pub fn grant(&self, off: SymOffset) {
+        self.with(|v| {
+            v.iter_mut()
+                .filter(|(o, _)| *o == off)
+                .for_each(|(_, held)| *held = true)
+        })
+    }
+
+    /// Whether this PE holds `off`.
+    pub fn held(&self, off: SymOffset) -> bool {
+        self.with(|v| v.contains(&(off, true)))
+    }
+
     /// Forgets `off`.
     pub fn release(&self, off: SymOffset) {
-        self.with(|v| v.retain(|&o| o != off))
+        self.with(|v| v.retain(|&(o, _)| o != off))
     }
 }
 
@@ -200,13 +214,16 @@ impl<T: Transport> Halves for Remote<'_, T> {
 }
 
 /// The queue lock on one lock's copies.
-pub struct QueueLock<H: Halves> {
+pub struct QueueLock<'c, H: Halves> {
     halves: H,
+    /// This PE's claims, and the lock's key among them.
+    claims: &'c Claims,
+    key: SymOffset,
 }
 
-impl<H: Halves> QueueLock<H> {
-    pub fn new(halves: H) -> QueueLock<H> {
-        QueueLock { halves }
+impl<'c, H: Halves> QueueLock<'c, H> {
+    pub fn new(halves: H, claims: &'c Claims, key: SymOffset) -> QueueLock<'c, H> {
+        QueueLock { halves, claims, key }
     }
 
     fn tag(pe: usize) -> u32 {
@@ -215,19 +232,19 @@ impl<H: Halves> QueueLock<H> {
         pe as u32 + 1
     }
 
-    fn holds(&self) -> bool {
-        let h = &self.halves;
-        h.link(h.me(), AmoOp::Fetch) & GO != 0
-    }
-
     /// Takes the lock if nobody holds or waits for it; true on success.
     pub fn try_acquire(&self) -> bool {
         let h = &self.halves;
         let me = h.me();
+        if !self.claims.claim(self.key) {
+            return false;
+        }
         if h.tail(AmoOp::CompareSwap(0, Self::tag(me))) != 0 {
+            self.claims.release(self.key);
             return false;
         }
         h.link(me, AmoOp::Or(GO));
+        self.claims.grant(self.key);
         true
     }
 
@@ -235,19 +252,21 @@ impl<H: Halves> QueueLock<H> {
     pub fn acquire(&self) -> Result<(), Misuse> {
         let h = &self.halves;
         let me = h.me();
-        // Queuing behind itself would wait for ever.
-        if self.holds() {
+        // Queuing behind itself would wait for ever; two threads of a PE
+        // would share its link half.
+        if !self.claims.claim(self.key) {
             return Err(Misuse::AlreadyHeld);
         }
         let before = h.tail(AmoOp::Swap(Self::tag(me)));
         if before == 0 {
             h.link(me, AmoOp::Or(GO));
-            return Ok(());
+        } else {
+            // The predecessor's link field is 0: it was cleared at its last
+            // release, and only the PE that swapped the tail from it writes it.
+            h.link(before as usize - 1, AmoOp::Or(Self::tag(me)));
+            h.wait(true, |v| v & GO != 0);
         }
-        // The predecessor's link field is 0: it was cleared at its last
-        // release, and only the PE that swapped the tail from it writes it.
-        h.link(before as usize - 1, AmoOp::Or(Self::tag(me)));
-        h.wait(true, |v| v & GO != 0);
+        self.claims.grant(self.key);
         Ok(())
     }
 
@@ -255,20 +274,21 @@ impl<H: Halves> QueueLock<H> {
     pub fn release(&self) -> Result<(), Misuse> {
         let h = &self.halves;
         let me = h.me();
-        if !self.holds() {
+        if !self.claims.held(self.key) {
             return Err(Misuse::NotHeld { owner: self.owner() });
         }
         let mine = Self::tag(me);
         if h.tail(AmoOp::CompareSwap(mine, 0)) == mine {
             // Nobody queued, and nobody can link to this PE any more.
             h.link(me, AmoOp::Set(0));
-            return Ok(());
+        } else {
+            // A successor swapped the tail; its link arrives shortly.
+            let next = h.wait(false, |v| v & !GO != 0) & !GO;
+            // Cleared before the hand-over, so that at most one PE shows GO.
+            h.link(me, AmoOp::Set(0));
+            h.link(next as usize - 1, AmoOp::Or(GO));
         }
-        // A successor swapped the tail; its link arrives shortly.
-        let next = h.wait(false, |v| v & !GO != 0) & !GO;
-        // Cleared before the hand-over, so that at most one PE shows GO.
-        h.link(me, AmoOp::Set(0));
-        h.link(next as usize - 1, AmoOp::Or(GO));
+        self.claims.release(self.key);
         Ok(())
     }
 
@@ -303,6 +323,7 @@ mod tests {
     struct Copies {
         tail: AtomicU32,
         links: Vec<AtomicU32>,
+        claims: Vec<Claims>,
         /// Transport atomics made by all PEs (to count remote traffic).
         ops: AtomicU64,
     }
@@ -312,6 +333,7 @@ mod tests {
             Arc::new(Copies {
                 tail: AtomicU32::new(0),
                 links: (0..npes).map(|_| AtomicU32::new(0)).collect(),
+                claims: (0..npes).map(|_| Claims::new()).collect(),
                 ops: AtomicU64::new(0),
             })
         }
@@ -354,11 +376,12 @@ mod tests {
         }
     }
 
-    fn lock(copies: &Arc<Copies>, me: usize) -> QueueLock<Pe> {
-        QueueLock::new(Pe {
+    fn lock(copies: &Arc<Copies>, me: usize) -> QueueLock<'_, Pe> {
+        let pe = Pe {
             me,
             copies: copies.clone(),
-        })
+        };
+        QueueLock::new(pe, &copies.claims[me], SymOffset(0))
     }
 
     #[test]
@@ -367,7 +390,12 @@ mod tests {
         assert!(c.claim(SymOffset(8)));
         assert!(c.claim(SymOffset(16)));
         assert!(!c.claim(SymOffset(8)));
+        assert!(!c.held(SymOffset(8)));
+        c.grant(SymOffset(8));
+        assert!(c.held(SymOffset(8)));
+        assert!(!c.held(SymOffset(16)));
         c.release(SymOffset(8));
+        assert!(!c.held(SymOffset(8)));
         assert!(c.claim(SymOffset(8)));
         assert!(!c.claim(SymOffset(16)));
     }
@@ -471,8 +499,8 @@ mod tests {
 
     #[test]
     fn an_acquire_makes_a_bounded_number_of_transport_atomics() {
-        // Per acquire and release: fetch, swap, link or GO; fetch, cas, and
-        // clear (plus the GO of a hand-over), however long the wait.
+        // Per acquire and release: swap, link or GO; cas and clear (plus the
+        // GO of a hand-over), however long the wait.
         let pairs = 4 * 3000;
         let ops = hammer(4, 3000, false).ops.load(Ordering::Relaxed);
         assert!(
