@@ -14,14 +14,13 @@
 //!
 //! - the *tail* half, used on the home PE (0) only: 0 when nobody holds or
 //!   waits for the lock, otherwise the last PE in the queue plus one;
-//! - the *link* half, on every PE: bits 0..31 hold the PE queued right
+//! - the *link* half, on every PE: bits 0..30 hold the PE queued right
 //!   behind this one plus one (0: none yet), bit 31 ([`GO`]) is set while
 //!   this PE holds the lock.
 //!
-//! The tail is the low half (the low-addressed one on a little-endian
-//! machine), so a lock that nobody uses reads as the same `long` either way.
-//! Once every PE has released it, every copy is 0 again, as the user
-//! initialised it.
+//! The tail is the low-order half (its address depends on the byte order).
+//! Once every PE has released the lock, every copy is 0 again, as the user
+//! initialised it, so the memory can serve as a fresh lock.
 //!
 //! # The protocol
 //!
@@ -32,8 +31,8 @@
 //!   succeeds, nobody queued: clear the own link half. Otherwise a successor
 //!   has swapped the tail and will link itself: wait for the link, clear the
 //!   own half, then OR `GO` into the successor's.
-//! - Test: compare-and-swap the tail from 0 to `me + 1`, and set `GO` if
-//!   that succeeded.
+//! - Test: compare-and-swap the tail from 0 to `me + 1` (so it fails while
+//!   anyone holds or waits for the lock), and set `GO` if that succeeded.
 //!
 //! The own link half is read with a transport atomic, never a plain load:
 //! peers update it through the transport, whose atomics need not be atomic
