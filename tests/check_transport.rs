@@ -61,6 +61,7 @@ const PROGRAMS: &[&str] = &[
     // locks
     "unit/lock_mutex",
     "unit/lock_test",
+    "unit/lock_two",
     "unit/lock_hammer",
     "errors/lock_set_twice",
     "errors/lock_clear_free",
