@@ -139,12 +139,17 @@ impl<W: Word> LockWord<W> {
     }
 
     /// Takes the lock if it is free; true on success.
+    // Forced inline (also `acquire`, `release`): the entry points' single
+    // call sites inlined them before the queue lock joined those entry
+    // points, and the single-node paths must stay as they were.
+    #[inline(always)]
     pub fn try_acquire(&self, me: usize) -> bool {
         self.word.cas(0, Self::tag(me)) == 0
     }
 
     /// Waits until the lock is taken by `me`. Once it sleeps, the wait is
     /// published as `post` (see `wait::stuck`).
+    #[inline(always)]
     pub fn acquire(&self, me: usize, policy: Policy, post: Option<&Post<'_>>) -> Result<(), Misuse> {
         let mine = Self::tag(me);
         let mut backoff = Backoff::new(policy);
@@ -190,6 +195,7 @@ impl<W: Word> LockWord<W> {
     }
 
     /// Releases the lock held by `me`, waking one sleeper if there is one.
+    #[inline(always)]
     pub fn release(&self, me: usize) -> Result<(), Misuse> {
         let v = self.word.load();
         if v & !WAITERS != Self::tag(me) {

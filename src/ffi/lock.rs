@@ -12,11 +12,15 @@ use crate::wait::stuck::Post;
 use core::ffi::{c_int, c_long};
 
 /// The lock's offset, checked on its home PE (the same on every PE).
+// Inlined by force, like `word`: with the queue lock's callers as well,
+// the compiler would otherwise call it out of line on the single-node path.
+#[inline(always)]
 fn offset(rt: &Runtime, routine: &'static str, lock: *mut c_long) -> SymOffset {
     let home = check::Target { pe: HOME, space: 0 };
     check::remote_word::<c_long>(rt, routine, "lock", lock as usize, home)
 }
 
+#[inline(always)]
 fn word<'a>(rt: &'a Runtime, routine: &'static str, lock: *mut c_long) -> LockWord<Remote<'a, Active>> {
     let off = offset(rt, routine, lock);
     LockWord::new(Remote {
