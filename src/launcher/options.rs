@@ -167,7 +167,7 @@ pub(super) fn parse_on(
     let mut tag_output = false;
     let mut timeout = None;
     let mut stopped_grace = None;
-    let mut bind: Option<Bind> = None;
+    let mut bind_to: Option<String> = None;
     let mut env = Vec::new();
     let mut rest = args.iter();
 
@@ -228,14 +228,8 @@ pub(super) fn parse_on(
                 let v = value(name, inline, &mut rest)?;
                 stopped_grace = Some((parse_grace(&format!("option '{name}'"), &v)?, v));
             }
-            "--bind-to" => {
-                bind = Some(match value(name, inline, &mut rest)?.as_str() {
-                    "core" => Bind::Core,
-                    "none" => Bind::None,
-                    "auto" => Bind::Auto,
-                    v => return err(format!("option '--bind-to' needs core, none or auto, not '{v}'")),
-                })
-            }
+            // Checked once it is known whether the job runs here.
+            "--bind-to" => bind_to = Some(value(name, inline, &mut rest)?),
             "-x" if inline.is_none() => {
                 let v = value(name, None, &mut rest)?;
                 match v.split_once('=') {
@@ -294,7 +288,7 @@ pub(super) fn parse_on(
             hosts: hosts.into_iter().filter(|h| h.origin.starts_with('-')).collect(),
             hostfiles,
             map_by,
-            bind: bind.map(|b| format!("{b:?}").to_ascii_lowercase()),
+            bind: bind_to,
             mca: mca.iter().map(|(_, k, v)| (k.clone(), v.clone())).collect(),
             env,
             env_names,
@@ -309,6 +303,13 @@ pub(super) fn parse_on(
             args: rest.cloned().collect(),
         }));
     }
+    let bind = match bind_to.as_deref() {
+        None => None,
+        Some("core") => Some(Bind::Core),
+        Some("none") => Some(Bind::None),
+        Some("auto") => Some(Bind::Auto),
+        Some(v) => return err(format!("option '--bind-to' needs core, none or auto, not '{v}'")),
+    };
     let map: Option<MapBy> = match &map_by {
         None => None,
         Some(v) => {

@@ -44,7 +44,7 @@ pub struct Job {
     pub hosts: Vec<Host>,
     pub hostfiles: Vec<String>,
     pub map_by: Option<String>,
-    /// `--bind-to` as given (core, none, auto).
+    /// `--bind-to` as given (core, none, auto, or any value the launcher takes).
     pub bind: Option<String>,
     /// `--mca NAME VALUE` pairs.
     pub mca: Vec<(String, String)>,
@@ -323,7 +323,8 @@ pub fn command(kind: Kind, job: &Job, env: &[(OsString, OsString)]) -> Result<Cm
             match job.bind.as_deref() {
                 Some("core") => a.push("--cpu-bind=cores".into()),
                 Some("none") => a.push("--cpu-bind=none".into()),
-                _ => {}
+                Some("auto") | None => {}
+                Some(b) => ignored.push(format!("--bind-to {b}")),
             }
             if job.tag_output {
                 a.push("--label".into());
@@ -504,6 +505,9 @@ mod tests {
             line(Kind::OpenMpi, &j, &[("OMPI_MCA_pml", "ob1")]),
             "L -N 2 --host nodeb --map-by ppr:2:node --allow-run-as-root p"
         );
+        // Values for the launcher are its to check.
+        let j = job(&["-H", "nodeb", "--bind-to", "socket", "p"], None);
+        assert_eq!(line(Kind::OpenMpi, &j, &[]), "L --host nodeb --bind-to socket p");
     }
 
     #[test]
