@@ -4,7 +4,8 @@
 # 10.77.0.1 and 10.77.0.2, loopback up in each. The addresses exist only on
 # the pair, so runs with different tags do not see each other.
 #
-#   netns.sh up TAG     create them (removing a leftover of the same TAG first)
+#   netns.sh up [TAG]   create them (removing a leftover of the same TAG
+#                       first) and print TAG (default: this script's pid)
 #   netns.sh down TAG   kill every process in them and delete them; idempotent
 #
 # TAG: 1 to 8 lowercase letters or digits (interface names have 15 bytes).
@@ -12,11 +13,11 @@
 set -u
 
 usage() {
-    echo "usage: $0 up|down TAG (TAG: 1 to 8 lowercase letters or digits)" >&2
+    echo "usage: $0 up [TAG] | down TAG (TAG: 1 to 8 lowercase letters or digits)" >&2
     exit 2
 }
-[ $# -eq 2 ] || usage
-tag=$2
+[ $# -eq 2 ] || { [ $# -eq 1 ] && [ "$1" = up ]; } || usage
+tag=${2:-$$}
 case "$tag" in '' | *[!a-z0-9]*) usage ;; esac
 [ ${#tag} -le 8 ] || usage
 na=rshmem_a_$tag nb=rshmem_b_$tag va=rsa$tag vb=rsb$tag
@@ -59,6 +60,7 @@ up)
         ip -n "$1" link set lo up
     done
     trap - EXIT
+    echo "$tag"
     ;;
 down) down ;;
 *) usage ;;
