@@ -169,6 +169,17 @@ impl Drop for Nodes {
     }
 }
 
+/// `text` without UCX's complaints at `MPI_Finalize` over TCP ("error during
+/// flush: Endpoint timeout", "disconnect failed: Endpoint timeout", notes
+/// 4.1): Open MPI 4.1.4 with UCX 1.13 prints them now and then, on stdout,
+/// and exits 0 all the same.
+fn without_finalize_noise(text: &str) -> String {
+    text.lines()
+        .filter(|l| !(l.contains(" UCX ") && l.contains("Endpoint timeout")))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// Compiles `source` with `compiler` into the test's scratch directory.
 fn compile(compiler: &str, source: &Path, flags: &[&str]) -> String {
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("netns-{}", std::process::id()));
@@ -230,6 +241,7 @@ fn mpi_hello_on_two_nodes() {
     args.extend(["-x", "UCX_TLS=tcp", &hello]);
     let (code, stdout, stderr) = nodes.run("mpirun", &args, &[]);
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    let stdout = without_finalize_noise(&stdout);
     let mut lines: Vec<&str> = stdout.lines().collect();
     lines.sort();
     assert_eq!(
@@ -292,7 +304,7 @@ fn rshmem_jobs_on_two_nodes() {
 
     let (code, stdout, stderr) = oshrun(&smoke, &[]);
     assert_eq!(
-        (code, stdout.as_str()),
+        (code, without_finalize_noise(&stdout).as_str()),
         (Some(0), "smoke ok\n"),
         "smoke:\n{stdout}\n{stderr}"
     );
@@ -322,4 +334,16 @@ fn rshmem_jobs_on_two_nodes() {
     );
     assert!(!stdout.contains("left a barrier"), "{stdout}");
     assert_eq!(nodes.leftovers(Duration::from_secs(10)), Vec::<String>::new());
+}
+
+#[test]
+fn finalize_noise_is_dropped() {
+    let out = "smoke ok\n[1795617100.033703] [nodea:20488:0]           flush.c:26   UCX  ERROR req 0x55985902e400: \
+               error during flush: Endpoint timeout, flush comp 0x55985902e498 count reduced to 0\n\
+               [1795617100.033727] [nodea:20488:0]          ucp_ep.c:1667 UCX  WARN  disconnect failed: Endpoint \
+               timeout\nPE 1: FAILED x\n[1] [n:1:0] a.c:1 UCX  ERROR something else\n";
+    assert_eq!(
+        without_finalize_noise(out),
+        "smoke ok\nPE 1: FAILED x\n[1] [n:1:0] a.c:1 UCX  ERROR something else\n"
+    );
 }
