@@ -58,6 +58,11 @@
 
 #[cfg(feature = "check-transport")]
 pub mod check;
+// The checking build runs without these (`Active` is the checking transport).
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub mod hybrid;
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub mod mpi;
 // The checking build runs without it (and without its variant of `Atomicity`).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub mod shm;
@@ -72,10 +77,11 @@ use std::time::Duration;
 /// A PE number already checked to be in range.
 pub type Pe = usize;
 
-/// The transport of this build: shared memory (the cargo feature
-/// `check-transport` selects the checking transport of the tests instead).
+/// The transport of this build: shared memory within a node, MPI between
+/// nodes when the job spans several (the cargo feature `check-transport`
+/// selects the checking transport of the tests instead).
 #[cfg(not(feature = "check-transport"))]
-pub type Active = shm::SharedMemory;
+pub type Active = hybrid::Hybrid;
 /// The transport of this build: the checking transport of the tests
 /// (feature `check-transport`), which executes every operation on another
 /// PE in that PE (see [`check`]).
@@ -141,8 +147,6 @@ pub trait Transport: Send + Sync + 'static {
     /// Whether every PE of the job shares memory with this one (the job runs
     /// on one node). Algorithms that must be the same on every PE (the lock)
     /// choose by it, never by `shares_memory` of one peer.
-    // Used by the multi-node lock (issue 19, in progress).
-    #[allow(dead_code)]
     fn single_node(&self) -> bool;
 
     /// Address at which this process can load/store `off` on `pe`, if it can.
