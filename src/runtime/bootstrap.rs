@@ -291,6 +291,7 @@ fn open_transport(
             node_pes: s.node_pes.clone(),
             control,
             me: segs.me,
+            ticks: Default::default(),
         }),
     ))
 }

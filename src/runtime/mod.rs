@@ -189,7 +189,11 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         if rt.config.info {
             eprint!("{}", rt.config.info_text());
             use crate::transport::{Active, Transport};
-            eprintln!("rshmem transport: {}; {}", Active::NAME, Active::ATOMICITY.describe());
+            eprintln!(
+                "rshmem transport: {}; {}",
+                rt.transport.describe(),
+                Active::ATOMICITY.describe()
+            );
             if let Some(s) = &rt.mpi {
                 eprintln!(
                     "rshmem MPI: {} (through {}); {} PEs, {} on this node; progress thread {}",

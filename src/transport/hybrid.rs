@@ -43,7 +43,7 @@ use crate::wait::stuck::Post;
 use crate::wait::{Waiter, notify};
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 /// The PEs of this node and the engine to the others, in a job that spans nodes.
@@ -55,7 +55,13 @@ pub struct Nodes {
     pub node_pes: Vec<usize>,
     pub control: Control,
     pub me: usize,
+    /// Node-local operations so far (see `LOCAL_OPS_PER_PROGRESS`).
+    pub ticks: AtomicU32,
 }
+
+/// Node-local operations between two calls into MPI of a PE that makes no
+/// remote ones (an `MPI_Iprobe` costs about as much as 50 of them).
+const LOCAL_OPS_PER_PROGRESS: u32 = 64;
 
 pub struct Hybrid {
     shm: SharedMemory,
@@ -74,10 +80,23 @@ impl Hybrid {
     /// The engine, if `pe` is on another node.
     #[inline(always)]
     fn remote(&self, pe: Pe) -> Option<&Remote> {
-        match &self.nodes {
-            Some(n) if !n.local[pe] => Some(&n.remote),
-            _ => None,
+        self.nodes.as_ref()?;
+        self.remote_slow(pe)
+    }
+
+    #[cold]
+    fn remote_slow(&self, pe: Pe) -> Option<&Remote> {
+        let n = self.nodes.as_deref()?;
+        if n.local[pe] {
+            // Over software RMA, other nodes' operations on this PE land only
+            // while it calls into MPI: a PE busy with node-local operations
+            // (its own atomics, say) lets them through every so often.
+            if n.ticks.fetch_add(1, Ordering::Relaxed) % LOCAL_OPS_PER_PROGRESS == 0 {
+                n.remote.progress();
+            }
+            return None;
         }
+        Some(&n.remote)
     }
 
     /// The job's nodes, if it spans several.
@@ -89,6 +108,13 @@ impl Hybrid {
 impl Transport for Hybrid {
     const NAME: &'static str = "shared memory within a node, MPI-3 RMA between nodes";
     const ATOMICITY: Atomicity = Atomicity::Cpu;
+
+    fn describe(&self) -> &'static str {
+        match self.nodes {
+            None => "shared memory",
+            Some(_) => Self::NAME,
+        }
+    }
 
     #[inline]
     fn shares_memory(&self, pe: Pe) -> bool {

@@ -21,7 +21,10 @@
 //! - `progress`: `MPI_Iprobe`, since over software RMA (TCP) a put to a PE
 //!   lands only when that PE calls into MPI.
 //!
-//! An MPI failure is fatal: the PE reports it and the job ends.
+//! An MPI failure is fatal: the PE reports it and the job ends. The
+//! operations are kept out of line (`#[inline(never)]`): each costs
+//! microseconds anyway, and inlined they would bloat the one-node paths of
+//! the hybrid transport that branch around them.
 
 pub(crate) mod shim;
 
@@ -30,6 +33,7 @@ use crate::heap::SymOffset;
 use crate::types::{AmoOp, AtomicWord};
 use shim::{RsmOp, Shim};
 use std::mem::{MaybeUninit, size_of};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Ends the PE after an MPI failure (the job ends with it).
@@ -93,7 +97,14 @@ pub struct Remote {
     pending: AtomicBool,
     /// Where fetching operations whose result nobody needs put it.
     scratch: std::cell::UnsafeCell<u64>,
+    /// Operands of atomics still outstanding, freed at the next flush. Boxed:
+    /// MPI holds their addresses, which must not move when the vector grows.
+    #[allow(clippy::vec_box)]
+    kept: Mutex<Vec<Box<Operands>>>,
 }
+
+/// An atomic's operand and compare values, each at the start of a word.
+type Operands = [u64; 2];
 
 // SAFETY: `scratch` is only ever written, by MPI, never read; the rest is
 // atomics and a shared reference to the loaded shim.
@@ -111,6 +122,7 @@ impl Remote {
             shim,
             pending: AtomicBool::new(false),
             scratch: std::cell::UnsafeCell::new(0),
+            kept: Mutex::new(Vec::new()),
         })
     }
 
@@ -127,6 +139,7 @@ impl Remote {
     ///
     /// # Safety
     /// `src` is readable for `len` bytes; `off..off+len` lies in a segment.
+    #[inline(never)]
     pub unsafe fn put_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
@@ -137,6 +150,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_nbi`.
+    #[inline(never)]
     pub unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
         // SAFETY: the caller's contract.
         unsafe { self.put_nbi(pe, off, src, len) };
@@ -147,6 +161,7 @@ impl Remote {
     ///
     /// # Safety
     /// `dst` is writable for `len` bytes until then; `off..off+len` lies in a segment.
+    #[inline(never)]
     pub unsafe fn get_nbi(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
@@ -157,6 +172,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `get_nbi`, for the duration of the call.
+    #[inline(never)]
     pub unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
@@ -167,6 +183,7 @@ impl Remote {
     ///
     /// # Safety
     /// Every element addressed on both sides is valid.
+    #[inline(never)]
     pub unsafe fn put_strided<T: Copy>(
         &self,
         pe: usize,
@@ -197,6 +214,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_strided`.
+    #[inline(never)]
     pub unsafe fn get_strided<T: Copy>(
         &self,
         pe: usize,
@@ -224,46 +242,79 @@ impl Remote {
 
     /// Issues `op` on the word at `off`, the previous value going to `result`
     /// (valid after a flush). Every operation fetches: its result arriving
-    /// means the target applied it.
+    /// means the target applied it. MPI may read the operands until the
+    /// operation completes, so they live in `operands`, which the caller
+    /// keeps until a flush.
     ///
     /// # Safety
     /// `off` is aligned for `T` inside a segment; `result` is writable for a `T`
-    /// until the flush.
-    unsafe fn start_atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, result: *mut T) {
+    /// and `operands` stays in place and unchanged until the flush.
+    unsafe fn start_atomic<T: AtomicWord>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        op: AmoOp<T>,
+        operands: &mut Operands,
+        result: *mut T,
+    ) {
         let size = size_of::<T>();
         assert!(size == 4 || size == 8, "atomics are on 4- or 8-byte words");
-        let zero = MaybeUninit::<T>::zeroed();
         let (code, operand, compare) = match op {
-            AmoOp::Fetch => (RsmOp::Fetch, zero.as_ptr(), zero.as_ptr()),
+            AmoOp::Fetch => (RsmOp::Fetch, None, None),
             // Set fetches too (a swap): the trait returns the old value.
-            AmoOp::Set(ref v) | AmoOp::Swap(ref v) => (RsmOp::Swap, v as *const T, zero.as_ptr()),
-            AmoOp::CompareSwap(ref c, ref v) => (RsmOp::CompareSwap, v as *const T, c as *const T),
-            AmoOp::Add(ref v) => (RsmOp::Add, v as *const T, zero.as_ptr()),
-            AmoOp::And(ref v) => (RsmOp::And, v as *const T, zero.as_ptr()),
-            AmoOp::Or(ref v) => (RsmOp::Or, v as *const T, zero.as_ptr()),
-            AmoOp::Xor(ref v) => (RsmOp::Xor, v as *const T, zero.as_ptr()),
+            AmoOp::Set(v) | AmoOp::Swap(v) => (RsmOp::Swap, Some(v), None),
+            AmoOp::CompareSwap(c, v) => (RsmOp::CompareSwap, Some(v), Some(c)),
+            AmoOp::Add(v) => (RsmOp::Add, Some(v), None),
+            AmoOp::And(v) => (RsmOp::And, Some(v), None),
+            AmoOp::Or(v) => (RsmOp::Or, Some(v), None),
+            AmoOp::Xor(v) => (RsmOp::Xor, Some(v), None),
         };
-        // SAFETY: operand and compare point at live values of the op (or the
-        // zero above) of `size` bytes; MPI reads them before returning (it
-        // copies origin buffers of fetching atomics at once); the caller's
-        // contract covers `off` and `result`.
+        *operands = [0; 2];
+        let base = operands.as_mut_ptr();
+        // SAFETY: each u64 of `operands` holds a T (4 or 8 bytes) at its
+        // start, written unaligned-safe; the words are then only read by MPI.
+        unsafe {
+            if let Some(v) = operand {
+                (base as *mut T).write_unaligned(v);
+            }
+            if let Some(c) = compare {
+                (base.add(1) as *mut T).write_unaligned(c);
+            }
+        }
+        // SAFETY: both operand words are live and `size` bytes long (see the
+        // caller's contract for how long); the caller's contract covers
+        // `off` and `result`.
         ok(unsafe {
             self.shim.amo(
                 pe,
                 off.0 as u64,
                 code,
                 size,
-                operand as *const u8,
-                compare as *const u8,
+                base as *const u8,
+                base.add(1) as *const u8,
                 result as *mut u8,
             )
         });
+    }
+
+    /// Starts `op` with operands kept until the next `flush_pending`.
+    ///
+    /// # Safety
+    /// As for `start_atomic`, but for `operands`.
+    unsafe fn start_atomic_kept<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, result: *mut T) {
+        let mut operands = Box::new([0u64; 2]);
+        // SAFETY: the box is kept below until the next flush_all (its heap
+        // allocation does not move with it); the rest is the caller's.
+        unsafe { self.start_atomic(pe, off, op, &mut operands, result) };
+        self.kept.lock().unwrap_or_else(|e| e.into_inner()).push(operands);
+        self.mark();
     }
 
     /// Applies `op` and returns the previous value.
     ///
     /// # Safety
     /// `off` is aligned for `T` and inside a segment.
+    #[inline(never)]
     pub unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
         if let AmoOp::And(v) | AmoOp::Or(v) | AmoOp::Xor(v) = op {
             // SAFETY: the caller's contract.
@@ -279,8 +330,10 @@ impl Remote {
     /// As for `atomic`.
     unsafe fn fetching<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
         let mut old = MaybeUninit::<T>::uninit();
-        // SAFETY: the caller's contract; `old` lives until the flush below.
-        unsafe { self.start_atomic(pe, off, op, old.as_mut_ptr()) };
+        let mut operands = [0u64; 2];
+        // SAFETY: the caller's contract; `old` and `operands` live until the
+        // flush below.
+        unsafe { self.start_atomic(pe, off, op, &mut operands, old.as_mut_ptr()) };
         ok(self.shim.flush_local(pe));
         // SAFETY: the flush completed the fetch, which wrote all of `old`.
         unsafe { old.assume_init() }
@@ -322,6 +375,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
+    #[inline(never)]
     pub unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
         if let AmoOp::And(_) | AmoOp::Or(_) | AmoOp::Xor(_) = op {
             // A loop cannot be left running: complete it now (allowed).
@@ -330,8 +384,7 @@ impl Remote {
             return;
         }
         // SAFETY: the caller's contract.
-        unsafe { self.start_atomic(pe, off, op, fetch) };
-        self.mark();
+        unsafe { self.start_atomic_kept(pe, off, op, fetch) };
     }
 
     /// Puts `len` bytes, completes them at `pe`, then updates the signal: the
@@ -340,6 +393,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put` and `atomic`.
+    #[inline(never)]
     pub unsafe fn put_signal(
         &self,
         pe: usize,
@@ -363,6 +417,7 @@ impl Remote {
     ///
     /// # Safety
     /// As for `put_signal`.
+    #[inline(never)]
     pub unsafe fn put_signal_nbi(
         &self,
         pe: usize,
@@ -377,8 +432,7 @@ impl Remote {
         ok(self.shim.flush(pe));
         // SAFETY: the caller's contract covers `sig`; the scratch word lives
         // as long as `self` (past every flush), and only MPI writes it.
-        unsafe { self.start_atomic(pe, sig, op, self.scratch.get()) };
-        self.mark();
+        unsafe { self.start_atomic_kept(pe, sig, op, self.scratch.get()) };
     }
 
     /// Adds `v` to a library flag at `pe` after every earlier operation of
@@ -386,6 +440,7 @@ impl Remote {
     ///
     /// # Safety
     /// `off` is 8-aligned and inside a segment.
+    #[inline(never)]
     pub unsafe fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
         self.flush_pending();
         // SAFETY: the caller's contract.
@@ -393,15 +448,19 @@ impl Remote {
     }
 
     /// Completes every outstanding operation at its target, if any may be.
-    #[inline]
+    #[inline(never)]
     pub fn flush_pending(&self) {
         if self.pending.swap(false, Ordering::Relaxed) {
+            // The operands go only once their operations are complete.
+            let kept = std::mem::take(&mut *self.kept.lock().unwrap_or_else(|e| e.into_inner()));
             ok(self.shim.flush_all());
+            drop(kept);
         }
     }
 
     /// `quiet`: everything complete at its target, and what peers wrote into
     /// this PE's memory visible to its loads.
+    #[inline(never)]
     pub fn quiet(&self) {
         self.flush_pending();
         ok(self.shim.win_sync());

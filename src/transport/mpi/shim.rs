@@ -475,7 +475,7 @@ fn open_first(candidates: &[Candidate]) -> Result<Shim, String> {
         }
         match open(&c.path) {
             Ok(shim) => return Ok(shim),
-            Err(e) if c.why == ENV_SHIM => return Err(format!("cannot load the MPI shim {ENV_SHIM}={e}")),
+            Err(e) if c.why == ENV_SHIM => return Err(format!("cannot load the MPI shim named by {ENV_SHIM}: {e}")),
             Err(e) => tried.push(format!("{e} ({})", c.why)),
         }
     }

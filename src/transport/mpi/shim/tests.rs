@@ -11,7 +11,7 @@ fn a_missing_shim_named_by_the_environment_is_reported_with_its_path() {
     }];
     let e = open_first(&c).err().expect("no shim there");
     assert!(
-        e.starts_with("cannot load the MPI shim RSHMEM_MPI_SHIM=/nonexistent/librshmem_mpi.so: "),
+        e.starts_with("cannot load the MPI shim named by RSHMEM_MPI_SHIM: /nonexistent/librshmem_mpi.so: "),
         "{e}"
     );
 }
