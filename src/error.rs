@@ -216,7 +216,9 @@ pub fn fatal(e: &Error) -> ! {
     let line = message(e);
     {
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "{line}");
+        // One write: writeln! on unbuffered stderr writes the newline apart,
+        // and the PEs' lines, merged by a launcher, then run together.
+        let _ = err.write_all(format!("{line}\n").as_bytes());
         let _ = err.flush();
     }
     abort(1)

@@ -154,6 +154,11 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
+        if let Some(s) = &rt.mpi {
+            s.shim
+                .on_mpi_finalize(mpi_finalizing)
+                .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+        }
         if rt.config.progress_thread && !crate::transport::Transport::single_node(&rt.transport) {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         }
@@ -277,6 +282,23 @@ fn end_mpi(rt: &Runtime) {
             "shmem_finalize",
             ErrorKind::Internal(format!("cannot end the MPI job: {e}")),
         ));
+    }
+}
+
+/// Called inside the program's `MPI_Finalize` (which every PE calls), before
+/// MPI tears anything down: the spec's interoperability annex lets a program
+/// end MPI before OpenSHMEM, so rshmem finalizes here, whatever the nesting
+/// count, and the program's later `shmem_finalize` finds it done.
+extern "C" fn mpi_finalizing() {
+    let ended = std::panic::catch_unwind(|| {
+        if try_get().is_some() {
+            *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
+            finalize(false);
+        }
+    });
+    if ended.is_err() {
+        // No panic may unwind into MPI's C frames.
+        std::process::abort();
     }
 }
 

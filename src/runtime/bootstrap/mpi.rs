@@ -67,6 +67,9 @@ pub fn attach(want_multiple: bool) -> Result<(Attached, Session), String> {
     }
     let shim = Shim::load()?;
     let started = shim.init(want_multiple)?;
+    let (me, npes) = (started.rank, started.size);
+    // Before any check, so that its error names this PE.
+    error::set_identity(me, npes);
     if want_multiple && !started.multiple {
         return Err(
             "MPI does not provide MPI_THREAD_MULTIPLE, which SHMEM_THREAD_MULTIPLE and SHMEM_PROGRESS_THREAD need \
@@ -74,8 +77,6 @@ pub fn attach(want_multiple: bool) -> Result<(Attached, Session), String> {
                 .into(),
         );
     }
-    let (me, npes) = (started.rank, started.size);
-    error::set_identity(me, npes);
     let node_of = shim.split_nodes(forced, npes)?;
     let node_pes: Vec<usize> = (0..npes).filter(|&pe| node_of[pe] == node_of[me]).collect();
     let leader = node_pes[0];

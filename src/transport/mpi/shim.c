@@ -24,6 +24,7 @@ static MPI_Comm leaders = MPI_COMM_NULL; /* first rank of every node */
 static MPI_Win win = MPI_WIN_NULL;
 static MPI_Request barrier_req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 static int my_rank = -1, world_size = 0, we_init = 0, thread_multiple = 0;
+static void (*finalize_hook)(void); /* rsm_on_mpi_finalize */
 /* Largest count of bytes in one MPI call: counts are ints. Tests lower it
  * (RSHMEM_MPI_CHUNK) to exercise the split without moving 2 GiB. */
 static uint64_t chunk = INT_MAX;
@@ -384,6 +385,8 @@ int rsm_ibarrier_test(int which, int *done) {
 }
 
 int rsm_finalize(void) {
+    /* Our own MPI_Finalize below must not call back into the library. */
+    finalize_hook = NULL;
     if (world == MPI_COMM_NULL) return 0;
     if (rsm_win_free()) return -1;
     free_comm(&leaders);
@@ -394,6 +397,23 @@ int rsm_finalize(void) {
         int rc = MPI_Finalize();
         if (rc != MPI_SUCCESS) return fail("MPI_Finalize", -1, rc);
     }
+    return 0;
+}
+
+static int on_comm_self_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    void (*hook)(void) = finalize_hook;
+    finalize_hook = NULL;
+    we_init = 0; /* the program's MPI_Finalize is under way */
+    if (hook) hook();
+    return MPI_SUCCESS;
+}
+
+int rsm_on_mpi_finalize(void (*hook)(void)) {
+    int key = MPI_KEYVAL_INVALID;
+    TRY("MPI_Comm_create_keyval", -1, MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_comm_self_delete, &key, NULL));
+    finalize_hook = hook;
+    TRY("MPI_Comm_set_attr", -1, MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL));
     return 0;
 }
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 1
+#define RSM_ABI_VERSION 2
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -120,6 +120,14 @@ int rsm_ibarrier_test(int which, int *done);
 /* Frees the shim's communicators and window; MPI_Finalize if
  * we_initialized was set by rsm_init. */
 int rsm_finalize(void);
+
+/* Calls hook() when the program calls MPI_Finalize, before MPI tears
+ * anything down (the delete callback of an attribute on MPI_COMM_SELF,
+ * which MPI_Finalize deletes first: MPI-3.1 section 8.7.1), so that a
+ * program may end MPI before OpenSHMEM. MPI_Finalize is then under way:
+ * rsm_finalize no longer calls it, and rsm_finalize itself disarms the
+ * hook. */
+int rsm_on_mpi_finalize(void (*hook)(void));
 
 /* MPI_Abort(MPI_COMM_WORLD, status): ends every PE of the job. */
 void rsm_abort(int status);

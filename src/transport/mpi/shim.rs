@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 1;
+const ABI_VERSION: c_int = 2;
 /// Where to find the shim instead of the usual places.
 pub const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
@@ -111,6 +111,7 @@ pub(crate) struct Shim {
     ibarrier_start: StatusPe,
     ibarrier_test: IbarrierTest,
     finalize: Status0,
+    on_mpi_finalize: unsafe extern "C" fn(extern "C" fn()) -> c_int,
     abort: unsafe extern "C" fn(c_int),
 }
 
@@ -399,6 +400,14 @@ impl Shim {
         self.check(unsafe { (self.finalize)() })
     }
 
+    /// Has `hook` called inside the program's `MPI_Finalize`, before MPI
+    /// tears anything down (until [`Shim::finalize`]); `finalize` then
+    /// leaves `MPI_Finalize` to the program's call under way.
+    pub fn on_mpi_finalize(&self, hook: extern "C" fn()) -> Result<(), String> {
+        // SAFETY: hook is a plain function, valid for the whole process.
+        self.check(unsafe { (self.on_mpi_finalize)(hook) })
+    }
+
     /// `MPI_Abort`: ends every PE of the job.
     pub fn abort(&self, status: i32) -> ! {
         // SAFETY: rsm_abort calls MPI_Abort only if MPI is running.
@@ -557,6 +566,7 @@ fn open(path: &Path) -> Result<Shim, String> {
         ibarrier_start: f!(c"rsm_ibarrier_start" as StatusPe),
         ibarrier_test: f!(c"rsm_ibarrier_test" as IbarrierTest),
         finalize: f!(c"rsm_finalize" as Status0),
+        on_mpi_finalize: f!(c"rsm_on_mpi_finalize" as unsafe extern "C" fn(extern "C" fn()) -> c_int),
         abort: f!(c"rsm_abort" as unsafe extern "C" fn(c_int)),
     })
 }

@@ -244,7 +244,19 @@ fn rank_body() {
     barrier(Comm::World);
     shim.win_free().unwrap();
     drop(seg);
+    // The shim's own MPI_Finalize must not call the program-finalize hook
+    // (rshmem would re-enter its finalize); the C suite of mpi_mixed checks
+    // that a program's MPI_Finalize does.
+    static CALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    extern "C" fn hook() {
+        CALLED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    shim.on_mpi_finalize(hook).unwrap();
     shim.finalize().unwrap();
+    assert!(
+        !CALLED.load(std::sync::atomic::Ordering::Relaxed),
+        "rsm_finalize called the hook"
+    );
 }
 
 impl Shim {
