@@ -177,8 +177,8 @@ fn mpirun_env(name: &str, value: &str) -> Vec<String> {
     vec!["-x".into(), format!("{name}={value}")]
 }
 
-/// A program that reports, on every PE, the job size and whether `shmem_ptr`
-/// reaches the next PE.
+/// A program that reports, on every PE, the job size, whether `shmem_ptr`
+/// reaches the next PE and the size of `SHMEM_TEAM_SHARED`.
 const PROBE: &str = r#"#include <shmem.h>
 #include <stdio.h>
 static long x;
@@ -186,14 +186,16 @@ int main(void) {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes(), next = (me + 1) % n;
     printf("PE %d of %d: shmem_ptr to PE %d: %s\n", me, n, next, shmem_ptr(&x, next) ? "an address" : "NULL");
+    printf("PE %d of %d: SHMEM_TEAM_SHARED has %d PEs\n", me, n, shmem_team_n_pes(SHMEM_TEAM_SHARED));
     shmem_finalize();
     return 0;
 }
 "#;
 
 /// The library bootstraps through MPI under `mpirun` (one job of 4 PEs, not
-/// four jobs of 1), and `shmem_ptr` reaches exactly the PEs of the same
-/// virtual node: none at `RSHMEM_NODE_SIZE=1`, the partner at 2.
+/// four jobs of 1), `shmem_ptr` reaches exactly the PEs of the same virtual
+/// node (none at `RSHMEM_NODE_SIZE=1`, the partner at 2), and
+/// `SHMEM_TEAM_SHARED` is the virtual node.
 fn probe(tools: &Tools, node_size: usize) -> Result<(), Failed> {
     std::fs::create_dir_all(&tools.out_dir).map_err(|e| e.to_string())?;
     let (source, exe) = (tools.out_dir.join("probe.c"), tools.out_dir.join("probe"));
@@ -217,8 +219,11 @@ fn probe(tools: &Tools, node_size: usize) -> Result<(), Failed> {
             "PE {me} of 4: shmem_ptr to PE {next}: {}",
             if same_node { "an address" } else { "NULL" }
         );
-        if !stdout.contains(&want) {
-            problems.push(format!("stdout lacks {want:?}"));
+        let shared = format!("PE {me} of 4: SHMEM_TEAM_SHARED has {node_size} PEs");
+        for want in [want, shared] {
+            if !stdout.contains(&want) {
+                problems.push(format!("stdout lacks {want:?}"));
+            }
         }
     }
     if out.status.success() && problems.is_empty() {
