@@ -4,6 +4,7 @@
 //!   hand-written generic Rust);
 //! - `$OUT_DIR/shmem.h` and `$OUT_DIR/shmemx.h`: the public headers, with
 //!   the C++ overloads of the generic names (`build/cxx.rs`);
+//! - `librshmem_mpi.so`, the MPI shim, when an MPI is installed (`build/mpi.rs`);
 //! - `pshmem.h`, `pshmemx.h`, and the `mpp/` headers and `shmemx_` aliases
 //!   other implementations ship (`build/compat.rs`).
 //!
@@ -26,6 +27,8 @@ mod type_sets;
 mod compat;
 #[path = "build/cxx.rs"]
 mod cxx;
+#[path = "build/mpi.rs"]
+mod mpi;
 
 use constants::*;
 use protos::*;
@@ -41,6 +44,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/compat.rs");
     println!("cargo:rerun-if-changed=build/cxx.rs");
+    println!("cargo:rerun-if-changed=build/mpi.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();
     let aliases = compat::alias_syms(&syms);
@@ -57,6 +61,7 @@ fn main() {
     std::fs::write(out.join("table.h"), c_test_table()).expect("write table.h");
     std::fs::write(out.join("params.rs"), param_table(&exported)).expect("write params.rs");
     profile_tools(&out);
+    mpi::build(tools::profile_dir(&out).as_deref(), &out);
 }
 
 /// Completes the tools in the profile directory (`target/<profile>/`) that

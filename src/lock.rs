@@ -1,7 +1,13 @@
 //! Distributed locks (`shmem_set_lock`, `_test_lock`, `_clear_lock`).
 //!
-//! A lock is a symmetric `long`; the copy on PE 0 (its *home*) is the lock
-//! word and the other copies are unused. The word holds 0 when free, otherwise
+//! Two algorithms, chosen by `Transport::single_node` (the same answer on
+//! every PE of a job, so all PEs use the same one): on one node, the futex
+//! mutex described here; when the job spans nodes, the [`queue`] lock, whose
+//! waiters wait on their own copy instead of retrying atomics across the
+//! network.
+//!
+//! For the futex mutex, a lock is a symmetric `long`; the copy on PE 0 (its
+//! *home*) is the lock word and the other copies are unused. The word holds 0 when free, otherwise
 //! the owner's PE number plus one, with [`WAITERS`] set once a PE sleeps on it.
 //!
 //! Every access to the word is a transport atomic on PE 0 ([`Remote`]), and
@@ -20,12 +26,18 @@
 //! promises no fairness. Sleeps are also bounded (100 ms), so even a wake lost
 //! to a dying process costs time, not a hang.
 
+pub mod queue;
+
 use crate::heap::SymOffset;
 use crate::transport::{Pe, Transport};
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Policy, Step};
 use crate::wait::stuck::{Post, Watch};
 use std::time::Duration;
+
+/// The lock's home PE: its copy is the futex mutex's word and the queue
+/// lock's tail.
+pub const HOME: Pe = 0;
 
 /// Set in the lock word while a PE may be asleep waiting for it.
 pub const WAITERS: u64 = 1 << 31;
@@ -127,12 +139,17 @@ impl<W: Word> LockWord<W> {
     }
 
     /// Takes the lock if it is free; true on success.
+    // Forced inline (also `acquire`, `release`): the entry points' single
+    // call sites inlined them before the queue lock joined those entry
+    // points, and the single-node paths must stay as they were.
+    #[inline(always)]
     pub fn try_acquire(&self, me: usize) -> bool {
         self.word.cas(0, Self::tag(me)) == 0
     }
 
     /// Waits until the lock is taken by `me`. Once it sleeps, the wait is
     /// published as `post` (see `wait::stuck`).
+    #[inline(always)]
     pub fn acquire(&self, me: usize, policy: Policy, post: Option<&Post<'_>>) -> Result<(), Misuse> {
         let mine = Self::tag(me);
         let mut backoff = Backoff::new(policy);
@@ -178,6 +195,7 @@ impl<W: Word> LockWord<W> {
     }
 
     /// Releases the lock held by `me`, waking one sleeper if there is one.
+    #[inline(always)]
     pub fn release(&self, me: usize) -> Result<(), Misuse> {
         let v = self.word.load();
         if v & !WAITERS != Self::tag(me) {

@@ -40,6 +40,8 @@ pub struct World {
     pub thread_level: AtomicI32,
     /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
     pub _job_file: OwnedFd,
+    /// The MPI job, when an MPI launcher started this PE.
+    pub mpi: Option<crate::transport::mpi::Session>,
 }
 
 impl World {

@@ -149,6 +149,12 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
     ] {
         place(&from, &build_dir.join(name));
     }
+    // The MPI shim exists where the build found an MPI.
+    let shim = lib_dir.join("librshmem_mpi.so");
+    let with_mpi = shim.is_file();
+    if with_mpi {
+        place(&shim, &build_dir.join("librshmem_mpi.so"));
+    }
     let sources = Path::new(env!("CARGO_MANIFEST_DIR"));
     for f in files(&sources.join("include")) {
         place(&sources.join("include").join(&f), &tree.join("include").join(&f));
@@ -185,6 +191,9 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
         assert!(prefix.join(f).is_file(), "{f} not installed");
         assert!(done.contains(&prefix.join(f)), "{f} not reported");
     }
+    let shim = prefix.join("lib/librshmem_mpi.so");
+    assert_eq!(shim.is_file(), with_mpi, "the MPI shim is installed if it was built");
+    assert_eq!(done.contains(&shim), with_mpi, "the MPI shim is reported if installed");
     let headers = files(&sources.join("include"));
     assert_eq!(files(&prefix.join("include")), headers, "every file under include/");
     for h in &headers {

@@ -1,10 +1,27 @@
-//! `oshrun` accepts the options users paste from Open MPI and Hydra command lines.
+//! `oshrun` accepts the options users paste from Open MPI and Hydra command lines,
+//! and hands a multi-node job to the MPI launcher.
 
 mod common;
 
 use common::*;
 use std::collections::HashMap;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Runs oshrun with only the variables `vars` in its environment.
+fn run_env(args: &[&str], vars: &[(&str, &str)]) -> Run {
+    let t = Instant::now();
+    let child = Command::new(OSHRUN)
+        .args(args)
+        .env_clear()
+        .envs(vars.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    finish(child, t)
+}
 
 #[test]
 fn open_mpi_and_hydra_options_are_accepted() {
@@ -33,27 +50,26 @@ fn open_mpi_and_hydra_options_are_accepted() {
     let r = oshrun(&["--hostfile", hf.to_str().unwrap(), "/bin/sh", "-c", npes]);
     assert_eq!((r.code, r.stdout.as_str()), (Some(0), "3\n3\n3\n"), "{}", r.stderr);
 
-    // Another machine: a clear error, nothing started.
-    let r = oshrun(&[
-        "-H",
-        "localhost,elsewhere.invalid:2",
-        "-np",
-        "2",
-        "/bin/sh",
-        "-c",
-        "echo ran",
-    ]);
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
-    assert!(
-        r.stderr
-            .starts_with("oshrun: host 'elsewhere.invalid' (-H) is not this machine ("),
-        "{}",
-        r.stderr
+    // Another machine without an MPI launcher: a clear error, nothing started
+    // (the launcher itself: multi_node_jobs_run_the_mpi_launcher).
+    let empty = scratch("no-launcher");
+    let r = run_env(
+        &[
+            "-H",
+            "localhost,elsewhere.invalid:2",
+            "-np",
+            "2",
+            "/bin/sh",
+            "-c",
+            "echo ran",
+        ],
+        &[("PATH", empty.to_str().unwrap())],
     );
-    assert!(
-        r.stderr.contains("multi-node jobs are not supported yet"),
-        "{}",
-        r.stderr
+    assert_eq!(r.code, Some(127), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "oshrun: host 'elsewhere.invalid' (-H) asks for a multi-node job, which runs through an MPI launcher, \
+         but none of mpirun, mpiexec, srun is on PATH (install an MPI, or set RSHMEM_LAUNCHER)\n"
     );
     assert_eq!(r.stdout, "");
     // -N and -np that disagree.
@@ -150,4 +166,93 @@ fn report_bindings_says_where_each_pe_runs() {
             "PE 0 on {got}"
         );
     }
+}
+
+/// A fake `mpirun` that says it is Open MPI's, prints its pid, arguments and
+/// rshmem's variables, and exits with 7.
+const FAKE_MPIRUN: &str = r#"#!/bin/sh
+if [ "$1" = --version ]; then echo "mpirun (Open MPI) 4.1.4"; exit 0; fi
+echo "pid $$"
+for a in "$@"; do echo "arg $a"; done
+env | grep -E '^(RSHMEM|SHMEM|UCX|OTHER)' | sort | sed 's/^/env /'
+exit 7
+"#;
+
+#[test]
+fn multi_node_jobs_run_the_mpi_launcher() {
+    let dir = scratch("fake-mpirun");
+    let fake = dir.join("mpirun");
+    std::fs::write(&fake, FAKE_MPIRUN).unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", dir.display());
+    let vars = [
+        ("PATH", path.as_str()),
+        ("RSHMEM_NODE_SIZE", "1"),
+        ("UCX_TLS", "tcp"),
+        ("OTHER", "x"),
+        // oshrun's job variables (oshrun run from a PE) must not reach the PEs.
+        ("RSHMEM_JOB_FD", "5"),
+    ];
+    let args = [
+        "-v",
+        "-H",
+        "10.77.0.1:2,nodeb.invalid:2",
+        "-np",
+        "4",
+        "-x",
+        "A=1",
+        "prog",
+        "a 1",
+    ];
+    let child = Command::new(OSHRUN)
+        .args(args)
+        .env_clear()
+        .envs(vars)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let r = finish(child, Instant::now());
+    // exec: the launcher is oshrun's process, its status oshrun's.
+    assert_eq!(r.code, Some(7), "{}", r.stderr);
+    let want_args = "-np 4 --host 10.77.0.1:2,nodeb.invalid:2 -x A=1 -x RSHMEM_NODE_SIZE -x UCX_TLS prog";
+    let mut want: Vec<String> = vec![format!("pid {pid}")];
+    want.extend(want_args.split(' ').map(|a| format!("arg {a}")));
+    want.extend(["arg a 1", "env OTHER=x", "env RSHMEM_NODE_SIZE=1", "env UCX_TLS=tcp"].map(String::from));
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want, "{}", r.stdout);
+    assert_eq!(
+        r.stderr,
+        format!("oshrun: running {} {want_args} 'a 1'\n", fake.display())
+    );
+
+    // RSHMEM_LAUNCHER takes a job on this machine too, and oshrun passes only
+    // the options the user gave.
+    let mut vars = vars.to_vec();
+    vars.push(("RSHMEM_LAUNCHER", "mpirun"));
+    let r = run_env(&["-N", "2", "--oversubscribe", "prog"], &vars);
+    assert_eq!(r.code, Some(7), "{}", r.stderr);
+    let got: Vec<&str> = r.stdout.lines().filter_map(|l| l.strip_prefix("arg ")).collect();
+    assert_eq!(
+        got,
+        [
+            "-N",
+            "2",
+            "--oversubscribe",
+            "-x",
+            "RSHMEM_NODE_SIZE",
+            "-x",
+            "UCX_TLS",
+            "prog"
+        ]
+    );
+    assert_eq!(r.stderr, "");
+    vars.pop();
+    vars.push(("RSHMEM_LAUNCHER", "nompirun"));
+    let r = run_env(&["-np", "2", "prog"], &vars);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (Some(127), "oshrun: RSHMEM_LAUNCHER=nompirun: not found on PATH\n")
+    );
 }

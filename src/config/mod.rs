@@ -91,6 +91,22 @@ pub const VARS: &[Var] = &[
         help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
     },
     Var {
+        name: "PROGRESS_THREAD",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        help: "In a job that spans nodes, each PE runs a thread that lets MPI move requests along every SHMEM_PROGRESS_INTERVAL microseconds, so puts to a PE that computes for long without calling the library still land (see README, Running across nodes). Costs CPU; ignored on one node.",
+    },
+    Var {
+        name: "PROGRESS_INTERVAL",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "50",
+        help: "Microseconds the progress thread (SHMEM_PROGRESS_THREAD) sleeps between polls; 1 to 1000000.",
+    },
+    Var {
         name: "PSYNC_STRATEGY",
         sma_alias: false,
         also: &[],
@@ -220,6 +236,10 @@ pub struct Config {
     pub wait_spin: Option<u32>,
     /// Zero means off.
     pub hang_warn_secs: f64,
+    /// `SHMEM_PROGRESS_THREAD`: run a progress thread in multi-node jobs.
+    pub progress_thread: bool,
+    /// `SHMEM_PROGRESS_INTERVAL`, in microseconds.
+    pub progress_interval_us: u64,
     pub psync_strategy: Strategy,
     pub psync_stats: bool,
     pub psync_pool: usize,
@@ -365,7 +385,10 @@ impl Config {
                 ),
             ));
         }
+        let progress_interval_us = count("PROGRESS_INTERVAL", 1, 1_000_000)? as u64;
         Ok(Config {
+            progress_thread: raw("PROGRESS_THREAD").1.is_some(),
+            progress_interval_us,
             psync_pool,
             psync_pool_max,
             psync_strategy: choice("PSYNC_STRATEGY", &raw, Strategy::from_name)?,
@@ -400,6 +423,8 @@ impl Config {
                 "VERSION" => self.version.to_string(),
                 "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
                 "HANG_WARN" => self.hang_warn_secs.to_string(),
+                "PROGRESS_THREAD" => self.progress_thread.to_string(),
+                "PROGRESS_INTERVAL" => self.progress_interval_us.to_string(),
                 "PSYNC_STRATEGY" => self.psync_strategy.name().to_string(),
                 "PSYNC_STATS" => self.psync_stats.to_string(),
                 "PSYNC_POOL" => self.psync_pool.to_string(),

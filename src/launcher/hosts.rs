@@ -1,7 +1,8 @@
-//! Host lists pasted from Open MPI and Hydra command lines (`-H a,b:2`,
-//! hostfiles with `host slots=N` lines). rshmem runs every PE on this machine,
-//! so a list may only name this machine; its slot counts give the number of
-//! PEs when `-np` is absent, as with `mpirun`.
+//! Host lists as Open MPI and Hydra command lines write them (`-H a,b:2`,
+//! hostfiles with `host slots=N` lines). A list naming only this machine is a
+//! job for `oshrun`'s own launcher, its slot counts giving the number of PEs
+//! when `-np` is absent, as with `mpirun`; a list naming another machine makes
+//! the job one for the MPI launcher (see [`super::remote`]).
 
 use std::net::IpAddr;
 

@@ -1,6 +1,8 @@
-//! `oshrun` (alias `shmemrun`): starts the PEs of a job and watches them.
+//! `oshrun` (alias `shmemrun`): starts the PEs of a job on this machine and
+//! watches them, or hands a multi-node job to the MPI's launcher.
 //!
 //! - [`options`]: the command line.
+//! - [`remote`]: multi-node jobs, through `mpirun`, `mpiexec` or `srun`.
 //! - [`spawn`]: the job's memory file (see [`crate::job`]) and the PE processes.
 //! - [`supervise`]: the loop that forwards output, reaps PEs and ends the job;
 //!   [`classify`] decides what a PE's end means.
@@ -12,6 +14,7 @@ pub mod forward;
 pub mod hosts;
 pub mod mapping;
 pub mod options;
+pub mod remote;
 pub mod signals;
 pub mod sink;
 pub mod spawn;
@@ -48,6 +51,7 @@ pub fn main() -> i32 {
             0
         }
         Ok(Action::Run(opts)) => run(&opts),
+        Ok(Action::Remote(job)) => remote::run(&job),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::hosts::{self, Host, ThisMachine};
 use super::mapping::{self, MapBy};
+use super::remote;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::time::Duration;
@@ -20,6 +21,8 @@ Usage: oshrun [options] program [args...]
 
 Starts N processes (PEs) of one OpenSHMEM job on this machine and watches them:
 when a PE fails, or calls shmem_global_exit, the other PEs are ended.
+A job on other machines (a host list naming one, or RSHMEM_LAUNCHER set) runs
+through the MPI's launcher instead: see \"Multi-node jobs\" below.
 
 Options (before the program; '--' ends them):
   -np N, -n N, --np N    number of PEs, 1 to 4096 (default 1)
@@ -36,12 +39,13 @@ Options (before the program; '--' ends them):
                          (NAME alone is accepted: the environment is inherited)
   --report-bindings      print, per PE, the CPUs it is pinned to (or 'not bound')
   --oversubscribe, --allow-run-as-root
-                         accepted and ignored (Open MPI habits)
+                         accepted (Open MPI habits; passed on to Open MPI)
+  -v, --verbose          print the MPI launcher's command before running it
 
-Accepted from Open MPI and Hydra command lines (rshmem runs on this machine):
+Accepted from Open MPI and Hydra command lines:
   -H, --host, -host, -hosts LIST
-                         hosts as 'a,b:2': each must be this machine (localhost,
-                         127.0.0.1, ::1, its name or address); without -np, the
+                         hosts as 'a,b:2'; naming only this machine (localhost,
+                         127.0.0.1, ::1, its name or address), without -np, the
                          slots (1 per entry unless ':N') give the PE count
   -hostfile, --hostfile, -machinefile, --machinefile, -f FILE
                          the same, one host a line ('host slots=N' or 'host:N';
@@ -53,9 +57,16 @@ Accepted from Open MPI and Hydra command lines (rshmem runs on this machine):
                          pins each PE to n CPUs; socket, numa, l3cache, ...:
                          accepted with a note, placement follows --bind-to
   --mca NAME VALUE, -mca NAME VALUE
-                         Open MPI parameters: ignored, with one note
+                         Open MPI parameters: ignored on this machine
   -h, --help             show this help
   --version              show the version
+
+Multi-node jobs: when -H or a hostfile names another machine, or the
+environment variable RSHMEM_LAUNCHER is set (mpirun, mpiexec, srun or a path),
+oshrun runs RSHMEM_LAUNCHER, else the first of mpirun, mpiexec, srun on PATH,
+with these options translated for it and rshmem's variables (SHMEM_*, SMA_*,
+RSHMEM_*, UCX_* and those of -x) passed to every PE. The launcher then
+supervises the job: its exit status is oshrun's.
 
 PE 0 reads oshrun's standard input; the other PEs read /dev/null.
 
@@ -69,6 +80,8 @@ Exit status: the first non-zero status of a PE that was not ended by oshrun
 #[derive(Debug, PartialEq)]
 pub enum Action {
     Run(Options),
+    /// A multi-node job, for the MPI launcher.
+    Remote(remote::Job),
     Help,
     Version,
 }
@@ -127,23 +140,34 @@ fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 
 /// Parses the arguments that follow the command name.
 pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
-    parse_on(args, super::spawn::allowed_cpus().len(), &ThisMachine::detect)
+    let launcher = std::env::var_os(remote::ENV_LAUNCHER).filter(|l| !l.is_empty());
+    parse_on(args, super::spawn::allowed_cpus().len(), &ThisMachine::detect, launcher)
 }
 
 /// Parses for a machine whose PEs may use `ncpus` CPUs and that `this`
-/// describes (asked only when a host list needs checking).
-fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> Result<Action, UsageError> {
+/// describes (asked only when a host list needs checking); `launcher` is
+/// `RSHMEM_LAUNCHER`, which makes every job a job for that launcher.
+pub(super) fn parse_on(
+    args: &[OsString],
+    ncpus: usize,
+    this: &dyn Fn() -> ThisMachine,
+    launcher: Option<OsString>,
+) -> Result<Action, UsageError> {
     // -np, and -N or its equivalents, with the spelling used (for messages).
     let mut np: Option<(usize, String)> = None;
     let mut per_node: Option<(usize, String)> = None;
     let mut hosts: Vec<Host> = Vec::new();
-    let mut mca: Vec<String> = Vec::new();
-    let mut map: Option<MapBy> = None;
+    let mut hostfiles: Vec<String> = Vec::new();
+    // As written (for the note), name, value.
+    let mut mca: Vec<(String, String, String)> = Vec::new();
+    let mut map_by: Option<String> = None;
+    let mut env_names = Vec::new();
+    let (mut oversubscribe, mut allow_run_as_root, mut verbose) = (false, false, false);
     let mut report_bindings = false;
     let mut tag_output = false;
     let mut timeout = None;
     let mut stopped_grace = None;
-    let mut bind: Option<Bind> = None;
+    let mut bind_to: Option<String> = None;
     let mut env = Vec::new();
     let mut rest = args.iter();
 
@@ -183,22 +207,18 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
                 hosts.extend(hosts::parse_list(&value(name, inline, &mut rest)?, name).map_err(UsageError)?)
             }
             "-hostfile" | "--hostfile" | "-machinefile" | "--machinefile" | "-f" => {
-                hosts.extend(hosts::read_hostfile(&value(name, inline, &mut rest)?).map_err(UsageError)?)
+                let path = value(name, inline, &mut rest)?;
+                hosts.extend(hosts::read_hostfile(&path).map_err(UsageError)?);
+                hostfiles.push(path);
             }
-            "--map-by" => {
-                let v = value(name, inline, &mut rest)?;
-                let m = mapping::parse(&v, ncpus).map_err(UsageError)?;
-                if let Some(n) = m.per_node {
-                    per_node = Some((n, format!("--map-by {v}")));
-                }
-                map = Some(m);
-            }
+            // Checked once it is known whether the job runs here.
+            "--map-by" => map_by = Some(value(name, inline, &mut rest)?),
             "--mca" | "-mca" | "--gmca" | "-gmca" if inline.is_none() => {
                 let key = value(name, None, &mut rest)?;
                 let Some(Some(val)) = rest.next().map(|v| v.to_str()) else {
                     return err(format!("option '{name}' needs a name and a value"));
                 };
-                mca.push(format!("{name} {key} {val}"));
+                mca.push((format!("{name} {key} {val}"), key, val.to_owned()));
             }
             "--timeout" => {
                 let v = value(name, inline, &mut rest)?;
@@ -208,14 +228,8 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
                 let v = value(name, inline, &mut rest)?;
                 stopped_grace = Some((parse_grace(&format!("option '{name}'"), &v)?, v));
             }
-            "--bind-to" => {
-                bind = Some(match value(name, inline, &mut rest)?.as_str() {
-                    "core" => Bind::Core,
-                    "none" => Bind::None,
-                    "auto" => Bind::Auto,
-                    v => return err(format!("option '--bind-to' needs core, none or auto, not '{v}'")),
-                })
-            }
+            // Checked once it is known whether the job runs here.
+            "--bind-to" => bind_to = Some(value(name, inline, &mut rest)?),
             "-x" if inline.is_none() => {
                 let v = value(name, None, &mut rest)?;
                 match v.split_once('=') {
@@ -223,14 +237,17 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
                         return err(format!("option '-x' needs NAME or NAME=VALUE, not '{v}'"));
                     }
                     Some((n, val)) => env.push((n.into(), val.into())),
-                    // NAME alone exports the current value, which PEs inherit anyway.
-                    None => {}
+                    // NAME alone exports the current value, which PEs on this
+                    // machine inherit anyway.
+                    None => env_names.push(v),
                 }
             }
             "--tag-output"
             | "--report-bindings"
             | "--oversubscribe"
             | "--allow-run-as-root"
+            | "-v"
+            | "--verbose"
             | "-h"
             | "--help"
             | "--version"
@@ -240,23 +257,69 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
             }
             "--tag-output" => tag_output = true,
             "--report-bindings" => report_bindings = true,
-            "--oversubscribe" | "--allow-run-as-root" => {}
+            "--oversubscribe" => oversubscribe = true,
+            "--allow-run-as-root" => allow_run_as_root = true,
+            "-v" | "--verbose" => verbose = true,
             "-h" | "--help" => return Ok(Action::Help),
             "--version" => return Ok(Action::Version),
             _ => return err(format!("unknown option '{text}'")),
         }
     };
 
-    if !hosts.is_empty() {
+    // Another machine, or RSHMEM_LAUNCHER: the MPI launcher runs the job.
+    let far = if hosts.is_empty() {
+        None
+    } else {
         let this = this();
-        if let Some(h) = hosts.iter().find(|h| !this.is(&h.name)) {
-            return err(format!(
-                "host '{}' ({}) is not this machine ({}): rshmem runs every PE on this machine, multi-node jobs \
-                 are not supported yet",
-                h.name, h.origin, this.hostname
-            ));
-        }
+        hosts.iter().find(|h| !this.is(&h.name)).cloned()
+    };
+    let reason = match (&launcher, far) {
+        (Some(l), _) => Some(format!("{}={}", remote::ENV_LAUNCHER, l.to_string_lossy())),
+        (None, Some(h)) => Some(format!("host '{}' ({})", h.name, h.origin)),
+        (None, None) => None,
+    };
+    if let Some(reason) = reason {
+        return Ok(Action::Remote(remote::Job {
+            reason,
+            launcher,
+            np: np.map(|n| n.0),
+            per_node: per_node.map(|n| n.0),
+            // Hostfile entries stay in their files.
+            hosts: hosts.into_iter().filter(|h| h.origin.starts_with('-')).collect(),
+            hostfiles,
+            map_by,
+            bind: bind_to,
+            mca: mca.iter().map(|(_, k, v)| (k.clone(), v.clone())).collect(),
+            env,
+            env_names,
+            tag_output,
+            report_bindings,
+            oversubscribe,
+            allow_run_as_root,
+            timeout,
+            stopped_grace: stopped_grace.is_some(),
+            verbose,
+            program,
+            args: rest.cloned().collect(),
+        }));
     }
+    let bind = match bind_to.as_deref() {
+        None => None,
+        Some("core") => Some(Bind::Core),
+        Some("none") => Some(Bind::None),
+        Some("auto") => Some(Bind::Auto),
+        Some(v) => return err(format!("option '--bind-to' needs core, none or auto, not '{v}'")),
+    };
+    let map: Option<MapBy> = match &map_by {
+        None => None,
+        Some(v) => {
+            let m = mapping::parse(v, ncpus).map_err(UsageError)?;
+            if let Some(n) = m.per_node {
+                per_node = Some((n, format!("--map-by {v}")));
+            }
+            Some(m)
+        }
+    };
     let npes = match (np, per_node) {
         (Some((n, np_text)), Some((k, per_text))) if n != k => {
             return err(format!(
@@ -279,7 +342,7 @@ fn parse_on(args: &[OsString], ncpus: usize, this: &dyn Fn() -> ThisMachine) -> 
     if !mca.is_empty() {
         notes.push(format!(
             "oshrun: note: ignoring {} (Open MPI's MCA parameters do not apply to rshmem)",
-            mca.join(", ")
+            mca.iter().map(|m| m.0.as_str()).collect::<Vec<_>>().join(", ")
         ));
     }
     let pin_by_map = map.as_ref().is_some_and(|m| m.pin);
@@ -356,8 +419,15 @@ pub fn show(p: &OsStr) -> String {
 mod tests {
     use super::*;
 
+    /// Parses on this machine, whatever RSHMEM_LAUNCHER the tests run with.
     fn p(args: &[&str]) -> Result<Action, UsageError> {
-        parse(&args.iter().map(OsString::from).collect::<Vec<_>>())
+        let args: Vec<_> = args.iter().map(OsString::from).collect();
+        parse_on(
+            &args,
+            super::super::spawn::allowed_cpus().len(),
+            &ThisMachine::detect,
+            None,
+        )
     }
 
     fn run(args: &[&str]) -> Options {
@@ -528,7 +598,7 @@ mod tests {
     /// Parses as on a 4-CPU machine called node1 with address 10.0.0.7.
     fn p4(args: &[&str]) -> Result<Action, UsageError> {
         let this = || ThisMachine::with("node1.example.org", vec!["10.0.0.7".parse().unwrap()]);
-        parse_on(&args.iter().map(OsString::from).collect::<Vec<_>>(), 4, &this)
+        parse_on(&args.iter().map(OsString::from).collect::<Vec<_>>(), 4, &this, None)
     }
 
     fn run4(args: &[&str]) -> Options {
@@ -554,13 +624,12 @@ mod tests {
         assert_eq!(run4(&["-host=node1.example.org,10.0.0.7", "a"]).npes, 2);
         assert_eq!(run4(&["-hosts", "[::1]:2,::1", "a"]).npes, 3);
         assert_eq!(run4(&["-H", "localhost:8", "-np", "2", "a"]).npes, 2, "-np wins");
-        // Not this machine: a clear error naming the host and this machine.
-        fails4(
-            &["-H", "localhost,node2:2", "a"],
-            "host 'node2' (-H) is not this machine (node1.example.org): rshmem runs every PE on this machine, \
-             multi-node jobs are not supported yet",
-        );
-        fails4(&["-H", "10.0.0.8", "-np", "2", "a"], "host '10.0.0.8'");
+        // Another machine: a job for the MPI launcher (see remote.rs's tests).
+        assert!(matches!(p4(&["-H", "localhost,node2:2", "a"]), Ok(Action::Remote(_))));
+        assert!(matches!(
+            p4(&["-H", "10.0.0.8", "-np", "2", "a"]),
+            Ok(Action::Remote(_))
+        ));
         fails4(
             &["-H", "a:0", "prog"],
             "option '-H': 'a:0': a slot count is 1 to 4096, not '0'",
@@ -585,10 +654,13 @@ mod tests {
         let h = dir.join("far");
         std::fs::write(&h, "localhost\nfar.away slots=2\n").unwrap();
         let hp = h.to_str().unwrap();
-        fails4(
-            &["--hostfile", hp, "a"],
-            &format!("host 'far.away' (hostfile {hp} line 2) is not this machine"),
-        );
+        match p4(&["--hostfile", hp, "a"]) {
+            Ok(Action::Remote(j)) => {
+                assert_eq!(j.reason, format!("host 'far.away' (hostfile {hp} line 2)"));
+                assert_eq!((j.hostfiles, j.hosts), (vec![hp.to_string()], vec![]));
+            }
+            other => panic!("{other:?}"),
+        }
         fails4(
             &["--hostfile", "/nonexistent/hf", "a"],
             "cannot read hostfile /nonexistent/hf: No such file",

@@ -11,6 +11,8 @@
 //! The caller then marks the PE running and meets the others in a barrier.
 
 mod attach;
+mod fdshare;
+pub mod mpi;
 
 use crate::config::{Config, Setting, human_bytes};
 use crate::error::{Error, ErrorKind};
@@ -18,6 +20,9 @@ use crate::heap::alloc::Allocator;
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::Active;
+#[cfg(not(feature = "check-transport"))]
+use crate::transport::mpi::Remote;
+use crate::transport::mpi::Session;
 use crate::wait::backoff::Policy;
 use crate::wait::{Waiter, notify};
 use crate::world::World;
@@ -28,6 +33,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 const LAYOUT_PENDING: u32 = 0;
 const LAYOUT_READY: u32 = 1;
 const LAYOUT_FAILED: u32 = 2;
+
+/// Yields a wait makes before it sleeps when remote PEs may write what it
+/// waits for (about 0.1 s of polling MPI between yields).
+const REMOTE_YIELDS: u32 = 100_000;
 
 /// CPUs the job's PEs share: as `oshrun` counted them (this PE may be pinned
 /// to one), else this process's own count.
@@ -43,17 +52,31 @@ fn default_heap(npes: usize, requested: usize) -> usize {
     requested.min(fit.max(32 << 20))
 }
 
-pub fn start(routine: &'static str) -> Result<World, Error> {
+/// `requested`: the thread level the program asked for.
+pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
     let fail = |kind: ErrorKind| Error::new(routine, kind);
     let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
     crate::error::set_debug(config.debug);
+    let (attached, session) = if mpi::launched_by_mpi() {
+        let want_multiple = config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+        let (a, s) = mpi::attach(want_multiple).map_err(|s| fail(ErrorKind::Startup(s)))?;
+        (a, Some(s))
+    } else {
+        (attach::attach(routine).map_err(|s| fail(ErrorKind::Startup(s)))?, None)
+    };
     let attach::Attached {
         me,
         npes,
         file,
         own,
         job_cpus: cpus_from_oshrun,
-    } = attach::attach(routine).map_err(|s| fail(ErrorKind::Startup(s)))?;
+    } = attached;
+    // The PEs that share this job file: every PE, or this node's.
+    let file_pes: Vec<usize> = session
+        .as_ref()
+        .map_or_else(|| (0..npes).collect(), |s| s.node_pes.clone());
+    let planner = file_pes[0];
+    let spans_nodes = file_pes.len() < npes;
     let page = job::page_size();
 
     let control_map = segment::map_shared(&file, 0, job::control_len(npes))
@@ -61,8 +84,12 @@ pub fn start(routine: &'static str) -> Result<World, Error> {
     // SAFETY: the mapping is control_len(npes) bytes, page aligned, never unmapped.
     let control = unsafe { Control::from_raw(control_map.ptr, npes) };
     if own {
-        control.header().npes.store(1, Ordering::Relaxed);
+        control.header().npes.store(npes as u32, Ordering::Relaxed);
         control.header().magic.store(job::MAGIC, Ordering::Release);
+    }
+    if let Some(s) = &session {
+        // The node's other PEs check the header only once its creator wrote it.
+        s.shim.node_barrier().map_err(|e| fail(ErrorKind::Startup(e)))?;
     }
     if control.header().magic.load(Ordering::Acquire) != job::MAGIC
         || control.header().npes.load(Ordering::Acquire) as usize != npes
@@ -79,10 +106,21 @@ pub fn start(routine: &'static str) -> Result<World, Error> {
     let wanted = if config.symmetric_size_set_by.is_some() {
         config.symmetric_size
     } else {
-        default_heap(npes, config.symmetric_size)
+        default_heap(file_pes.len(), config.symmetric_size)
     };
-    let heap_len = wanted.next_multiple_of(page);
-    let policy = Policy::for_job(npes, job_cpus(cpus_from_oshrun), config.wait_spin);
+    let mut heap_len = wanted.next_multiple_of(page);
+    if let Some(s) = &session {
+        heap_len = mpi::agree_sizes(s.shim, npes, data_len, heap_len, config.symmetric_size_set_by.is_some())
+            .map_err(|e| fail(ErrorKind::Startup(e)))?;
+    }
+    let mut policy = Policy::for_job(file_pes.len(), job_cpus(cpus_from_oshrun), config.wait_spin);
+    if spans_nodes && !config.progress_thread {
+        // Remote writes ring no bell here: without a progress thread to ring
+        // it, a wait must keep polling MPI, so it yields for long and then
+        // sleeps only briefly (the hang reports still start from the sleeps).
+        policy.yields = REMOTE_YIELDS;
+        policy.longest_sleep = policy.first_sleep;
+    }
     let waiter = Waiter {
         bell: &control.slot(me).wake.sync,
         policy,
@@ -97,29 +135,32 @@ pub fn start(routine: &'static str) -> Result<World, Error> {
     info.want_data_len.store(data_len as u64, Ordering::Relaxed);
     info.want_heap_size.store(heap_len as u64, Ordering::Relaxed);
     control.set_state(me, PeState::Arrived);
-    notify(&control.slot(0).wake.sync);
+    notify(&control.slot(planner).wake.sync);
 
     let header = control.header();
-    if me == 0 {
+    if me == planner {
         waiter.wait(
-            || (0..npes).all(|pe| control.state(pe) == PeState::Arrived),
+            || file_pes.iter().all(|&pe| control.state(pe) == PeState::Arrived),
             || {
                 format!(
-                    "all {npes} PEs to call shmem_init (arrived: {:?})",
-                    (0..npes)
-                        .filter(|&pe| control.state(pe) == PeState::Arrived)
+                    "all {} PEs to call shmem_init (arrived: {:?})",
+                    file_pes.len(),
+                    file_pes
+                        .iter()
+                        .filter(|&&pe| control.state(pe) == PeState::Arrived)
                         .collect::<Vec<_>>()
                 )
             },
         );
         let announce = |result: u32| {
             header.layout_ready.store(result, Ordering::Release);
-            for pe in 0..npes {
+            for &pe in &file_pes {
                 notify(&control.slot(pe).wake.sync);
             }
         };
         if let Err(why) = plan_layout(
             &control,
+            &file_pes,
             &file,
             config.symmetric_size_set_by.as_ref(),
             data_len,
@@ -133,12 +174,12 @@ pub fn start(routine: &'static str) -> Result<World, Error> {
     } else {
         waiter.wait(
             || header.layout_ready.load(Ordering::Acquire) != LAYOUT_PENDING,
-            || "PE 0 to lay out the symmetric segments".into(),
+            || format!("PE {planner} to lay out the symmetric segments"),
         );
         if header.layout_ready.load(Ordering::Acquire) == LAYOUT_FAILED {
-            return Err(fail(ErrorKind::Startup(
-                "PE 0 could not set up the job (see its message)".into(),
-            )));
+            return Err(fail(ErrorKind::Startup(format!(
+                "PE {planner} could not set up the job (see its message)"
+            ))));
         }
     }
 
@@ -179,9 +220,18 @@ pub fn start(routine: &'static str) -> Result<World, Error> {
         })?;
     }
     let area_off = seg_offset + (npes * stride) as u64;
-    let transport = open_transport(segs, control, &file, area_off, policy, config.hang_warn_secs)
-        .map_err(|why| fail(ErrorKind::Startup(why)))?;
+    let transport = open_transport(
+        segs,
+        control,
+        &file,
+        area_off,
+        policy,
+        config.hang_warn_secs,
+        session.as_ref().filter(|_| spans_nodes),
+    )
+    .map_err(|why| fail(ErrorKind::Startup(why)))?;
     Ok(World {
+        mpi: session,
         me,
         npes,
         psync: crate::psync::SyncState::new(config.psync_strategy),
@@ -218,8 +268,32 @@ fn open_transport(
     _area_off: u64,
     _policy: Policy,
     _hang_warn_secs: f64,
+    spanning: Option<&Session>,
 ) -> Result<Active, String> {
-    Ok(crate::transport::shm::SharedMemory::new(segs, control))
+    use crate::transport::hybrid::{Hybrid, Nodes};
+    let shm = crate::transport::shm::SharedMemory::new(segs, control);
+    let Some(s) = spanning else {
+        return Ok(Hybrid::new(shm, None));
+    };
+    let mut local = vec![false; segs.npes].into_boxed_slice();
+    for &pe in &s.node_pes {
+        local[pe] = true;
+    }
+    // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
+    // mapping of every segment, which lives as long as the process.
+    let remote = unsafe { Remote::open(s.shim, segs.base.add(segs.me * segs.stride), segs.stride) }
+        .map_err(|e| format!("cannot expose this PE's symmetric memory to MPI: {e}"))?;
+    Ok(Hybrid::new(
+        shm,
+        Some(Nodes {
+            remote,
+            local,
+            node_pes: s.node_pes.clone(),
+            control,
+            me: segs.me,
+            ticks: Default::default(),
+        }),
+    ))
 }
 
 /// The checking transport: hides the other PEs' segments from this process
@@ -232,7 +306,11 @@ fn open_transport(
     area_off: u64,
     policy: Policy,
     hang_warn_secs: f64,
+    spanning: Option<&Session>,
 ) -> Result<Active, String> {
+    if spanning.is_some() {
+        return Err("the checking transport runs on one node only (start the job with oshrun)".into());
+    }
     segs.hide_peers()
         .map_err(|e| format!("cannot protect the other PEs' segments: {e}"))?;
     let len = transport_area_len(segs.npes);
@@ -246,6 +324,7 @@ fn open_transport(
 /// PE 0: checks every PE's proposal, sizes the file and writes the layout.
 fn plan_layout(
     control: &Control,
+    file_pes: &[usize],
     file: &OwnedFd,
     heap_set_by: Option<&Setting>,
     data_len: usize,
@@ -253,7 +332,7 @@ fn plan_layout(
     sync_len: usize,
 ) -> Result<(), String> {
     let npes = control.npes();
-    for pe in 1..npes {
+    for &pe in &file_pes[1..] {
         let info = &control.slot(pe).info;
         let (d, h) = (
             info.want_data_len.load(Ordering::Relaxed) as usize,
@@ -266,20 +345,23 @@ fn plan_layout(
         }
         if h != heap_len {
             return Err(format!(
-                "PE {pe} asks for a {} heap but PE 0 for {}: set SHMEM_SYMMETRIC_SIZE the same for every PE",
+                "PE {pe} asks for a {} heap but PE {} for {}: set SHMEM_SYMMETRIC_SIZE the same for every PE",
                 human_bytes(h as u128),
+                file_pes[0],
                 human_bytes(heap_len as u128)
             ));
         }
     }
-    let total = npes as u128 * heap_len as u128;
+    // The PEs of this machine: the job's, or this node's.
+    let here = file_pes.len();
+    let total = here as u128 * heap_len as u128;
     let machine = segment::machine_memory();
     if let Some(set) = heap_set_by.filter(|_| total > machine) {
         return Err(format!(
-            "{}={} asks for {npes} PE{} x {} = {}, more than this machine's memory ({})",
+            "{}={} asks for {here} PE{} x {} = {}, more than this machine's memory ({})",
             set.var,
             set.text,
-            if npes == 1 { "" } else { "s" },
+            if here == 1 { "" } else { "s" },
             human_bytes(heap_len as u128),
             human_bytes(total),
             human_bytes(machine)

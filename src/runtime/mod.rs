@@ -18,6 +18,7 @@
 //! only: which runtime is active, and the words the exit paths need.
 
 pub mod bootstrap;
+mod progress;
 
 use crate::error::{self, Error, ErrorKind};
 use crate::job::{Control, PeState};
@@ -86,6 +87,9 @@ static LIFECYCLE: Mutex<usize> = Mutex::new(0);
 /// Set when the process is leaving through an error or `shmem_global_exit`,
 /// so the exit hook does not try a collective finalize.
 static EXITING: AtomicBool = AtomicBool::new(false);
+/// Set once an MPI-launched PE has ended its MPI job (at its finalize): MPI
+/// cannot start again in this process.
+static MPI_ENDED: AtomicBool = AtomicBool::new(false);
 /// Set while the exit hook runs: `exit` is under way and must not be called again.
 static IN_EXIT_HOOK: AtomicBool = AtomicBool::new(false);
 /// This PE's state word in the control block, once mapped (for the exit paths).
@@ -131,15 +135,28 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     );
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
+    if MPI_ENDED.load(Ordering::Acquire) {
+        return Err(Error::new(
+            routine,
+            ErrorKind::Startup(
+                "this PE was started by an MPI launcher and has finalized: MPI cannot be initialised twice in a \
+                 process, so neither can rshmem"
+                    .into(),
+            ),
+        ));
+    }
     let rt: &'static Runtime = if first {
         let rt = Box::leak(Box::new(Runtime {
-            world: bootstrap::start(routine)?,
+            world: bootstrap::start(routine, requested)?,
             teams: Default::default(),
             spaces: Default::default(),
             semaphores: Default::default(),
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
+        if rt.config.progress_thread && !crate::transport::Transport::single_node(&rt.transport) {
+            progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+        }
         rt
     } else {
         // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
@@ -155,6 +172,11 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     *count = 1;
     // Nobody may touch a peer's memory before that peer has mapped its globals.
     crate::coll::barrier_all(rt, routine);
+    if let Some(s) = rt.mpi.as_ref().filter(|s| s.node_pes.len() < rt.npes) {
+        rt.teams
+            .init_node(rt, &rt.spaces, node_group(&s.node_pes, rt.me))
+            .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+    }
     if first && rt.me == 0 {
         if rt.config.version || rt.config.debug {
             eprintln!(
@@ -167,10 +189,47 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         if rt.config.info {
             eprint!("{}", rt.config.info_text());
             use crate::transport::{Active, Transport};
-            eprintln!("rshmem transport: {}; {}", Active::NAME, Active::ATOMICITY.describe());
+            eprintln!(
+                "rshmem transport: {}; {}",
+                rt.transport.describe(),
+                Active::ATOMICITY.describe()
+            );
+            if let Some(s) = &rt.mpi {
+                eprintln!(
+                    "rshmem MPI: {} (through {}); {} PEs, {} on this node; progress thread {}",
+                    s.library,
+                    s.shim.path().display(),
+                    rt.npes,
+                    s.node_pes.len(),
+                    if rt.config.progress_thread { "on" } else { "off" }
+                );
+            }
         }
     }
     Ok(granted)
+}
+
+/// The group of this node's PEs (`SHMEM_TEAM_SHARED`), which a team needs as
+/// an arithmetic progression: true of block and round-robin placements. Any
+/// other placement gives a team of this PE alone, which is still a correct
+/// answer (it shares memory with itself).
+fn node_group(node_pes: &[usize], me: usize) -> crate::coll::Group {
+    let stride = if node_pes.len() > 1 {
+        node_pes[1] - node_pes[0]
+    } else {
+        1
+    };
+    let progression = node_pes.windows(2).all(|w| w[1] - w[0] == stride);
+    let (start, stride, size, rank) = match node_pes.iter().position(|&p| p == me) {
+        Some(rank) if progression => (node_pes[0], stride, node_pes.len(), rank),
+        _ => (me, 1, 1, 0),
+    };
+    crate::coll::Group {
+        start: start as isize,
+        stride: stride as isize,
+        size,
+        rank,
+    }
 }
 
 /// `shmem_finalize`: collective; the last nested call leaves the library.
@@ -194,6 +253,45 @@ pub fn finalize(at_exit: bool) {
     rt.end_state();
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
+    end_mpi(rt);
+}
+
+/// Ends the MPI job of an MPI-launched PE, after its finalize rendezvous:
+/// the progress thread, the window (collective), then MPI itself if rshmem
+/// started it (a program that called `MPI_Init` finalizes MPI itself).
+fn end_mpi(rt: &Runtime) {
+    let Some(s) = &rt.mpi else { return };
+    progress::stop();
+    // The checking build never opens a window (it runs on one node).
+    #[cfg(not(feature = "check-transport"))]
+    let closed = match rt.transport.nodes() {
+        Some(n) => n.remote.close(),
+        None => Ok(()),
+    };
+    #[cfg(feature = "check-transport")]
+    let closed: Result<(), String> = Ok(());
+    MPI_ENDED.store(true, Ordering::Release);
+    let ended = closed.and_then(|()| if s.we_initialized { s.shim.finalize() } else { Ok(()) });
+    if let Err(e) = ended {
+        error::fatal(&Error::new(
+            "shmem_finalize",
+            ErrorKind::Internal(format!("cannot end the MPI job: {e}")),
+        ));
+    }
+}
+
+/// Ends every PE of an MPI job at once (`MPI_Abort`), if this PE belongs to
+/// one that is still running; the MPI launcher then reports it.
+fn abort_mpi(status: i32) {
+    if MPI_ENDED.load(Ordering::Acquire) {
+        return;
+    }
+    if let Some(shim) = crate::transport::mpi::shim::Shim::loaded() {
+        // SAFETY: fflush(NULL) flushes every C stream, so what the program
+        // printed is not lost with the process.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
+        shim.abort(status);
+    }
 }
 
 /// Records where this PE's state words are, for the exit paths.
@@ -219,6 +317,7 @@ fn set_my_state(s: PeState) {
 pub fn abort_job(status: i32) -> ! {
     EXITING.store(true, Ordering::SeqCst);
     set_my_state(PeState::Failed);
+    abort_mpi(status);
     if IN_EXIT_HOOK.load(Ordering::SeqCst) {
         // Inside exit(): calling it again is undefined. Flush what the
         // program printed (exit would have, after the hooks), then leave.
@@ -243,6 +342,7 @@ pub fn global_exit(status: i32) -> ! {
         crate::transport::Transport::quiet(&rt.transport);
     }
     set_my_state(PeState::GlobalExit);
+    abort_mpi(status);
     std::process::exit(status)
 }
 

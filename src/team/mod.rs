@@ -264,6 +264,32 @@ impl Teams {
         Ok(())
     }
 
+    /// After the start-up barrier of a job that spans nodes: `SHMEM_TEAM_SHARED`
+    /// and `SHMEMX_TEAM_NODE` become the PEs of this node (`node`, with this
+    /// PE's rank), a team with synchronisation memory of its own, created
+    /// collectively over the world like any split.
+    pub fn init_node(&self, rt: &World, spaces: &Spaces, node: Group) -> Result<(), String> {
+        let world = self.lookup(WORLD).ok_or("the world team is missing")?;
+        let raw = match self.create(rt, spaces, "shmem_init", &world, &[Some((node, 0))]).pop() {
+            Some(Ok(Some(raw))) => raw,
+            Some(Err(SplitError::NoSyncMemory(why))) => {
+                return Err(format!("cannot make the node's team (SHMEM_TEAM_SHARED): {why}"));
+            }
+            _ => return Err("cannot make the node's team (SHMEM_TEAM_SHARED)".into()),
+        };
+        let team = self.remove(raw).ok_or("the node's team vanished")?;
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        for (index, name) in [(1, PREDEFINED[1]), (2, PREDEFINED[2])] {
+            table.slots[index].team = Some(Arc::new(Team {
+                sync: team.sync.clone(),
+                space: team.space.clone(),
+                predefined: Some(name),
+                ..*team
+            }));
+        }
+        Ok(())
+    }
+
     /// At `shmem_finalize`: forgets every team.
     pub fn finalize(&self, spaces: &Spaces) {
         let _guard = spaces.lifecycle();

@@ -39,9 +39,11 @@
 //! - `put`, `put_value`, `put_strided`, `put_signal`: complete (visible to the
 //!   target) when they return; `get*`: the data is in the destination when
 //!   they return, and later loads are ordered after them (acquire).
-//! - `put_nbi`, `get_nbi`, `put_signal_nbi`, `atomic_nbi`: only the source may
-//!   be reused on return; the transfer (and a `get_nbi`'s destination, an
-//!   `atomic_nbi`'s fetched value) is complete only after the next [`quiet`].
+//! - `put_nbi`, `get_nbi`, `put_signal_nbi`, `atomic_nbi`: the transfer (and
+//!   a `get_nbi`'s destination, an `atomic_nbi`'s fetched value) is complete
+//!   only after the next [`quiet`], and as OpenSHMEM says, the source must not
+//!   change until then either (shared memory copies it at once; MPI may read
+//!   it later).
 //! - `atomic`, `atomic_no_wake`, `flag_add`: sequentially consistent; see
 //!   [`Atomicity`] for what they are atomic with.
 //! - [`fence`]: earlier puts to each PE are delivered before later ones to
@@ -58,6 +60,11 @@
 
 #[cfg(feature = "check-transport")]
 pub mod check;
+// The checking build runs without these (`Active` is the checking transport).
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub mod hybrid;
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub mod mpi;
 // The checking build runs without it (and without its variant of `Atomicity`).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub mod shm;
@@ -72,10 +79,11 @@ use std::time::Duration;
 /// A PE number already checked to be in range.
 pub type Pe = usize;
 
-/// The transport of this build: shared memory (the cargo feature
-/// `check-transport` selects the checking transport of the tests instead).
+/// The transport of this build: shared memory within a node, MPI between
+/// nodes when the job spans several (the cargo feature `check-transport`
+/// selects the checking transport of the tests instead).
 #[cfg(not(feature = "check-transport"))]
-pub type Active = shm::SharedMemory;
+pub type Active = hybrid::Hybrid;
 /// The transport of this build: the checking transport of the tests
 /// (feature `check-transport`), which executes every operation on another
 /// PE in that PE (see [`check`]).
@@ -134,6 +142,12 @@ pub trait Transport: Send + Sync + 'static {
     /// that peers update with AMOs is only correct under [`Atomicity::Cpu`].
     const ATOMICITY: Atomicity;
 
+    /// What this transport is in this job, for `SHMEM_INFO` (`NAME`, unless
+    /// the job uses only part of it).
+    fn describe(&self) -> &'static str {
+        Self::NAME
+    }
+
     /// Whether `pe` shares memory with this PE (same node: `local_ptr` gives
     /// an address for it). Always true for this PE.
     fn shares_memory(&self, pe: Pe) -> bool;
@@ -141,8 +155,6 @@ pub trait Transport: Send + Sync + 'static {
     /// Whether every PE of the job shares memory with this one (the job runs
     /// on one node). Algorithms that must be the same on every PE (the lock)
     /// choose by it, never by `shares_memory` of one peer.
-    // Used by the multi-node lock (issue 19, in progress).
-    #[allow(dead_code)]
     fn single_node(&self) -> bool;
 
     /// Address at which this process can load/store `off` on `pe`, if it can.
@@ -164,9 +176,9 @@ pub trait Transport: Send + Sync + 'static {
     /// `dst` is writable for `len` bytes and `off..off+len` lies in a segment.
     unsafe fn get(&self, pe: Pe, off: SymOffset, dst: *mut u8, len: usize);
 
-    /// Non-blocking [`put`](Self::put): `src` may be reused on return, the
-    /// transfer is complete only after the next [`quiet`](Self::quiet). The
-    /// default completes it at once (allowed: completing early is legal).
+    /// Non-blocking [`put`](Self::put): the transfer is complete only after
+    /// the next [`quiet`](Self::quiet), and `src` must not change until then.
+    /// The default completes it at once (allowed: completing early is legal).
     ///
     /// # Safety
     /// As for `put`.
@@ -261,9 +273,9 @@ pub trait Transport: Send + Sync + 'static {
         op: AmoOp<u64>,
     ) -> u64;
 
-    /// Non-blocking [`put_signal`](Self::put_signal): `src` may be reused on
-    /// return; data and signal are delivered by the next [`quiet`](Self::quiet),
-    /// the signal never before the data. The default completes at once.
+    /// Non-blocking [`put_signal`](Self::put_signal): data and signal are
+    /// delivered by the next [`quiet`](Self::quiet), the signal never before
+    /// the data; `src` must not change until then. The default completes at once.
     ///
     /// # Safety
     /// As for `put_signal`.

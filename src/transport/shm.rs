@@ -225,7 +225,7 @@ impl Transport for SharedMemory {
 }
 
 /// (arrivals, episode) of a rendezvous in the header.
-fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
+pub(super) fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
     match which {
         Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
         Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
@@ -233,7 +233,7 @@ fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
 }
 
 /// A PE's "arrived at episode + 1" word of a rendezvous.
-fn arrived(which: Rendezvous, w: &Whereabouts) -> &AtomicU32 {
+pub(super) fn arrived(which: Rendezvous, w: &Whereabouts) -> &AtomicU32 {
     match which {
         Rendezvous::Barrier => &w.arrived,
         Rendezvous::Finalize => &w.finalize_arrived,

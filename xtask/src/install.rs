@@ -5,6 +5,7 @@
 //! ```text
 //! bin/      oshcc shmemcc oshcxx oshc++ shmemc++ shmemcxx oshrun shmemrun
 //! lib/      librshmem.so librshmem.a librshmem-profiling.a pkgconfig/rshmem.pc
+//!           librshmem_mpi.so (if the build made it: an MPI was installed)
 //! include/  every file under the sources' include/ (mpp/ and all)
 //! share/doc/rshmem/  README.md docs/
 //! ```
@@ -25,6 +26,9 @@ const BINARIES: [&str; 3] = ["oshcc", "oshcxx", "oshrun"];
 const ALIASES: [(&str, &str); 2] = [("shmemcc", "oshcc"), ("shmemrun", "oshrun")];
 /// Libraries copied from the build directory, with their mode.
 const LIBRARIES: [(&str, u32); 2] = [("librshmem.so", 0o755), ("librshmem.a", 0o644)];
+/// The MPI shim, which a build makes only where it finds an MPI. librshmem.so
+/// loads it from its own directory, so it goes beside it.
+const MPI_SHIM: &str = "librshmem_mpi.so";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -96,6 +100,13 @@ pub fn install(src: &Sources, prefix: &Path) -> Result<Vec<PathBuf>, String> {
     }
     for (l, mode) in LIBRARIES {
         done.push(copy_file(&src.build_dir.join(l), &lib.join(l), mode)?);
+    }
+    if src.build_dir.join(MPI_SHIM).is_file() {
+        done.push(copy_file(&src.build_dir.join(MPI_SHIM), &lib.join(MPI_SHIM), 0o755)?);
+    } else if lib.join(MPI_SHIM).is_file() {
+        // An earlier install's shim would be loaded by this library.
+        std::fs::remove_file(lib.join(MPI_SHIM))
+            .map_err(|e| format!("cannot remove the old {}: {e}", lib.join(MPI_SHIM).display()))?;
     }
     // Made here, after librshmem.a, so it is the newer and the wrapper takes it.
     let weak = lib.join("librshmem-profiling.a");

@@ -1,0 +1,435 @@
+//! The transport of a job on one node or several: shared memory among the
+//! PEs of a node, MPI-3 RMA ([`Remote`]) to the others.
+//!
+//! Each node has its own job file (a memfd its first PE created and handed to
+//! the others, see `runtime::bootstrap`), laid out exactly as a one-node job
+//! of all the job's PEs: control-block slots and segments are indexed by
+//! global PE number, and only this node's are ever touched (the rest of the
+//! file stays a hole). So every operation on a PE of this node is today's
+//! shared-memory code, unchanged, and the route is one test per operation:
+//! no remote engine (a one-node job, the common case), or a PE of this node.
+//!
+//! Remote PEs get no load/store address (`shmem_ptr` gives NULL), cannot be
+//! woken (their waits poll `progress` instead of sleeping, see
+//! `runtime::bootstrap`), and are never "on this CPU".
+//!
+//! # Atomicity
+//!
+//! A word may be updated at once by this node's PEs with CPU atomics and by
+//! other nodes' PEs through MPI. That is atomic only when the engine applies
+//! remote atomics with the target's CPU atomics: true of Open MPI's `osc ucx`
+//! with UCX's software atomics (TCP, and `UCX_ATOMIC_MODE=cpu`, which rshmem
+//! sets unless the user did), `osc pt2pt` and `osc sm`; measured exact here
+//! with mixed local and remote contention on one word (c_tests). Hence
+//! [`Atomicity::Cpu`]. An engine using NIC atomics is not covered (README,
+//! known limits).
+//!
+//! # The world rendezvous across nodes
+//!
+//! Hierarchical: the node's PEs arrive at the node's counter (as on one
+//! node); its first PE, the leader, waits for them all, meets the other
+//! leaders in a non-blocking MPI barrier, then opens the next episode for its
+//! node. Every PE completes its remote operations before arriving (the
+//! callers quiet first), so a barrier orders memory across nodes too.
+
+use super::mpi::Remote;
+use super::mpi::shim::Comm;
+use super::shm::{SharedMemory, arrived, counters};
+use super::{Atomicity, Pe, Rendezvous, Transport};
+use crate::heap::SymOffset;
+use crate::job::Control;
+use crate::types::{AmoOp, AtomicWord};
+use crate::wait::stuck::Post;
+use crate::wait::{Waiter, notify};
+use std::mem::MaybeUninit;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+/// The PEs of this node and the engine to the others, in a job that spans nodes.
+pub struct Nodes {
+    pub remote: Remote,
+    /// `local[pe]`: `pe` is on this node.
+    pub local: Box<[bool]>,
+    /// This node's PEs, ascending; the first is its leader.
+    pub node_pes: Vec<usize>,
+    pub control: Control,
+    pub me: usize,
+    /// Node-local operations so far (see `LOCAL_OPS_PER_PROGRESS`).
+    pub ticks: AtomicU32,
+}
+
+/// Node-local operations between two calls into MPI of a PE that makes no
+/// remote ones (an `MPI_Iprobe` costs about as much as 50 of them).
+const LOCAL_OPS_PER_PROGRESS: u32 = 64;
+
+pub struct Hybrid {
+    shm: SharedMemory,
+    /// `None` in a one-node job.
+    nodes: Option<Box<Nodes>>,
+}
+
+impl Hybrid {
+    pub fn new(shm: SharedMemory, nodes: Option<Nodes>) -> Hybrid {
+        Hybrid {
+            shm,
+            nodes: nodes.map(Box::new),
+        }
+    }
+
+    /// The engine, if `pe` is on another node.
+    #[inline(always)]
+    fn remote(&self, pe: Pe) -> Option<&Remote> {
+        self.nodes.as_ref()?;
+        self.remote_slow(pe)
+    }
+
+    #[cold]
+    fn remote_slow(&self, pe: Pe) -> Option<&Remote> {
+        let n = self.nodes.as_deref()?;
+        if n.local[pe] {
+            // Over software RMA, other nodes' operations on this PE land only
+            // while it calls into MPI: a PE busy with node-local operations
+            // (its own atomics, say) lets them through every so often.
+            if n.ticks.fetch_add(1, Ordering::Relaxed) % LOCAL_OPS_PER_PROGRESS == 0 {
+                n.remote.progress();
+            }
+            return None;
+        }
+        Some(&n.remote)
+    }
+
+    /// The job's nodes, if it spans several.
+    pub fn nodes(&self) -> Option<&Nodes> {
+        self.nodes.as_deref()
+    }
+}
+
+impl Transport for Hybrid {
+    const NAME: &'static str = "shared memory within a node, MPI-3 RMA between nodes";
+    const ATOMICITY: Atomicity = Atomicity::Cpu;
+
+    fn describe(&self) -> &'static str {
+        match self.nodes {
+            None => "shared memory",
+            Some(_) => Self::NAME,
+        }
+    }
+
+    #[inline]
+    fn shares_memory(&self, pe: Pe) -> bool {
+        self.remote(pe).is_none()
+    }
+
+    #[inline]
+    fn single_node(&self) -> bool {
+        self.nodes.is_none()
+    }
+
+    #[inline]
+    fn local_ptr(&self, pe: Pe, off: SymOffset) -> Option<NonNull<u8>> {
+        match self.remote(pe) {
+            Some(_) => None,
+            None => self.shm.local_ptr(pe, off),
+        }
+    }
+
+    #[inline]
+    unsafe fn put(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put(pe, off, src, len) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.put(pe, off, src, len) },
+        }
+    }
+
+    #[inline]
+    unsafe fn get(&self, pe: Pe, off: SymOffset, dst: *mut u8, len: usize) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.get(pe, off, dst, len) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.get(pe, off, dst, len) },
+        }
+    }
+
+    #[inline]
+    unsafe fn put_nbi(&self, pe: Pe, off: SymOffset, src: *const u8, len: usize) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put_nbi(pe, off, src, len) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.put_nbi(pe, off, src, len) },
+        }
+    }
+
+    #[inline]
+    unsafe fn get_nbi(&self, pe: Pe, off: SymOffset, dst: *mut u8, len: usize) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.get_nbi(pe, off, dst, len) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.get_nbi(pe, off, dst, len) },
+        }
+    }
+
+    unsafe fn put_strided<T: Copy>(&self, pe: Pe, off: SymOffset, dst: isize, src: *const T, sst: isize, n: usize) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put_strided(pe, off, dst, src, sst, n) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.put_strided(pe, off, dst, src, sst, n) },
+        }
+    }
+
+    unsafe fn get_strided<T: Copy>(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        sst: isize,
+        dst: *mut T,
+        dst_stride: isize,
+        n: usize,
+    ) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.get_strided(pe, off, sst, dst, dst_stride, n) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.get_strided(pe, off, sst, dst, dst_stride, n) },
+        }
+    }
+
+    #[inline]
+    unsafe fn put_value<T: Copy>(&self, pe: Pe, off: SymOffset, v: T) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put(pe, off, &v as *const T as *const u8, size_of::<T>()) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.put_value(pe, off, v) },
+        }
+    }
+
+    #[inline]
+    unsafe fn get_value<T: Copy>(&self, pe: Pe, off: SymOffset) -> T {
+        match self.remote(pe) {
+            Some(r) => {
+                let mut v = MaybeUninit::<T>::uninit();
+                // SAFETY: the caller's contract; `v` is writable for its size,
+                // and the get fills all of it before returning.
+                unsafe {
+                    r.get(pe, off, v.as_mut_ptr() as *mut u8, size_of::<T>());
+                    v.assume_init()
+                }
+            }
+            // SAFETY: the caller's contract is the trait's.
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.get_value(pe, off) },
+        }
+    }
+
+    #[inline]
+    unsafe fn atomic<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.atomic(pe, off, op) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.atomic(pe, off, op) },
+        }
+    }
+
+    #[inline]
+    unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.atomic_nbi(pe, off, op, fetch) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.atomic_nbi(pe, off, op, fetch) },
+        }
+    }
+
+    #[inline]
+    unsafe fn atomic_no_wake<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.atomic(pe, off, op) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.atomic_no_wake(pe, off, op) },
+        }
+    }
+
+    unsafe fn put_signal(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) -> u64 {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put_signal(pe, off, src, len, sig, op) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.put_signal(pe, off, src, len, sig, op) },
+        }
+    }
+
+    unsafe fn put_signal_nbi(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put_signal_nbi(pe, off, src, len, sig, op) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.put_signal_nbi(pe, off, src, len, sig, op) },
+        }
+    }
+
+    #[inline]
+    unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64) {
+        // Earlier remote puts must be complete before a local flag too: the
+        // flag's reader may go on to read what they wrote on a third PE.
+        if let Some(n) = &self.nodes {
+            n.remote.flush_pending();
+        }
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.flag_add(pe, off, v) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.flag_add(pe, off, v) },
+        }
+    }
+
+    #[inline]
+    fn fence(&self) {
+        self.shm.fence();
+        if let Some(n) = &self.nodes {
+            n.remote.flush_pending();
+        }
+    }
+
+    #[inline]
+    fn quiet(&self) {
+        self.shm.quiet();
+        if let Some(n) = &self.nodes {
+            n.remote.quiet();
+        }
+    }
+
+    #[inline]
+    fn progress(&self) {
+        if let Some(n) = &self.nodes {
+            n.remote.progress();
+        }
+    }
+
+    #[inline]
+    fn wake(&self, pe: Pe) {
+        if self.remote(pe).is_none() {
+            self.shm.wake(pe)
+        }
+    }
+
+    #[inline]
+    unsafe fn sleep_on_word(&self, pe: Pe, off: SymOffset, expected: u32, timeout: Duration) -> bool {
+        // SAFETY: the caller's contract is the trait's.
+        self.remote(pe).is_none() && unsafe { self.shm.sleep_on_word(pe, off, expected, timeout) }
+    }
+
+    #[inline]
+    unsafe fn wake_one_on_word(&self, pe: Pe, off: SymOffset) {
+        if self.remote(pe).is_none() {
+            // SAFETY: the caller's contract is the trait's.
+            unsafe { self.shm.wake_one_on_word(pe, off) }
+        }
+    }
+
+    #[inline]
+    fn locate(&self) -> u32 {
+        self.shm.locate()
+    }
+
+    #[inline]
+    fn may_share_cpu(&self, pe: Pe, cpu: u32) -> bool {
+        self.remote(pe).is_none() && self.shm.may_share_cpu(pe, cpu)
+    }
+
+    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+        match &self.nodes {
+            None => self.shm.rendezvous(waiter, which, post),
+            Some(n) => leader_rendezvous(n, waiter, which, post),
+        }
+    }
+}
+
+/// The world rendezvous of a job that spans nodes (see the module header).
+fn leader_rendezvous<'p>(
+    n: &Nodes,
+    waiter: &Waiter<'_>,
+    which: Rendezvous,
+    post: impl FnOnce(u32) -> Option<Post<'p>>,
+) {
+    let control = &n.control;
+    let h = control.header();
+    let (count, episodes) = counters(which, h);
+    let episode = episodes.load(Ordering::Acquire);
+    let leader = n.node_pes[0];
+    let node_n = n.node_pes.len() as u32;
+    arrived(which, &control.slot(n.me).whereabouts).store(episode.wrapping_add(1), Ordering::Relaxed);
+    // AcqRel: arrivals publish each PE's writes to the leader, whose release
+    // of the new episode passes them on.
+    count.fetch_add(1, Ordering::AcqRel);
+    notify(&control.slot(leader).wake.sync);
+    let shim = n.remote.shim();
+    let post = post(episode);
+    let name = match which {
+        Rendezvous::Barrier => "barrier",
+        Rendezvous::Finalize => "finalize rendezvous",
+    };
+    if n.me != leader {
+        return waiter.wait_at(
+            post.as_ref(),
+            || {
+                shim.progress();
+                episodes.load(Ordering::Acquire) != episode
+            },
+            || format!("this node's leader (PE {leader}) to end the {name} (episode {episode})"),
+        );
+    }
+    waiter.wait_at(
+        post.as_ref(),
+        || {
+            shim.progress();
+            count.load(Ordering::Acquire) == node_n
+        },
+        || {
+            format!(
+                "this node's PEs to reach the {name} (episode {episode}, {} of {node_n} arrived)",
+                count.load(Ordering::Relaxed)
+            )
+        },
+    );
+    if let Err(e) = shim.ibarrier_start(Comm::Leaders) {
+        super::mpi::failed(e);
+    }
+    waiter.wait_at(
+        post.as_ref(),
+        || match shim.ibarrier_test(Comm::Leaders) {
+            Ok(done) => done,
+            Err(e) => super::mpi::failed(e),
+        },
+        || format!("the other nodes to reach the {name} (episode {episode})"),
+    );
+    count.store(0, Ordering::Relaxed);
+    episodes.store(episode.wrapping_add(1), Ordering::Release);
+    for &pe in &n.node_pes {
+        notify(&control.slot(pe).wake.sync);
+    }
+}

@@ -1,0 +1,479 @@
+//! The remote half of the hybrid transport: PEs on other nodes, reached
+//! through MPI-3 one-sided communication.
+//!
+//! [`shim`] loads `librshmem_mpi.so`, the small C library built with the MPI's
+//! own `mpicc` (`shim.c`, interface `shim.h`), so librshmem itself never links
+//! an MPI. [`Remote`] maps the transport's operations onto it:
+//!
+//! - one window per PE over its whole segment (globals, heap, arena), so a
+//!   [`SymOffset`] is the window displacement; a passive-target epoch on
+//!   every PE (`MPI_Win_lock_all`) for the whole job;
+//! - `put`/`get`: `MPI_Put`/`MPI_Get`, then `MPI_Win_flush_local` (OpenSHMEM
+//!   needs only local completion on return; remote completion is `quiet`'s);
+//! - `_nbi`: the MPI call alone, completed by the next `quiet`;
+//! - atomics: `MPI_Fetch_and_op`/`MPI_Compare_and_swap` (the fetching forms
+//!   for every operation, so the value returned is real), then
+//!   `flush_local`: the result's arrival means the update was applied;
+//! - `fence` and `quiet`: `MPI_Win_flush_all` when a remote operation may be
+//!   outstanding (MPI has no ordering-only call; OSHMPI does the same);
+//! - `put_signal`: the data, `MPI_Win_flush` of the target (MPI orders
+//!   nothing between a put and an accumulate), then the signal;
+//! - `progress`: `MPI_Iprobe`, since over software RMA (TCP) a put to a PE
+//!   lands only when that PE calls into MPI.
+//!
+//! An MPI failure is fatal: the PE reports it and the job ends. The
+//! operations are kept out of line (`#[inline(never)]`): each costs
+//! microseconds anyway, and inlined they would bloat the one-node paths of
+//! the hybrid transport that branch around them.
+
+pub(crate) mod shim;
+
+use crate::error::{Error, ErrorKind, fatal};
+use crate::heap::SymOffset;
+use crate::types::{AmoOp, AtomicWord};
+use shim::{RsmOp, Shim};
+use std::mem::{MaybeUninit, size_of};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Ends the PE after an MPI failure (the job ends with it).
+#[cold]
+#[inline(never)]
+pub(crate) fn failed(what: String) -> ! {
+    fatal(&Error::new(
+        "shmem (MPI transport)",
+        ErrorKind::Internal(format!("the MPI engine failed: {what}")),
+    ))
+}
+
+/// `r`'s value, or the end of the PE.
+#[inline]
+fn ok<T>(r: Result<T, String>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => failed(e),
+    }
+}
+
+/// What start-up learned from MPI, kept for the job's end.
+pub struct Session {
+    pub shim: &'static Shim,
+    /// This node's PEs, ascending (the first created the node's job file).
+    pub node_pes: Vec<usize>,
+    /// MPI was initialised by rshmem (so the job's end finalizes it).
+    pub we_initialized: bool,
+    /// The MPI library's version line, for `SHMEM_INFO`.
+    pub library: String,
+}
+
+/// The bits of a 4- or 8-byte word, widened.
+fn to_bits<T: Copy>(v: T) -> u64 {
+    // SAFETY: T is 4 or 8 bytes (checked by the callers' types: atomics are
+    // on such words), and every bit pattern of those sizes is a valid integer.
+    unsafe {
+        match size_of::<T>() {
+            4 => u64::from(std::mem::transmute_copy::<T, u32>(&v)),
+            _ => std::mem::transmute_copy::<T, u64>(&v),
+        }
+    }
+}
+
+/// The inverse of [`to_bits`], for the integer types of the bitwise atomics.
+fn from_bits<T: Copy>(b: u64) -> T {
+    // SAFETY: as in to_bits; T is an integer type of that size here.
+    unsafe {
+        match size_of::<T>() {
+            4 => std::mem::transmute_copy::<u32, T>(&(b as u32)),
+            _ => std::mem::transmute_copy::<u64, T>(&b),
+        }
+    }
+}
+
+/// The MPI engine of a job that spans nodes, once its window exists.
+pub struct Remote {
+    shim: &'static Shim,
+    /// Set by an operation that may still be outstanding at its target (a
+    /// put only completed locally, an `_nbi`); cleared by `flush_all`.
+    pending: AtomicBool,
+    /// Where fetching operations whose result nobody needs put it.
+    scratch: std::cell::UnsafeCell<u64>,
+    /// Operands of atomics still outstanding, freed at the next flush. Boxed:
+    /// MPI holds their addresses, which must not move when the vector grows.
+    #[allow(clippy::vec_box)]
+    kept: Mutex<Vec<Box<Operands>>>,
+}
+
+/// An atomic's operand and compare values, each at the start of a word.
+type Operands = [u64; 2];
+
+// SAFETY: `scratch` is only ever written, by MPI, never read; the rest is
+// atomics and a shared reference to the loaded shim.
+unsafe impl Sync for Remote {}
+
+impl Remote {
+    /// Creates the job's window over this PE's segment (collective).
+    ///
+    /// # Safety
+    /// `base..base+len` is this PE's segment, mapped for the rest of the process.
+    pub unsafe fn open(shim: &'static Shim, base: *mut u8, len: usize) -> Result<Remote, String> {
+        // SAFETY: the caller's contract.
+        unsafe { shim.win_create(base, len as u64)? };
+        Ok(Remote {
+            shim,
+            pending: AtomicBool::new(false),
+            scratch: std::cell::UnsafeCell::new(0),
+            kept: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn shim(&self) -> &'static Shim {
+        self.shim
+    }
+
+    #[inline]
+    fn mark(&self) {
+        self.pending.store(true, Ordering::Relaxed);
+    }
+
+    /// Starts a put; `src` must stay unchanged until the next `quiet`.
+    ///
+    /// # Safety
+    /// `src` is readable for `len` bytes; `off..off+len` lies in a segment.
+    #[inline(never)]
+    pub unsafe fn put_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
+        self.mark();
+    }
+
+    /// A put complete at the origin (`src` reusable) on return.
+    ///
+    /// # Safety
+    /// As for `put_nbi`.
+    #[inline(never)]
+    pub unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
+        // SAFETY: the caller's contract.
+        unsafe { self.put_nbi(pe, off, src, len) };
+        ok(self.shim.flush_local(pe));
+    }
+
+    /// Starts a get; `dst` holds the data after the next `quiet`.
+    ///
+    /// # Safety
+    /// `dst` is writable for `len` bytes until then; `off..off+len` lies in a segment.
+    #[inline(never)]
+    pub unsafe fn get_nbi(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
+        self.mark();
+    }
+
+    /// A get whose data is in `dst` on return.
+    ///
+    /// # Safety
+    /// As for `get_nbi`, for the duration of the call.
+    #[inline(never)]
+    pub unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
+        ok(self.shim.flush_local(pe));
+    }
+
+    /// Strided put of `n` elements of `T` (strides in elements).
+    ///
+    /// # Safety
+    /// Every element addressed on both sides is valid.
+    #[inline(never)]
+    pub unsafe fn put_strided<T: Copy>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        dst: isize,
+        src: *const T,
+        sst: isize,
+        n: usize,
+    ) {
+        let size = size_of::<T>();
+        // SAFETY: the caller's contract.
+        ok(unsafe {
+            self.shim.put_strided(
+                pe,
+                off.0 as u64,
+                (dst * size as isize) as i64,
+                src as *const u8,
+                (sst * size as isize) as i64,
+                size,
+                n,
+            )
+        });
+        self.mark();
+        ok(self.shim.flush_local(pe));
+    }
+
+    /// Strided get, the mirror of `put_strided`.
+    ///
+    /// # Safety
+    /// As for `put_strided`.
+    #[inline(never)]
+    pub unsafe fn get_strided<T: Copy>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        sst: isize,
+        dst: *mut T,
+        dst_stride: isize,
+        n: usize,
+    ) {
+        let size = size_of::<T>();
+        // SAFETY: the caller's contract.
+        ok(unsafe {
+            self.shim.get_strided(
+                pe,
+                off.0 as u64,
+                (sst * size as isize) as i64,
+                dst as *mut u8,
+                (dst_stride * size as isize) as i64,
+                size,
+                n,
+            )
+        });
+        ok(self.shim.flush_local(pe));
+    }
+
+    /// Issues `op` on the word at `off`, the previous value going to `result`
+    /// (valid after a flush). Every operation fetches: its result arriving
+    /// means the target applied it. MPI may read the operands until the
+    /// operation completes, so they live in `operands`, which the caller
+    /// keeps until a flush.
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` inside a segment; `result` is writable for a `T`
+    /// and `operands` stays in place and unchanged until the flush.
+    unsafe fn start_atomic<T: AtomicWord>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        op: AmoOp<T>,
+        operands: &mut Operands,
+        result: *mut T,
+    ) {
+        let size = size_of::<T>();
+        assert!(size == 4 || size == 8, "atomics are on 4- or 8-byte words");
+        let (code, operand, compare) = match op {
+            AmoOp::Fetch => (RsmOp::Fetch, None, None),
+            // Set fetches too (a swap): the trait returns the old value.
+            AmoOp::Set(v) | AmoOp::Swap(v) => (RsmOp::Swap, Some(v), None),
+            AmoOp::CompareSwap(c, v) => (RsmOp::CompareSwap, Some(v), Some(c)),
+            AmoOp::Add(v) => (RsmOp::Add, Some(v), None),
+            AmoOp::And(v) => (RsmOp::And, Some(v), None),
+            AmoOp::Or(v) => (RsmOp::Or, Some(v), None),
+            AmoOp::Xor(v) => (RsmOp::Xor, Some(v), None),
+        };
+        *operands = [0; 2];
+        let base = operands.as_mut_ptr();
+        // SAFETY: each u64 of `operands` holds a T (4 or 8 bytes) at its
+        // start, written unaligned-safe; the words are then only read by MPI.
+        unsafe {
+            if let Some(v) = operand {
+                (base as *mut T).write_unaligned(v);
+            }
+            if let Some(c) = compare {
+                (base.add(1) as *mut T).write_unaligned(c);
+            }
+        }
+        // SAFETY: both operand words are live and `size` bytes long (see the
+        // caller's contract for how long); the caller's contract covers
+        // `off` and `result`.
+        ok(unsafe {
+            self.shim.amo(
+                pe,
+                off.0 as u64,
+                code,
+                size,
+                base as *const u8,
+                base.add(1) as *const u8,
+                result as *mut u8,
+            )
+        });
+    }
+
+    /// Starts `op` with operands kept until the next `flush_pending`.
+    ///
+    /// # Safety
+    /// As for `start_atomic`, but for `operands`.
+    unsafe fn start_atomic_kept<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, result: *mut T) {
+        let mut operands = Box::new([0u64; 2]);
+        // SAFETY: the box is kept below until the next flush_all (its heap
+        // allocation does not move with it); the rest is the caller's.
+        unsafe { self.start_atomic(pe, off, op, &mut operands, result) };
+        self.kept.lock().unwrap_or_else(|e| e.into_inner()).push(operands);
+        self.mark();
+    }
+
+    /// Applies `op` and returns the previous value.
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` and inside a segment.
+    #[inline(never)]
+    pub unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
+        if let AmoOp::And(v) | AmoOp::Or(v) | AmoOp::Xor(v) = op {
+            // SAFETY: the caller's contract.
+            return unsafe { self.bitwise(pe, off, op, v) };
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.fetching(pe, off, op) }
+    }
+
+    /// One fetching MPI atomic, completed.
+    ///
+    /// # Safety
+    /// As for `atomic`.
+    unsafe fn fetching<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
+        let mut old = MaybeUninit::<T>::uninit();
+        let mut operands = [0u64; 2];
+        // SAFETY: the caller's contract; `old` and `operands` live until the
+        // flush below.
+        unsafe { self.start_atomic(pe, off, op, &mut operands, old.as_mut_ptr()) };
+        ok(self.shim.flush_local(pe));
+        // SAFETY: the flush completed the fetch, which wrote all of `old`.
+        unsafe { old.assume_init() }
+    }
+
+    /// And, or, xor as a compare-and-swap loop. MPI engines apply
+    /// `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP` and compare-and-swap with the
+    /// target's own atomic instructions (UCX's atomics), but emulate the
+    /// bitwise operations with a get and a put under a lock of their own,
+    /// which is not atomic with this node's CPU atomics on the same word
+    /// (measured: c_tests/unit/amo_bitwise.c loses updates). The loop uses
+    /// only the former.
+    ///
+    /// # Safety
+    /// As for `atomic`; `T` is an integer type.
+    unsafe fn bitwise<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, v: T) -> T {
+        let apply = |old: T| -> T {
+            let (a, b) = (to_bits(old), to_bits(v));
+            let r = match op {
+                AmoOp::And(_) => a & b,
+                AmoOp::Or(_) => a | b,
+                _ => a ^ b,
+            };
+            from_bits(r)
+        };
+        // SAFETY: the caller's contract.
+        let mut old = unsafe { self.fetching(pe, off, AmoOp::Fetch) };
+        loop {
+            // SAFETY: the caller's contract.
+            let seen = unsafe { self.fetching(pe, off, AmoOp::CompareSwap(old, apply(old))) };
+            if to_bits(seen) == to_bits(old) {
+                return old;
+            }
+            old = seen;
+        }
+    }
+
+    /// Starts `op`; the previous value is stored at `fetch` by the next `quiet`.
+    ///
+    /// # Safety
+    /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
+    #[inline(never)]
+    pub unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
+        if let AmoOp::And(_) | AmoOp::Or(_) | AmoOp::Xor(_) = op {
+            // A loop cannot be left running: complete it now (allowed).
+            // SAFETY: the caller's contract.
+            unsafe { fetch.write_unaligned(self.atomic(pe, off, op)) };
+            return;
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.start_atomic_kept(pe, off, op, fetch) };
+    }
+
+    /// Puts `len` bytes, completes them at `pe`, then updates the signal: the
+    /// target never sees the signal before the data. Returns the signal's
+    /// previous value.
+    ///
+    /// # Safety
+    /// As for `put` and `atomic`.
+    #[inline(never)]
+    pub unsafe fn put_signal(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) -> u64 {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
+        ok(self.shim.flush(pe));
+        // SAFETY: the caller's contract.
+        unsafe { self.atomic(pe, sig, op) }
+    }
+
+    /// [`put_signal`](Self::put_signal) whose signal update completes at the
+    /// next `quiet`. The update is still a fetching operation (into a scratch
+    /// word nobody reads): Open MPI's `osc ucx` was seen to lose non-fetching
+    /// accumulates on the signal of c_tests/unit/signal_put.c at 4 PEs.
+    ///
+    /// # Safety
+    /// As for `put_signal`.
+    #[inline(never)]
+    pub unsafe fn put_signal_nbi(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
+        ok(self.shim.flush(pe));
+        // SAFETY: the caller's contract covers `sig`; the scratch word lives
+        // as long as `self` (past every flush), and only MPI writes it.
+        unsafe { self.start_atomic_kept(pe, sig, op, self.scratch.get()) };
+    }
+
+    /// Adds `v` to a library flag at `pe` after every earlier operation of
+    /// this PE is complete everywhere, and completes the addition.
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    #[inline(never)]
+    pub unsafe fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
+        self.flush_pending();
+        // SAFETY: the caller's contract.
+        unsafe { self.atomic::<u64>(pe, off, AmoOp::Add(v)) };
+    }
+
+    /// Completes every outstanding operation at its target, if any may be.
+    #[inline(never)]
+    pub fn flush_pending(&self) {
+        if self.pending.swap(false, Ordering::Relaxed) {
+            // The operands go only once their operations are complete.
+            let kept = std::mem::take(&mut *self.kept.lock().unwrap_or_else(|e| e.into_inner()));
+            ok(self.shim.flush_all());
+            drop(kept);
+        }
+    }
+
+    /// `quiet`: everything complete at its target, and what peers wrote into
+    /// this PE's memory visible to its loads.
+    #[inline(never)]
+    pub fn quiet(&self) {
+        self.flush_pending();
+        ok(self.shim.win_sync());
+    }
+
+    #[inline]
+    pub fn progress(&self) {
+        self.shim.progress();
+    }
+
+    /// Frees the window (collective, at finalize).
+    pub fn close(&self) -> Result<(), String> {
+        self.flush_pending();
+        self.shim.win_free()
+    }
+}

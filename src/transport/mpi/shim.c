@@ -1,0 +1,407 @@
+/*
+ * rshmem's MPI shim: implements shim.h over MPI-3.1 (see there for the
+ * contract of every function). build.rs compiles it with the MPI's own
+ * mpicc into librshmem_mpi.so; src/transport/mpi/shim.rs dlopens it.
+ *
+ * The shim works on a duplicate of MPI_COMM_WORLD, so a program's own MPI
+ * traffic never matches the shim's, and installs MPI_ERRORS_RETURN on its
+ * communicators and window: a failure comes back as -1 with a message in
+ * a thread-local buffer, and the caller reports it its own way.
+ */
+#include "shim.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static MPI_Comm world = MPI_COMM_NULL;   /* dup of MPI_COMM_WORLD */
+static MPI_Comm node = MPI_COMM_NULL;    /* this PE's node, by world rank */
+static MPI_Comm leaders = MPI_COMM_NULL; /* first rank of every node */
+static MPI_Win win = MPI_WIN_NULL;
+static MPI_Request barrier_req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+static int my_rank = -1, world_size = 0, we_init = 0, thread_multiple = 0;
+/* Largest count of bytes in one MPI call: counts are ints. Tests lower it
+ * (RSHMEM_MPI_CHUNK) to exercise the split without moving 2 GiB. */
+static uint64_t chunk = INT_MAX;
+
+static _Thread_local char err[1024];
+
+int rsm_abi_version(void) { return RSM_ABI_VERSION; }
+
+const char *rsm_last_error(void) { return err; }
+
+/* Formats a message into err and returns -1. */
+static int failf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, sizeof err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Records a failed MPI call: "call to rank pe: MPI's message" (pe < 0: a
+ * collective, named with this PE's own rank). */
+static int fail(const char *call, int pe, int rc) {
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS) snprintf(msg, sizeof msg, "MPI error code %d", rc);
+    if (pe >= 0) return failf("%s to rank %d: %s", call, pe, msg);
+    return failf("%s (rank %d): %s", call, my_rank, msg);
+}
+
+#define TRY(call, pe, expr)                          \
+    do {                                             \
+        int rc_ = (expr);                            \
+        if (rc_ != MPI_SUCCESS) return fail(call, pe, rc_); \
+    } while (0)
+
+static int need_window(const char *routine, int pe) {
+    if (win == MPI_WIN_NULL) return failf("%s: no window (rsm_win_create was not called)", routine);
+    if (pe < 0 || pe >= world_size) return failf("%s: rank %d is not in 0..%d", routine, pe, world_size);
+    return 0;
+}
+
+/* A datatype of len contiguous bytes, for calls whose count is one int:
+ * MPI_BYTE itself (count len) when len fits, else a committed type made of
+ * blocks (1 GiB, or chunk if smaller) and a tail (count 1; free it with
+ * free_bytes). */
+static int bytes_type(uint64_t len, MPI_Datatype *t, int *count) {
+    const uint64_t block = chunk < ((uint64_t)1 << 30) ? chunk : (uint64_t)1 << 30;
+    if (len <= chunk) {
+        *t = MPI_BYTE;
+        *count = (int)len;
+        return 0;
+    }
+    if (len / block > INT_MAX) return failf("%llu bytes are too many for one MPI call", (unsigned long long)len);
+    MPI_Datatype gib, blocks;
+    TRY("MPI_Type_contiguous", -1, MPI_Type_contiguous((int)block, MPI_BYTE, &gib));
+    TRY("MPI_Type_contiguous", -1, MPI_Type_contiguous((int)(len / block), gib, &blocks));
+    int lens[2] = {1, (int)(len % block)};
+    MPI_Aint disps[2] = {0, (MPI_Aint)(len / block * block)};
+    MPI_Datatype types[2] = {blocks, MPI_BYTE};
+    int rc = MPI_Type_create_struct(2, lens, disps, types, t);
+    MPI_Type_free(&blocks);
+    MPI_Type_free(&gib);
+    if (rc != MPI_SUCCESS) return fail("MPI_Type_create_struct", -1, rc);
+    TRY("MPI_Type_commit", -1, MPI_Type_commit(t));
+    *count = 1;
+    return 0;
+}
+
+static void free_bytes(MPI_Datatype *t) {
+    if (*t != MPI_BYTE) MPI_Type_free(t);
+}
+
+int rsm_init(int want_multiple, int *multiple, int *we_initialized, int *rank, int *size, char *lib,
+             size_t lib_len) {
+    if (world == MPI_COMM_NULL) {
+        int initialized = 0, finalized = 0, provided = MPI_THREAD_SINGLE;
+        MPI_Initialized(&initialized);
+        MPI_Finalized(&finalized);
+        if (finalized) return failf("MPI_Init_thread: MPI was already finalized");
+        if (!initialized) {
+            int required = want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+            int rc = MPI_Init_thread(NULL, NULL, required, &provided);
+            if (rc != MPI_SUCCESS) return fail("MPI_Init_thread", -1, rc);
+            we_init = 1;
+        } else {
+            MPI_Query_thread(&provided);
+        }
+        thread_multiple = provided >= MPI_THREAD_MULTIPLE;
+        TRY("MPI_Comm_dup", -1, MPI_Comm_dup(MPI_COMM_WORLD, &world));
+        TRY("MPI_Comm_set_errhandler", -1, MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN));
+        TRY("MPI_Comm_rank", -1, MPI_Comm_rank(world, &my_rank));
+        TRY("MPI_Comm_size", -1, MPI_Comm_size(world, &world_size));
+        const char *c = getenv("RSHMEM_MPI_CHUNK");
+        if (c && strtoull(c, NULL, 10) > 0 && strtoull(c, NULL, 10) < INT_MAX) chunk = strtoull(c, NULL, 10);
+    }
+    *multiple = thread_multiple;
+    *we_initialized = we_init;
+    *rank = my_rank;
+    *size = world_size;
+    if (lib && lib_len > 0) {
+        char v[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = 0;
+        if (MPI_Get_library_version(v, &len) != MPI_SUCCESS) len = 0;
+        v[len < MPI_MAX_LIBRARY_VERSION_STRING ? len : MPI_MAX_LIBRARY_VERSION_STRING - 1] = 0;
+        v[strcspn(v, "\r\n")] = 0;
+        snprintf(lib, lib_len, "%s", v);
+    }
+    return 0;
+}
+
+static void free_comm(MPI_Comm *c) {
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+}
+
+int rsm_split_nodes(int forced_size, int *node_of) {
+    if (world == MPI_COMM_NULL) return failf("rsm_split_nodes: rsm_init was not called");
+    free_comm(&leaders);
+    free_comm(&node);
+    if (forced_size > 0)
+        TRY("MPI_Comm_split", -1, MPI_Comm_split(world, my_rank / forced_size, my_rank, &node));
+    else
+        TRY("MPI_Comm_split_type", -1,
+            MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node));
+    TRY("MPI_Comm_set_errhandler", -1, MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN));
+    int node_rank, first;
+    TRY("MPI_Comm_rank", -1, MPI_Comm_rank(node, &node_rank));
+    /* The key is the world rank, so node rank 0 is the node's lowest rank. */
+    first = my_rank;
+    TRY("MPI_Bcast", -1, MPI_Bcast(&first, 1, MPI_INT, 0, node));
+    TRY("MPI_Allgather", -1, MPI_Allgather(&first, 1, MPI_INT, node_of, 1, MPI_INT, world));
+    TRY("MPI_Comm_split", -1,
+        MPI_Comm_split(world, node_rank == 0 ? 0 : MPI_UNDEFINED, my_rank, &leaders));
+    if (leaders != MPI_COMM_NULL)
+        TRY("MPI_Comm_set_errhandler", -1, MPI_Comm_set_errhandler(leaders, MPI_ERRORS_RETURN));
+    return 0;
+}
+
+int rsm_allgather(const void *mine, void *all, size_t len) {
+    if (world == MPI_COMM_NULL) return failf("rsm_allgather: rsm_init was not called");
+    MPI_Datatype t;
+    int count;
+    if (bytes_type(len, &t, &count)) return -1;
+    int rc = MPI_Allgather(mine, count, t, all, count, t, world);
+    free_bytes(&t);
+    return rc == MPI_SUCCESS ? 0 : fail("MPI_Allgather", -1, rc);
+}
+
+int rsm_node_bcast(void *buf, size_t len) {
+    if (node == MPI_COMM_NULL) return failf("rsm_node_bcast: rsm_split_nodes was not called");
+    MPI_Datatype t;
+    int count;
+    if (bytes_type(len, &t, &count)) return -1;
+    int rc = MPI_Bcast(buf, count, t, 0, node);
+    free_bytes(&t);
+    return rc == MPI_SUCCESS ? 0 : fail("MPI_Bcast", -1, rc);
+}
+
+int rsm_node_barrier(void) {
+    if (node == MPI_COMM_NULL) return failf("rsm_node_barrier: rsm_split_nodes was not called");
+    TRY("MPI_Barrier", -1, MPI_Barrier(node));
+    return 0;
+}
+
+int rsm_win_create(void *base, uint64_t len) {
+    if (world == MPI_COMM_NULL) return failf("rsm_win_create: rsm_init was not called");
+    if (win != MPI_WIN_NULL) return failf("rsm_win_create: a window exists already (one at a time)");
+    MPI_Info info;
+    TRY("MPI_Info_create", -1, MPI_Info_create(&info));
+    /* The engine orders what it needs with flushes. */
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    int rc = MPI_Win_create(base, (MPI_Aint)len, 1, info, world, &win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS) {
+        win = MPI_WIN_NULL;
+        return fail("MPI_Win_create", -1, rc);
+    }
+    TRY("MPI_Win_set_errhandler", -1, MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    TRY("MPI_Win_lock_all", -1, MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    return 0;
+}
+
+int rsm_win_free(void) {
+    if (win == MPI_WIN_NULL) return 0;
+    TRY("MPI_Win_unlock_all", -1, MPI_Win_unlock_all(win));
+    TRY("MPI_Win_free", -1, MPI_Win_free(&win));
+    return 0;
+}
+
+int rsm_put(int pe, uint64_t off, const void *src, uint64_t len) {
+    if (need_window("rsm_put", pe)) return -1;
+    const char *s = src;
+    for (uint64_t done = 0; done < len;) {
+        int n = (int)(len - done < chunk ? len - done : chunk);
+        TRY("MPI_Put", pe, MPI_Put(s + done, n, MPI_BYTE, pe, (MPI_Aint)(off + done), n, MPI_BYTE, win));
+        done += (uint64_t)n;
+    }
+    return 0;
+}
+
+int rsm_get(int pe, uint64_t off, void *dst, uint64_t len) {
+    if (need_window("rsm_get", pe)) return -1;
+    char *d = dst;
+    for (uint64_t done = 0; done < len;) {
+        int n = (int)(len - done < chunk ? len - done : chunk);
+        TRY("MPI_Get", pe, MPI_Get(d + done, n, MPI_BYTE, pe, (MPI_Aint)(off + done), n, MPI_BYTE, win));
+        done += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* One strided transfer of at most chunk elements (put != 0: to pe). */
+static int strided(int put, int pe, uint64_t off, int64_t remote_stride, char *local, int64_t local_stride,
+                   uint64_t elem_size, uint64_t n) {
+    const char *call = put ? "MPI_Put" : "MPI_Get";
+    MPI_Datatype elem, remote, origin;
+    int elem_count;
+    if (bytes_type(elem_size, &elem, &elem_count)) return -1;
+    int rc = MPI_Type_create_hvector((int)n, elem_count, (MPI_Aint)remote_stride, elem, &remote);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Type_create_hvector((int)n, elem_count, (MPI_Aint)local_stride, elem, &origin);
+        if (rc != MPI_SUCCESS) MPI_Type_free(&remote);
+    }
+    free_bytes(&elem);
+    if (rc != MPI_SUCCESS) return fail("MPI_Type_create_hvector", -1, rc);
+    if ((rc = MPI_Type_commit(&remote)) == MPI_SUCCESS && (rc = MPI_Type_commit(&origin)) == MPI_SUCCESS) {
+        if (put)
+            rc = MPI_Put(local, 1, origin, pe, (MPI_Aint)off, 1, remote, win);
+        else
+            rc = MPI_Get(local, 1, origin, pe, (MPI_Aint)off, 1, remote, win);
+    } else {
+        call = "MPI_Type_commit";
+    }
+    /* Freeing a type does not disturb the operation using it. */
+    MPI_Type_free(&remote);
+    MPI_Type_free(&origin);
+    return rc == MPI_SUCCESS ? 0 : fail(call, pe, rc);
+}
+
+static int strided_all(int put, int pe, uint64_t off, int64_t remote_stride, char *local, int64_t local_stride,
+                       uint64_t elem_size, uint64_t n) {
+    if (need_window(put ? "rsm_put_strided" : "rsm_get_strided", pe)) return -1;
+    if (remote_stride == 0 || local_stride == 0) return failf("strided transfer: a stride is 0");
+    for (uint64_t done = 0; done < n;) {
+        uint64_t k = n - done < chunk ? n - done : chunk;
+        int rc = strided(put, pe, off + (uint64_t)((int64_t)done * remote_stride), remote_stride,
+                         local + (int64_t)done * local_stride, local_stride, elem_size, k);
+        if (rc) return rc;
+        done += k;
+    }
+    return 0;
+}
+
+int rsm_put_strided(int pe, uint64_t off, int64_t remote_stride, const void *local, int64_t local_stride,
+                    uint64_t elem_size, uint64_t n) {
+    /* MPI_Put takes a const origin; the cast only shares strided(). */
+    return strided_all(1, pe, off, remote_stride, (char *)local, local_stride, elem_size, n);
+}
+
+int rsm_get_strided(int pe, uint64_t off, int64_t remote_stride, void *local, int64_t local_stride,
+                    uint64_t elem_size, uint64_t n) {
+    return strided_all(0, pe, off, remote_stride, local, local_stride, elem_size, n);
+}
+
+int rsm_amo(int pe, uint64_t off, int op, int size, const void *operand, const void *compare, void *result) {
+    if (need_window("rsm_amo", pe)) return -1;
+    MPI_Datatype t;
+    if (size == 4)
+        t = MPI_UINT32_T;
+    else if (size == 8)
+        t = MPI_UINT64_T;
+    else
+        return failf("rsm_amo: size %d is not 4 or 8", size);
+    MPI_Op mop;
+    switch (op) {
+    case RSM_FETCH: mop = MPI_NO_OP; break;
+    case RSM_SET:
+    case RSM_SWAP: mop = MPI_REPLACE; break;
+    case RSM_CSWAP: mop = MPI_NO_OP; break; /* unused: MPI_Compare_and_swap */
+    case RSM_ADD: mop = MPI_SUM; break;
+    case RSM_AND: mop = MPI_BAND; break;
+    case RSM_OR: mop = MPI_BOR; break;
+    case RSM_XOR: mop = MPI_BXOR; break;
+    default: return failf("rsm_amo: unknown operation %d", op);
+    }
+    if (!result && (op == RSM_FETCH || op == RSM_SWAP || op == RSM_CSWAP))
+        return failf("rsm_amo: operation %d fetches and needs a result buffer", op);
+    if (op != RSM_FETCH && !operand) return failf("rsm_amo: operation %d needs an operand", op);
+    MPI_Aint disp = (MPI_Aint)off;
+    if (op == RSM_CSWAP) {
+        if (!compare) return failf("rsm_amo: compare-and-swap needs a compare value");
+        TRY("MPI_Compare_and_swap", pe, MPI_Compare_and_swap(operand, compare, result, t, pe, disp, win));
+    } else if (result) {
+        /* MPI_NO_OP ignores the origin; a constant keeps it valid and
+         * disjoint from result, as MPI asks of the buffers. */
+        static const uint64_t zero = 0;
+        const void *origin = op == RSM_FETCH ? &zero : operand;
+        TRY("MPI_Fetch_and_op", pe, MPI_Fetch_and_op(origin, result, t, pe, disp, mop, win));
+    } else {
+        TRY("MPI_Accumulate", pe, MPI_Accumulate(operand, 1, t, pe, disp, 1, t, mop, win));
+    }
+    return 0;
+}
+
+int rsm_flush_local(int pe) {
+    if (need_window("rsm_flush_local", pe)) return -1;
+    TRY("MPI_Win_flush_local", pe, MPI_Win_flush_local(pe, win));
+    return 0;
+}
+
+int rsm_flush(int pe) {
+    if (need_window("rsm_flush", pe)) return -1;
+    TRY("MPI_Win_flush", pe, MPI_Win_flush(pe, win));
+    return 0;
+}
+
+int rsm_flush_all(void) {
+    if (win == MPI_WIN_NULL) return failf("rsm_flush_all: no window (rsm_win_create was not called)");
+    TRY("MPI_Win_flush_all", -1, MPI_Win_flush_all(win));
+    return 0;
+}
+
+int rsm_win_sync(void) {
+    if (win == MPI_WIN_NULL) return failf("rsm_win_sync: no window (rsm_win_create was not called)");
+    TRY("MPI_Win_sync", -1, MPI_Win_sync(win));
+    return 0;
+}
+
+void rsm_progress(void) {
+    if (world == MPI_COMM_NULL) return;
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world, &flag, MPI_STATUS_IGNORE);
+}
+
+static int barrier_comm(const char *routine, int which, MPI_Comm *c) {
+    if (which != 0 && which != 1) return failf("%s: communicator %d is not 0 (world) or 1 (leaders)", routine, which);
+    *c = which ? leaders : world;
+    if (world == MPI_COMM_NULL) return failf("%s: rsm_init was not called", routine);
+    if (which && node == MPI_COMM_NULL) return failf("%s: rsm_split_nodes was not called", routine);
+    if (*c == MPI_COMM_NULL) return failf("%s: rank %d is not a node leader", routine, my_rank);
+    return 0;
+}
+
+int rsm_ibarrier_start(int which) {
+    MPI_Comm c;
+    if (barrier_comm("rsm_ibarrier_start", which, &c)) return -1;
+    if (barrier_req[which] != MPI_REQUEST_NULL)
+        return failf("rsm_ibarrier_start: a barrier on communicator %d is still running", which);
+    TRY("MPI_Ibarrier", -1, MPI_Ibarrier(c, &barrier_req[which]));
+    return 0;
+}
+
+int rsm_ibarrier_test(int which, int *done) {
+    MPI_Comm c;
+    if (barrier_comm("rsm_ibarrier_test", which, &c)) return -1;
+    /* A completed (or never started) barrier is MPI_REQUEST_NULL: done. */
+    TRY("MPI_Test", -1, MPI_Test(&barrier_req[which], done, MPI_STATUS_IGNORE));
+    return 0;
+}
+
+int rsm_finalize(void) {
+    if (world == MPI_COMM_NULL) return 0;
+    if (rsm_win_free()) return -1;
+    free_comm(&leaders);
+    free_comm(&node);
+    free_comm(&world);
+    if (we_init) {
+        we_init = 0;
+        int rc = MPI_Finalize();
+        if (rc != MPI_SUCCESS) return fail("MPI_Finalize", -1, rc);
+    }
+    return 0;
+}
+
+void rsm_abort(int status) {
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, status);
+    /* MPI_Abort does not return; without MPI there is no job to end. */
+    _exit(status ? status : 1);
+}

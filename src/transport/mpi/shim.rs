@@ -1,0 +1,576 @@
+//! Loads `librshmem_mpi.so`, the C shim over MPI (`shim.c`, interface
+//! `shim.h`), and wraps its functions.
+//!
+//! librshmem never links an MPI: `build.rs` compiles the shim with the MPI's
+//! own `mpicc` when one is installed, and this module dlopens it only when a
+//! job was started by an MPI launcher. It looks, in order, for
+//! 1. `RSHMEM_MPI_SHIM` (a path; when set, nothing else is tried);
+//! 2. `librshmem_mpi.so` in the directory of the loaded `librshmem.so` (an
+//!    installed library, or the build's profile directory), unless rshmem is
+//!    linked into the executable;
+//! 3. the path where `build.rs` put it (`RSHMEM_MPI_SHIM_BUILT`, fixed at
+//!    build time, absent when there was no `mpicc`).
+//!
+//! It is opened with `RTLD_GLOBAL` because Open MPI's plugins, which it
+//! dlopens in turn, look up libmpi's symbols globally. Every call returns
+//! the shim's message (`rsm_last_error`) on failure; the callers add the
+//! routine and the PE.
+
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
+const ABI_VERSION: c_int = 1;
+/// Where to find the shim instead of the usual places.
+pub const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
+const FILE_NAME: &str = "librshmem_mpi.so";
+/// Longest MPI library version kept (its first line).
+const LIBRARY_LEN: usize = 256;
+
+/// An atomic operation of `rsm_amo` (`enum rsm_op` of `shim.h`).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RsmOp {
+    Fetch = 0,
+    // Mirrors shim.h; the transport swaps instead (it returns the old value).
+    #[allow(dead_code)]
+    Set = 1,
+    Swap = 2,
+    CompareSwap = 3,
+    Add = 4,
+    And = 5,
+    Or = 6,
+    Xor = 7,
+}
+
+/// A communicator of the non-blocking barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Comm {
+    /// Every PE of the job.
+    // Used by the shim's own tests; the library meets only the leaders.
+    #[allow(dead_code)]
+    World = 0,
+    /// The first PE of every node (after [`Shim::split_nodes`]).
+    Leaders = 1,
+}
+
+/// What [`Shim::init`] found.
+#[derive(Debug)]
+pub(crate) struct Started {
+    /// MPI provides `MPI_THREAD_MULTIPLE`.
+    pub multiple: bool,
+    /// This call initialised MPI (so `finalize` finalises it).
+    pub we_initialized: bool,
+    pub rank: usize,
+    pub size: usize,
+    /// The MPI library's version (first line).
+    pub library: String,
+}
+
+type Status0 = unsafe extern "C" fn() -> c_int;
+type StatusPe = unsafe extern "C" fn(c_int) -> c_int;
+type Init = unsafe extern "C" fn(c_int, *mut c_int, *mut c_int, *mut c_int, *mut c_int, *mut c_char, usize) -> c_int;
+type SplitNodes = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
+type Allgather = unsafe extern "C" fn(*const c_void, *mut c_void, usize) -> c_int;
+type NodeBcast = unsafe extern "C" fn(*mut c_void, usize) -> c_int;
+type WinCreate = unsafe extern "C" fn(*mut c_void, u64) -> c_int;
+type Put = unsafe extern "C" fn(c_int, u64, *const c_void, u64) -> c_int;
+type Get = unsafe extern "C" fn(c_int, u64, *mut c_void, u64) -> c_int;
+type PutStrided = unsafe extern "C" fn(c_int, u64, i64, *const c_void, i64, u64, u64) -> c_int;
+type GetStrided = unsafe extern "C" fn(c_int, u64, i64, *mut c_void, i64, u64, u64) -> c_int;
+type Amo = unsafe extern "C" fn(c_int, u64, c_int, c_int, *const c_void, *const c_void, *mut c_void) -> c_int;
+type IbarrierTest = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
+
+/// The loaded shim: its functions, resolved once.
+pub(crate) struct Shim {
+    path: PathBuf,
+    /// The job's size, from `init`: the length of what `split_nodes` and
+    /// `allgather` write.
+    size: AtomicUsize,
+    last_error: unsafe extern "C" fn() -> *const c_char,
+    init: Init,
+    split_nodes: SplitNodes,
+    allgather: Allgather,
+    node_bcast: NodeBcast,
+    node_barrier: Status0,
+    win_create: WinCreate,
+    win_free: Status0,
+    put: Put,
+    get: Get,
+    put_strided: PutStrided,
+    get_strided: GetStrided,
+    amo: Amo,
+    flush_local: StatusPe,
+    flush: StatusPe,
+    flush_all: Status0,
+    win_sync: Status0,
+    progress: unsafe extern "C" fn(),
+    ibarrier_start: StatusPe,
+    ibarrier_test: IbarrierTest,
+    finalize: Status0,
+    abort: unsafe extern "C" fn(c_int),
+}
+
+static SHIM: OnceLock<Result<Shim, String>> = OnceLock::new();
+
+fn rank(pe: usize) -> Result<c_int, String> {
+    c_int::try_from(pe).map_err(|_| format!("PE {pe} is beyond what MPI can number"))
+}
+
+impl Shim {
+    /// Loads once per process (OnceLock); later calls return the same.
+    pub fn load() -> Result<&'static Shim, String> {
+        SHIM.get_or_init(|| open_first(&candidates()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The shim if already loaded (for abort paths).
+    pub fn loaded() -> Option<&'static Shim> {
+        SHIM.get().and_then(|r| r.as_ref().ok())
+    }
+
+    /// The file it was loaded from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn check(&self, rc: c_int) -> Result<(), String> {
+        if rc == 0 {
+            return Ok(());
+        }
+        // SAFETY: rsm_last_error returns a NUL-terminated thread-local buffer
+        // (never NULL), which lives as long as this thread.
+        let msg = unsafe { CStr::from_ptr((self.last_error)()) };
+        Err(msg.to_string_lossy().into_owned())
+    }
+
+    fn npes_match(&self, npes: usize) -> Result<(), String> {
+        let size = self.size.load(Ordering::Relaxed);
+        if size != npes {
+            return Err(format!(
+                "MPI's world has {size} ranks, not {npes} (was the shim initialised?)"
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn init(&self, want_multiple: bool) -> Result<Started, String> {
+        let (mut multiple, mut we, mut rank, mut size) = (0, 0, 0, 0);
+        let mut lib = [0 as c_char; LIBRARY_LEN];
+        // SAFETY: every out-pointer is a live local; lib has lib.len() bytes.
+        self.check(unsafe {
+            (self.init)(
+                c_int::from(want_multiple),
+                &mut multiple,
+                &mut we,
+                &mut rank,
+                &mut size,
+                lib.as_mut_ptr(),
+                lib.len(),
+            )
+        })?;
+        let (Ok(rank), Ok(size)) = (usize::try_from(rank), usize::try_from(size)) else {
+            return Err(format!("MPI gave rank {rank} of {size}"));
+        };
+        self.size.store(size, Ordering::Relaxed);
+        // SAFETY: rsm_init wrote a NUL-terminated string within lib (and lib
+        // ends in NUL anyway: it was zeroed and is written with snprintf).
+        let library = unsafe { CStr::from_ptr(lib.as_ptr()) }.to_string_lossy().into_owned();
+        Ok(Started {
+            multiple: multiple != 0,
+            we_initialized: we != 0,
+            rank,
+            size,
+            library,
+        })
+    }
+
+    /// Every PE's node, named by the node's first PE (`forced_size` > 0:
+    /// virtual nodes of that many consecutive PEs). Collective.
+    pub fn split_nodes(&self, forced_size: usize, npes: usize) -> Result<Vec<usize>, String> {
+        self.npes_match(npes)?;
+        let forced = c_int::try_from(forced_size).map_err(|_| format!("node size {forced_size} is too large"))?;
+        let mut node_of: Vec<c_int> = vec![0; npes];
+        // SAFETY: node_of has one int per rank of the world (checked above).
+        self.check(unsafe { (self.split_nodes)(forced, node_of.as_mut_ptr()) })?;
+        node_of
+            .into_iter()
+            .map(|n| usize::try_from(n).map_err(|_| format!("MPI named node {n}")))
+            .collect()
+    }
+
+    /// Every PE's `mine`, in PE order (all the same length). Collective.
+    pub fn allgather(&self, mine: &[u8], npes: usize) -> Result<Vec<u8>, String> {
+        self.npes_match(npes)?;
+        let mut all = vec![0u8; mine.len() * npes];
+        // SAFETY: all has room for npes blocks of mine.len() bytes.
+        self.check(unsafe { (self.allgather)(mine.as_ptr().cast(), all.as_mut_ptr().cast(), mine.len()) })?;
+        Ok(all)
+    }
+
+    /// `buf` from the node's first PE to the node's others. Collective.
+    pub fn node_bcast(&self, buf: &mut [u8]) -> Result<(), String> {
+        // SAFETY: buf is valid for buf.len() bytes of writes.
+        self.check(unsafe { (self.node_bcast)(buf.as_mut_ptr().cast(), buf.len()) })
+    }
+
+    pub fn node_barrier(&self) -> Result<(), String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.check(unsafe { (self.node_barrier)() })
+    }
+
+    /// # Safety
+    /// `base..base+len` stays mapped until [`win_free`](Self::win_free).
+    pub unsafe fn win_create(&self, base: *mut u8, len: u64) -> Result<(), String> {
+        // SAFETY: the caller keeps the range mapped while the window exists.
+        self.check(unsafe { (self.win_create)(base.cast(), len) })
+    }
+
+    pub fn win_free(&self) -> Result<(), String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.check(unsafe { (self.win_free)() })
+    }
+
+    /// Starts a put of `len` bytes to `off` on `pe`.
+    /// # Safety
+    /// `src..src+len` is readable until a flush of `pe` completes it.
+    pub unsafe fn put(&self, pe: usize, off: u64, src: *const u8, len: usize) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: the caller keeps src valid until the flush.
+        self.check(unsafe { (self.put)(pe, off, src.cast(), len as u64) })
+    }
+
+    /// Starts a get of `len` bytes from `off` on `pe`.
+    /// # Safety
+    /// `dst..dst+len` is writable, and not otherwise accessed, until a flush
+    /// of `pe` completes it.
+    pub unsafe fn get(&self, pe: usize, off: u64, dst: *mut u8, len: usize) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: the caller keeps dst valid and untouched until the flush.
+        self.check(unsafe { (self.get)(pe, off, dst.cast(), len as u64) })
+    }
+
+    /// Starts a put of `n` elements of `elem` bytes (strides in bytes).
+    /// # Safety
+    /// As [`put`](Self::put), for every origin element.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn put_strided(
+        &self,
+        pe: usize,
+        off: u64,
+        remote_stride: i64,
+        local: *const u8,
+        local_stride: i64,
+        elem: usize,
+        n: usize,
+    ) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: the caller keeps every origin element valid until the flush.
+        self.check(unsafe {
+            (self.put_strided)(
+                pe,
+                off,
+                remote_stride,
+                local.cast(),
+                local_stride,
+                elem as u64,
+                n as u64,
+            )
+        })
+    }
+
+    /// Starts a get of `n` elements of `elem` bytes (strides in bytes).
+    /// # Safety
+    /// As [`get`](Self::get), for every origin element.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn get_strided(
+        &self,
+        pe: usize,
+        off: u64,
+        remote_stride: i64,
+        local: *mut u8,
+        local_stride: i64,
+        elem: usize,
+        n: usize,
+    ) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: the caller keeps every origin element valid until the flush.
+        self.check(unsafe {
+            (self.get_strided)(
+                pe,
+                off,
+                remote_stride,
+                local.cast(),
+                local_stride,
+                elem as u64,
+                n as u64,
+            )
+        })
+    }
+
+    /// Starts an atomic operation on the `size`-byte word (4 or 8) at `off`
+    /// on `pe`; result null for non-fetching.
+    /// # Safety
+    /// `operand` (and `compare` for [`RsmOp::CompareSwap`]) point to `size`
+    /// readable bytes and `result`, unless null, to `size` writable bytes,
+    /// all valid until a flush of `pe` (`*result` is valid after it).
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn amo(
+        &self,
+        pe: usize,
+        off: u64,
+        op: RsmOp,
+        size: usize,
+        operand: *const u8,
+        compare: *const u8,
+        result: *mut u8,
+    ) -> Result<(), String> {
+        let pe = rank(pe)?;
+        if size != 4 && size != 8 {
+            return Err(format!("rsm_amo: size {size} is not 4 or 8"));
+        }
+        // SAFETY: the caller keeps the buffers valid until the flush (of
+        // size bytes, 4 or 8, as checked).
+        self.check(unsafe {
+            (self.amo)(
+                pe,
+                off,
+                op as c_int,
+                size as c_int,
+                operand.cast(),
+                compare.cast(),
+                result.cast(),
+            )
+        })
+    }
+
+    /// Origin buffers of operations to `pe` reusable, gets and fetches landed.
+    pub fn flush_local(&self, pe: usize) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: a rank; the shim checks its range.
+        self.check(unsafe { (self.flush_local)(pe) })
+    }
+
+    /// Everything to `pe` complete at `pe`.
+    pub fn flush(&self, pe: usize) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: a rank; the shim checks its range.
+        self.check(unsafe { (self.flush)(pe) })
+    }
+
+    pub fn flush_all(&self) -> Result<(), String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.check(unsafe { (self.flush_all)() })
+    }
+
+    /// This PE's loads see what MPI wrote into its memory.
+    pub fn win_sync(&self) -> Result<(), String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.check(unsafe { (self.win_sync)() })
+    }
+
+    /// Lets MPI move operations along (`MPI_Iprobe`); a no-op before `init`.
+    pub fn progress(&self) {
+        // SAFETY: no arguments; a no-op until the shim is initialised.
+        unsafe { (self.progress)() }
+    }
+
+    pub fn ibarrier_start(&self, comm: Comm) -> Result<(), String> {
+        // SAFETY: 0 or 1, as the shim expects.
+        self.check(unsafe { (self.ibarrier_start)(comm as c_int) })
+    }
+
+    /// Whether the barrier started last on `comm` is complete.
+    pub fn ibarrier_test(&self, comm: Comm) -> Result<bool, String> {
+        let mut done = 0;
+        // SAFETY: done is a live local.
+        self.check(unsafe { (self.ibarrier_test)(comm as c_int, &mut done) })?;
+        Ok(done != 0)
+    }
+
+    /// Frees the shim's communicators and window; `MPI_Finalize` if `init`
+    /// initialised MPI.
+    pub fn finalize(&self) -> Result<(), String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.check(unsafe { (self.finalize)() })
+    }
+
+    /// `MPI_Abort`: ends every PE of the job.
+    pub fn abort(&self, status: i32) -> ! {
+        // SAFETY: rsm_abort calls MPI_Abort only if MPI is running.
+        unsafe { (self.abort)(status) };
+        // SAFETY: _exit has no preconditions; rsm_abort does not return
+        // unless MPI is not running, and then this process is all there is.
+        unsafe { libc::_exit(if status == 0 { 1 } else { status }) }
+    }
+}
+
+/// A place to look for the shim and why.
+struct Candidate {
+    path: PathBuf,
+    why: &'static str,
+}
+
+/// Where to look, in order (see the module header).
+fn candidates() -> Vec<Candidate> {
+    if let Some(p) = std::env::var_os(ENV_SHIM).filter(|p| !p.is_empty()) {
+        return vec![Candidate {
+            path: PathBuf::from(p),
+            why: ENV_SHIM,
+        }];
+    }
+    let mut found = Vec::new();
+    if let Some(dir) = library_dir() {
+        found.push(Candidate {
+            path: dir.join(FILE_NAME),
+            why: "beside librshmem",
+        });
+    }
+    if let Some(p) = option_env!("RSHMEM_MPI_SHIM_BUILT") {
+        found.push(Candidate {
+            path: PathBuf::from(p),
+            why: "where rshmem was built",
+        });
+    }
+    found
+}
+
+/// The directory of the shared library this code is in; None when it is
+/// linked into the executable.
+fn library_dir() -> Option<PathBuf> {
+    // SAFETY: an all-zero Dl_info (null pointers) is a valid value to be
+    // overwritten by dladdr.
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let here = library_dir as fn() -> Option<PathBuf>;
+    // SAFETY: dladdr only reads the address (one of our functions) and
+    // writes info.
+    let found = unsafe { libc::dladdr(here as *const c_void, &mut info) };
+    if found == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: dladdr set dli_fname to the NUL-terminated name of the object,
+    // which stays loaded (it holds this code).
+    let name = unsafe { CStr::from_ptr(info.dli_fname) };
+    let file = Path::new(std::ffi::OsStr::from_bytes(name.to_bytes()))
+        .canonicalize()
+        .ok()?;
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    if file == exe {
+        return None;
+    }
+    file.parent().map(Path::to_path_buf)
+}
+
+/// The first candidate that loads, or what went wrong with each.
+fn open_first(candidates: &[Candidate]) -> Result<Shim, String> {
+    let mut tried = Vec::new();
+    for c in candidates {
+        if !c.path.exists() && c.why != ENV_SHIM {
+            tried.push(format!("{} ({}): no such file", c.path.display(), c.why));
+            continue;
+        }
+        match open(&c.path) {
+            Ok(shim) => return Ok(shim),
+            Err(e) if c.why == ENV_SHIM => return Err(format!("cannot load the MPI shim named by {ENV_SHIM}: {e}")),
+            Err(e) => tried.push(format!("{e} ({})", c.why)),
+        }
+    }
+    if option_env!("RSHMEM_MPI_SHIM_BUILT").is_none() && candidates.iter().all(|c| !c.path.exists()) {
+        return Err(format!(
+            "rshmem was built without MPI (no mpicc at build time) and no {FILE_NAME} was found{}{}: \
+             rebuild rshmem where mpicc is on PATH (or RSHMEM_MPICC names it), or set {ENV_SHIM} to a {FILE_NAME} \
+             built with this MPI",
+            if tried.is_empty() { "" } else { "; tried " },
+            tried.join(", ")
+        ));
+    }
+    Err(format!(
+        "cannot load the MPI shim {FILE_NAME}: tried {}",
+        tried.join("; ")
+    ))
+}
+
+/// dlopens one file and resolves every function of `shim.h`.
+fn open(path: &Path) -> Result<Shim, String> {
+    let cpath = CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|_| format!("{}: a NUL in the path", path.display()))?;
+    // SAFETY: cpath is NUL-terminated. Loading runs the shim's and libmpi's
+    // initialisers, which only set up their own state.
+    let handle = unsafe { libc::dlopen(cpath.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+    if handle.is_null() {
+        return Err(format!("{}: {}", path.display(), dl_error()));
+    }
+    // Never dlclosed: MPI cannot be unloaded and restarted within a process.
+    let sym = |name: &CStr| -> Result<*mut c_void, String> {
+        // SAFETY: handle is a live handle from dlopen; name is NUL-terminated.
+        let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
+        if p.is_null() {
+            Err(format!("{}: no symbol {}", path.display(), name.to_string_lossy()))
+        } else {
+            Ok(p)
+        }
+    };
+    macro_rules! f {
+        ($name:literal as $ty:ty) => {{
+            let p = sym($name)?;
+            // SAFETY: the symbol is the shim's function of that name, whose C
+            // prototype in shim.h is the type given here, and function and
+            // data pointers have the same representation on the platforms
+            // rshmem supports (POSIX requires it of dlsym).
+            unsafe { std::mem::transmute::<*mut c_void, $ty>(p) }
+        }};
+    }
+    let abi = f!(c"rsm_abi_version" as unsafe extern "C" fn() -> c_int);
+    // SAFETY: rsm_abi_version takes nothing and only returns a constant.
+    let version = unsafe { abi() };
+    if version != ABI_VERSION {
+        return Err(format!(
+            "{}: interface version {version}, but this librshmem needs {ABI_VERSION} (a shim from another rshmem?)",
+            path.display()
+        ));
+    }
+    Ok(Shim {
+        path: path.to_path_buf(),
+        size: AtomicUsize::new(0),
+        last_error: f!(c"rsm_last_error" as unsafe extern "C" fn() -> *const c_char),
+        init: f!(c"rsm_init" as Init),
+        split_nodes: f!(c"rsm_split_nodes" as SplitNodes),
+        allgather: f!(c"rsm_allgather" as Allgather),
+        node_bcast: f!(c"rsm_node_bcast" as NodeBcast),
+        node_barrier: f!(c"rsm_node_barrier" as Status0),
+        win_create: f!(c"rsm_win_create" as WinCreate),
+        win_free: f!(c"rsm_win_free" as Status0),
+        put: f!(c"rsm_put" as Put),
+        get: f!(c"rsm_get" as Get),
+        put_strided: f!(c"rsm_put_strided" as PutStrided),
+        get_strided: f!(c"rsm_get_strided" as GetStrided),
+        amo: f!(c"rsm_amo" as Amo),
+        flush_local: f!(c"rsm_flush_local" as StatusPe),
+        flush: f!(c"rsm_flush" as StatusPe),
+        flush_all: f!(c"rsm_flush_all" as Status0),
+        win_sync: f!(c"rsm_win_sync" as Status0),
+        progress: f!(c"rsm_progress" as unsafe extern "C" fn()),
+        ibarrier_start: f!(c"rsm_ibarrier_start" as StatusPe),
+        ibarrier_test: f!(c"rsm_ibarrier_test" as IbarrierTest),
+        finalize: f!(c"rsm_finalize" as Status0),
+        abort: f!(c"rsm_abort" as unsafe extern "C" fn(c_int)),
+    })
+}
+
+fn dl_error() -> String {
+    // SAFETY: dlerror returns NULL or a NUL-terminated message valid until
+    // the next dl call of this thread; it is copied at once.
+    let e = unsafe { libc::dlerror() };
+    if e.is_null() {
+        return "unknown dlopen error".into();
+    }
+    // SAFETY: as above.
+    unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests;
