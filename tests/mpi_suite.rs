@@ -70,6 +70,8 @@ const PROGRAMS: &[&str] = &[
     // locks
     "unit/lock_mutex",
     "unit/lock_test",
+    "unit/lock_two",
+    "unit/lock_hammer",
     // the world barrier
     "unit/barrier_stress",
     // every collective kind, on teams and active sets
