@@ -39,8 +39,7 @@ const VARIANT_JOBS: [(usize, usize); 2] = [(4, 2), (2, 1)];
 /// assume one node: `unit/team_ctx` and `apps/psync_stress` (they check that
 /// `SHMEM_TEAM_SHARED` is the world); as too long over TCP:
 /// `unit/amo_contention` (about 3 million remote atomics; the mixed-domain
-/// contention is `amo_mixed_domains`) and `unit/team_churn` (10,000 teams
-/// made and synchronised: over 60 s at 4 PEs with k=1).
+/// contention is `amo_mixed_domains`).
 const PROGRAMS: &[&str] = &[
     // RMA
     "unit/put_get",
@@ -93,6 +92,7 @@ const PROGRAMS: &[&str] = &[
     "unit/team_many_live",
     "unit/team_split_2d",
     "unit/team_split_strided",
+    "unit/team_churn",
     // spaces
     "unit/space_disjoint_teams",
     "unit/space_oshmpi",
@@ -109,15 +109,6 @@ const PROGRAMS: &[&str] = &[
     "apps/qtc_resplit",
     "apps/heat1d",
     "apps/sem_pipeline_example",
-];
-
-/// Programs run at fewer PE counts here than their directives allow, to keep
-/// the suite near 10 minutes on 2 cores: at 4 PEs over TCP each takes 40 to
-/// 80 s (about 10 s or less at 2).
-const ONLY_NP: &[(&str, &[usize])] = &[
-    ("unit/aset_legacy_idiom", &[2]),
-    ("unit/sem_memput_signal", &[2]),
-    ("unit/sem_threads", &[2]),
 ];
 
 /// Programs about pSync whose directives do not name the strategies
@@ -293,8 +284,7 @@ fn main() {
             .find(|p| p.name == name)
             .unwrap_or_else(|| panic!("{name}: no such program under c_tests/"))
             .clone();
-        let only = ONLY_NP.iter().find(|(n, _)| *n == name).map(|(_, np)| *np);
-        let allowed = |&(np, _): &(usize, usize)| p.spec.np.contains(&np) && only.is_none_or(|o| o.contains(&np));
+        let allowed = |&(np, _): &(usize, usize)| p.spec.np.contains(&np);
         let jobs: Vec<(usize, usize)> = JOBS.into_iter().filter(allowed).collect();
         assert!(!jobs.is_empty(), "{name} runs at neither 2 nor 4 PEs");
         let mut variants: Vec<(String, String)> = p.spec.variants.clone();
