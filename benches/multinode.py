@@ -110,7 +110,7 @@ def main():
     ap.add_argument("--startup-runs", type=int, default=3)
     ap.add_argument("--setups", nargs="+", choices=list(SETUPS), default=["remote-2x1", "hybrid-2x2"])
     ap.add_argument("--netns", action="store_true", help="add netns-2x1 and netns-2x2 (root)")
-    ap.add_argument("--netns-dir", default=str(REPO / "tests" / "netns"))
+    ap.add_argument("--netns-dir", default=str(REPO / "tests" / "netns"), help="netns.sh and fake-ssh")
     ap.add_argument("--no-ompi", action="store_true")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--md", help="write the Markdown table here")
