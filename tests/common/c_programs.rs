@@ -156,6 +156,21 @@ fn shm_leftovers() -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// How a job is started when not by the build's own `oshrun`: by an MPI
+/// launcher, say (tests/mpi_suite.rs).
+pub struct Launch<'a> {
+    /// The command that runs the program `exe` at `np` PEs and ends the job
+    /// after `timeout` seconds; the program's arguments and environment are
+    /// added to it.
+    pub command: &'a dyn Fn(&Path, usize, u32) -> Command,
+    /// How the command passes the variable `name=value` to every PE (`None`:
+    /// set it in the command's own environment).
+    pub env_args: Option<fn(&str, &str) -> Vec<String>>,
+    /// Standard-error lines that the launcher may print even when the job
+    /// succeeds; dropped before the checks when the exit status is 0.
+    pub noise: fn(&str) -> bool,
+}
+
 /// Runs the program once (compiling it on first use); `long`: with the
 /// arguments of `ignored-args` and its timeout.
 pub fn run(
@@ -166,11 +181,7 @@ pub fn run(
     long: bool,
 ) -> Result<(), Failed> {
     let exe = p.binary.get_or_init(|| build(p, tools)).clone()?;
-    let subst = |s: &str| s.replace("{np}", &np.to_string());
-    let (args, timeout) = match (&p.spec.ignored_args, long) {
-        (Some(a), true) => (a, p.spec.ignored_timeout.unwrap_or(p.spec.timeout * 10)),
-        _ => (&p.spec.args, p.spec.timeout),
-    };
+    let (_, timeout) = args_timeout(p, long);
     let mut cmd = if p.spec.direct {
         assert_eq!(np, 1, "{}: a program run without oshrun is a 1-PE job", p.name);
         Command::new(&exe)
@@ -181,18 +192,74 @@ pub fn run(
             .arg(&exe);
         c
     };
+    for (k, v) in p.spec.env.iter().chain(variant) {
+        cmd.env(k, v);
+    }
+    run_command(p, cmd, np, long, |_| false)
+}
+
+/// Runs the program once with `launch` instead of `oshrun`, with the
+/// variables `extra` set besides those of its directives.
+pub fn run_launched(
+    p: &Program,
+    tools: &Tools,
+    np: usize,
+    variant: Option<&(String, String)>,
+    extra: &[(String, String)],
+    launch: &Launch,
+) -> Result<(), Failed> {
+    assert!(
+        !p.spec.direct && p.spec.oshrun.is_empty(),
+        "{}: its directives ask for oshrun or no launcher",
+        p.name
+    );
+    let exe = p.binary.get_or_init(|| build(p, tools)).clone()?;
+    let (_, timeout) = args_timeout(p, false);
+    let mut cmd = (launch.command)(&exe, np, timeout);
+    for (k, v) in p.spec.env.iter().chain(variant).chain(extra) {
+        match launch.env_args {
+            Some(f) => {
+                cmd.args(f(k, v));
+            }
+            None => {
+                cmd.env(k, v);
+            }
+        }
+    }
+    cmd.arg(&exe);
+    run_command(p, cmd, np, false, launch.noise)
+}
+
+/// The program's arguments and timeout: with `long`, those of `ignored-args`.
+fn args_timeout(p: &Program, long: bool) -> (&[String], u32) {
+    match (&p.spec.ignored_args, long) {
+        (Some(a), true) => (a, p.spec.ignored_timeout.unwrap_or(p.spec.timeout * 10)),
+        _ => (&p.spec.args, p.spec.timeout),
+    }
+}
+
+/// Adds the program's arguments to `cmd` (which starts the job), runs it and
+/// checks the outcome against the directives.
+fn run_command(p: &Program, mut cmd: Command, np: usize, long: bool, noise: fn(&str) -> bool) -> Result<(), Failed> {
+    let subst = |s: &str| s.replace("{np}", &np.to_string());
+    let (args, _) = args_timeout(p, long);
     cmd.args(args.iter().map(|a| subst(a)));
     // cargo test puts target/<profile> on LD_LIBRARY_PATH, which beats the rpath
     // oshcc sets and may hold a stale librshmem.so from an earlier `cargo build`:
     // run the programs as a user would.
     cmd.env_remove("LD_LIBRARY_PATH");
-    for (k, v) in p.spec.env.iter().chain(variant) {
-        cmd.env(k, v);
-    }
     let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
     let code = out.status.code().unwrap_or(-1);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = if code == 0 {
+        stderr
+            .lines()
+            .filter(|l| !noise(l))
+            .fold(String::new(), |s, l| s + l + "\n")
+    } else {
+        stderr.into_owned()
+    };
     let mut problems = Vec::new();
     match p.spec.exit {
         Some(want) if code != want => problems.push(format!("exit status {code}, expected {want}")),

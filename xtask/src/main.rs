@@ -14,6 +14,11 @@
 //!   `benches/compare.py`, counts the hot paths' instructions
 //!   (`benches/icount.py`) and writes `docs/performance.md` and
 //!   `docs/performance.csv` (`benches/report.py`).
+//! - `bench --multinode [multinode.py options]`: builds (release) and runs
+//!   `benches/multinode.py` (rshmem across virtual nodes under `mpirun`, and
+//!   with `--netns`, as root, across two network namespaces; Open MPI's
+//!   OSHMEM over the same path), writing the Markdown table the multi-node
+//!   section of `docs/performance.md` takes to `target/bench/multinode.md`.
 //! - `psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N]
 //!   [--pool-max N] [--scratch BYTES]`: runs the pSync strategies' virtual
 //!   jobs (`rshmem::sim`) for every sequence and PE count (2..4096 by
@@ -120,6 +125,9 @@ fn gen_header() -> Result<(), String> {
 /// and `docs/performance.csv` (`benches/report.py`). With `--no-report`, only
 /// compare.py runs (its table on the terminal).
 fn bench(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--multinode") {
+        return bench_multinode(args.iter().filter(|a| *a != "--multinode"));
+    }
     let report = !args.iter().any(|a| a == "--no-report");
     let args: Vec<&String> = args.iter().filter(|a| *a != "--no-report").collect();
     let bin = build_release()?;
@@ -184,6 +192,28 @@ fn bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Builds (release) and runs `benches/multinode.py` with `args`; its table
+/// goes to `target/bench/multinode.md` for the lead to paste into
+/// `docs/performance.md` (the single-node report is left alone).
+fn bench_multinode<'a>(args: impl Iterator<Item = &'a String>) -> Result<(), String> {
+    let bin = build_release()?;
+    let out = root().join("target/bench");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    let md = out.join("multinode.md");
+    let mut cmd = Command::new("python3");
+    // As in bench(): target/debug on LD_LIBRARY_PATH would beat the release rpath.
+    cmd.env_remove("LD_LIBRARY_PATH")
+        .arg(root().join("benches/multinode.py"))
+        .arg("--rshmem-bin")
+        .arg(&bin)
+        .arg("--md")
+        .arg(&md)
+        .args(args);
+    run(&mut cmd)?;
+    println!("==> wrote {}", md.display());
+    Ok(())
+}
+
 fn footprint_out() -> PathBuf {
     root().join("target/psync-footprint")
 }
@@ -199,7 +229,7 @@ fn main() -> ExitCode {
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
         _ => Err(format!(
-            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | {} | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | {} | {}>",
             demo::USAGE,
             install::USAGE,
             psync_footprint::USAGE

@@ -1,0 +1,323 @@
+//! Runs the part of the C suite that makes sense across nodes through the
+//! MPI path, on one host: each program is compiled with this build's `oshcc`
+//! and started by Open MPI's `mpirun` directly (not `oshrun`) with the flags
+//! that keep MPI itself off shared memory (TCP for messages, UCX over TCP for
+//! one-sided communication), as the [`JOBS`] its `np` directive allows: 2 and
+//! 4 PEs with `RSHMEM_NODE_SIZE=1` (every peer on another virtual node), 4
+//! with `=2` (pairs of PEs share memory, the rest is remote); its other
+//! directives are honoured (docs/test-directives.md), its variants run at one
+//! job ([`VARIANT_JOBS`]). The programs about pSync carry the strategies as
+//! variants, and [`EVERY_STRATEGY`] adds them to one more.
+//!
+//! Without MPI the suite prints one line saying it was skipped and why;
+//! with `RSHMEM_REQUIRE_MPI=1` (set by CI) missing MPI fails it instead.
+
+mod common;
+
+use common::c_programs::{Launch, Program, Tools, discover, run_launched};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+/// The jobs each program runs as (those its `np` directive allows): PEs and
+/// virtual node size (`RSHMEM_NODE_SIZE`): every peer remote at 2 and 4
+/// PEs, and hybrid, two nodes of two PEs (2 PEs on one node of 2 would be
+/// shared memory only).
+const JOBS: [(usize, usize); 3] = [(2, 1), (4, 1), (4, 2)];
+
+/// The job of a program's variant runs (pSync strategies, algorithms): the
+/// first of these its directives allow, the one that uses both paths if it
+/// can. Every variant at every job would take about twice as long.
+const VARIANT_JOBS: [(usize, usize); 2] = [(4, 2), (2, 1)];
+
+/// The programs, by `c_tests/` group and name: those of
+/// tests/check_transport.rs (whose list says what it leaves out and why:
+/// programs that need load/store access to every PE) and the programs
+/// written for behaviour across nodes (`nbi_many`, `amo_mixed_domains`,
+/// `signal_order_cross`, `progress_compute`). Left out besides, as they
+/// assume one node: `unit/team_ctx` and `apps/psync_stress` (they check that
+/// `SHMEM_TEAM_SHARED` is the world); as too long over TCP:
+/// `unit/amo_contention` (about 3 million remote atomics; the mixed-domain
+/// contention is `amo_mixed_domains`).
+const PROGRAMS: &[&str] = &[
+    // RMA
+    "unit/put_get",
+    "unit/p_g",
+    "unit/iput_iget",
+    "unit/sized_mem",
+    "unit/nbi",
+    "unit/nbi_many",
+    "unit/fence",
+    "unit/quiet",
+    // atomics
+    "unit/amo_std",
+    "unit/amo_bitwise",
+    "unit/amo_ext",
+    "unit/amo_nbi",
+    "unit/amo_mixed_domains",
+    // signals
+    "unit/signal_put",
+    "unit/signal_set_add",
+    "unit/signal_order_cross",
+    // waits and progress
+    "unit/wait_test",
+    "unit/p2p_sets",
+    "unit/p2p_remote",
+    "unit/progress_compute",
+    "unit/accessible",
+    // locks
+    "unit/lock_mutex",
+    "unit/lock_test",
+    "unit/lock_two",
+    "unit/lock_hammer",
+    // the world barrier
+    "unit/barrier_stress",
+    // every collective kind, on teams and active sets
+    "unit/coll_broadcast",
+    "unit/coll_collect",
+    "unit/coll_reduce",
+    "unit/coll_alltoall",
+    "unit/coll_scan",
+    "unit/coll_back_to_back",
+    "unit/coll_algorithms",
+    "unit/ring",
+    "unit/aset_alltoall",
+    "unit/aset_barrier_sync",
+    "unit/aset_broadcast",
+    "unit/aset_collect",
+    "unit/aset_reduce",
+    "unit/aset_legacy_idiom",
+    // teams
+    "unit/team_many_live",
+    "unit/team_split_2d",
+    "unit/team_split_strided",
+    "unit/team_churn",
+    // spaces
+    "unit/space_disjoint_teams",
+    "unit/space_oshmpi",
+    "unit/space_overlapping_teams",
+    // semaphores
+    "unit/sem_semantics",
+    "unit/sem_producers",
+    "unit/sem_memput_signal",
+    // threads of one PE issuing at once (SHMEM_THREAD_MULTIPLE)
+    "unit/ctx_threads",
+    "unit/sem_threads",
+    // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
+    "apps/qtc_check",
+    "apps/qtc_resplit",
+    "apps/heat1d",
+    "apps/sem_pipeline_example",
+];
+
+/// Programs about pSync whose directives do not name the strategies
+/// themselves: here they run under every one too (the default run is
+/// `traditional`). The QTC programs and `space_disjoint_teams` name them.
+const EVERY_STRATEGY: &[&str] = &["unit/aset_barrier_sync"];
+const STRATEGIES: &[&str] = &[
+    "extra-sync",
+    "barrier-unlock",
+    "pairwise-rd",
+    "pairwise-tree",
+    "pairwise-tree-fixed",
+];
+
+/// Open MPI options that keep MPI itself off shared memory on one host:
+/// messages over TCP, one-sided communication over UCX over TCP (Open MPI
+/// would pick its shared-memory window otherwise), and ranks that yield
+/// while they poll, since the machine may have fewer cores than PEs.
+const MPI_FLAGS: &[&str] = &[
+    "--oversubscribe",
+    "--mca",
+    "pml",
+    "ob1",
+    "--mca",
+    "btl",
+    "tcp,self",
+    "--mca",
+    "osc",
+    "ucx",
+    "--mca",
+    "mpi_yield_when_idle",
+    "1",
+    "-x",
+    "UCX_TLS=tcp",
+];
+
+/// Open MPI 4.1 with UCX over TCP may report a failed endpoint flush or
+/// disconnect at `MPI_Finalize` of a job that succeeded (exit status 0).
+fn finalize_noise(line: &str) -> bool {
+    line.contains("UCX") && line.contains("ERROR") && (line.contains("Endpoint timeout") || line.contains("disconnect"))
+}
+
+/// Why MPI tests cannot run here, if they cannot.
+fn missing_mpi() -> Option<String> {
+    let found = |tool: &str| {
+        Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !found("mpirun") {
+        return Some("no `mpirun` on PATH (install an MPI, e.g. openmpi-bin libopenmpi-dev)".into());
+    }
+    if !found("mpicc") {
+        return Some(
+            "no `mpicc` on PATH, so the library was built without its MPI part (install libopenmpi-dev)".into(),
+        );
+    }
+    None
+}
+
+/// The `mpirun` command for `np` PEs ending the job after `timeout` seconds.
+fn mpirun(np: usize, timeout: u32) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["-np", &np.to_string(), "--timeout", &timeout.to_string()])
+        .args(MPI_FLAGS);
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        c.arg("--allow-run-as-root");
+    }
+    c
+}
+
+/// `mpirun`'s options passing `name=value` to every PE.
+fn mpirun_env(name: &str, value: &str) -> Vec<String> {
+    vec!["-x".into(), format!("{name}={value}")]
+}
+
+/// A program that reports, on every PE, the job size, whether `shmem_ptr`
+/// reaches the next PE and the size of `SHMEM_TEAM_SHARED`.
+const PROBE: &str = r#"#include <shmem.h>
+#include <stdio.h>
+static long x;
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes(), next = (me + 1) % n;
+    printf("PE %d of %d: shmem_ptr to PE %d: %s\n", me, n, next, shmem_ptr(&x, next) ? "an address" : "NULL");
+    printf("PE %d of %d: SHMEM_TEAM_SHARED has %d PEs\n", me, n, shmem_team_n_pes(SHMEM_TEAM_SHARED));
+    shmem_finalize();
+    return 0;
+}
+"#;
+
+/// The library bootstraps through MPI under `mpirun` (one job of 4 PEs, not
+/// four jobs of 1), `shmem_ptr` reaches exactly the PEs of the same virtual
+/// node (none at `RSHMEM_NODE_SIZE=1`, the partner at 2), and
+/// `SHMEM_TEAM_SHARED` is the virtual node.
+fn probe(tools: &Tools, node_size: usize) -> Result<(), Failed> {
+    std::fs::create_dir_all(&tools.out_dir).map_err(|e| e.to_string())?;
+    let (source, exe) = (tools.out_dir.join("probe.c"), tools.out_dir.join("probe"));
+    std::fs::write(&source, PROBE).map_err(|e| e.to_string())?;
+    let cc = Command::new(&tools.oshcc).arg(&source).arg("-o").arg(&exe).output();
+    if !cc.as_ref().is_ok_and(|o| o.status.success()) {
+        return Err(format!("cannot compile {}: {cc:?}", source.display()).into());
+    }
+    let out = mpirun(4, 60)
+        .args(mpirun_env("RSHMEM_NODE_SIZE", &node_size.to_string()))
+        .arg(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut problems = Vec::new();
+    for me in 0..4 {
+        let next = (me + 1) % 4;
+        let same_node = me / node_size == next / node_size;
+        let want = format!(
+            "PE {me} of 4: shmem_ptr to PE {next}: {}",
+            if same_node { "an address" } else { "NULL" }
+        );
+        let shared = format!("PE {me} of 4: SHMEM_TEAM_SHARED has {node_size} PEs");
+        for want in [want, shared] {
+            if !stdout.contains(&want) {
+                problems.push(format!("stdout lacks {want:?}"));
+            }
+        }
+    }
+    if out.status.success() && problems.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{}\n--- status {:?}\n--- stdout:\n{stdout}--- stderr:\n{}",
+        problems.join("\n"),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    )
+    .into())
+}
+
+fn main() {
+    let mut args = Arguments::from_args();
+    if let Some(why) = missing_mpi() {
+        if std::env::var("RSHMEM_REQUIRE_MPI").is_ok_and(|v| v == "1") {
+            let t = Trial::test("MPI is installed (RSHMEM_REQUIRE_MPI=1)", move || {
+                Err(why.clone().into())
+            });
+            libtest_mimic::run(&args, vec![t]).exit();
+        }
+        println!("mpi_suite: the multi-node tests were skipped: {why}");
+        return;
+    }
+    // Jobs of several PEs each on a small machine: one job at a time unless
+    // asked otherwise, so that timeouts mean hangs, not a crowded machine.
+    args.test_threads.get_or_insert(1);
+    let all = discover();
+    let tools = Arc::new(Tools {
+        oshcc: env!("CARGO_BIN_EXE_oshcc").into(),
+        oshcxx: env!("CARGO_BIN_EXE_oshcxx").into(),
+        oshrun: env!("CARGO_BIN_EXE_oshrun").into(),
+        out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join("mpi_suite"),
+    });
+    let mut trials = Vec::new();
+    for k in [1, 2] {
+        let t = tools.clone();
+        trials.push(Trial::test(
+            format!("bootstrap through MPI, RSHMEM_NODE_SIZE={k}"),
+            move || probe(&t, k),
+        ));
+    }
+    for &name in PROGRAMS {
+        let p: Arc<Program> = all
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{name}: no such program under c_tests/"))
+            .clone();
+        let allowed = |&(np, _): &(usize, usize)| p.spec.np.contains(&np);
+        let jobs: Vec<(usize, usize)> = JOBS.into_iter().filter(allowed).collect();
+        assert!(!jobs.is_empty(), "{name} runs at neither 2 nor 4 PEs");
+        let mut variants: Vec<(String, String)> = p.spec.variants.clone();
+        if EVERY_STRATEGY.contains(&name) {
+            variants.extend(
+                STRATEGIES
+                    .iter()
+                    .map(|s| ("SHMEM_PSYNC_STRATEGY".into(), s.to_string())),
+            );
+        }
+        let variant_job = VARIANT_JOBS.into_iter().find(allowed);
+        let runs = jobs.into_iter().map(|j| (j, None)).chain(
+            variant_job
+                .into_iter()
+                .flat_map(|j| variants.iter().map(move |v| (j, Some(v.clone())))),
+        );
+        for ((np, k), variant) in runs {
+            let trial = match &variant {
+                None => format!("{name} np={np} k={k}"),
+                Some((var, val)) => format!("{name} np={np} k={k} {var}={val}"),
+            };
+            let (p, tools) = (p.clone(), tools.clone());
+            trials.push(Trial::test(trial, move || {
+                let extra = [("RSHMEM_NODE_SIZE".to_string(), k.to_string())];
+                let command = |_: &Path, np: usize, timeout: u32| mpirun(np, timeout);
+                let launch = Launch {
+                    command: &command,
+                    env_args: Some(mpirun_env),
+                    noise: finalize_noise,
+                };
+                run_launched(&p, &tools, np, variant.as_ref(), &extra, &launch)
+            }));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
