@@ -1,0 +1,199 @@
+//! Tests of the configuration table and its parsing.
+use super::*;
+use std::collections::HashMap;
+
+#[test]
+fn sizes_follow_the_spec() {
+    assert_eq!(parse_size("3.1M"), Ok(3250586));
+    assert_eq!(parse_size(".5m"), parse_size("0.5m"));
+    assert_eq!(parse_size(".5m"), Ok(1 << 19));
+    assert_eq!(parse_size("20k"), Ok(20 * 1024));
+    assert_eq!(parse_size("1G"), Ok(1 << 30));
+    assert_eq!(parse_size("2t"), Ok(2 << 40));
+    assert_eq!(parse_size("65536"), Ok(65536));
+    assert_eq!(parse_size(" 1.5K "), Ok(1536));
+    assert_eq!(parse_size("0.0001k"), Ok(1)); // rounded up to a whole byte
+}
+
+#[test]
+fn malformed_sizes_are_rejected() {
+    for bad in ["", "20kk", "k", "1.2.3M", "-5M", "5X", "1e6", "abc", ".", "1 M"] {
+        assert!(parse_size(bad).is_err(), "{bad:?} should be rejected");
+    }
+    assert!(parse_size("99999999999999999999T").is_err());
+}
+
+fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    let m: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Config::from_lookup(|k| m.get(k).cloned())
+}
+
+#[test]
+fn shmem_prefix_wins_over_sma_alias() {
+    let c = cfg(&[("SMA_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_SIZE", "2M")]).unwrap();
+    assert_eq!(c.symmetric_size, 2 << 20);
+    let c = cfg(&[("SMA_SYMMETRIC_SIZE", "1M")]).unwrap();
+    assert_eq!(c.symmetric_size, 1 << 20);
+    assert!(cfg(&[("SMA_DEBUG", "")]).unwrap().debug);
+}
+
+#[test]
+fn errors_name_the_variable_and_value() {
+    let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "12Q")]).unwrap_err();
+    assert_eq!(e.var, "SHMEM_SYMMETRIC_SIZE");
+    assert_eq!(e.value, "12Q");
+    assert!(e.to_string().contains("12Q"));
+    assert!(cfg(&[("SHMEM_SYMMETRIC_SIZE", "0")]).is_err());
+    assert!(cfg(&[("SHMEM_WAIT_SPIN", "lots")]).is_err());
+    assert!(cfg(&[("SHMEM_HANG_WARN", "-1")]).is_err());
+}
+
+#[test]
+fn defaults() {
+    let c = cfg(&[]).unwrap();
+    assert_eq!(c.symmetric_size, 512 << 20);
+    assert!(!c.debug && !c.info && !c.version);
+    assert_eq!(c.wait_spin, None);
+    assert!(c.info_text().contains("SHMEM_SYMMETRIC_SIZE"));
+}
+
+#[test]
+fn sizes_near_2_pow_64_are_exact_or_named_errors() {
+    let too_large = Err("too large: a size is at most 2^64 - 1 bytes".to_string());
+    assert_eq!(parse_size("18446744073709551615"), Ok(usize::MAX));
+    assert_eq!(parse_size("18446744073709551616"), too_large);
+    assert_eq!(parse_size("16777216T"), too_large);
+    assert_eq!(parse_size("16777215.9999999999999T"), too_large); // ceil gives 2^64
+    assert_eq!(parse_size("16777215.99999999999999T"), too_large);
+    assert_eq!(parse_size("16777215.5T"), Ok(usize::MAX - (1 << 39) + 1));
+    assert_eq!(parse_size("00000000000000000000000001k"), Ok(1024));
+    assert_eq!(parse_size("123456789012345678901234567890"), too_large);
+    // Long fractions: exact ceiling, no overflow, digits past the 24th count.
+    assert_eq!(parse_size("0.999999999999999999999999999999T"), Ok(1 << 40));
+    assert_eq!(parse_size("1.0000000000000000000000000001"), Ok(2));
+    assert_eq!(parse_size("1.000000000000000000000000000000"), Ok(1));
+}
+
+#[test]
+fn sizes_must_survive_rounding() {
+    // Within 2 MiB of 2^64: rounding up to the layout granule would wrap.
+    for v in ["18446744073709551615", "18446744073709550000", "16777215.9999999999T"] {
+        for var in [
+            "SHMEM_SYMMETRIC_SIZE",
+            "SHMEM_SPACE_ARENA_SIZE",
+            "SHMEM_TEAM_SCRATCH_SIZE",
+        ] {
+            let e = cfg(&[(var, v)]).unwrap_err();
+            assert_eq!(e.var, var);
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "environment variable {var}=\"{v}\" is invalid: too large: rounded up to a multiple of 2 MiB \
+                     (as memory is laid out) it exceeds 2^64 - 1 bytes"
+                )
+            );
+        }
+    }
+    // The largest size that rounds is accepted here (start-up then finds it
+    // too large for the machine or a memory file).
+    let top = (usize::MAX - (2 << 20) + 1).to_string();
+    assert_eq!(
+        cfg(&[("SHMEM_SYMMETRIC_SIZE", &top)]).unwrap().symmetric_size,
+        usize::MAX - (2 << 20) + 1
+    );
+    let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "0k")]).unwrap_err();
+    assert_eq!((e.value.as_str(), e.why.as_str()), ("0k", "the heap must not be empty"));
+    // A team's scratch lives in the space arena.
+    let e = cfg(&[("SHMEM_TEAM_SCRATCH_SIZE", "2G")]).unwrap_err();
+    assert_eq!(e.var, "SHMEM_TEAM_SCRATCH_SIZE");
+    assert!(
+        e.why
+            .contains("must fit in the space arena (SHMEM_SPACE_ARENA_SIZE, 1073741824 bytes)"),
+        "{e}"
+    );
+    let e = cfg(&[("SHMEM_SPACE_ARENA_SIZE", "1M"), ("SHMEM_TEAM_SCRATCH_SIZE", "0")]).unwrap_err();
+    assert!(e.why.contains("at least 1024 bytes"), "{e}");
+    let e = cfg(&[("SHMEM_SPACE_ARENA_SIZE", "1M")]);
+    assert!(e.is_ok());
+}
+
+#[test]
+fn counts_are_bounded() {
+    for (var, v, why) in [
+        ("SHMEM_PSYNC_POOL", "65537", "too large: at most 65536"),
+        (
+            "SHMEM_PSYNC_POOL_MAX",
+            "4611686018427387904",
+            "too large: at most 65536",
+        ),
+        (
+            "SHMEM_PSYNC_POOL_MAX",
+            "99999999999999999999999",
+            "too large: at most 65536",
+        ),
+        ("SHMEM_PSYNC_POOL", "-1", "expected a whole number"),
+        (
+            "SHMEM_WAIT_SPIN",
+            "4294967296",
+            "too large: at most 1073741824 (or 'auto')",
+        ),
+        (
+            "SHMEM_WAIT_SPIN",
+            "4294967295",
+            "too large: at most 1073741824 (or 'auto')",
+        ),
+        ("SHMEM_WAIT_SPIN", "lots", "expected a whole number (or 'auto')"),
+    ] {
+        let e = cfg(&[(var, v)]).unwrap_err();
+        assert_eq!((e.var.as_str(), e.value.as_str(), e.why.as_str()), (var, v, why));
+    }
+    let c = cfg(&[("SHMEM_PSYNC_POOL_MAX", "65536"), ("SHMEM_WAIT_SPIN", "1073741824")]).unwrap();
+    assert_eq!((c.psync_pool_max, c.wait_spin), (65536, Some(1 << 30)));
+}
+
+#[test]
+fn open_mpi_heap_size_name() {
+    let c = cfg(&[("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")]).unwrap();
+    assert_eq!(c.symmetric_size, 3 << 20);
+    let from = c.symmetric_size_set_by.as_ref().unwrap();
+    assert_eq!(
+        (from.var.as_str(), from.text.as_str()),
+        ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")
+    );
+    assert!(c.info_text().contains("value 3145728 (from SHMEM_SYMMETRIC_HEAP_SIZE)"));
+    assert!(
+        c.info_text()
+            .contains("SHMEM_SYMMETRIC_SIZE (alias SMA_SYMMETRIC_SIZE) (also SHMEM_SYMMETRIC_HEAP_SIZE)\n")
+    );
+    assert!(c.info_text().contains("  SHMEM_DEBUG (alias SMA_DEBUG)\n"));
+    // Both names, same size (however written): fine, the SHMEM_ name is the source.
+    let c = cfg(&[("SHMEM_SYMMETRIC_SIZE", "3145728"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")]).unwrap();
+    assert_eq!(c.symmetric_size, 3 << 20);
+    assert_eq!(c.symmetric_size_set_by.unwrap().var, "SHMEM_SYMMETRIC_SIZE");
+    // Different sizes: an error naming both.
+    let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2M")]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "environment variable SHMEM_SYMMETRIC_HEAP_SIZE=\"2M\" is invalid: it names the same setting as \
+         SHMEM_SYMMETRIC_SIZE, which is \"1M\", a different size: set only one of them, or both to the same size"
+    );
+    let e = cfg(&[("SMA_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2M")]).unwrap_err();
+    assert!(e.why.contains("same setting as SMA_SYMMETRIC_SIZE"), "{e}");
+    // Each name's own errors come first, under its own name.
+    let e = cfg(&[("SHMEM_SYMMETRIC_SIZE", "1M"), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2Q")]).unwrap_err();
+    assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_SYMMETRIC_HEAP_SIZE", "2Q"));
+    let e = cfg(&[("SHMEM_SYMMETRIC_HEAP_SIZE", "0")]).unwrap_err();
+    assert_eq!(
+        (e.var.as_str(), e.why.as_str()),
+        ("SHMEM_SYMMETRIC_HEAP_SIZE", "the heap must not be empty")
+    );
+    assert!(env_markdown().contains("| `SHMEM_SYMMETRIC_SIZE` | `SMA_SYMMETRIC_SIZE`, `SHMEM_SYMMETRIC_HEAP_SIZE` |"));
+}
+
+#[test]
+fn human_sizes() {
+    assert_eq!(human_bytes(1 << 63), "8 EiB");
+    assert_eq!(human_bytes(512 << 20), "512 MiB");
+    assert_eq!(human_bytes(1536 << 20), "1.5 GiB");
+    assert_eq!(human_bytes(100), "100 B");
+}
