@@ -31,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import compare  # noqa: E402  (benches/compare.py: run, parse, build, table, fmt)
 
