@@ -97,11 +97,25 @@ pub struct Remote {
     pending: AtomicBool,
     /// Where fetching operations whose result nobody needs put it.
     scratch: std::cell::UnsafeCell<u64>,
-    /// Operands of atomics still outstanding, freed at the next flush. Boxed:
-    /// MPI holds their addresses, which must not move when the vector grows.
-    #[allow(clippy::vec_box)]
-    kept: Mutex<Vec<Box<Operands>>>,
+    /// Origin buffers of operations still outstanding, freed at the next flush.
+    kept: Mutex<Kept>,
 }
+
+/// What MPI may still read: the operands of outstanding atomics and the
+/// copies of outstanding puts. Boxed: MPI holds their addresses, which must
+/// not move when the vectors grow.
+#[derive(Default)]
+struct Kept {
+    #[allow(clippy::vec_box)]
+    operands: Vec<Box<Operands>>,
+    bounced: Vec<Box<[u8]>>,
+    bounced_bytes: usize,
+}
+
+/// Largest put copied into a buffer of the library ([`Remote::put`]).
+const BOUNCE_MAX: usize = 64 << 10;
+/// Bytes of copies outstanding after which a put completes them all first.
+const BOUNCE_LIMIT: usize = 16 << 20;
 
 /// An atomic's operand and compare values, each at the start of a word.
 type Operands = [u64; 2];
@@ -122,7 +136,7 @@ impl Remote {
             shim,
             pending: AtomicBool::new(false),
             scratch: std::cell::UnsafeCell::new(0),
-            kept: Mutex::new(Vec::new()),
+            kept: Mutex::new(Kept::default()),
         })
     }
 
@@ -146,15 +160,37 @@ impl Remote {
         self.mark();
     }
 
-    /// A put complete at the origin (`src` reusable) on return.
+    /// A put complete at the origin (`src` reusable) on return. Up to
+    /// [`BOUNCE_MAX`] bytes are copied into a buffer of the library, kept
+    /// until the next flush, so the put costs no round trip (local completion
+    /// in MPI is a flush of the target, a whole round trip over UCX); larger
+    /// ones wait for local completion.
     ///
     /// # Safety
     /// As for `put_nbi`.
     #[inline(never)]
     pub unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
-        // SAFETY: the caller's contract.
-        unsafe { self.put_nbi(pe, off, src, len) };
-        ok(self.shim.flush_local(pe));
+        if len > BOUNCE_MAX {
+            // SAFETY: the caller's contract.
+            unsafe { self.put_nbi(pe, off, src, len) };
+            ok(self.shim.flush_local(pe));
+            return;
+        }
+        // SAFETY: the caller's contract: `src` is readable for `len` bytes.
+        let copy: Box<[u8]> = unsafe { std::slice::from_raw_parts(src, len) }.into();
+        // SAFETY: the copy stays in `kept` (its heap bytes do not move) until
+        // the flush that completes this put; the caller's contract covers `off`.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, copy.as_ptr(), len) });
+        let full = {
+            let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+            kept.bounced_bytes += len;
+            kept.bounced.push(copy);
+            kept.bounced_bytes > BOUNCE_LIMIT
+        };
+        self.mark();
+        if full {
+            self.flush_pending();
+        }
     }
 
     /// Starts a get; `dst` holds the data after the next `quiet`.
@@ -174,6 +210,8 @@ impl Remote {
     /// As for `get_nbi`, for the duration of the call.
     #[inline(never)]
     pub unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+        // A get sees this PE's earlier puts (MPI orders nothing between them).
+        self.flush_pending();
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
         ok(self.shim.flush_local(pe));
@@ -306,7 +344,11 @@ impl Remote {
         // SAFETY: the box is kept below until the next flush_all (its heap
         // allocation does not move with it); the rest is the caller's.
         unsafe { self.start_atomic(pe, off, op, &mut operands, result) };
-        self.kept.lock().unwrap_or_else(|e| e.into_inner()).push(operands);
+        self.kept
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .operands
+            .push(operands);
         self.mark();
     }
 
@@ -329,6 +371,8 @@ impl Remote {
     /// # Safety
     /// As for `atomic`.
     unsafe fn fetching<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
+        // An atomic sees this PE's earlier puts (MPI orders nothing between them).
+        self.flush_pending();
         let mut old = MaybeUninit::<T>::uninit();
         let mut operands = [0u64; 2];
         // SAFETY: the caller's contract; `old` and `operands` live until the
