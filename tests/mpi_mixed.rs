@@ -20,44 +20,18 @@
 //! Without `mpirun`, `mpicc` or the MPI shim this prints one line saying so
 //! and passes, unless `RSHMEM_REQUIRE_MPI=1` (CI), which makes it fail.
 
+mod common;
+
+use common::mpi::{on_path, one_host_flags, profile_dir, run_with_watchdog};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
+use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
-/// Open MPI 4.1 off shared memory on one host, ranks yielding while they
-/// wait (the machine may have fewer cores than ranks).
-const MPI_FLAGS: [&str; 15] = [
-    "--oversubscribe",
-    "--mca",
-    "pml",
-    "ob1",
-    "--mca",
-    "btl",
-    "tcp,self",
-    "--mca",
-    "osc",
-    "ucx",
-    "--mca",
-    "mpi_yield_when_idle",
-    "1",
-    "-x",
-    "UCX_TLS=tcp",
-];
 /// How long the target of `progress_delay` computes, in milliseconds.
 const COMPUTE_MS: u64 = 500;
-
-fn profile_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_oshcc")).parent().unwrap().to_path_buf()
-}
-
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
-}
 
 /// Why the tests cannot run here, if they cannot.
 fn missing() -> Option<String> {
@@ -147,12 +121,8 @@ fn program(name: &'static str) -> Result<&'static Path, String> {
 
 /// Runs `exe args` as `np` ranks with `env` passed to every rank.
 fn mpirun(exe: &Path, np: usize, env: &[(&str, &str)], args: &[&str]) -> Result<Output, Failed> {
-    let mut cmd = Command::new("mpirun");
-    // SAFETY: getuid has no preconditions.
-    if unsafe { libc::getuid() } == 0 {
-        cmd.arg("--allow-run-as-root");
-    }
-    cmd.args(MPI_FLAGS).args(["-np", &np.to_string()]);
+    let mut cmd = common::mpi::mpirun();
+    cmd.args(one_host_flags()).args(["-np", &np.to_string()]);
     for (k, v) in env {
         cmd.arg("-x").arg(format!("{k}={v}"));
     }
@@ -161,30 +131,7 @@ fn mpirun(exe: &Path, np: usize, env: &[(&str, &str)], args: &[&str]) -> Result<
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // Its own process group, so a hung job is ended whole.
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let child = cmd.spawn().map_err(|e| format!("cannot run mpirun: {e}"))?;
-    let pid = child.id() as libc::pid_t;
-    let done = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            let started = Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                if started.elapsed() >= TIMEOUT {
-                    // SAFETY: the group is the job this test started.
-                    unsafe { libc::kill(-pid, libc::SIGKILL) };
-                    return true;
-                }
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            false
-        })
-    };
-    let out = child.wait_with_output();
-    done.store(true, Ordering::Relaxed);
-    let killed = watchdog.join().unwrap_or(false);
-    let out = out.map_err(|e| format!("mpirun: {e}"))?;
+    let (out, killed) = run_with_watchdog(cmd, TIMEOUT)?;
     if killed {
         return Err(format!("killed after {TIMEOUT:?}\n{}", show(&out)).into());
     }

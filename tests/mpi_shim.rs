@@ -8,47 +8,19 @@
 //! Without `mpirun` or the shim this prints one line saying so and passes,
 //! unless `RSHMEM_REQUIRE_MPI=1` (CI), which makes it fail.
 
+mod common;
+
+use common::mpi::{on_path, one_host_flags, profile_dir, run_with_watchdog};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
+use std::time::Duration;
 
 const SHIM: &str = "librshmem_mpi.so";
 const TIMEOUT: Duration = Duration::from_secs(120);
-/// Open MPI 4.1 off shared memory on one host: TCP between ranks,
-/// one-sided through UCX over TCP, and ranks that yield while they wait
-/// (the machine may have fewer cores than ranks).
-const MPI_FLAGS: [&str; 17] = [
-    "--oversubscribe",
-    "--mca",
-    "pml",
-    "ob1",
-    "--mca",
-    "btl",
-    "tcp,self",
-    "--mca",
-    "osc",
-    "ucx",
-    "--mca",
-    "mpi_yield_when_idle",
-    "1",
-    "-x",
-    "UCX_TLS=tcp",
-    // Transfers above 1000 bytes take the shim's split paths.
-    "-x",
-    "RSHMEM_MPI_CHUNK=1000",
-];
-
-fn profile_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_oshcc")).parent().unwrap().to_path_buf()
-}
-
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
-}
+/// Transfers above 1000 bytes take the shim's split paths.
+const CHUNK: [&str; 2] = ["-x", "RSHMEM_MPI_CHUNK=1000"];
 
 /// Why the test cannot run here, if it cannot.
 fn missing() -> Option<String> {
@@ -101,41 +73,15 @@ fn probe() -> Result<&'static Path, String> {
 
 fn run_probe(np: usize) -> Result<(), Failed> {
     let exe = probe()?;
-    let mut cmd = Command::new("mpirun");
-    // SAFETY: getuid has no preconditions.
-    if unsafe { libc::getuid() } == 0 {
-        cmd.arg("--allow-run-as-root");
-    }
-    cmd.args(MPI_FLAGS)
+    let mut cmd = common::mpi::mpirun();
+    cmd.args(one_host_flags())
+        .args(CHUNK)
         .args(["-np", &np.to_string()])
         .arg(exe)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // Its own process group, so a hung job is ended whole.
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let child = cmd.spawn().map_err(|e| format!("cannot run mpirun: {e}"))?;
-    let pid = child.id() as libc::pid_t;
-    let done = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            let started = Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                if started.elapsed() >= TIMEOUT {
-                    // SAFETY: the group is the job this test started.
-                    unsafe { libc::kill(-pid, libc::SIGKILL) };
-                    return true;
-                }
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            false
-        })
-    };
-    let out = child.wait_with_output();
-    done.store(true, Ordering::Relaxed);
-    let killed = watchdog.join().unwrap_or(false);
-    let out = out.map_err(|e| format!("mpirun: {e}"))?;
+    let (out, killed) = run_with_watchdog(cmd, TIMEOUT)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if killed {

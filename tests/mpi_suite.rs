@@ -123,34 +123,6 @@ const STRATEGIES: &[&str] = &[
     "pairwise-tree-fixed",
 ];
 
-/// Open MPI options that keep MPI itself off shared memory on one host:
-/// messages over TCP, one-sided communication over UCX over TCP (Open MPI
-/// would pick its shared-memory window otherwise), and ranks that yield
-/// while they poll, since the machine may have fewer cores than PEs.
-const MPI_FLAGS: &[&str] = &[
-    "--oversubscribe",
-    "--mca",
-    "pml",
-    "ob1",
-    "--mca",
-    "btl",
-    "tcp,self",
-    "--mca",
-    "osc",
-    "ucx",
-    "--mca",
-    "mpi_yield_when_idle",
-    "1",
-    "-x",
-    "UCX_TLS=tcp",
-];
-
-/// Open MPI 4.1 with UCX over TCP may report a failed endpoint flush or
-/// disconnect at `MPI_Finalize` of a job that succeeded (exit status 0).
-fn finalize_noise(line: &str) -> bool {
-    line.contains("UCX") && line.contains("ERROR") && (line.contains("Endpoint timeout") || line.contains("disconnect"))
-}
-
 /// Why MPI tests cannot run here, if they cannot.
 fn missing_mpi() -> Option<String> {
     let found = |tool: &str| {
@@ -172,13 +144,9 @@ fn missing_mpi() -> Option<String> {
 
 /// The `mpirun` command for `np` PEs ending the job after `timeout` seconds.
 fn mpirun(np: usize, timeout: u32) -> Command {
-    let mut c = Command::new("mpirun");
+    let mut c = common::mpi::mpirun();
     c.args(["-np", &np.to_string(), "--timeout", &timeout.to_string()])
-        .args(MPI_FLAGS);
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    if unsafe { libc::geteuid() } == 0 {
-        c.arg("--allow-run-as-root");
-    }
+        .args(common::mpi::one_host_flags());
     c
 }
 
@@ -313,7 +281,7 @@ fn main() {
                 let launch = Launch {
                     command: &command,
                     env_args: Some(mpirun_env),
-                    noise: finalize_noise,
+                    noise: common::mpi::finalize_noise,
                 };
                 run_launched(&p, &tools, np, variant.as_ref(), &extra, &launch)
             }));

@@ -11,6 +11,8 @@
 //! which makes that a failure. The namespaces, and every process in them, are
 //! removed when a test ends, passed or not.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -169,13 +171,12 @@ impl Drop for Nodes {
     }
 }
 
-/// `text` without UCX's complaints at `MPI_Finalize` over TCP ("error during
-/// flush: Endpoint timeout", "disconnect failed: Endpoint timeout", notes
-/// 4.1): Open MPI 4.1.4 with UCX 1.13 prints them now and then, on stdout,
-/// and exits 0 all the same.
+/// `text` without UCX's complaints at `MPI_Finalize` over TCP
+/// ([`common::mpi::finalize_noise`]), which Open MPI 4.1.4 with UCX 1.13
+/// prints now and then on stdout while exiting 0 all the same.
 fn without_finalize_noise(text: &str) -> String {
     text.lines()
-        .filter(|l| !(l.contains(" UCX ") && l.contains("Endpoint timeout")))
+        .filter(|l| !common::mpi::finalize_noise(l))
         .map(|l| format!("{l}\n"))
         .collect()
 }
@@ -202,24 +203,6 @@ fn compile(compiler: &str, source: &Path, flags: &[&str]) -> String {
     exe.to_str().unwrap().to_string()
 }
 
-/// Open MPI's flags for TCP between the namespaces (notes 4.1, 4.3): `pml
-/// ob1` over `btl tcp`, RMA by `osc ucx` over TCP, and ranks that yield when
-/// idle (busy polling makes the veth pair a thousand times slower).
-const MPI_FLAGS: [&str; 12] = [
-    "--mca",
-    "pml",
-    "ob1",
-    "--mca",
-    "btl",
-    "tcp,self",
-    "--mca",
-    "osc",
-    "ucx",
-    "--mca",
-    "mpi_yield_when_idle",
-    "1",
-];
-
 #[test]
 fn mpi_hello_on_two_nodes() {
     if !can_run() {
@@ -237,7 +220,7 @@ fn mpi_hello_on_two_nodes() {
         "-np",
         "4",
     ];
-    args.extend(MPI_FLAGS);
+    args.extend(common::mpi::TCP_MCA);
     args.extend(["-x", "UCX_TLS=tcp", &hello]);
     let (code, stdout, stderr) = nodes.run("mpirun", &args, &[]);
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
@@ -258,7 +241,7 @@ fn mpi_hello_on_two_nodes() {
 }
 
 /// The variables that make `oshrun --host` across the namespaces work: the
-/// agent and [`MPI_FLAGS`] as Open MPI's environment (mpirun passes
+/// agent and [`common::mpi::TCP_MCA`] as Open MPI's environment (mpirun passes
 /// `OMPI_MCA_*` on), `UCX_TLS` (oshrun passes `UCX_*` on).
 fn rshmem_env(agent: &str) -> Vec<(&str, &str)> {
     vec![
