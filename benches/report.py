@@ -622,6 +622,30 @@ def repo_relative(path):
     return os.path.basename(path) if rel.startswith("..") else rel
 
 
+MULTINODE = "## Across nodes"
+
+
+def keep_multinode_section(text, out):
+    """The "Across nodes" section of the report being replaced, if it has one,
+    carried into `text` before "## Machine floor": it comes from
+    `cargo xtask bench --multinode` (a run of its own, often as root for the
+    namespaces), not from this report's CSV, so regenerating the one-node
+    report must not drop it."""
+    try:
+        old = Path(out).read_text()
+    except OSError:
+        return text
+    start = old.find(MULTINODE + "\n")
+    if start < 0 or MULTINODE + "\n" in text:
+        return text
+    end = old.find("\n## ", start + len(MULTINODE))
+    section = old[start:] if end < 0 else old[start:end + 1]
+    floor = text.find("## Machine floor")
+    if floor < 0:
+        return text.rstrip("\n") + "\n\n" + section
+    return text[:floor] + section.rstrip("\n") + "\n\n" + text[floor:]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -640,6 +664,7 @@ def main():
         args.csv_name = repo_relative(args.csv_out)
     text = report(args)
     if args.out:
+        text = keep_multinode_section(text, args.out)
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text)
         print(f"report written to {args.out}", file=sys.stderr)
