@@ -294,14 +294,17 @@ impl Transport for Hybrid {
 
     #[inline]
     unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64) {
-        // Earlier remote puts must be complete before a local flag too: the
-        // flag's reader may go on to read what they wrote on a third PE.
+        // Earlier remote puts must be complete before the flag, local or
+        // remote: the flag's reader may go on to read what they wrote on a
+        // third PE. (A remote atomic completes them itself as well.)
         if let Some(n) = &self.nodes {
             n.remote.flush_pending();
         }
         match self.remote(pe) {
-            // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.flag_add(pe, off, v) },
+            // SAFETY: the caller's contract is the trait's (an 8-aligned word).
+            Some(r) => unsafe {
+                r.atomic::<u64>(pe, off, AmoOp::Add(v));
+            },
             // SAFETY: the caller's contract is the trait's.
             None => unsafe { self.shm.flag_add(pe, off, v) },
         }

@@ -479,18 +479,6 @@ impl Remote {
         unsafe { self.start_atomic_kept(pe, sig, op, self.scratch.get()) };
     }
 
-    /// Adds `v` to a library flag at `pe` after every earlier operation of
-    /// this PE is complete everywhere, and completes the addition.
-    ///
-    /// # Safety
-    /// `off` is 8-aligned and inside a segment.
-    #[inline(never)]
-    pub unsafe fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
-        self.flush_pending();
-        // SAFETY: the caller's contract.
-        unsafe { self.atomic::<u64>(pe, off, AmoOp::Add(v)) };
-    }
-
     /// Completes every outstanding operation at its target, if any may be.
     #[inline(never)]
     pub fn flush_pending(&self) {
