@@ -8,6 +8,9 @@
  * are copied b at a time into such a batch and back, as NAS's own cffts2/3 do;
  * rows are copied transposed.
  *
+ * Built with -DFT_FFTW (and FFTW 3's flags), the batches go to FFTW instead,
+ * planned once per size, batch and direction (the seed used FFTW).
+ *
  * Direction: sign +1 computes X_m = sum_j x_j exp(+2 pi i j m / n) (the
  * benchmark's forward transform), sign -1 the conjugate; neither is scaled. */
 #include "ft.h"
@@ -15,6 +18,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef FT_FFTW
+#include <fftw3.h>
+#endif
 
 /* Transforms per batch: 16 columns of 512 points are 128 KiB per buffer,
  * which with its twin stays in a 512 KiB L2 cache. */
@@ -23,6 +29,28 @@
 static cplx *scratch_x, *scratch_y;
 
 int fft_row_batch(void) { return BATCH; }
+
+#ifdef FT_FFTW
+const char *fft_name(void) { return "fftw"; }
+
+/* Plans by (log2 n, batch, direction), out of place from scratch_x to scratch_y. */
+static fftw_plan plans[32][BATCH + 1][2];
+
+static cplx *batch_fft(const fft_plan *p, int sign, int b, cplx *x, cplx *y) {
+    fftw_plan *plan = &plans[p->logn][b][sign > 0];
+    if (!*plan) {
+        int n = p->n;
+        /* FFTW's BACKWARD is exp(+2 pi i ...), the benchmark's forward. */
+        *plan = fftw_plan_many_dft(1, &n, b, (fftw_complex *)x, NULL, b, 1, (fftw_complex *)y, NULL, b, 1,
+                                   sign > 0 ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+        if (!*plan) abort();
+    }
+    fftw_execute_dft(*plan, (fftw_complex *)x, (fftw_complex *)y);
+    return y;
+}
+#else
+const char *fft_name(void) { return "stockham"; }
+#endif
 
 int fft_plan_init(fft_plan *p, int n) {
     p->n = n;
@@ -54,7 +82,8 @@ int fft_scratch_init(int nmax) {
 
 /* b interleaved transforms in x (y: scratch of the same size); returns the
  * buffer that holds the result. */
-static cplx *stockham(const fft_plan *p, int sign, int b, cplx *x, cplx *y) {
+#ifndef FT_FFTW
+static cplx *batch_fft(const fft_plan *p, int sign, int b, cplx *x, cplx *y) {
     int n = p->n;
     size_t s = (size_t)b;
     for (int step = 1, len = n; len > 1; len >>= 1, s <<= 1, step <<= 1) {
@@ -81,6 +110,7 @@ static cplx *stockham(const fft_plan *p, int sign, int b, cplx *x, cplx *y) {
     }
     return x;
 }
+#endif
 
 void fft_rows(const fft_plan *p, int sign, cplx *rows, int count) {
     int n = p->n;
@@ -89,7 +119,7 @@ void fft_rows(const fft_plan *p, int sign, cplx *rows, int count) {
         cplx *base = rows + (size_t)r0 * n;
         for (int t = 0; t < b; t++)
             for (int j = 0; j < n; j++) scratch_x[(size_t)j * b + t] = base[(size_t)t * n + j];
-        cplx *out = stockham(p, sign, b, scratch_x, scratch_y);
+        cplx *out = batch_fft(p, sign, b, scratch_x, scratch_y);
         for (int t = 0; t < b; t++)
             for (int j = 0; j < n; j++) base[(size_t)t * n + j] = out[(size_t)j * b + t];
     }
@@ -101,7 +131,7 @@ void fft_cols(const fft_plan *p, int sign, cplx *base, size_t stride, size_t nco
         int b = ncols - c0 < BATCH ? (int)(ncols - c0) : BATCH;
         for (int j = 0; j < n; j++)
             memcpy(scratch_x + (size_t)j * b, base + (size_t)j * stride + c0, sizeof(cplx) * b);
-        cplx *out = stockham(p, sign, b, scratch_x, scratch_y);
+        cplx *out = batch_fft(p, sign, b, scratch_x, scratch_y);
         for (int j = 0; j < n; j++)
             memcpy(base + (size_t)j * stride + c0, out + (size_t)j * b, sizeof(cplx) * b);
     }

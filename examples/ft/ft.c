@@ -300,7 +300,7 @@ int main(int argc, char **argv) {
         printf(" Number of PEs       :     %7d\n", ft.npes);
         printf(" Variant             : %s\n", variant_names[ft.variant]);
         printf(" Layout              : 1-D slabs (%d planes, %d rows per PE)\n", ft.nzl, ft.nyl);
-        printf(" FFT                 : radix-2 Stockham\n\n");
+        printf(" FFT                 : %s\n\n", fft_name());
         fflush(stdout);
     }
     if (warmup) run(&ft, perturb, NULL);
@@ -345,9 +345,9 @@ int main(int argc, char **argv) {
                ft.t_compute, ft.t_wait, ft.t_transpose, ft.messages);
         printf(" Verification    =             %12s\n", verified);
         printf("RESULT class=%c variant=%s pes=%d nx=%d ny=%d nz=%d iter=%d time=%.6f mops=%.2f verified=%s"
-               " compute=%.6f wait=%.6f transpose=%.6f fft=stockham messages=%ld\n",
+               " compute=%.6f wait=%.6f transpose=%.6f fft=%s messages=%ld\n",
                shown, variant_names[ft.variant], ft.npes, ft.nx, ft.ny, ft.nz, ft.niter, seconds, mops, verified,
-               ft.t_compute, ft.t_wait, ft.t_transpose, ft.messages);
+               ft.t_compute, ft.t_wait, ft.t_transpose, fft_name(), ft.messages);
         fflush(stdout);
     }
     /* Every PE exits with PE 0's verdict. */

@@ -72,6 +72,8 @@ void fft_rows(const fft_plan *p, int sign, cplx *rows, int count);
 void fft_cols(const fft_plan *p, int sign, cplx *base, size_t stride, size_t ncols);
 /* Rows processed together by fft_rows (pencil sends follow such a batch). */
 int fft_row_batch(void);
+/* "stockham" or "fftw": the 1-D FFT this build uses. */
+const char *fft_name(void);
 
 /* transpose.c */
 void fft3d_forward(ft_t *ft);  /* xa (A) -> u0 (B) */
