@@ -13,7 +13,11 @@
  * slabs and pencils need no packing: a slab of layout A (one plane's rows of a
  * destination) is contiguous in layout B, and so is a plane of B in layout A.
  * The receiver learns that its data is complete from a signal counter per
- * direction (one ADD per message, data first), not from a barrier. Every
+ * direction, not from a barrier: the last message to each PE is a
+ * put-with-signal (ADD 1) after a fence, which orders the earlier puts to
+ * that PE before it, so each PE waits for P signals. (A signal on every
+ * message would be simpler, but across nodes each put-with-signal waits for
+ * its data to land, and the overlap would be gone.) Every
  * variant does the same floating-point operations on the same numbers, so
  * their checksums are bit-identical. */
 #include "ft.h"
@@ -39,11 +43,18 @@ void ft_reset_signals(ft_t *ft) {
     shmem_barrier_all();
 }
 
-static void put_signal(ft_t *ft, cplx *dest, const cplx *src, size_t n, ft_sig_t *sig, int pe) {
+static void put(ft_t *ft, cplx *dest, const cplx *src, size_t n, int pe) {
+    shmem_putmem_nbi(dest, src, n * sizeof(cplx), pe);
+    ft->messages++;
+}
+
+/* The last message to pe: every earlier put to pe is delivered before the signal. */
+static void put_last(ft_t *ft, cplx *dest, const cplx *src, size_t n, ft_sig_t *sig, int pe) {
+    shmem_fence();
 #if defined(SHMEM_SIGNAL_ADD)
     shmem_putmem_signal_nbi(dest, src, n * sizeof(cplx), sig, 1, SHMEM_SIGNAL_ADD, pe);
 #else
-    /* OpenSHMEM 1.4: the fence orders the data before the counter update. */
+    /* OpenSHMEM 1.4 has no put-with-signal: the fence orders the data before the counter update. */
     shmem_putmem_nbi(dest, src, n * sizeof(cplx), pe);
     shmem_fence();
     shmem_long_atomic_add(sig, 1, pe);
@@ -75,10 +86,12 @@ static void alltoall(ft_t *ft, cplx *dest, const cplx *src, size_t n) {
     ft->messages++;
 }
 
-/* Rows of one block, transformed in batches; with pencils each row is sent as
- * soon as its batch is done. `dest_row(jl)` is the row's place on pe. */
+/* Rows of one block, transformed in batches and sent to their place on pe
+ * (row r at dest + r*dest_stride): with slabs as one message once all are
+ * done, with pencils each row as soon as its batch is done. `last`: nothing
+ * more goes to pe in this transpose, so the final message carries the signal. */
 static void rows_then_send(ft_t *ft, int sign, cplx *rows, int nrows, cplx *dest, size_t dest_stride,
-                           int pe, ft_sig_t *sig) {
+                           int pe, ft_sig_t *sig, int last) {
     int nx = ft->nx;
     if (ft->variant != PENCILS) {
         double t = ft_now();
@@ -86,7 +99,10 @@ static void rows_then_send(ft_t *ft, int sign, cplx *rows, int nrows, cplx *dest
         double t2 = ft_now();
         ft->t_compute += t2 - t;
         if (ft->variant == SLABS) {
-            put_signal(ft, dest, rows, (size_t)nrows * nx, sig, pe);
+            if (last)
+                put_last(ft, dest, rows, (size_t)nrows * nx, sig, pe);
+            else
+                put(ft, dest, rows, (size_t)nrows * nx, pe);
             ft->t_transpose += ft_now() - t2;
         }
         return;
@@ -98,8 +114,12 @@ static void rows_then_send(ft_t *ft, int sign, cplx *rows, int nrows, cplx *dest
         fft_rows(&ft->px, sign, rows + (size_t)r0 * nx, b);
         double t2 = ft_now();
         ft->t_compute += t2 - t;
-        for (int r = r0; r < r0 + b; r++)
-            put_signal(ft, dest + (size_t)r * dest_stride, rows + (size_t)r * nx, (size_t)nx, sig, pe);
+        for (int r = r0; r < r0 + b; r++) {
+            if (last && r == nrows - 1)
+                put_last(ft, dest + (size_t)r * dest_stride, rows + (size_t)r * nx, (size_t)nx, sig, pe);
+            else
+                put(ft, dest + (size_t)r * dest_stride, rows + (size_t)r * nx, (size_t)nx, pe);
+        }
         ft->t_transpose += ft_now() - t2;
     }
 }
@@ -117,7 +137,8 @@ void fft3d_forward(ft_t *ft) {
          * the same one at once. */
         for (int r = 0; r < P; r++) {
             int q = (me + 1 + r) % P;
-            rows_then_send(ft, +1, pl + q * slab, nyl, ft->u0 + (size_t)k * slab, (size_t)nx, q, &ft->sig[0]);
+            rows_then_send(ft, +1, pl + q * slab, nyl, ft->u0 + (size_t)k * slab, (size_t)nx, q, &ft->sig[0],
+                           kl == nzl - 1);
         }
     }
     if (ft->variant == EXCHANGE) {
@@ -129,8 +150,7 @@ void fft3d_forward(ft_t *ft) {
         alltoall(ft, ft->u0, ft->xbuf, (size_t)nzl * slab);
         ft->t_transpose += ft_now() - t;
     } else {
-        /* Each PE sends this one nzl planes, each as one slab or nyl rows. */
-        ft->expect_fwd += (ft_sig_t)(ft->variant == SLABS ? P * nzl : P * nzl * nyl);
+        ft->expect_fwd += (ft_sig_t)P; /* one signal from each PE */
         wait_for(ft, &ft->sig[0], ft->expect_fwd);
     }
     double t = ft_now();
@@ -150,7 +170,7 @@ void fft3d_inverse(ft_t *ft) {
         for (int kl = 0; kl < nzl; kl++) {
             int k = p * nzl + kl;
             rows_then_send(ft, -1, ft->wb + (size_t)k * slab, nyl, ft->xa + kl * plane + me * slab,
-                           (size_t)nx, p, &ft->sig[1]);
+                           (size_t)nx, p, &ft->sig[1], kl == nzl - 1);
         }
     }
     if (ft->variant == EXCHANGE) {
@@ -162,7 +182,7 @@ void fft3d_inverse(ft_t *ft) {
                        slab * sizeof(cplx));
         ft->t_transpose += ft_now() - t;
     } else {
-        ft->expect_inv += (ft_sig_t)(ft->variant == SLABS ? P * nzl : P * nzl * nyl);
+        ft->expect_inv += (ft_sig_t)P;
         wait_for(ft, &ft->sig[1], ft->expect_inv);
     }
     t = ft_now();
