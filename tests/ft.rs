@@ -5,7 +5,12 @@
 //!
 //! - Classes S (1, 2, 4, 8 PEs) and W (1, 2, 4 PEs): each variant (exchange,
 //!   slabs, pencils) verifies against the official checksums, and the three
-//!   print the same checksum lines, digit for digit.
+//!   print the same checksum lines, digit for digit. Lest a variant flag that
+//!   changed nothing pass that comparison, the variants' message counts must
+//!   differ as their granularity does (more PEs than one).
+//! - The same for class S at 2 PEs built with FFTW (`-DFT_FFTW`), when
+//!   `pkg-config` finds `fftw3` (ignored otherwise); every other run uses the
+//!   program's own FFT.
 //! - A one-element perturbation of the initial condition (on the last PE)
 //!   fails verification: exit status 1.
 //! - A non-standard iteration count is UNVERIFIED (exit status 0), with the
@@ -55,10 +60,41 @@ const S_FIRST: [(f64, f64); 2] = [
     (5.546385409189e+02, 4.865304269511e+02),
 ];
 
+/// Which FFT the program is built with.
+#[derive(Clone, Copy, PartialEq)]
+enum Fft {
+    Stockham,
+    Fftw,
+}
+
+impl Fft {
+    /// As the RESULT line's `fft=` names it.
+    fn name(self) -> &'static str {
+        match self {
+            Fft::Stockham => "stockham",
+            Fft::Fftw => "fftw",
+        }
+    }
+}
+
+/// `pkg-config --cflags --libs fftw3`, if it finds FFTW.
+fn fftw_flags() -> Option<Vec<String>> {
+    let out = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "fftw3"])
+        .output()
+        .ok()?;
+    out.status.success().then(|| {
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    })
+}
+
 /// The FT program, compiled on first use.
-fn binary() -> Result<PathBuf, Failed> {
-    static EXE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let r = EXE.get_or_init(|| {
+fn binary(fft: Fft) -> Result<PathBuf, Failed> {
+    static EXE: [OnceLock<Result<PathBuf, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let r = EXE[fft as usize].get_or_init(|| {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ft");
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
             .map_err(|e| format!("cannot list {}: {e}", src.display()))?
@@ -72,9 +108,13 @@ fn binary() -> Result<PathBuf, Failed> {
         }
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ft");
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let exe = dir.join("ft");
+        let exe = dir.join(format!("ft-{}", fft.name()));
         let mut cc = Command::new(env!("CARGO_BIN_EXE_oshcc"));
         cc.arg("-O2").args(&sources).arg("-lm");
+        if fft == Fft::Fftw {
+            cc.arg("-DFT_FFTW")
+                .args(fftw_flags().ok_or("pkg-config does not find fftw3")?);
+        }
         compile(cc, &exe)?;
         Ok(exe)
     });
@@ -121,7 +161,7 @@ impl Run {
     }
 
     /// Checks the exit status, the verification verdict (in the RESULT line
-    /// and the human one), the RESULT fields in `want` and the number of
+    /// and the human line), the RESULT fields in `want` and the number of
     /// checksum lines; and that the job left nothing in /dev/shm.
     fn expect(&self, code: i32, verdict: &str, want: &[(&str, String)], iterations: usize) -> Result<(), Failed> {
         if self.code != code {
@@ -139,7 +179,9 @@ impl Run {
                 return Err(self.fail(format!("RESULT's {k} is {:?}, not a number", r.get(k))));
             }
         }
-        if !self.stdout.contains(&format!("Verification = {verdict}")) {
+        // NAS style: `Verification    =    SUCCESSFUL`, padded.
+        let human = |l: &str| l.split_whitespace().eq(["Verification", "=", verdict]);
+        if !self.stdout.lines().any(human) {
             return Err(self.fail(format!("no line `Verification = {verdict}`")));
         }
         if self.checksums().len() != iterations {
@@ -158,7 +200,11 @@ impl Run {
 
 /// Runs FT at `np` PEs with `args` (and `-w 0`).
 fn ft(np: usize, args: &[&str]) -> Result<Run, Failed> {
-    let exe = binary()?;
+    ft_with(Fft::Stockham, np, args)
+}
+
+fn ft_with(fft: Fft, np: usize, args: &[&str]) -> Result<Run, Failed> {
+    let exe = binary(fft)?;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_oshrun"));
     cmd.args(["-np", &np.to_string(), "--timeout", &TIMEOUT_S.to_string()])
         .arg(&exe)
@@ -167,7 +213,7 @@ fn ft(np: usize, args: &[&str]) -> Result<Run, Failed> {
     // cargo test puts target/debug on LD_LIBRARY_PATH, which beats oshcc's
     // rpath: run the program as a user would.
     cmd.env_remove("LD_LIBRARY_PATH");
-    let command = format!("oshrun -np {np} ft {} -w 0", args.join(" "));
+    let command = format!("oshrun -np {np} ft-{} {} -w 0", fft.name(), args.join(" "));
     let out = cmd.output().map_err(|e| format!("cannot run {command}: {e}"))?;
     Ok(Run {
         command,
@@ -178,18 +224,31 @@ fn ft(np: usize, args: &[&str]) -> Result<Run, Failed> {
 }
 
 /// Every variant of `class` at `np` PEs verifies, and all print the same
-/// checksum lines as the first.
-fn verify(class: &Class, np: usize) -> Result<(), Failed> {
+/// checksum lines as the first. With more than one PE, each variant sends
+/// more messages than the one before it (exchange: one all-to-all per
+/// transpose; slabs: a put per destination block; pencils: a put per row),
+/// so a variant that silently ran another's code would show.
+fn verify(fft: Fft, class: &Class, np: usize) -> Result<(), Failed> {
     let mut first: Option<Run> = None;
+    let mut messages = (String::new(), 0.0);
     for v in VARIANTS {
-        let run = ft(np, &["-c", class.name, "-v", v])?;
+        let run = ft_with(fft, np, &["-c", class.name, "-v", v])?;
         let want = [
             ("class", class.name.to_string()),
             ("variant", v.to_string()),
             ("pes", np.to_string()),
             ("iter", class.iterations.to_string()),
+            ("fft", fft.name().to_string()),
         ];
         run.expect(0, "SUCCESSFUL", &want, class.iterations)?;
+        let m: f64 = run.result()?["messages"].parse().expect("expect() checked it");
+        if np > 1 && v != VARIANTS[0] && m <= messages.1 {
+            return Err(run.fail(format!(
+                "{v} sent {m} messages, not more than {}'s {}",
+                messages.0, messages.1
+            )));
+        }
+        messages = (v.to_string(), m);
         match &first {
             None => first = Some(run),
             Some(f) => {
@@ -255,10 +314,12 @@ fn main() {
     for (class, pes) in [(&S, &[1, 2, 4, 8][..]), (&W, &[1, 2, 4][..])] {
         for &np in pes {
             trials.push(Trial::test(format!("verify class={} np={np}", class.name), move || {
-                verify(class, np)
+                verify(Fft::Stockham, class, np)
             }));
         }
     }
+    let fftw = Trial::test("verify class=S np=2 fft=fftw", || verify(Fft::Fftw, &S, 2));
+    trials.push(fftw.with_ignored_flag(fftw_flags().is_none()));
     trials.push(Trial::test("perturbed class=S np=2 slabs", perturbed));
     trials.push(Trial::test("unverified class=S np=2 iter=2", unverified));
     trials.push(Trial::test("refused class=S np=3", refused));
