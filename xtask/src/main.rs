@@ -4,7 +4,7 @@
 //!   [--ft-np LIST] [--no-ft]`: builds everything (release), compiles the
 //!   examples and runs the QTC demo: one run per pSync strategy at 2, 4, 8 and
 //!   16 PEs, one table, and the simulated footprint plot for 2..4096 PEs
-//!   (`target/demo/`); then NAS FT (class W by default) with each variant at
+//!   (`target/demo/`); then NAS FT (class A by default) with each variant at
 //!   2 and 4 PEs, one table and a figure of the times. See `demo.rs`, `ft.rs`.
 //! - `install [--prefix DIR] [--from BUILD_DIR]`: builds (release) and
 //!   installs the tools, libraries, headers, `rshmem.pc` and the docs under
