@@ -48,6 +48,7 @@ CLASSES = {"S": (64, 64, 64, 6), "W": (128, 128, 32, 6), "A": (256, 256, 128, 6)
 IMPLS = {"rshmem": "rshmem", "ompi": "Open MPI", "nas": "NAS MPI ref"}
 TARGET_RATIO = 1.1  # issue 20: rshmem >= 1.1x Open MPI at 2 and 4 PEs, class A, every variant
 TARGET_NAS = 0.9  # issue 20: best variant at 1 PE within 10% of the NAS reference
+HEAP_VARS = ("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE")
 # Hosts of tests/netns/netns.sh's two namespaces.
 NETNS_HOSTS = ("10.77.0.1", "10.77.0.2")
 
@@ -152,7 +153,9 @@ class Runner:
         a, exe = self.a, self.exes[impl]
         prog = [str(exe)] if impl == "nas" else [str(exe), "-c", a.cls, "-v", variant]
         heap = heap_size(a.cls, np)
-        env = {"SHMEM_SYMMETRIC_SIZE": heap}
+        # Open MPI 4.1's OSHMEM reads SMA_SYMMETRIC_SIZE only (with SHMEM_SYMMETRIC_SIZE=1G
+        # alone its heap stays at its 256M default); rshmem reads both (equal: no conflict).
+        env = {v: heap for v in HEAP_VARS}
         if setup == "one node":
             if impl == "rshmem":
                 cmd = [str(Path(a.rshmem_bin) / "oshrun"), *a.rshmem_run_args.split(), "-np", str(np)]
@@ -176,7 +179,7 @@ class Runner:
                 cmd += ["-x", f"RSHMEM_NODE_SIZE={per_node}"]
         elif impl == "ompi":
             cmd = [str(Path(a.ompi_bin) / "oshrun"), "-np", str(np), *multinode.MPI_FLAGS,
-                   *multinode.OMPI_FLAGS, *self.root, *hosts, "-x", "SHMEM_SYMMETRIC_SIZE"]
+                   *multinode.OMPI_FLAGS, *self.root, *hosts, *(x for v in HEAP_VARS for x in ("-x", v))]
         else:
             cmd = ["mpirun", "-np", str(np), *multinode.MPI_FLAGS, *self.root, *hosts]
         cmd += prog
@@ -315,8 +318,8 @@ def report(a, res, status, setups, meta):
     md += [f"`{meta['command']}`: {meta['date']}, {meta['cpu']} ({os.cpu_count()} CPUs), load average "
            f"{meta['load0']} before, {meta['load1']} after; {a.reps} run{'s' if a.reps > 1 else ''} per row (median, ± half the "
            f"range); wall time {meta['wall'] / 60:.1f} min. FFT: {meta['fft']}. Built with each "
-           f"implementation's own `oshcc -O3 examples/ft/*.c -lm`; SHMEM_SYMMETRIC_SIZE "
-           f"{heap_size(a.cls, 1)} at 1 PE, divided by the PE count. Mop/s is the benchmark's own "
+           f"implementation's own `oshcc -O3 examples/ft/*.c -lm{meta['flags']}`; symmetric heap "
+           f"(SHMEM_ and SMA_SYMMETRIC_SIZE) {heap_size(a.cls, 1)} at 1 PE, divided by the PE count. Mop/s is the benchmark's own "
            f"figure (higher is better); compute / wait / transpose are the program's time split of "
            f"the timed run (medians, seconds).", ""]
     if "one node" in setups:
@@ -486,7 +489,8 @@ def main():
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "load0": load0, "load1": " ".join(f"{x:.1f}" for x in os.getloadavg()),
             "wall": time.monotonic() - t_start,
-            "fft": ", ".join(sorted(fft_seen)) or "not reported"}
+            "fft": ", ".join(sorted(fft_seen)) or "not reported",
+            "flags": " -DFT_FFTW $(pkg-config --cflags --libs fftw3)" if flags else ""}
     md = report(a, res, status, setups, meta)
     log("\n" + md)
     for f in failures:
