@@ -324,7 +324,7 @@ def across_section(a, res, status, setup):
             best, v = max(others)
             run = res[(setup, impl, np, v)]
             said.append(f"{IMPLS[impl]}, {np} PEs: {v} {best / mex:.2f}x exchange "
-                        f"({'faster' if best > mex else 'slower'}; compute / wait / transpose "
+                        f"({'faster' if best > 1.05 * mex else 'slower' if best < 0.95 * mex else 'within 5%'}; compute / wait / transpose "
                         f"{split_cell(run)} s against {split_cell(ex)} s)")
     if said:
         lines += ["Best overlapping variant against exchange: " + "; ".join(said) + ".", ""]
