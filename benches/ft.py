@@ -333,7 +333,7 @@ def across_section(a, res, status, setup):
 
 def report(a, res, status, setups, meta):
     md = ["## NAS FT", ""]
-    md += [f"`{meta['command']}`: {meta['date']}, {meta['cpu']} ({os.cpu_count()} CPUs), load average "
+    md += [f"`{meta['command']}`: started {meta['date']}, {meta['cpu']} ({os.cpu_count()} CPUs), load average "
            f"{meta['load0']} before, {meta['load1']} after; {a.reps} run{'s' if a.reps > 1 else ''} per row (median, ± half the "
            f"range); wall time {meta['wall'] / 60:.1f} min. FFT: {meta['fft']}. Built with each "
            f"implementation's own `oshcc -O3 examples/ft/*.c -lm{meta['flags']}`; symmetric heap "
@@ -403,6 +403,7 @@ def main():
     if a.netns and os.geteuid() != 0:
         sys.exit("ft.py: --netns needs root (ip netns, unshare)")
     t_start = time.monotonic()
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
     env0, removed = compare.run_environment()
     if removed:
@@ -509,7 +510,7 @@ def main():
         shutil.rmtree(build_dir, ignore_errors=True)
 
     meta = {"command": shown_command(), "cpu": compare.cpu_model(),
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "date": started,
             "load0": load0, "load1": " ".join(f"{x:.1f}" for x in os.getloadavg()),
             "wall": time.monotonic() - t_start,
             "fft": ", ".join(sorted(fft_seen)) or "not reported",
