@@ -90,8 +90,8 @@ def parse_result(stdout):
 
 
 def parse_npb(stdout):
-    """NPB's closing report (print_results.f) -> dict with mops, verified, time, class,
-    procs, or None when it has no `Mop/s total` line (a crash before the end)."""
+    """NPB's closing report (print_results.f90) -> dict with mops, verified, time, class,
+    pes, active, version, or None when it has no `Mop/s total` line (a crash before the end)."""
     d = {}
     for line in stdout.splitlines():
         key, sep, val = line.partition("=")
@@ -107,8 +107,12 @@ def parse_npb(stdout):
                 d["pes"] = int(val)
             elif key == "Class":
                 d["class"] = val
+            elif key == "Active processes":
+                d["active"] = int(val)
             elif key == "Verification":
                 d["verified"] = val
+            elif key == "Version":
+                d["version"] = val
         except ValueError:
             pass
     if "mops" not in d:
@@ -350,17 +354,32 @@ def report(a, res, status, setups, meta):
                "`--npb-ft PATH` or `NPB_FT`; benches/README.md says how to build it).", ""]
     elif status.get("nas"):
         md += [f"NAS MPI ref: {status['nas']}.", ""]
+    elif meta.get("npb"):
+        md += [f"NAS MPI ref: {meta['npb']}, run with `mpirun -np N` (one node: Open MPI's defaults, "
+               f"shared memory; across nodes: the TCP flags above).", ""]
     return "\n".join(md).rstrip() + "\n"
 
 
+def npb_seen(res, exes):
+    """What the NAS column ran: `ft.A.x (NPB 3.4.2)`, from the binary's own report."""
+    if "nas" not in exes:
+        return None
+    versions = sorted({str(r.get("version")) for k, runs in res.items() if k[1] == "nas" for r in runs
+                       if r.get("version")})
+    return f"`{exes['nas'].name}`" + (f" (NPB {', '.join(versions)})" if versions else "")
+
+
 def shown_command():
-    """This script's command line, paths inside the repository made relative to it (the
-    Markdown goes into docs/, which names no paths of the machine that wrote it)."""
+    """This script's command line, paths inside the repository made relative to it and
+    other absolute paths cut to their file name (the Markdown goes into docs/, which names no
+    paths of the machine that wrote it)."""
     def rel(arg):
         p = Path(arg)
-        if p.is_absolute() and p.resolve().is_relative_to(REPO.resolve()):
+        if not p.is_absolute():
+            return arg
+        if p.resolve().is_relative_to(REPO.resolve()):
             return str(p.resolve().relative_to(REPO.resolve()))
-        return arg
+        return f".../{p.name}"  # e.g. the NPB binary: its name, not this machine's layout
     return " ".join(["python3 benches/ft.py", *map(rel, sys.argv[1:])])
 
 
@@ -468,8 +487,11 @@ def main():
                 for np in nps:
                     for v in a.variants:
                         for impl in order:
-                            if impl == "nas" and v != a.variants[0]:
-                                continue  # one variant only
+                            if impl == "nas" and (v != a.variants[0] or np & (np - 1)):
+                                # One variant only; NPB FT stops at a count not a power of two.
+                                if np & (np - 1):
+                                    status[setup, "nas", np] = "n/a (NPB: power of two only)"
+                                continue
                             vkey = "-" if impl == "nas" else v
                             if (impl, np, vkey) in dead:
                                 continue
@@ -514,7 +536,8 @@ def main():
             "load0": load0, "load1": " ".join(f"{x:.1f}" for x in os.getloadavg()),
             "wall": time.monotonic() - t_start,
             "fft": ", ".join(sorted(fft_seen)) or "not reported",
-            "flags": " -DFT_FFTW $(pkg-config --cflags --libs fftw3)" if flags else ""}
+            "flags": " -DFT_FFTW $(pkg-config --cflags --libs fftw3)" if flags else "",
+            "npb": npb_seen(res, exes)}
     md = report(a, res, status, setups, meta)
     log("\n" + md)
     for f in failures:
@@ -527,8 +550,8 @@ def main():
     return 1 if failures else 0
 
 
-# NPB3.4 MPI FT's output (ft.f and print_results.f formats), class A at 1 process; the
-# numbers are made up, the layout is NPB's.
+# The output of NPB 3.4.2's MPI FT, class A at 2 processes (print_results.f90's layout;
+# the Fortran writes start with two empty lines and one line ends in a space).
 NPB_SAMPLE = """
 
  NAS Parallel Benchmarks 3.4 -- FT Benchmark
@@ -536,11 +559,11 @@ NPB_SAMPLE = """
  No input file inputft.data. Using compiled defaults
  Size                :  256x 256x 128  (class A)
  Iterations          :              6
- Number of processes :              1
- Processor array     :         1x   1
- Layout type         :             0D
+ Number of processes :              2
+ Processor array     :         1x   2
+ Layout type         :             1D
 
- Initialization time =      0.5312
+ Initialization time =      1.5503
 
  T =    1     Checksum =    5.046735008193D+02    5.114047905510D+02
  T =    2     Checksum =    5.059412319734D+02    5.098809666433D+02
@@ -549,18 +572,17 @@ NPB_SAMPLE = """
  T =    5     Checksum =    5.085233095391D+02    5.104914655194D+02
  T =    6     Checksum =    5.091487099959D+02    5.107917842803D+02
  Result verification successful
- class = A
 
 
  FT Benchmark Completed.
  Class           =                        A
  Size            =            256x 256x 128
  Iterations      =                        6
- Time in seconds =                     7.25
- Total processes =                        1
- Active processes=                        1
- Mop/s total     =                   984.31
- Mop/s/process   =                   984.31
+ Time in seconds =                     5.07
+ Total processes =                        2
+ Active processes=                        2
+ Mop/s total     =                  1407.53
+ Mop/s/process   =                   703.76
  Operation type  =           floating point
  Verification    =               SUCCESSFUL
  Version         =                    3.4.2
@@ -568,12 +590,20 @@ NPB_SAMPLE = """
 
  Compile options:
     MPIFC        = mpif90
-    FLINK        = $(MPIFC)
+    FLINK        = mpif90
     FMPI_LIB     = (none)
     FMPI_INC     = (none)
-    FFLAGS       = -O3
+    FFLAGS       = -O3 -fallow-argument-mismatch
     FLINKFLAGS   = $(FFLAGS)
-    RAND         = randi8
+    RAND         = randdp
+
+
+ Please send feedbacks and/or the results of this run to:
+
+ NPB Development Team 
+ Internet: npb@nas.nasa.gov
+
+
 """
 
 RESULT_SAMPLE = (" Verification = SUCCESSFUL\n"
@@ -590,7 +620,8 @@ def self_test():
             bad.append(f"{what}: got {got!r}, want {want!r}")
 
     d = parse_npb(NPB_SAMPLE)
-    check("NPB sample", d, {"class": "A", "time": 7.25, "pes": 1, "mops": 984.31, "verified": "SUCCESSFUL"})
+    check("NPB sample", d, {"class": "A", "time": 5.07, "pes": 2, "mops": 1407.53, "verified": "SUCCESSFUL",
+                            "version": "3.4.2", "active": 2})
     failed = NPB_SAMPLE.replace("=               SUCCESSFUL", "=             UNSUCCESSFUL")
     check("NPB unsuccessful", (parse_npb(failed) or {}).get("verified"), "UNSUCCESSFUL")
     cut = NPB_SAMPLE[:NPB_SAMPLE.index(" Mop/s total")]
