@@ -4,7 +4,8 @@
 //! `tests/netns/fake-ssh`. First an MPI hello checks the setup itself; then
 //! rshmem's `oshrun --host 10.77.0.1:2,10.77.0.2:2 -np 4` runs C programs
 //! built with rshmem's `oshcc`: the smoke job (RMA, atomics, barriers, team
-//! collectives), QTC, and a PE killing itself.
+//! collectives), QTC, NAS FT class S with each transpose (verified against the
+//! official checksums), and a PE killing itself.
 //!
 //! Needs root, `ip netns`, `unshare` and Open MPI; without them each test
 //! prints one line saying why it skipped, unless `RSHMEM_REQUIRE_MPI=1` (CI),
@@ -267,6 +268,18 @@ fn rshmem_jobs_on_two_nodes() {
         &root.join("c_tests/apps/qtc_check.c"),
         &["-Wl,--no-as-needed", "-lm"],
     );
+    let ft_dir = root.join("examples/ft");
+    let (fft, transpose) = (ft_dir.join("fft.c"), ft_dir.join("transpose.c"));
+    let ft = compile(
+        OSHCC,
+        &ft_dir.join("ft.c"),
+        &[
+            "-Wl,--no-as-needed",
+            "-lm",
+            fft.to_str().unwrap(),
+            transpose.to_str().unwrap(),
+        ],
+    );
     let kill9 = compile(OSHCC, &root.join("c_tests/errors/kill9.c"), &[]);
     let nodes = Nodes::up('r');
     let agent = dir().join("fake-ssh");
@@ -302,6 +315,23 @@ fn rshmem_jobs_on_two_nodes() {
     ] {
         assert!(stdout.contains(want), "qtc lacks {want:?}:\n{stdout}\n{stderr}");
     }
+    assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
+
+    // NAS FT: every transpose puts across the nodes (puts with signals, the
+    // all-to-all); the three give the official checksums, bit for bit alike.
+    let mut checksums = Vec::new();
+    for variant in ["exchange", "slabs", "pencils"] {
+        let (code, stdout, stderr) = oshrun(&ft, &["-c", "S", "-v", variant, "-w", "0"]);
+        assert_eq!(code, Some(0), "ft {variant}:\n{stdout}\n{stderr}");
+        assert!(
+            stdout.contains(&format!("variant={variant} pes=4 ")) && stdout.contains("verified=SUCCESSFUL"),
+            "ft {variant}:\n{stdout}\n{stderr}"
+        );
+        let sums: Vec<&str> = stdout.lines().filter(|l| l.contains("Checksum =")).collect();
+        assert_eq!(sums.len(), 6, "ft {variant}:\n{stdout}");
+        checksums.push(sums.join("\n"));
+    }
+    assert!(checksums.iter().all(|c| *c == checksums[0]), "{checksums:#?}");
     assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
 
     // PE 2 (on nodeb) kills itself in a barrier: the job ends non-zero, the

@@ -257,6 +257,14 @@ int main(int argc, char **argv) {
             if (niter == classes[c].niter) official = classes[c].sums;
         }
     if (niter == -1) niter = 6;
+    long total = (long)ft.nx * ft.ny * ft.nz;
+    if (perturb < -1 || perturb >= total || (warmup != 0 && warmup != 1)) {
+        if (ft.me == 0)
+            fprintf(stderr, "ft: -p must be a grid index in [0, %ld), -w 0 or 1\n", total);
+        usage(ft.me);
+        shmem_finalize();
+        return 2;
+    }
     ft.niter = niter;
     if (ft.nz % ft.npes || ft.ny % ft.npes) {
         if (ft.me == 0)
@@ -300,7 +308,14 @@ int main(int argc, char **argv) {
         printf(" Number of PEs       :     %7d\n", ft.npes);
         printf(" Variant             : %s\n", variant_names[ft.variant]);
         printf(" Layout              : 1-D slabs (%d planes, %d rows per PE)\n", ft.nzl, ft.nyl);
-        printf(" FFT                 : %s\n\n", fft_name());
+        printf(" FFT                 : %s\n", fft_name());
+#ifdef FT_SHMEM_15
+        printf(" OpenSHMEM routines  : 1.5 (team all-to-all, put-with-signal, team reduction)\n");
+#else
+        printf(" OpenSHMEM routines  : 1.4 (alltoall64, put + fence + atomic add, sum_to_all)\n");
+#endif
+        if (perturb >= 0) printf(" Perturbed element   : %ld (real part + 1)\n", perturb);
+        printf("\n");
         fflush(stdout);
     }
     if (warmup) run(&ft, perturb, NULL);

@@ -38,7 +38,7 @@ enum variant { EXCHANGE, SLABS, PENCILS };
 
 typedef struct {
     int n, logn;
-    cplx *w; /* w[r] = exp(+2*pi*i*r/n), r < n/2 */
+    cplx *w; /* w[r] = exp(+2*pi*i*r/n), r < n */
 } fft_plan;
 
 typedef struct {
