@@ -293,7 +293,8 @@ int main(int argc, char **argv) {
         if (ft.me == 0)
             fprintf(stderr,
                     "ft: not enough memory: each PE needs %d arrays of %.1f MiB of symmetric heap "
-                    "(set SHMEM_SYMMETRIC_SIZE to at least %.0fM) and %.1f MiB of its own\n",
+                    "(set SHMEM_SYMMETRIC_SIZE, for Open MPI SMA_SYMMETRIC_SIZE, to at least %.0fM) and %.1f MiB "
+                    "of its own\n",
                     arrays, bytes / 1048576.0, arrays * bytes / 1048576.0 + 16, bytes / 2 / 1048576.0);
         shmem_global_exit(2);
     }

@@ -2,7 +2,8 @@
 //! docs/test-directives.md), compiling them with a build's `oshcc`/`oshcxx`
 //! and running them with its `oshrun`. Shared by `tests/c_suite.rs` (every
 //! program, default build) and `tests/check_transport.rs` (a representative
-//! set, built with the checking transport).
+//! set, built with the checking transport); `tests/ft.rs` uses its pieces
+//! ([`compile`], [`clip`], [`shm_leftovers`]) for the multi-file FT example.
 
 use libtest_mimic::Failed;
 use std::path::{Path, PathBuf};
@@ -127,14 +128,21 @@ fn build(p: &Program, tools: &Tools) -> Result<PathBuf, String> {
     if p.spec.static_link {
         cc.env("RSHMEM_STATIC", "1");
     }
-    let out = cc
-        .args(["-O1", "-g", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
+    cc.args(["-O1", "-g", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
         .args(&p.spec.cflags)
-        .arg(&p.source)
+        .arg(&p.source);
+    compile(cc, &exe)?;
+    Ok(exe)
+}
+
+/// Runs the compiler command `cc` (flags and sources given) with `-o exe`;
+/// on failure, the error holds the compiler's output.
+pub fn compile(mut cc: Command, exe: &Path) -> Result<(), String> {
+    let out = cc
         .arg("-o")
-        .arg(&exe)
+        .arg(exe)
         .output()
-        .map_err(|e| format!("cannot run oshcc: {e}"))?;
+        .map_err(|e| format!("cannot run {:?}: {e}", cc.get_program()))?;
     if !out.status.success() {
         return Err(format!(
             "compilation failed:\n{}{}",
@@ -142,10 +150,11 @@ fn build(p: &Program, tools: &Tools) -> Result<PathBuf, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    Ok(exe)
+    Ok(())
 }
 
-fn shm_leftovers() -> Vec<String> {
+/// The files of rshmem jobs in /dev/shm: none should outlive its job.
+pub fn shm_leftovers() -> Vec<String> {
     std::fs::read_dir("/dev/shm")
         .map(|d| {
             d.filter_map(|e| e.ok())
@@ -288,13 +297,6 @@ fn run_command(p: &Program, mut cmd: Command, np: usize, long: bool, noise: fn(&
     if problems.is_empty() {
         return Ok(());
     }
-    let clip = |s: &str| {
-        if s.len() > 4000 {
-            format!("{}\n... ({} bytes more)", &s[..4000], s.len() - 4000)
-        } else {
-            s.to_string()
-        }
-    };
     Err(format!(
         "{}\n--- command: {cmd:?}\n--- stdout:\n{}\n--- stderr:\n{}",
         problems.join("\n"),
@@ -331,4 +333,17 @@ pub fn discover() -> Vec<Arc<Program>> {
         }
     }
     programs
+}
+
+/// `s`, cut after its first 4000 bytes for a failure message.
+pub fn clip(s: &str) -> String {
+    if s.len() > 4000 {
+        let mut end = 4000;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}\n... ({} bytes more)", &s[..end], s.len() - end)
+    } else {
+        s.to_string()
+    }
 }

@@ -2,14 +2,16 @@
 //! clustering example (`examples/qtc/qtc.c`) once per pSync strategy at
 //! 2, 4, 8 and 16 PEs, prints one table of what each strategy's
 //! synchronisation memory cost, and writes the simulated footprint plot for
-//! 2..4096 PEs next to it (`target/demo/`).
+//! 2..4096 PEs next to it (`target/demo/`). Then, unless `--no-ft`, the NAS
+//! FT example's variants at a few PE counts (`ft.rs`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-pub const USAGE: &str = "demo [--n POINTS] [--np LIST] [--strategies LIST]";
+pub const USAGE: &str =
+    "demo [--n POINTS] [--np LIST] [--strategies LIST] [--ft-class S|W|A|B|C] [--ft-np LIST] [--no-ft]";
 
 /// Points of the demo's input: SHOC's default size (4096); the 24 runs take
 /// about 20 s on 2 cores.
@@ -20,6 +22,8 @@ pub struct Options {
     pub n: usize,
     pub np: Vec<usize>,
     pub strategies: Vec<String>,
+    /// The FT part; `None` with `--no-ft`.
+    pub ft: Option<crate::ft::Options>,
 }
 
 impl Options {
@@ -28,9 +32,16 @@ impl Options {
             n: DEFAULT_N,
             np: vec![2, 4, 8, 16],
             strategies: rshmem::psync::STRATEGIES.iter().map(|s| s.to_string()).collect(),
+            ft: None, // set after the loop, unless --no-ft
         };
+        let mut ft = crate::ft::Options::default();
+        let mut no_ft = false;
         let mut it = args.iter();
         while let Some(flag) = it.next() {
+            if flag == "--no-ft" {
+                no_ft = true;
+                continue;
+            }
             let value = it
                 .next()
                 .ok_or_else(|| format!("{flag} needs a value\nusage: cargo xtask {USAGE}"))?;
@@ -59,12 +70,15 @@ impl Options {
                         ));
                     }
                 }
+                _ if ft.set(flag, value)? => {}
                 _ => return Err(format!("unknown option {flag}\nusage: cargo xtask {USAGE}")),
             }
         }
         if o.np.is_empty() || o.np.contains(&0) || o.n == 0 {
             return Err("--np needs PE counts of at least 1, --n at least 1 point".into());
         }
+        ft.check()?;
+        o.ft = (!no_ft).then_some(ft);
         Ok(o)
     }
 }
@@ -274,6 +288,10 @@ pub fn main(args: &[String], bin: &Path, root: &Path, cargo: Command) -> Result<
         println!("  {}", p.display());
     }
     println!("    (docs/qtc.md explains the table and the plot)");
+    if let Some(ft) = &o.ft {
+        println!();
+        crate::ft::main(ft, bin, root, &out)?;
+    }
     Ok(())
 }
 
@@ -315,5 +333,27 @@ mod tests {
         );
         assert!(Options::parse(&["--strategies".into(), "nope".into()]).is_err());
         assert!(Options::parse(&["--np".into(), "0".into()]).is_err());
+    }
+
+    #[test]
+    fn ft_options_parse() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(Options::parse(&[]).unwrap().ft, Some(crate::ft::Options::default()));
+        let o = Options::parse(&args(&["--ft-class", "S", "--n", "64", "--ft-np", "1,8"])).unwrap();
+        assert_eq!(o.n, 64);
+        assert_eq!(
+            o.ft,
+            Some(crate::ft::Options {
+                class: "S".into(),
+                np: vec![1, 8]
+            })
+        );
+        // A flag without a value, anywhere among the others.
+        let o = Options::parse(&args(&["--no-ft", "--np", "2", "--ft-class", "A"])).unwrap();
+        assert_eq!((o.np, o.ft), (vec![2], None));
+        assert!(Options::parse(&args(&["--ft-class"])).is_err(), "needs a value");
+        assert!(Options::parse(&args(&["--ft-class", "Z"])).is_err());
+        assert!(Options::parse(&args(&["--ft-np", "3"])).unwrap_err().contains("3 PEs"));
+        assert!(Options::parse(&args(&["--ft"])).is_err());
     }
 }

@@ -1,9 +1,11 @@
 //! Project tasks: `cargo xtask <task>`.
 //!
-//! - `demo [--n POINTS] [--np LIST] [--strategies LIST]`: builds everything
-//!   (release), compiles the examples and runs the QTC demo: one run per pSync
-//!   strategy at 2, 4, 8 and 16 PEs, one table, and the simulated footprint
-//!   plot for 2..4096 PEs (`target/demo/`). See `demo.rs`.
+//! - `demo [--n POINTS] [--np LIST] [--strategies LIST] [--ft-class CLASS]
+//!   [--ft-np LIST] [--no-ft]`: builds everything (release), compiles the
+//!   examples and runs the QTC demo: one run per pSync strategy at 2, 4, 8 and
+//!   16 PEs, one table, and the simulated footprint plot for 2..4096 PEs
+//!   (`target/demo/`); then NAS FT (class A by default) with each variant at
+//!   2 and 4 PEs, one table and a figure of the times. See `demo.rs`, `ft.rs`.
 //! - `install [--prefix DIR] [--from BUILD_DIR]`: builds (release) and
 //!   installs the tools, libraries, headers, `rshmem.pc` and the docs under
 //!   `DIR` (default `/usr/local`); `--from` installs an existing build
@@ -32,6 +34,7 @@
 //!   and an SVG plot per sequence). See `psync_footprint.rs`.
 
 mod demo;
+mod ft;
 mod install;
 mod psync_footprint;
 
@@ -93,7 +96,8 @@ fn install(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds everything, compiles every example, then runs the QTC demo.
+/// Builds everything, compiles every example, then runs the QTC demo and
+/// the FT one.
 fn demo(args: &[String]) -> Result<(), String> {
     demo::Options::parse(args)?;
     let bin = build_release()?;
