@@ -172,7 +172,12 @@ class Runner:
             return cmd + prog, env
         # Across (virtual) nodes: MPI off shared memory, over TCP, as multinode.py.
         per_node = np // 2
-        hosts = ["--host", ",".join(f"{h}:{per_node}" for h in NETNS_HOSTS)] if setup == "netns" else []
+        hosts = []
+        if setup == "netns":
+            # Each namespace's daemon binds its ranks from core 0 up as if it had the machine
+            # to itself: both namespaces' PEs would share the same cores (1 PE per node: both
+            # on core 0, compute time doubled). Unbound, the kernel spreads them.
+            hosts = ["--host", ",".join(f"{h}:{per_node}" for h in NETNS_HOSTS), "--bind-to", "none"]
         if impl == "rshmem":
             # rshmem's oshrun execs mpirun (the host list names another machine, or
             # RSHMEM_LAUNCHER is set), passing --mca, -x and rshmem's variables on.
