@@ -622,28 +622,35 @@ def repo_relative(path):
     return os.path.basename(path) if rel.startswith("..") else rel
 
 
-MULTINODE = "## Across nodes"
+# Sections that come from runs of their own, not from this report's CSV: "Across nodes"
+# (`cargo xtask bench --multinode`, often as root for the namespaces) and "NAS FT"
+# (`cargo xtask bench --ft`). Regenerating the one-node report must not drop them.
+KEPT_SECTIONS = ("## Across nodes", "## NAS FT")
 
 
-def keep_multinode_section(text, out):
-    """The "Across nodes" section of the report being replaced, if it has one,
-    carried into `text` before "## Machine floor": it comes from
-    `cargo xtask bench --multinode` (a run of its own, often as root for the
-    namespaces), not from this report's CSV, so regenerating the one-node
-    report must not drop it."""
+def keep_section(text, out, heading):
+    """The section `heading` of the report being replaced, if it has one, carried into
+    `text` before "## Machine floor" (unless `text` has that section itself)."""
     try:
         old = Path(out).read_text()
     except OSError:
         return text
-    start = old.find(MULTINODE + "\n")
-    if start < 0 or MULTINODE + "\n" in text:
+    start = old.find(heading + "\n")
+    if start < 0 or heading + "\n" in text:
         return text
-    end = old.find("\n## ", start + len(MULTINODE))
+    end = old.find("\n## ", start + len(heading))
     section = old[start:] if end < 0 else old[start:end + 1]
     floor = text.find("## Machine floor")
     if floor < 0:
         return text.rstrip("\n") + "\n\n" + section
     return text[:floor] + section.rstrip("\n") + "\n\n" + text[floor:]
+
+
+def keep_sections(text, out):
+    """Every KEPT_SECTIONS section of the old report, in that order, before the floor."""
+    for heading in KEPT_SECTIONS:
+        text = keep_section(text, out, heading)
+    return text
 
 
 def main():
@@ -664,7 +671,7 @@ def main():
         args.csv_name = repo_relative(args.csv_out)
     text = report(args)
     if args.out:
-        text = keep_multinode_section(text, args.out)
+        text = keep_sections(text, args.out)
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text)
         print(f"report written to {args.out}", file=sys.stderr)

@@ -21,6 +21,11 @@
 //!   with `--netns`, as root, across two network namespaces; Open MPI's
 //!   OSHMEM over the same path), writing the Markdown table the multi-node
 //!   section of `docs/performance.md` takes to `target/bench/multinode.md`.
+//! - `bench --ft [ft.py options]`: builds (release) and runs `benches/ft.py`
+//!   (NAS FT, `examples/ft/`, with rshmem, Open MPI's OSHMEM and, when given,
+//!   the NAS MPI reference; `--virtual` and `--netns` add runs across nodes),
+//!   writing the `## NAS FT` section of `docs/performance.md` to
+//!   `target/bench/ft.md`.
 //! - `psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N]
 //!   [--pool-max N] [--scratch BYTES]`: runs the pSync strategies' virtual
 //!   jobs (`rshmem::sim`) for every sequence and PE count (2..4096 by
@@ -129,8 +134,13 @@ fn gen_header() -> Result<(), String> {
 /// and `docs/performance.csv` (`benches/report.py`). With `--no-report`, only
 /// compare.py runs (its table on the terminal).
 fn bench(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--multinode") {
-        return bench_multinode(args.iter().filter(|a| *a != "--multinode"));
+    for (flag, script, md) in [
+        ("--multinode", "benches/multinode.py", "multinode.md"),
+        ("--ft", "benches/ft.py", "ft.md"),
+    ] {
+        if args.iter().any(|a| a == flag) {
+            return bench_section(script, md, args.iter().filter(|a| *a != flag));
+        }
     }
     let report = !args.iter().any(|a| a == "--no-report");
     let args: Vec<&String> = args.iter().filter(|a| *a != "--no-report").collect();
@@ -196,18 +206,19 @@ fn bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds (release) and runs `benches/multinode.py` with `args`; its table
-/// goes to `target/bench/multinode.md` for the lead to paste into
-/// `docs/performance.md` (the single-node report is left alone).
-fn bench_multinode<'a>(args: impl Iterator<Item = &'a String>) -> Result<(), String> {
+/// Builds (release) and runs `script` (`benches/multinode.py` or
+/// `benches/ft.py`) with `args`; its Markdown goes to `target/bench/<md>`
+/// for the lead to paste into `docs/performance.md` (the single-node report
+/// is left alone, and `report.py` keeps those sections when it rewrites it).
+fn bench_section<'a>(script: &str, md: &str, args: impl Iterator<Item = &'a String>) -> Result<(), String> {
     let bin = build_release()?;
     let out = root().join("target/bench");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-    let md = out.join("multinode.md");
+    let md = out.join(md);
     let mut cmd = Command::new("python3");
     // As in bench(): target/debug on LD_LIBRARY_PATH would beat the release rpath.
     cmd.env_remove("LD_LIBRARY_PATH")
-        .arg(root().join("benches/multinode.py"))
+        .arg(root().join(script))
         .arg("--rshmem-bin")
         .arg(&bin)
         .arg("--md")
@@ -233,7 +244,7 @@ fn main() -> ExitCode {
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
         _ => Err(format!(
-            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | {} | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | {} | {}>",
             demo::USAGE,
             install::USAGE,
             psync_footprint::USAGE
