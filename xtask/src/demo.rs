@@ -94,7 +94,8 @@ pub fn parse_result(stdout: &str) -> Option<BTreeMap<String, String>> {
     )
 }
 
-fn get<'a>(r: &'a BTreeMap<String, String>, k: &str) -> &'a str {
+/// The value of `k` in a RESULT line's fields, `?` when absent.
+pub fn get<'a>(r: &'a BTreeMap<String, String>, k: &str) -> &'a str {
     r.get(k).map_or("?", String::as_str)
 }
 
@@ -135,18 +136,24 @@ pub fn table(runs: &[BTreeMap<String, String>]) -> String {
             ]
         })
         .collect();
+    text_table(&header, &rows)
+}
+
+/// A plain-text table: the first column left-aligned, the others right-aligned,
+/// a rule of dashes under the header.
+pub fn text_table<S: AsRef<str>>(header: &[&str], rows: &[Vec<S>]) -> String {
     let widths: Vec<usize> = (0..header.len())
         .map(|c| {
             rows.iter()
-                .map(|r| r[c].len())
+                .map(|r| r[c].as_ref().len())
                 .chain([header[c].len()])
                 .max()
                 .unwrap_or(0)
         })
         .collect();
-    let line = |cells: Vec<String>| {
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
         let mut s = String::new();
-        for (c, cell) in cells.iter().enumerate() {
+        for (c, cell) in cells.enumerate() {
             if c == 0 {
                 s += &format!("{cell:<w$}", w = widths[c]);
             } else {
@@ -155,10 +162,11 @@ pub fn table(runs: &[BTreeMap<String, String>]) -> String {
         }
         s.trim_end().to_string() + "\n"
     };
-    let mut out = line(header.iter().map(|h| h.to_string()).collect());
-    out += &line(widths.iter().map(|w| "-".repeat(*w)).collect());
+    let mut out = line(&mut header.iter().copied());
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    out += &line(&mut rule.iter().map(String::as_str));
     for r in rows {
-        out += &line(r);
+        out += &line(&mut r.iter().map(AsRef::as_ref));
     }
     out
 }

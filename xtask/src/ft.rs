@@ -5,6 +5,7 @@
 //! PE count, to `target/demo/ft-time.svg`. A run that does not verify fails
 //! the demo, with its output.
 
+use crate::demo::get;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -112,10 +113,6 @@ pub fn parse_result(stdout: &str) -> Option<BTreeMap<String, String>> {
     crate::demo::parse_result(stdout)
 }
 
-fn get<'a>(r: &'a BTreeMap<String, String>, k: &str) -> &'a str {
-    r.get(k).map_or("?", String::as_str)
-}
-
 /// One table of the runs, in the order given (right-aligned numbers).
 pub fn table(runs: &[BTreeMap<String, String>]) -> String {
     let header = [
@@ -141,33 +138,7 @@ pub fn table(runs: &[BTreeMap<String, String>]) -> String {
         "transpose",
     ];
     let rows: Vec<Vec<&str>> = runs.iter().map(|r| keys.iter().map(|k| get(r, k)).collect()).collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].len())
-                .chain([header[c].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |cells: &[&str]| {
-        let mut s = String::new();
-        for (c, cell) in cells.iter().enumerate() {
-            if c == 0 {
-                s += &format!("{cell:<w$}", w = widths[c]);
-            } else {
-                s += &format!("  {cell:>w$}", w = widths[c]);
-            }
-        }
-        s.trim_end().to_string() + "\n"
-    };
-    let mut out = line(&header);
-    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-    out += &line(&rule.iter().map(String::as_str).collect::<Vec<_>>());
-    for r in &rows {
-        out += &line(r);
-    }
-    out
+    crate::demo::text_table(&header, &rows)
 }
 
 /// The verdict of one run: `Err` (with the run's output) unless it exited 0
