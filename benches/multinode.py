@@ -97,7 +97,9 @@ def command(impl, bindir, exe, setup, args, netns):
     if os.geteuid() == 0:
         cmd.append("--allow-run-as-root")
     if across:
-        cmd += ["--host", f"10.77.0.1:{per_node},10.77.0.2:{per_node}"]
+        # Each namespace's daemon binds its ranks from core 0 up as if it had the machine to
+        # itself: bound, both namespaces' PEs would share the same cores.
+        cmd += ["--host", f"10.77.0.1:{per_node},10.77.0.2:{per_node}", "--bind-to", "none"]
     cmd += [str(exe), *args]
     return netns.wrap(cmd) if across else cmd
 
