@@ -385,6 +385,13 @@ int main(int argc, char **argv) {
     int mine = shmem_int_g(&verdict, 0);
     shmem_barrier_all();
     free(sums);
+    free(ft.tw);
+    fft_plan_free(&ft.px);
+    fft_plan_free(&ft.py);
+    fft_plan_free(&ft.pz);
+    shmem_free(sum_dest);
+    shmem_free(sum_src);
+    shmem_free(ft.sig);
     shmem_free(ft.xbuf);
     shmem_free(ft.wb);
     shmem_free(ft.u0);
