@@ -623,9 +623,10 @@ def repo_relative(path):
 
 
 # Sections that come from runs of their own, not from this report's CSV: "Across nodes"
-# (`cargo xtask bench --multinode`, often as root for the namespaces) and "NAS FT"
-# (`cargo xtask bench --ft`). Regenerating the one-node report must not drop them.
-KEPT_SECTIONS = ("## Across nodes", "## NAS FT")
+# (`cargo xtask bench --multinode`, often as root for the namespaces), "NAS FT"
+# (`cargo xtask bench --ft`) and "Halo exchange" (`cargo xtask bench --halo`).
+# Regenerating the one-node report must not drop them.
+KEPT_SECTIONS = ("## Across nodes", "## NAS FT", "## Halo exchange")
 
 
 def keep_section(text, out, heading):

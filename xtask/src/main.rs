@@ -26,6 +26,11 @@
 //!   the NAS MPI reference; `--virtual` and `--netns` add runs across nodes),
 //!   writing the `## NAS FT` section of `docs/performance.md` to
 //!   `target/bench/ft.md`.
+//! - `bench --halo [halo.py options]`: builds (release) and runs
+//!   `benches/halo.py` (the halo exchange, `examples/halo/`, in each mode, and
+//!   the cost of one notification, `benches/c/notify_cost.c`; `--netns` adds
+//!   runs across the namespaces), writing the `## Halo exchange` section of
+//!   `docs/performance.md` to `target/bench/halo.md`.
 //! - `psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N]
 //!   [--pool-max N] [--scratch BYTES]`: runs the pSync strategies' virtual
 //!   jobs (`rshmem::sim`) for every sequence and PE count (2..4096 by
@@ -137,6 +142,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     for (flag, script, md) in [
         ("--multinode", "benches/multinode.py", "multinode.md"),
         ("--ft", "benches/ft.py", "ft.md"),
+        ("--halo", "benches/halo.py", "halo.md"),
     ] {
         if args.iter().any(|a| a == flag) {
             return bench_section(script, md, args.iter().filter(|a| *a != flag));
@@ -206,8 +212,8 @@ fn bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds (release) and runs `script` (`benches/multinode.py` or
-/// `benches/ft.py`) with `args`; its Markdown goes to `target/bench/<md>`
+/// Builds (release) and runs `script` (`benches/multinode.py`,
+/// `benches/ft.py` or `benches/halo.py`) with `args`; its Markdown goes to `target/bench/<md>`
 /// for the lead to paste into `docs/performance.md` (the single-node report
 /// is left alone, and `report.py` keeps those sections when it rewrites it).
 fn bench_section<'a>(script: &str, md: &str, args: impl Iterator<Item = &'a String>) -> Result<(), String> {
@@ -244,7 +250,7 @@ fn main() -> ExitCode {
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
         _ => Err(format!(
-            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | {} | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | bench --halo [halo.py options] | {} | {}>",
             demo::USAGE,
             install::USAGE,
             psync_footprint::USAGE
