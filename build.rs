@@ -336,6 +336,7 @@ fn c_to_rust(c: &str) -> String {
         "shmemx_space_config_t" => "crate::ffi::space::SpaceConfig",
         "shmemx_space_t" => "crate::ffi::handle::SpaceHandle",
         "shmemx_sem_t" => "crate::ffi::semaphore::SemObject",
+        "shmemx_notify_t" => "crate::ffi::notify::NotifyObject",
         other => panic!("table.rs: no Rust spelling for C type {other:?}"),
     }
     .to_string()
@@ -648,6 +649,15 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #define SHMEMX_SEM_SCONSUMER 16 /* one consumer thread (a hint) */
 #define SHMEMX_SEM_MCONSUMER 32
 #define SHMEMX_SEM_MAXVALUE 65535
+
+/* Notification sets: one flag per message, set when the message is ready and
+ * consumed when it is used (see docs/notifications.md). Every member of the
+ * set's team has a copy; a flag is a uint64_t on its own cache line. */
+typedef struct shmemx_notify_s shmemx_notify_t;
+#define SHMEMX_NOTIFY_EMPTY 0    /* never set since allocation or reset */
+#define SHMEMX_NOTIFY_READY 1    /* set, not yet consumed */
+#define SHMEMX_NOTIFY_CONSUMED 2 /* consumed; may be set again */
+#define SHMEMX_NOTIFY_NONE ((size_t)-1) /* shmemx_notify_test_any: none was READY */
 
 #ifdef __cplusplus
 extern \"C\" {

@@ -59,6 +59,15 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #define SHMEMX_SEM_MCONSUMER 32
 #define SHMEMX_SEM_MAXVALUE 65535
 
+/* Notification sets: one flag per message, set when the message is ready and
+ * consumed when it is used (see docs/notifications.md). Every member of the
+ * set's team has a copy; a flag is a uint64_t on its own cache line. */
+typedef struct shmemx_notify_s shmemx_notify_t;
+#define SHMEMX_NOTIFY_EMPTY 0    /* never set since allocation or reset */
+#define SHMEMX_NOTIFY_READY 1    /* set, not yet consumed */
+#define SHMEMX_NOTIFY_CONSUMED 2 /* consumed; may be set again */
+#define SHMEMX_NOTIFY_NONE ((size_t)-1) /* shmemx_notify_test_any: none was READY */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -93,6 +102,24 @@ int shmemx_sem_try(shmemx_sem_t *sem);
 int shmemx_sem_tryN(shmemx_sem_t *sem, size_t n);
 void shmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
 void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
+shmemx_notify_t *shmemx_notify_alloc(size_t nflags);
+shmemx_notify_t *shmemx_team_notify_alloc(shmem_team_t team, size_t nflags);
+void shmemx_notify_free(shmemx_notify_t *set);
+size_t shmemx_notify_count(shmemx_notify_t *set);
+uint64_t *shmemx_notify_flag(shmemx_notify_t *set, size_t i);
+int shmemx_notify_state(shmemx_notify_t *set, size_t i);
+void shmemx_notify_set(shmemx_notify_t *set, size_t i);
+void shmemx_notify_put(shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe);
+void shmemx_notify_put_nbi(shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe);
+void shmemx_ctx_notify_put(shmem_ctx_t ctx, shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe);
+void shmemx_ctx_notify_put_nbi(shmem_ctx_t ctx, shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe);
+int shmemx_notify_test(shmemx_notify_t *set, size_t i);
+void shmemx_notify_wait(shmemx_notify_t *set, size_t i);
+size_t shmemx_notify_test_any(shmemx_notify_t *set);
+size_t shmemx_notify_wait_any(shmemx_notify_t *set);
+size_t shmemx_notify_wait_some(shmemx_notify_t *set, size_t *indices, size_t max);
+void shmemx_notify_reset(shmemx_notify_t *set, size_t i);
+void shmemx_notify_reset_all(shmemx_notify_t *set);
 
 /* Sandia OpenSHMEM's names for routines OpenSHMEM 1.6 made standard: the
  * same routines as their shmem_ names. */

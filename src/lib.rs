@@ -18,7 +18,8 @@
 //!                  │
 //!                 runtime/ (owns the process state; init/finalize, errors)
 //!                  │
-//!                 team/ ── semaphore/ ── space/ (teams, UPC semaphores, spaces)
+//!                 team/ ── semaphore/ ── notify/ ── space/ (teams, UPC semaphores,
+//!                                         notification sets, spaces)
 //!                  │
 //!                 coll/ (collective entry points and algorithms)   sim (virtual jobs)
 //!                  │
@@ -42,6 +43,7 @@ pub(crate) mod heap;
 pub mod job;
 pub mod launcher;
 pub(crate) mod lock;
+pub(crate) mod notify;
 pub mod psync;
 pub(crate) mod runtime;
 pub(crate) mod semaphore;

@@ -109,9 +109,15 @@ fn remote_in_space(
         Some((_, m)) => fatal(&Error::new(
             routine,
             ErrorKind::Usage(format!(
-                "{arg} = {addr:#x} is in space {:#x}, attached to team {:#x}; \
+                "{arg} = {addr:#x} is in {}, attached to team {:#x}; \
                  PE {} is not a member of that team, so the address names nothing there",
-                m.space, m.team, t.pe
+                if m.space == 0 {
+                    "a notification set".to_string()
+                } else {
+                    format!("space {:#x}", m.space)
+                },
+                m.team,
+                t.pe
             )),
         )),
         None => not_symmetric(routine, name, addr, len),

@@ -117,6 +117,7 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     // Memory of a space goes back to its space, synchronising its team.
     if rt.segs.heap_offset(ptr as usize).is_none()
         && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
+        && m.space != 0
     {
         return super::space::free_in(rt, routine, m.space, ptr);
     }
@@ -137,6 +138,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
     }
     if rt.segs.heap_offset(ptr as usize).is_none()
         && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
+        && m.space != 0
     {
         fatal(&Error::new(
             routine,

@@ -24,6 +24,7 @@ pub mod handle;
 pub mod lock;
 mod longdouble;
 pub mod memory;
+pub mod notify;
 pub mod order;
 pub mod p2p;
 pub mod protos;

@@ -360,4 +360,62 @@ pub const SHMEMX: &[Proto] = &[
         "void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe)",
         "semaphore::memput_signal_async",
     ),
+    // Notification sets: one flag per message (docs/notifications.md).
+    p("shmemx_notify_t *shmemx_notify_alloc(size_t nflags)", "notify::alloc"),
+    p(
+        "shmemx_notify_t *shmemx_team_notify_alloc(shmem_team_t team, size_t nflags)",
+        "notify::team_alloc",
+    ),
+    p("void shmemx_notify_free(shmemx_notify_t *set)", "notify::free"),
+    p("size_t shmemx_notify_count(shmemx_notify_t *set)", "notify::count"),
+    p(
+        "uint64_t *shmemx_notify_flag(shmemx_notify_t *set, size_t i)",
+        "notify::flag",
+    ),
+    p(
+        "int shmemx_notify_state(shmemx_notify_t *set, size_t i)",
+        "notify::state",
+    ),
+    p("void shmemx_notify_set(shmemx_notify_t *set, size_t i)", "notify::set"),
+    p(
+        "void shmemx_notify_put(shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe)",
+        "notify::put",
+    ),
+    p(
+        "void shmemx_notify_put_nbi(shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe)",
+        "notify::put_nbi",
+    ),
+    p(
+        "void shmemx_ctx_notify_put(shmem_ctx_t ctx, shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe)",
+        "notify::ctx_put",
+    ),
+    p(
+        "void shmemx_ctx_notify_put_nbi(shmem_ctx_t ctx, shmemx_notify_t *set, size_t i, void *dest, const void *source, size_t nbytes, int pe)",
+        "notify::ctx_put_nbi",
+    ),
+    p("int shmemx_notify_test(shmemx_notify_t *set, size_t i)", "notify::test"),
+    p(
+        "void shmemx_notify_wait(shmemx_notify_t *set, size_t i)",
+        "notify::wait",
+    ),
+    p(
+        "size_t shmemx_notify_test_any(shmemx_notify_t *set)",
+        "notify::test_any",
+    ),
+    p(
+        "size_t shmemx_notify_wait_any(shmemx_notify_t *set)",
+        "notify::wait_any",
+    ),
+    p(
+        "size_t shmemx_notify_wait_some(shmemx_notify_t *set, size_t *indices, size_t max)",
+        "notify::wait_some",
+    ),
+    p(
+        "void shmemx_notify_reset(shmemx_notify_t *set, size_t i)",
+        "notify::reset",
+    ),
+    p(
+        "void shmemx_notify_reset_all(shmemx_notify_t *set)",
+        "notify::reset_all",
+    ),
 ];

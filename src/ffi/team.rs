@@ -284,6 +284,15 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
             )),
         ))
     }
+    let sets = rt.notifies.count_on(h.raw());
+    if sets > 0 {
+        fatal(&Error::new(
+            routine,
+            ErrorKind::Usage(format!(
+                "{sets} notification set(s) allocated on the team still exist; free them first (shmemx_notify_free)"
+            )),
+        ))
+    }
     if rt.teams.destroy(rt, &rt.spaces, routine, h.raw()).is_none() {
         fatal(&Error::new(
             routine,

@@ -11,7 +11,7 @@
 //! The [`Runtime`] is the one owner of process state: the low-level
 //! [`World`] (built by [`bootstrap`], taken by every module below) and the
 //! state of the modules that keep some between calls (teams, spaces,
-//! semaphores; the synchronisation accounting lives in the world, as every
+//! semaphores, notification sets; the synchronisation accounting lives in the world, as every
 //! collective needs it). Each `shmem_init` resets that state in one order
 //! (`Runtime::start_state`), each `shmem_finalize` ends it in one
 //! (`Runtime::end_state`). The statics here are the process's lifecycle
@@ -39,6 +39,7 @@ pub struct Runtime {
     pub teams: crate::team::Teams,
     pub spaces: crate::space::Spaces,
     pub semaphores: crate::semaphore::Semaphores,
+    pub notifies: crate::notify::Notifies,
 }
 
 impl Deref for Runtime {
@@ -51,7 +52,7 @@ impl Deref for Runtime {
 }
 
 impl Runtime {
-    /// At every `shmem_init`, in this order: the semaphores and spaces of an
+    /// At every `shmem_init`, in this order: the semaphores, notification sets and spaces of an
     /// earlier initialisation are forgotten (their memory went with it), the
     /// synchronisation accounting starts over, and the predefined teams get
     /// their sync memory, before any peer can signal into it (the start-up
@@ -60,6 +61,7 @@ impl Runtime {
         {
             let _guard = self.spaces.lifecycle();
             self.semaphores.forget_all();
+            self.notifies.forget_all();
             self.spaces.reset(self);
         }
         self.psync.reset(self.npes);
@@ -151,6 +153,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             teams: Default::default(),
             spaces: Default::default(),
             semaphores: Default::default(),
+            notifies: Default::default(),
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();

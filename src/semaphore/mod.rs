@@ -9,8 +9,9 @@
 //! unit, and a successful take has acquire ordering. Waiting uses the same
 //! spin, yield, futex-sleep path as `shmem_wait_until`.
 //!
-//! Each object lives in a small internal space of its team ([`space`]), so
-//! allocating one synchronises only the team. The object is two cache lines:
+//! Each object lives in a small internal space of its team
+//! ([`TeamObjects`]), so allocating one synchronises only the team. The
+//! object is two cache lines:
 //!
 //! ```text
 //! +0   value (u64): the count, written by posters
@@ -20,13 +21,12 @@
 
 use crate::coll::Group;
 use crate::heap::SymOffset;
-use crate::space::{self, Space, SpaceError, Spaces, arena::Arena};
+use crate::space::objects::{TeamObjects, Visibility};
+use crate::space::{SpaceError, Spaces, arena::Arena};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
 use crate::world::World;
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Flag bits, with Berkeley UPC's values (`BUPC_SEM_*`).
 pub const BOOLEAN: i32 = 1;
@@ -124,14 +124,10 @@ fn header(local: usize) -> &'static Header {
 /// Owned by the runtime.
 #[derive(Debug, Default)]
 pub struct Semaphores {
-    live: Mutex<BTreeMap<usize, (Arc<Space>, usize)>>,
+    objects: TeamObjects,
 }
 
 impl Semaphores {
-    fn live(&self) -> MutexGuard<'_, BTreeMap<usize, (Arc<Space>, usize)>> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Allocates a semaphore on the team `team` (raw handle, `group`),
     /// collectively over its members; `barrier` is a barrier of the team. The
     /// value starts at 0 on every member. Returns this PE's address of it.
@@ -144,47 +140,51 @@ impl Semaphores {
         flags: i32,
         barrier: impl FnMut(),
     ) -> Result<usize, SpaceError> {
-        let _guard = spaces.lifecycle();
-        let (space, off) = space::attach_internal(rt, group, OBJECT_BYTES, barrier)?;
-        let local = rt.segs.peer_addr(rt.me, off) as usize;
-        let h = header(local);
-        h.flags.store(flags as u32, Ordering::Relaxed);
-        h.start.store(group.start as i64, Ordering::Relaxed);
-        h.stride.store(group.stride as i64, Ordering::Relaxed);
-        h.size.store(group.size as u64, Ordering::Relaxed);
-        h.magic.store(MAGIC, Ordering::Release);
-        self.live().insert(local, (space, team));
-        Ok(local)
+        let init = |local: usize, _| {
+            let h = header(local);
+            h.flags.store(flags as u32, Ordering::Relaxed);
+            h.start.store(group.start as i64, Ordering::Relaxed);
+            h.stride.store(group.stride as i64, Ordering::Relaxed);
+            h.size.store(group.size as u64, Ordering::Relaxed);
+            h.magic.store(MAGIC, Ordering::Release);
+        };
+        self.objects.alloc(
+            rt,
+            spaces,
+            team,
+            group,
+            OBJECT_BYTES,
+            Visibility::Internal,
+            barrier,
+            init,
+        )
     }
 
     /// The raw handle of the team a live semaphore was allocated on.
     pub fn team_of(&self, addr: usize) -> Option<usize> {
-        self.live().get(&addr).map(|(_, t)| *t)
+        self.objects.team_of(addr)
     }
 
     /// Live semaphores allocated on team `team`.
     pub fn count_on(&self, team: usize) -> usize {
-        self.live().values().filter(|(_, t)| *t == team).count()
+        self.objects.count_on(team)
     }
 
     /// Frees a semaphore after the team's barrier (nobody uses it any more).
     pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
-        let _guard = spaces.lifecycle();
-        if let Some((space, _)) = self.live().remove(&addr) {
-            header(addr).magic.store(0, Ordering::Release);
-            space::drop_team_space(rt, &space);
-        }
+        self.objects.release(rt, spaces, addr, retire)
     }
 
     /// At `shmem_init`: the semaphores of an earlier initialisation are gone
     /// (their memory went with it); stale pointers to them are reported.
     pub fn forget_all(&self) {
-        let mut l = self.live();
-        for &addr in l.keys() {
-            header(addr).magic.store(0, Ordering::Release);
-        }
-        l.clear();
+        self.objects.forget_all(retire)
     }
+}
+
+/// Marks this PE's copy at `addr` dead.
+fn retire(addr: usize) {
+    header(addr).magic.store(0, Ordering::Release);
 }
 
 /// The semaphore at `addr` on this PE, if `addr` is one.

@@ -21,6 +21,7 @@
 //! is not a valid RMA target for users.
 
 pub mod arena;
+pub mod objects;
 
 use crate::coll::Group;
 use crate::heap::alloc::{Allocator, Exhausted, MIN_ALIGN};
@@ -134,10 +135,11 @@ impl fmt::Display for SpaceError {
     }
 }
 
-/// What an address in an attached user space belongs to.
+/// What an address in an attached user space (or a published library
+/// object, see [`objects`]) belongs to.
 #[derive(Clone, Copy, Debug)]
 pub struct Mapped {
-    /// Raw handle of the space.
+    /// Raw handle of the space; 0 for a published library object.
     pub space: usize,
     pub team: usize,
     pub group: Group,
@@ -211,6 +213,11 @@ impl Space {
             base,
             heap: Allocator::new(self.config.sheap_size.max(1).next_multiple_of(MIN_ALIGN)),
         });
+    }
+
+    /// Where the space lies in the arena, if it is attached.
+    pub fn extent(&self) -> Option<Extent> {
+        self.state().attached.as_ref().map(|a| a.extent)
     }
 
     /// The team the space is attached to, if any.
@@ -514,18 +521,36 @@ impl Spaces {
         Ok(())
     }
 
+    /// Makes the internal space at `extent` a valid RMA target on the members
+    /// of `m.group`, like a user space (`m.space` is 0: it has no handle). The
+    /// caller holds [`Spaces::lifecycle`].
+    pub fn publish(&self, extent: Extent, m: Mapped) {
+        self.attached
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(extent.start, m);
+    }
+
+    /// Undoes [`publish`](Self::publish). The caller holds [`Spaces::lifecycle`].
+    pub fn unpublish(&self, extent: Extent) {
+        self.attached
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&extent.start);
+    }
+
     /// The user spaces attached to team `team`.
     pub fn attached_to(&self, team: usize) -> Vec<usize> {
         self.attached
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .values()
-            .filter(|m| m.team == team)
+            .filter(|m| m.team == team && m.space != 0)
             .map(|m| m.space)
             .collect()
     }
 
-    /// The attached user space holding `[addr, addr+len)` on this PE, and the
+    /// The attached user space (or published object) holding `[addr, addr+len)` on this PE, and the
     /// offset of `addr` in every member's segment.
     pub fn resolve(&self, rt: &World, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
         let arena = Arena::new(&rt.segs);

@@ -1,0 +1,109 @@
+//! Library objects that live in a team's memory: UPC semaphores and
+//! notification sets. Each object gets an internal space of its team
+//! ([`attach_internal`]), so allocating one synchronises only the team; this
+//! registry remembers which team each live object was allocated on (a team
+//! is not destroyed under its objects) and gives the space back when the
+//! object is freed.
+//!
+//! An object may be *published*: its extent is then a valid RMA target for
+//! users on the team's members, like a user space's memory (notification
+//! flags are the `sig_addr` of the user's own `put_signal`). Team
+//! synchronisation memory and semaphores stay unpublished.
+
+use super::{Mapped, Space, SpaceError, Spaces, attach_internal, drop_team_space};
+use crate::coll::Group;
+use crate::heap::SymOffset;
+use crate::world::World;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Live objects of one kind in this process: their spaces and teams, by
+/// address. Owned by the runtime (through the kind's own registry).
+#[derive(Debug, Default)]
+pub struct TeamObjects {
+    live: Mutex<BTreeMap<usize, (Arc<Space>, usize)>>,
+}
+
+/// Whether an object's memory is a valid RMA target for users.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Internal,
+    Published,
+}
+
+impl TeamObjects {
+    fn live(&self) -> MutexGuard<'_, BTreeMap<usize, (Arc<Space>, usize)>> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Allocates `len` zeroed bytes on the team `team` (raw handle, `group`),
+    /// collectively over its members; `barrier` is a barrier of the team.
+    /// `init` writes this PE's copy (its address and offset) before the
+    /// object is registered. Returns this PE's address of the object.
+    #[allow(clippy::too_many_arguments)]
+    pub fn alloc(
+        &self,
+        rt: &World,
+        spaces: &Spaces,
+        team: usize,
+        group: Group,
+        len: usize,
+        visibility: Visibility,
+        barrier: impl FnMut(),
+        init: impl FnOnce(usize, SymOffset),
+    ) -> Result<usize, SpaceError> {
+        let _guard = spaces.lifecycle();
+        let (space, off) = attach_internal(rt, group, len, barrier)?;
+        let local = rt.segs.peer_addr(rt.me, off) as usize;
+        init(local, off);
+        if visibility == Visibility::Published
+            && let Some(extent) = space.extent()
+        {
+            spaces.publish(
+                extent,
+                Mapped {
+                    space: 0,
+                    team,
+                    group,
+                    extent,
+                },
+            );
+        }
+        self.live().insert(local, (space, team));
+        Ok(local)
+    }
+
+    /// The raw handle of the team a live object was allocated on.
+    pub fn team_of(&self, addr: usize) -> Option<usize> {
+        self.live().get(&addr).map(|(_, t)| *t)
+    }
+
+    /// Live objects allocated on team `team`.
+    pub fn count_on(&self, team: usize) -> usize {
+        self.live().values().filter(|(_, t)| *t == team).count()
+    }
+
+    /// Frees the object at `addr` after the team's barrier (nobody uses it
+    /// any more): `retire` marks this PE's copy dead first.
+    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize, retire: impl FnOnce(usize)) {
+        let _guard = spaces.lifecycle();
+        if let Some((space, _)) = self.live().remove(&addr) {
+            retire(addr);
+            if let Some(extent) = space.extent() {
+                spaces.unpublish(extent);
+            }
+            drop_team_space(rt, &space);
+        }
+    }
+
+    /// At `shmem_init`: the objects of an earlier initialisation are gone
+    /// (their memory went with it); `retire` marks each copy dead so that
+    /// stale pointers to them are reported.
+    pub fn forget_all(&self, retire: impl Fn(usize)) {
+        let mut l = self.live();
+        for &addr in l.keys() {
+            retire(addr);
+        }
+        l.clear();
+    }
+}
