@@ -310,7 +310,7 @@ static void pe_cases(int me, int cpu_a, int cpu_b, double budget) {
         static int pinned_sym, all_sym; /* symmetric (static) for the reduction */
         pinned_sym = pinned;
         shmem_barrier_all();
-        shmem_int_and_reduce(SHMEM_TEAM_WORLD, &all_sym, &pinned_sym, 1);
+        shmem_int_min_reduce(SHMEM_TEAM_WORLD, &all_sym, &pinned_sym, 1);
         all_pinned = all_sym;
         if (!all_pinned) {
             if (me == 0) na(cases[k].name, "cannot_pin_to_cpu");
