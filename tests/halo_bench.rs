@@ -4,13 +4,32 @@
 //!   notify_cost's lines and its tables and targets, on embedded samples;
 //! - `benches/report.py`, rewriting `docs/performance.md`, keeps the sections
 //!   that come from runs of their own (`## Across nodes`, `## NAS FT`,
-//!   `## Halo exchange`), in that order, before `## Machine floor`.
+//!   `## Halo exchange`), in that order, before `## Machine floor`;
+//! - `benches/c/notify_cost.c` compiles warning-free (`-Wpedantic -Werror`)
+//!   and, with a tiny budget, prints a positive `ns` for every case (thread
+//!   cases at 1 PE, PE cases at 2): a ping-pong that loses a notification
+//!   would hang (oshrun's timeout ends it), one that skips the API would print
+//!   an `NA` line. Only the cross-core cases may be `NA`, and only when this
+//!   process has fewer than 2 CPUs.
 //!
-//! Both need `python3`; without it they pass with a note (the scripts are
-//! Python 3 tools, not part of the library).
+//! The first two need `python3`; without it they pass with a note (the
+//! scripts are Python 3 tools, not part of the library).
+
+mod common;
 
 use std::path::Path;
 use std::process::Command;
+
+/// notify_cost's cases at 1 PE (two threads) and at 2 PEs.
+const THREAD_CASES: [&str; 6] = [
+    "atomic_cross_core",
+    "atomic_same_core",
+    "api_cross_core",
+    "api_same_core",
+    "api_wait_cross_core",
+    "api_wait_same_core",
+];
+const PE_CASES: [&str; 2] = ["put_cross_core", "put_same_core"];
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -82,4 +101,55 @@ fn report_keeps_sections_of_their_own() {
         order.windows(2).all(|w| w[0] < w[1]),
         "sections out of order: {order:?}\n{new}"
     );
+}
+
+#[test]
+fn notify_cost_prints_every_case() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("halo_bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("notify_cost");
+    let out = Command::new(env!("CARGO_BIN_EXE_oshcc"))
+        .args(["-O2", "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
+        .arg(repo().join("benches/c/notify_cost.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lpthread")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "notify_cost.c does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let two_cpus = common::own_cpus().len() >= 2;
+    for (np, cases) in [("1", &THREAD_CASES[..]), ("2", &PE_CASES[..])] {
+        // The program pins its threads itself; 0.01 s per case.
+        let exe = exe.to_str().unwrap();
+        let run = common::oshrun(&["--bind-to", "none", "--timeout", "50", "-np", np, exe, "0.01"]);
+        assert_eq!(
+            run.code,
+            Some(0),
+            "notify_cost at {np} PEs:\n{}{}",
+            run.stdout,
+            run.stderr
+        );
+        for case in cases {
+            let tag = format!("case={case} ");
+            let lines: Vec<&str> = run.stdout.lines().filter(|l| l.contains(&tag)).collect();
+            assert_eq!(lines.len(), 1, "{np} PEs: not one line for {case}:\n{}", run.stdout);
+            let fields: Vec<&str> = lines[0].split_whitespace().collect();
+            if fields[0] == "NA" && case.ends_with("_cross_core") && !two_cpus {
+                continue;
+            }
+            let ns = fields
+                .iter()
+                .find_map(|f| f.strip_prefix("ns="))
+                .and_then(|v| v.parse::<f64>().ok());
+            assert!(
+                fields[0] == "RESULT" && ns.is_some_and(|ns| ns > 0.0),
+                "{np} PEs: {case}: {}",
+                lines[0]
+            );
+        }
+    }
 }
