@@ -176,7 +176,8 @@ def med(runs, key):
 
 
 def num(v):
-    return "-" if v is None else compare.fmt(v)
+    """compare.fmt, with 0 as 0 (threads mode's PE 0 unpacks nothing itself)."""
+    return "-" if v is None else "0" if v == 0 else compare.fmt(v)
 
 
 def md_table(headers, rows, right):
