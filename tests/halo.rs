@@ -19,6 +19,10 @@
 //! - The seed's smallest cube (`-c 200`, notify, 2 PEs): a 50^3 sub-cube per
 //!   PE, whose 26 messages are the seed's Table 2 sizes (6 faces of 60000
 //!   bytes, 12 edges of 1200, 8 corners of 24: 374592 bytes).
+//! - Across virtual nodes: each mode at 4 PEs started by Open MPI's `mpirun`
+//!   with `RSHMEM_NODE_SIZE=2` (two nodes of two PEs: every PE has one
+//!   neighbour in shared memory and one through MPI), verified, with the
+//!   same checksum. Ignored when `mpirun` or `mpicc` is missing.
 //!
 //! The program's command line and output are described in
 //! examples/halo/README.md.
@@ -149,6 +153,36 @@ fn halo(np: usize, args: &[&str]) -> Result<Run, Failed> {
     })
 }
 
+/// Runs the example at `np` PEs under `mpirun`, on virtual nodes of
+/// `node_size` PEs, with MPI kept off shared memory (tests/common/mpi.rs).
+fn halo_mpi(np: usize, node_size: usize, args: &[&str]) -> Result<Run, Failed> {
+    let exe = binary()?;
+    let mut cmd = common::mpi::mpirun();
+    cmd.args(["-np", &np.to_string(), "--timeout", &TIMEOUT_S.to_string()])
+        .args(common::mpi::one_host_flags())
+        .args(["-x", &format!("RSHMEM_NODE_SIZE={node_size}")])
+        .arg(&exe)
+        .args(args);
+    cmd.env_remove("LD_LIBRARY_PATH");
+    let command = format!(
+        "mpirun -np {np} -x RSHMEM_NODE_SIZE={node_size} halo {}",
+        args.join(" ")
+    );
+    let out = cmd.output().map_err(|e| format!("cannot run {command}: {e}"))?;
+    Ok(Run {
+        command,
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
+}
+
+/// Whether `mpirun` and `mpicc` are there (without `mpicc` the library has
+/// no MPI part).
+fn have_mpi() -> bool {
+    ["mpirun", "mpicc"].iter().all(|t| common::mpi::on_path(t).is_some())
+}
+
 /// The PE grid of MPI_Dims_create for the PE counts tested.
 fn grid(np: usize) -> [usize; 3] {
     match np {
@@ -274,6 +308,16 @@ fn seed_size() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Every mode at 4 PEs on two virtual nodes of 2 PEs.
+fn across_nodes() -> Result<(), Failed> {
+    for m in MODES {
+        let run = halo_mpi(4, 2, &[&["-m", m][..], &SMALL].concat())?;
+        let sum = run.expect(0, "yes", &[("mode", m.to_string()), ("pes", "4".to_string())])?;
+        same_sum(&run, &sum)?;
+    }
+    Ok(())
+}
+
 fn main() {
     let mut args = Arguments::from_args();
     // One job at a time (see the module's comment).
@@ -294,5 +338,7 @@ fn main() {
         refused(2, &["-G", "25"], &["does not divide", "side 25"])
     }));
     trials.push(Trial::test("seed size (-c 200) np=2", seed_size));
+    let mpi = Trial::test("across virtual nodes (mpirun) np=4 node=2", across_nodes);
+    trials.push(mpi.with_ignored_flag(!have_mpi()));
     libtest_mimic::run(&args, trials).exit();
 }
