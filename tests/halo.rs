@@ -8,8 +8,11 @@
 //!   PE grid and sub-cube as MPI_Dims_create would split it, the bytes of the
 //!   26 messages that sub-cube gives, and a checksum identical to the one of
 //!   bulk at 1 PE: every mode and PE count computes the same domain.
-//! - Without the stencil (`-s 0`) each mode verifies too: then the ghost cells
-//!   are compared, so this checks what the exchange itself delivered.
+//! - Without the stencil (`-s 0`) each mode verifies too, and all print one
+//!   checksum: then the ghost cells are compared and summed, so this checks
+//!   what the exchange itself delivered. The same on a domain too large to
+//!   verify (`-n 52` at 2 PEs: `verified=skipped`), where the checksum is the
+//!   only check.
 //! - threads mode with 1 and 3 worker threads: verified, same checksum.
 //! - A perturbed initial cell (`-p 100`) fails verification in every mode:
 //!   exit status 1, `verified=no` and the first differing cell named.
@@ -249,11 +252,25 @@ fn modes(np: usize) -> Result<(), Failed> {
     Ok(())
 }
 
-/// `-s 0`: every mode verifies its ghost cells, and reports no stencil time.
-fn exchange_only() -> Result<(), Failed> {
+/// `-s 0`: every mode verifies its ghost cells (on the small cube) or is too
+/// large to verify (`-n 52`), reports no stencil time, and prints the same
+/// checksum as the other modes.
+fn exchange_only(size: &[&str], verdict: &str) -> Result<(), Failed> {
+    let mut first: Option<(String, Run)> = None;
     for m in MODES {
-        let run = halo(2, &[&["-m", m, "-s", "0"][..], &SMALL].concat())?;
-        run.expect(0, "yes", &[("mode", m.to_string()), ("stencil_us", "0.0".to_string())])?;
+        let run = halo(2, &[&["-m", m, "-s", "0", "-i", "2", "-w", "1"][..], size].concat())?;
+        let sum = run.expect(
+            0,
+            verdict,
+            &[("mode", m.to_string()), ("stencil_us", "0.0".to_string())],
+        )?;
+        match &first {
+            None => first = Some((sum, run)),
+            Some((want, _)) if *want != sum => {
+                return Err(run.fail(format!("checksum {sum}, but {} printed {want}", MODES[0])));
+            }
+            Some(_) => {}
+        }
     }
     Ok(())
 }
@@ -326,7 +343,12 @@ fn main() {
     for np in [1, 2, 4, 8] {
         trials.push(Trial::test(format!("modes np={np}"), move || modes(np)));
     }
-    trials.push(Trial::test("exchange only (-s 0) np=2", exchange_only));
+    trials.push(Trial::test("exchange only (-s 0) np=2", || {
+        exchange_only(&["-G", "24"], "yes")
+    }));
+    trials.push(Trial::test("exchange only (-s 0) np=2 unverified", || {
+        exchange_only(&["-n", "52"], "skipped")
+    }));
     for t in [1, 3] {
         trials.push(Trial::test(format!("threads -t {t} np=2"), move || threads(t)));
     }

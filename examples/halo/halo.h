@@ -83,6 +83,7 @@ double halo_now(void);
 void grid_dims(int npes, int grid[3]);
 void grid_setup(halo_t *h);
 size_t cell_index(const int n[3], int i, int j, int k);
+long global_coord(const halo_t *h, int pe_coord, int d, int local);
 
 /* exchange.c: one iteration's exchange (it counts from 0 over warm-up and
  * timed iterations); times go to h->t_* when timed. */
