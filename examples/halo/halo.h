@@ -94,7 +94,8 @@ void exchange_bulk(halo_t *h, double *u, int it, int timed);
 void exchange_notify(halo_t *h, double *u, int it, int timed);
 
 /* threads.c: the whole run of w + i iterations in threads mode. Returns 0,
- * or -1 when the threads or the context cannot be created (message printed). */
+ * or -1 when the context cannot be created (message printed); a worker
+ * thread that cannot be started ends the job (exit status 2). */
 int run_threads(halo_t *h);
 
 /* stencil.c */
