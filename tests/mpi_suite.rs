@@ -101,9 +101,12 @@ const PROGRAMS: &[&str] = &[
     "unit/sem_semantics",
     "unit/sem_producers",
     "unit/sem_memput_signal",
+    // notification sets
+    "unit/notify_semantics",
     // threads of one PE issuing at once (SHMEM_THREAD_MULTIPLE)
     "unit/ctx_threads",
     "unit/sem_threads",
+    "unit/notify_threads",
     // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
     "apps/qtc_check",
     "apps/qtc_resplit",

@@ -11,17 +11,19 @@
 #include <string.h>
 
 /* Copies the cells of box b (x fastest, then y, then z) between the array and
- * a contiguous buffer: one memcpy per row of the box. */
+ * a contiguous buffer: one memcpy per row of the box, or the 3 doubles of a
+ * cell when rows are one cell long (the x faces and the edges along y or z). */
 static void copy_box(const int n[3], const box_t *b, double *u, double *buf, int to_buf) {
-    size_t row = (size_t)(b->hi[0] - b->lo[0] + 1) * NVARS * sizeof(double);
+    size_t row = (size_t)(b->hi[0] - b->lo[0] + 1) * NVARS;
     for (int k = b->lo[2]; k <= b->hi[2]; k++)
-        for (int j = b->lo[1]; j <= b->hi[1]; j++) {
+        for (int j = b->lo[1]; j <= b->hi[1]; j++, buf += row) {
             double *cells = &u[cell_index(n, b->lo[0], j, k) * NVARS];
-            if (to_buf)
-                memcpy(buf, cells, row);
+            double *dst = to_buf ? buf : cells;
+            const double *src = to_buf ? cells : buf;
+            if (row == NVARS)
+                for (int v = 0; v < NVARS; v++) dst[v] = src[v];
             else
-                memcpy(cells, buf, row);
-            buf += row / sizeof(double);
+                memcpy(dst, src, row * sizeof(double));
         }
 }
 

@@ -27,6 +27,14 @@ size_t cell_index(const int n[3], int i, int j, int k) {
     return ((size_t)k * (size_t)(n[1] + 2) + (size_t)j) * (size_t)(n[0] + 2) + (size_t)i;
 }
 
+/* The global cell (0-based, wrapped periodically) that local coordinate
+ * `local` (0..n+1, ghosts included) of dimension d stands for on the PE at
+ * grid coordinate pe_coord. */
+long global_coord(const halo_t *h, int pe_coord, int d, int local) {
+    long g = (long)pe_coord * h->n[d] + local - 1;
+    return (g + h->global[d]) % h->global[d];
+}
+
 static int pe_of(const int grid[3], const int c[3]) { return (c[2] * grid[1] + c[1]) * grid[0] + c[0]; }
 
 static size_t box_cells(const box_t *b) {

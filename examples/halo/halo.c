@@ -158,9 +158,10 @@ static int allocate(halo_t *h) {
         if (h->me == 0) {
             double mib = (double)((1 + h->stencil) * array + slots) / 1048576.0;
             fprintf(stderr,
-                    "halo: not enough symmetric heap: each PE needs %.1f MiB (%d arrays of %.1f MiB and %.1f MiB of "
+                    "halo: not enough symmetric heap: each PE needs %.1f MiB (%d array%s of %.1f MiB and %.1f MiB of "
                     "receive slots); set SHMEM_SYMMETRIC_SIZE to at least %.0fM\n",
-                    mib, 1 + h->stencil, (double)array / 1048576.0, (double)slots / 1048576.0, mib + 16);
+                    mib, 1 + h->stencil, h->stencil ? "s" : "", (double)array / 1048576.0,
+                    (double)slots / 1048576.0, mib + 16);
         }
         return -1;
     }

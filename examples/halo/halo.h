@@ -83,6 +83,7 @@ double halo_now(void);
 void grid_dims(int npes, int grid[3]);
 void grid_setup(halo_t *h);
 size_t cell_index(const int n[3], int i, int j, int k);
+long global_coord(const halo_t *h, int pe_coord, int d, int local);
 
 /* exchange.c: one iteration's exchange (it counts from 0 over warm-up and
  * timed iterations); times go to h->t_* when timed. */
@@ -93,7 +94,8 @@ void exchange_bulk(halo_t *h, double *u, int it, int timed);
 void exchange_notify(halo_t *h, double *u, int it, int timed);
 
 /* threads.c: the whole run of w + i iterations in threads mode. Returns 0,
- * or -1 when the threads or the context cannot be created (message printed). */
+ * or -1 when the context cannot be created (message printed); a worker
+ * thread that cannot be started ends the job (exit status 2). */
 int run_threads(halo_t *h);
 
 /* stencil.c */

@@ -11,10 +11,11 @@
  * seed the CPU turns completed receives into unpack-ready flags; with
  * put-with-signal the arriving put sets the flag itself.
  *
- * Three thread barriers per iteration order the phases: start (the arrays
- * and send buffers are free: the previous stencil is done and the
- * communication thread has quieted its puts), exchanged (every ghost is in),
- * and the next iteration's start after the stencil. */
+ * Two thread barriers per iteration order the phases: start (the previous
+ * stencil is done and the communication thread has quieted its puts, so the
+ * arrays and send buffers are free) and exchanged (every ghost is in); the
+ * stencil runs between exchanged and the next start, and one more barrier
+ * ends the last. */
 #include "halo.h"
 
 #include <pthread.h>
@@ -68,7 +69,7 @@ static void *worker(void *arg) {
 int run_threads(halo_t *h) {
     shmem_ctx_t ctx;
     if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) != 0) {
-        if (h->me == 0) fprintf(stderr, "halo: PE %d cannot create a communication context\n", h->me);
+        fprintf(stderr, "halo: PE %d cannot create a communication context\n", h->me);
         return -1;
     }
     team_t t;

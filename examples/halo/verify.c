@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The cell a local or ghost coordinate of dimension d stands for, 0-based
- * in the global domain, wrapped periodically. */
-static long global_coord(const halo_t *h, int pe_coord, int d, int local) {
-    long g = (long)pe_coord * h->n[d] + local - 1;
-    return (g + h->global[d]) % h->global[d];
-}
-
 /* Copies the periodic images of the interior into the ghost layer. */
 static void fill_ghosts(const int gn[3], double *a) {
     for (int k = 0; k <= gn[2] + 1; k++)

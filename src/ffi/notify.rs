@@ -240,8 +240,8 @@ fn put_on(
         usage(
             routine,
             format!(
-                "{} names world PE {}, which is not a member of the notification set's team \
-                 (world PEs {} + i * {}, i < {}): it has no copy of the set",
+                "{} is {pe}: PE {} is not a member of the notification set's team \
+                 (world PEs {} + i * {}, i < {}), so it has no copy of the set",
                 check::label(routine, "pe"),
                 t.pe,
                 s.group.start,

@@ -98,8 +98,23 @@ pub unsafe fn make_symmetric(range: DataRange, fd: &impl AsRawFd, offset: u64, a
     // writes program data between the copy and the remap, so the remapped pages
     // hold exactly the values the variables had.
     unsafe {
-        std::ptr::copy_nonoverlapping(range.start as *const u8, alias, range.len);
+        copy_words(range.start as *const u64, alias as *mut u64, range.len / 8);
         segment::map_fixed(fd, offset, range.start as *mut u8, range.len)
+    }
+}
+
+/// Copies `n` words with volatile loads rather than `memcpy`: a program built
+/// with AddressSanitizer intercepts `memcpy` and reports the redzones it put
+/// between the program's globals (poisoned by design) as an overflow, so
+/// `shmem_init` would abort. Volatile loads are neither intercepted nor turned
+/// into a `memcpy` call by the compiler.
+///
+/// # Safety
+/// `src` and `dst` must be valid for `n` aligned words and not overlap.
+unsafe fn copy_words(src: *const u64, dst: *mut u64, n: usize) {
+    for i in 0..n {
+        // SAFETY: the caller's contract.
+        unsafe { dst.add(i).write(src.add(i).read_volatile()) };
     }
 }
 
