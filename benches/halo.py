@@ -34,6 +34,7 @@ import datetime
 import glob
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -343,7 +344,7 @@ def shown_command():
         if p.resolve().is_relative_to(REPO.resolve()):
             return str(p.resolve().relative_to(REPO.resolve()))
         return f".../{p.name}"
-    return " ".join(["python3 benches/halo.py", *map(rel, sys.argv[1:])])
+    return " ".join(["python3 benches/halo.py", *(shlex.quote(rel(x)) for x in sys.argv[1:])])
 
 
 def main():
