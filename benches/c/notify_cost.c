@@ -286,6 +286,7 @@ static void thread_cases(int cpu_a, int cpu_b, double budget) {
 /* The PE cases: PE 0 is A on cpu_a, PE 1 is B on cpu_b (or cpu_a); other PEs wait. */
 static void pe_cases(int me, int cpu_a, int cpu_b, double budget) {
 #if HAVE_NOTIFY
+    static int pinned, all_pinned; /* static: symmetric, for the reduction */
     int *stop_word = shmem_malloc(sizeof(int));
     shmemx_notify_t *set = shmemx_notify_alloc(2);
     const struct {
@@ -304,14 +305,10 @@ static void pe_cases(int me, int cpu_a, int cpu_b, double budget) {
         c.set = set;
         c.stop_word = stop_word;
         int cpu = me == 1 && !cases[k].same ? cpu_b : cpu_a;
-        int pinned = me > 1 || pin_self(cpu) == 0;
-        *stop_word = 0;
-        int all_pinned = 0;
-        static int pinned_sym, all_sym; /* symmetric (static) for the reduction */
-        pinned_sym = pinned;
+        pinned = me > 1 || pin_self(cpu) == 0;
+        *stop_word = 0; /* the last case's stop put was completed by its closing barrier */
         shmem_barrier_all();
-        shmem_int_min_reduce(SHMEM_TEAM_WORLD, &all_sym, &pinned_sym, 1);
-        all_pinned = all_sym;
+        shmem_int_min_reduce(SHMEM_TEAM_WORLD, &all_pinned, &pinned, 1);
         if (!all_pinned) {
             if (me == 0) na(cases[k].name, "cannot_pin_to_cpu");
             continue;
