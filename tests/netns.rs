@@ -280,6 +280,13 @@ fn rshmem_jobs_on_two_nodes() {
             transpose.to_str().unwrap(),
         ],
     );
+    let halo_dir = root.join("examples/halo");
+    let mut halo_flags: Vec<String> = ["-Wl,--no-as-needed", "-lpthread", "-lm"].map(String::from).to_vec();
+    for f in ["exchange.c", "grid.c", "stencil.c", "threads.c", "verify.c"] {
+        halo_flags.push(halo_dir.join(f).to_str().unwrap().to_string());
+    }
+    let halo_flags: Vec<&str> = halo_flags.iter().map(String::as_str).collect();
+    let halo = compile(OSHCC, &halo_dir.join("halo.c"), &halo_flags);
     let kill9 = compile(OSHCC, &root.join("c_tests/errors/kill9.c"), &[]);
     let nodes = Nodes::up('r');
     let agent = dir().join("fake-ssh");
@@ -332,6 +339,26 @@ fn rshmem_jobs_on_two_nodes() {
         checksums.push(sums.join("\n"));
     }
     assert!(checksums.iter().all(|c| *c == checksums[0]), "{checksums:#?}");
+    assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
+
+    // The halo exchange: half of each PE's 26 neighbours are on the other
+    // node; every mode (threads: SHMEM_THREAD_MULTIPLE over MPI) verifies
+    // against PE 0's serial run, with one checksum.
+    let mut checksums = Vec::new();
+    for mode in ["bulk", "notify", "threads"] {
+        let (code, stdout, stderr) = oshrun(&halo, &["-m", mode, "-G", "24", "-i", "4", "-w", "1"]);
+        assert_eq!(code, Some(0), "halo {mode}:\n{stdout}\n{stderr}");
+        let result = stdout.lines().find(|l| l.starts_with("RESULT ")).unwrap_or_default();
+        assert!(
+            result.contains(&format!("mode={mode} pes=4 ")) && result.contains("verified=yes"),
+            "halo {mode}:\n{stdout}\n{stderr}"
+        );
+        checksums.push(result.split(' ').find(|w| w.starts_with("checksum=")).map(String::from));
+    }
+    assert!(
+        checksums[0].is_some() && checksums.iter().all(|c| *c == checksums[0]),
+        "{checksums:#?}"
+    );
     assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
 
     // PE 2 (on nodeb) kills itself in a barrier: the job ends non-zero, the
