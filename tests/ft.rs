@@ -23,9 +23,9 @@
 
 mod common;
 
-use common::c_programs::{clip, compile, shm_leftovers};
+use common::c_programs::compile;
+use common::example_job::ExampleJob;
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -121,36 +121,9 @@ fn binary(fft: Fft) -> Result<PathBuf, Failed> {
     r.clone().map_err(Failed::from)
 }
 
-/// One finished job.
-struct Run {
-    command: String,
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+type Run = ExampleJob;
 
 impl Run {
-    /// A failure that shows `why` and the job's command and output.
-    fn fail(&self, why: impl std::fmt::Display) -> Failed {
-        format!(
-            "{why}\n--- command: {}\n--- exit status: {}\n--- stdout:\n{}\n--- stderr:\n{}",
-            self.command,
-            self.code,
-            clip(&self.stdout),
-            clip(&self.stderr)
-        )
-        .into()
-    }
-
-    /// The fields of PE 0's `RESULT key=value ...` line.
-    fn result(&self) -> Result<BTreeMap<&str, &str>, Failed> {
-        let lines: Vec<&str> = self.stdout.lines().filter_map(|l| l.strip_prefix("RESULT ")).collect();
-        match lines[..] {
-            [line] => Ok(line.split_whitespace().filter_map(|kv| kv.split_once('=')).collect()),
-            _ => Err(self.fail(format!("{} RESULT lines, expected 1", lines.len()))),
-        }
-    }
-
     /// The per-iteration ` T = <t>  Checksum = <re> <im>` lines, trimmed.
     fn checksums(&self) -> Vec<&str> {
         self.stdout
@@ -164,21 +137,10 @@ impl Run {
     /// and the human line), the RESULT fields in `want` and the number of
     /// checksum lines; and that the job left nothing in /dev/shm.
     fn expect(&self, code: i32, verdict: &str, want: &[(&str, String)], iterations: usize) -> Result<(), Failed> {
-        if self.code != code {
-            return Err(self.fail(format!("exit status {}, expected {code}", self.code)));
-        }
-        let r = self.result()?;
-        let wanted = [("verified", verdict.to_string())];
-        for (k, v) in want.iter().chain(&wanted) {
-            if r.get(k) != Some(&v.as_str()) {
-                return Err(self.fail(format!("RESULT has {k}={:?}, expected {v}", r.get(k))));
-            }
-        }
-        for k in ["time", "mops", "compute", "wait", "transpose", "messages"] {
-            if !r.get(k).and_then(|v| v.parse::<f64>().ok()).is_some_and(|v| v >= 0.0) {
-                return Err(self.fail(format!("RESULT's {k} is {:?}, not a number", r.get(k))));
-            }
-        }
+        let mut want = want.to_vec();
+        want.push(("verified", verdict.to_string()));
+        let numbers = ["time", "mops", "compute", "wait", "transpose", "messages"];
+        self.check(code, &want, &numbers)?;
         // NAS style: `Verification    =    SUCCESSFUL`, padded.
         let human = |l: &str| l.split_whitespace().eq(["Verification", "=", verdict]);
         if !self.stdout.lines().any(human) {
@@ -189,10 +151,6 @@ impl Run {
                 "{} checksum lines, expected {iterations}",
                 self.checksums().len()
             )));
-        }
-        let left = shm_leftovers();
-        if !left.is_empty() {
-            return Err(self.fail(format!("files left in /dev/shm: {left:?}")));
         }
         Ok(())
     }
@@ -210,17 +168,8 @@ fn ft_with(fft: Fft, np: usize, args: &[&str]) -> Result<Run, Failed> {
         .arg(&exe)
         .args(args)
         .args(["-w", "0"]);
-    // cargo test puts target/debug on LD_LIBRARY_PATH, which beats oshcc's
-    // rpath: run the program as a user would.
-    cmd.env_remove("LD_LIBRARY_PATH");
     let command = format!("oshrun -np {np} ft-{} {} -w 0", fft.name(), args.join(" "));
-    let out = cmd.output().map_err(|e| format!("cannot run {command}: {e}"))?;
-    Ok(Run {
-        command,
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    })
+    Run::run(cmd, command)
 }
 
 /// Every variant of `class` at `np` PEs verifies, and all print the same

@@ -32,9 +32,9 @@
 
 mod common;
 
-use common::c_programs::{clip, compile, shm_leftovers};
+use common::c_programs::compile;
+use common::example_job::ExampleJob;
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -75,62 +75,20 @@ fn binary() -> Result<PathBuf, Failed> {
     r.clone().map_err(Failed::from)
 }
 
-/// One finished job.
-struct Run {
-    command: String,
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+type Run = ExampleJob;
 
 impl Run {
-    /// A failure that shows `why` and the job's command and output.
-    fn fail(&self, why: impl std::fmt::Display) -> Failed {
-        format!(
-            "{why}\n--- command: {}\n--- exit status: {}\n--- stdout:\n{}\n--- stderr:\n{}",
-            self.command,
-            self.code,
-            clip(&self.stdout),
-            clip(&self.stderr)
-        )
-        .into()
-    }
-
-    /// The fields of PE 0's `RESULT key=value ...` line.
-    fn result(&self) -> Result<BTreeMap<&str, &str>, Failed> {
-        let lines: Vec<&str> = self.stdout.lines().filter_map(|l| l.strip_prefix("RESULT ")).collect();
-        match lines[..] {
-            [line] => Ok(line.split_whitespace().filter_map(|kv| kv.split_once('=')).collect()),
-            _ => Err(self.fail(format!("{} RESULT lines, expected 1", lines.len()))),
-        }
-    }
-
     /// Checks the exit status, the verdict and the RESULT fields in `want`,
     /// that the times are numbers and that the job left nothing in /dev/shm.
     /// Returns the checksum.
     fn expect(&self, code: i32, verdict: &str, want: &[(&str, String)]) -> Result<String, Failed> {
-        if self.code != code {
-            return Err(self.fail(format!("exit status {}, expected {code}", self.code)));
-        }
-        let r = self.result()?;
-        let fixed = [("verified", verdict.to_string()), ("messages", "26".to_string())];
-        for (k, v) in want.iter().chain(&fixed) {
-            if r.get(k) != Some(&v.as_str()) {
-                return Err(self.fail(format!("RESULT has {k}={:?}, expected {v}", r.get(k))));
-            }
-        }
-        for k in ["halo_us", "pack_us", "wait_us", "unpack_us", "stencil_us", "iter_us"] {
-            if !r.get(k).and_then(|v| v.parse::<f64>().ok()).is_some_and(|v| v >= 0.0) {
-                return Err(self.fail(format!("RESULT's {k} is {:?}, not a number", r.get(k))));
-            }
-        }
+        let mut want = want.to_vec();
+        want.extend([("verified", verdict.to_string()), ("messages", "26".to_string())]);
+        let numbers = ["halo_us", "pack_us", "wait_us", "unpack_us", "stencil_us", "iter_us"];
+        let r = self.check(code, &want, &numbers)?;
         let sum = r.get("checksum").copied().unwrap_or_default();
         if !(sum.len() == 18 && sum.starts_with("0x") && sum[2..].chars().all(|c| c.is_ascii_hexdigit())) {
             return Err(self.fail(format!("RESULT's checksum is {sum:?}, not 16 hex digits")));
-        }
-        let left = shm_leftovers();
-        if !left.is_empty() {
-            return Err(self.fail(format!("files left in /dev/shm: {left:?}")));
         }
         Ok(sum.to_string())
     }
@@ -143,17 +101,8 @@ fn halo(np: usize, args: &[&str]) -> Result<Run, Failed> {
     cmd.args(["-np", &np.to_string(), "--timeout", &TIMEOUT_S.to_string()])
         .arg(&exe)
         .args(args);
-    // cargo test puts target/debug on LD_LIBRARY_PATH, which beats oshcc's
-    // rpath: run the program as a user would.
-    cmd.env_remove("LD_LIBRARY_PATH");
     let command = format!("oshrun -np {np} halo {}", args.join(" "));
-    let out = cmd.output().map_err(|e| format!("cannot run {command}: {e}"))?;
-    Ok(Run {
-        command,
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    })
+    Run::run(cmd, command)
 }
 
 /// Runs the example at `np` PEs under `mpirun`, on virtual nodes of
@@ -166,18 +115,11 @@ fn halo_mpi(np: usize, node_size: usize, args: &[&str]) -> Result<Run, Failed> {
         .args(["-x", &format!("RSHMEM_NODE_SIZE={node_size}")])
         .arg(&exe)
         .args(args);
-    cmd.env_remove("LD_LIBRARY_PATH");
     let command = format!(
         "mpirun -np {np} -x RSHMEM_NODE_SIZE={node_size} halo {}",
         args.join(" ")
     );
-    let out = cmd.output().map_err(|e| format!("cannot run {command}: {e}"))?;
-    Ok(Run {
-        command,
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    })
+    Run::run(cmd, command)
 }
 
 /// Whether `mpirun` and `mpicc` are there (without `mpicc` the library has

@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each test binary uses a part of them
 
 pub mod c_programs;
+pub mod example_job;
 pub mod mpi;
 
 use rshmem::job::{self, JobHeader, PeInfo, PeSlot};
