@@ -34,12 +34,12 @@
 
 use crate::coll::Group;
 use crate::heap::SymOffset;
-use crate::space::objects::{TeamObjects, Visibility};
+use crate::space::objects::{ObjectKind, TeamObjects, TeamWords, Visibility};
 use crate::space::{SpaceError, Spaces, arena::Arena};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
 use crate::world::World;
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Flag states (`SHMEMX_NOTIFY_*`).
 pub const EMPTY: u64 = 0;
@@ -57,9 +57,7 @@ struct Header {
     magic: AtomicU32,
     _reserved: AtomicU32,
     count: AtomicU64,
-    start: AtomicI64,
-    stride: AtomicI64,
-    size: AtomicU64,
+    team: TeamWords,
 }
 
 fn header(local: usize) -> &'static Header {
@@ -123,9 +121,19 @@ pub fn object_bytes(count: usize) -> usize {
 }
 
 /// Live notification sets of this process. Owned by the runtime.
-#[derive(Debug, Default)]
-pub struct Notifies {
-    objects: TeamObjects,
+pub type Notifies = TeamObjects<NotifySet>;
+
+/// The kind of the objects in [`Notifies`]: published, so the flags are
+/// valid `sig_addr` arguments of the user's own put-with-signal.
+#[derive(Debug)]
+pub enum NotifySet {}
+
+impl ObjectKind for NotifySet {
+    const VISIBILITY: Visibility = Visibility::Published;
+
+    fn retire(addr: usize) {
+        header(addr).magic.store(0, Ordering::Release);
+    }
 }
 
 impl Notifies {
@@ -144,39 +152,11 @@ impl Notifies {
         let init = |local: usize, _| {
             let h = header(local);
             h.count.store(count as u64, Ordering::Relaxed);
-            h.start.store(group.start as i64, Ordering::Relaxed);
-            h.stride.store(group.stride as i64, Ordering::Relaxed);
-            h.size.store(group.size as u64, Ordering::Relaxed);
+            h.team.store(group);
             h.magic.store(MAGIC, Ordering::Release);
         };
-        let bytes = object_bytes(count);
-        self.objects
-            .alloc(rt, spaces, team, group, bytes, Visibility::Published, barrier, init)
+        self.alloc_object(rt, spaces, team, group, object_bytes(count), barrier, init)
     }
-
-    /// The raw handle of the team a live set was allocated on.
-    pub fn team_of(&self, addr: usize) -> Option<usize> {
-        self.objects.team_of(addr)
-    }
-
-    /// Live sets allocated on team `team`.
-    pub fn count_on(&self, team: usize) -> usize {
-        self.objects.count_on(team)
-    }
-
-    /// Frees a set after the team's barrier (nobody uses it any more).
-    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
-        self.objects.release(rt, spaces, addr, retire)
-    }
-
-    /// At `shmem_init`: the sets of an earlier initialisation are gone.
-    pub fn forget_all(&self) {
-        self.objects.forget_all(retire)
-    }
-}
-
-fn retire(addr: usize) {
-    header(addr).magic.store(0, Ordering::Release);
 }
 
 /// The set at `addr` on this PE, if `addr` is one.
@@ -195,12 +175,7 @@ pub fn lookup(rt: &World, addr: usize) -> Option<Set> {
         off: arena.offset(start),
         local: addr,
         count: h.count.load(Ordering::Relaxed) as usize,
-        group: Group {
-            start: h.start.load(Ordering::Relaxed) as isize,
-            stride: h.stride.load(Ordering::Relaxed) as isize,
-            size: h.size.load(Ordering::Relaxed) as usize,
-            rank: 0,
-        },
+        group: h.team.load(),
     })
 }
 

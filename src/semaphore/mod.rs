@@ -21,12 +21,12 @@
 
 use crate::coll::Group;
 use crate::heap::SymOffset;
-use crate::space::objects::{TeamObjects, Visibility};
+use crate::space::objects::{ObjectKind, TeamObjects, TeamWords, Visibility};
 use crate::space::{SpaceError, Spaces, arena::Arena};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
 use crate::world::World;
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Flag bits, with Berkeley UPC's values (`BUPC_SEM_*`).
 pub const BOOLEAN: i32 = 1;
@@ -108,9 +108,7 @@ impl Sem {
 struct Header {
     magic: AtomicU32,
     flags: AtomicU32,
-    start: AtomicI64,
-    stride: AtomicI64,
-    size: AtomicU64,
+    team: TeamWords,
 }
 
 fn header(local: usize) -> &'static Header {
@@ -122,9 +120,18 @@ fn header(local: usize) -> &'static Header {
 
 /// Live semaphores of this process: their spaces and teams, by address.
 /// Owned by the runtime.
-#[derive(Debug, Default)]
-pub struct Semaphores {
-    objects: TeamObjects,
+pub type Semaphores = TeamObjects<Semaphore>;
+
+/// The kind of the objects in [`Semaphores`].
+#[derive(Debug)]
+pub enum Semaphore {}
+
+impl ObjectKind for Semaphore {
+    const VISIBILITY: Visibility = Visibility::Internal;
+
+    fn retire(addr: usize) {
+        header(addr).magic.store(0, Ordering::Release);
+    }
 }
 
 impl Semaphores {
@@ -143,48 +150,11 @@ impl Semaphores {
         let init = |local: usize, _| {
             let h = header(local);
             h.flags.store(flags as u32, Ordering::Relaxed);
-            h.start.store(group.start as i64, Ordering::Relaxed);
-            h.stride.store(group.stride as i64, Ordering::Relaxed);
-            h.size.store(group.size as u64, Ordering::Relaxed);
+            h.team.store(group);
             h.magic.store(MAGIC, Ordering::Release);
         };
-        self.objects.alloc(
-            rt,
-            spaces,
-            team,
-            group,
-            OBJECT_BYTES,
-            Visibility::Internal,
-            barrier,
-            init,
-        )
+        self.alloc_object(rt, spaces, team, group, OBJECT_BYTES, barrier, init)
     }
-
-    /// The raw handle of the team a live semaphore was allocated on.
-    pub fn team_of(&self, addr: usize) -> Option<usize> {
-        self.objects.team_of(addr)
-    }
-
-    /// Live semaphores allocated on team `team`.
-    pub fn count_on(&self, team: usize) -> usize {
-        self.objects.count_on(team)
-    }
-
-    /// Frees a semaphore after the team's barrier (nobody uses it any more).
-    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
-        self.objects.release(rt, spaces, addr, retire)
-    }
-
-    /// At `shmem_init`: the semaphores of an earlier initialisation are gone
-    /// (their memory went with it); stale pointers to them are reported.
-    pub fn forget_all(&self) {
-        self.objects.forget_all(retire)
-    }
-}
-
-/// Marks this PE's copy at `addr` dead.
-fn retire(addr: usize) {
-    header(addr).magic.store(0, Ordering::Release);
 }
 
 /// The semaphore at `addr` on this PE, if `addr` is one.
@@ -203,12 +173,7 @@ pub fn lookup(rt: &World, addr: usize) -> Option<Sem> {
         off: arena.offset(start),
         local: addr,
         flags: h.flags.load(Ordering::Relaxed) as i32,
-        group: Group {
-            start: h.start.load(Ordering::Relaxed) as isize,
-            stride: h.stride.load(Ordering::Relaxed) as isize,
-            size: h.size.load(Ordering::Relaxed) as usize,
-            rank: 0,
-        },
+        group: h.team.load(),
     })
 }
 

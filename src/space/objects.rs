@@ -15,13 +15,64 @@ use crate::coll::Group;
 use crate::heap::SymOffset;
 use crate::world::World;
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Live objects of one kind in this process: their spaces and teams, by
-/// address. Owned by the runtime (through the kind's own registry).
-#[derive(Debug, Default)]
-pub struct TeamObjects {
+/// The team an object was allocated on, as it stands in the object's header
+/// (this PE's copy, written at allocation and only read locally), so that a
+/// lookup by address knows the members without taking the registry's lock.
+#[repr(C)]
+#[derive(Debug)]
+pub struct TeamWords {
+    start: AtomicI64,
+    stride: AtomicI64,
+    size: AtomicU64,
+}
+
+impl TeamWords {
+    /// Writes `g` (before the header's magic is published with release).
+    pub fn store(&self, g: Group) {
+        self.start.store(g.start as i64, Ordering::Relaxed);
+        self.stride.store(g.stride as i64, Ordering::Relaxed);
+        self.size.store(g.size as u64, Ordering::Relaxed);
+    }
+
+    /// The team (`rank` unused), after the magic was read with acquire.
+    pub fn load(&self) -> Group {
+        Group {
+            start: self.start.load(Ordering::Relaxed) as isize,
+            stride: self.stride.load(Ordering::Relaxed) as isize,
+            size: self.size.load(Ordering::Relaxed) as usize,
+            rank: 0,
+        }
+    }
+}
+
+/// What the registry needs to know about a kind of object.
+pub trait ObjectKind {
+    /// Whether users may address the object's memory.
+    const VISIBILITY: Visibility;
+    /// Marks this PE's copy at `addr` dead (its header's magic), so stale
+    /// pointers to it are reported.
+    fn retire(addr: usize);
+}
+
+/// Live objects of kind `K` in this process: their spaces and teams, by
+/// address. Owned by the runtime.
+#[derive(Debug)]
+pub struct TeamObjects<K> {
     live: Mutex<BTreeMap<usize, (Arc<Space>, usize)>>,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<K> Default for TeamObjects<K> {
+    fn default() -> Self {
+        TeamObjects {
+            live: Mutex::default(),
+            kind: PhantomData,
+        }
+    }
 }
 
 /// Whether an object's memory is a valid RMA target for users.
@@ -31,7 +82,7 @@ pub enum Visibility {
     Published,
 }
 
-impl TeamObjects {
+impl<K: ObjectKind> TeamObjects<K> {
     fn live(&self) -> MutexGuard<'_, BTreeMap<usize, (Arc<Space>, usize)>> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -41,14 +92,13 @@ impl TeamObjects {
     /// `init` writes this PE's copy (its address and offset) before the
     /// object is registered. Returns this PE's address of the object.
     #[allow(clippy::too_many_arguments)]
-    pub fn alloc(
+    pub fn alloc_object(
         &self,
         rt: &World,
         spaces: &Spaces,
         team: usize,
         group: Group,
         len: usize,
-        visibility: Visibility,
         barrier: impl FnMut(),
         init: impl FnOnce(usize, SymOffset),
     ) -> Result<usize, SpaceError> {
@@ -56,7 +106,7 @@ impl TeamObjects {
         let (space, off) = attach_internal(rt, group, len, barrier)?;
         let local = rt.segs.peer_addr(rt.me, off) as usize;
         init(local, off);
-        if visibility == Visibility::Published
+        if K::VISIBILITY == Visibility::Published
             && let Some(extent) = space.extent()
         {
             spaces.publish(
@@ -84,11 +134,11 @@ impl TeamObjects {
     }
 
     /// Frees the object at `addr` after the team's barrier (nobody uses it
-    /// any more): `retire` marks this PE's copy dead first.
-    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize, retire: impl FnOnce(usize)) {
+    /// any more), marking this PE's copy dead first.
+    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
         let _guard = spaces.lifecycle();
         if let Some((space, _)) = self.live().remove(&addr) {
-            retire(addr);
+            K::retire(addr);
             if let Some(extent) = space.extent() {
                 spaces.unpublish(extent);
             }
@@ -97,12 +147,12 @@ impl TeamObjects {
     }
 
     /// At `shmem_init`: the objects of an earlier initialisation are gone
-    /// (their memory went with it); `retire` marks each copy dead so that
-    /// stale pointers to them are reported.
-    pub fn forget_all(&self, retire: impl Fn(usize)) {
+    /// (their memory went with it); each copy is marked dead so that stale
+    /// pointers to them are reported.
+    pub fn forget_all(&self) {
         let mut l = self.live();
         for &addr in l.keys() {
-            retire(addr);
+            K::retire(addr);
         }
         l.clear();
     }
