@@ -20,25 +20,24 @@ tables show each variant against exchange, with the time split.
                           [--npb-ft PATH] [--virtual] [--netns] [--md target/bench/ft.md]
     python3 benches/ft.py --self-test     # the output parsers on embedded samples
 
-Python 3 standard library only; shares its helpers with compare.py and multinode.py.
+Python 3 standard library only; shares its helpers with compare.py, multinode.py and benchlib.py.
 """
 
 import argparse
-import datetime
 import glob
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import compare  # noqa: E402  (benches/compare.py: run, build environment, cell, fmt)
-import multinode  # noqa: E402  (benches/multinode.py: MPI flags over TCP, Netns)
+import compare  # noqa: E402  (benches/compare.py: run, cell, fmt)
+import multinode  # noqa: E402  (benches/multinode.py: MPI flags over TCP)
+import benchlib  # noqa: E402  (benches/benchlib.py: what ft.py and halo.py share)
+from benchlib import log, md_table, median_of  # noqa: E402
 
 REPO = compare.REPO
 VARIANTS = ["exchange", "slabs", "pencils"]
@@ -51,10 +50,6 @@ TARGET_NAS = 0.9  # issue 20: best variant at 1 PE within 10% of the NAS referen
 HEAP_VARS = ("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE")
 # Hosts of tests/netns/netns.sh's two namespaces.
 NETNS_HOSTS = ("10.77.0.1", "10.77.0.2")
-
-
-def log(msg=""):
-    print(msg, flush=True)
 
 
 def heap_size(cls, np):
@@ -71,19 +66,7 @@ def parse_result(stdout):
         f = line.split()
         if not f or f[0] != "RESULT":
             continue
-        d = {}
-        for kv in f[1:]:
-            k, sep, v = kv.partition("=")
-            if not sep:
-                continue
-            for conv in (int, float):
-                try:
-                    d[k] = conv(v)
-                    break
-                except ValueError:
-                    pass
-            else:
-                d[k] = v
+        d = benchlib.parse_kv(line)
         if "mops" in d and "verified" in d:
             return d
     return None
@@ -132,18 +115,6 @@ def fft_flags(choice):
             sys.exit("ft.py: --fft fftw, but `pkg-config fftw3` does not find FFTW (apt-get install libfftw3-dev)")
         return []
     return ["-DFT_FFTW", *p.stdout.split()]
-
-
-def build(oshcc, sources, out, flags):
-    """oshcc -O3 sources -o out -lm; returns an error string or None."""
-    cmd = [str(oshcc), "-O3", *map(str, sources), "-o", str(out), "-lm", *flags]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return f"{' '.join(cmd)}: {e}"
-    if p.returncode != 0:
-        return f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}{p.stderr}"
-    return None
 
 
 class Runner:
@@ -195,11 +166,6 @@ class Runner:
         return (self.netns.wrap(cmd) if setup == "netns" else cmd), env
 
 
-def median_of(runs, key):
-    vals = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
-    return statistics.median(vals) if vals else None
-
-
 def split_cell(runs):
     """compute / wait / transpose (s), medians over the runs."""
     parts = [median_of(runs, k) for k in ("compute", "wait", "transpose")]
@@ -230,13 +196,6 @@ def mops_cell(runs, status):
     if runs:
         return compare.cell([r["mops"] for r in runs])
     return status or "-"
-
-
-def md_table(headers, rows, right):
-    lines = ["| " + " | ".join(headers) + " |",
-             "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return lines
 
 
 def one_node_section(a, res, status):
@@ -366,9 +325,7 @@ def across_section(a, res, status, setup):
 
 def report(a, res, status, setups, meta):
     md = ["## NAS FT", ""]
-    md += [f"`{meta['command']}`: started {meta['date']}, {meta['cpu']} ({os.cpu_count()} CPUs), load average "
-           f"{meta['load0']} before, {meta['load1']} after; {a.reps} run{'s' if a.reps > 1 else ''} per row (median, ± half the "
-           f"range); wall time {meta['wall'] / 60:.1f} min. FFT: {meta['fft']}. Built with each "
+    md += [benchlib.started_line(meta, a.reps) + f" FFT: {meta['fft']}. Built with each "
            f"implementation's own `oshcc -O3 examples/ft/*.c -lm{meta['flags']}`; symmetric heap "
            f"(SHMEM_ and SMA_SYMMETRIC_SIZE) {heap_size(a.cls, 1)} at 1 PE, divided by the PE count. Mop/s is the benchmark's own "
            f"figure (higher is better); compute / wait / transpose are the program's time split of "
@@ -398,20 +355,6 @@ def npb_seen(res, exes):
     return f"`{exes['nas'].name}`" + (f" (NPB {', '.join(versions)})" if versions else "")
 
 
-def shown_command():
-    """This script's command line, paths inside the repository made relative to it and
-    other absolute paths cut to their file name (the Markdown goes into docs/, which names no
-    paths of the machine that wrote it)."""
-    def rel(arg):
-        p = Path(arg)
-        if not p.is_absolute():
-            return arg
-        if p.resolve().is_relative_to(REPO.resolve()):
-            return str(p.resolve().relative_to(REPO.resolve()))
-        return f".../{p.name}"  # e.g. the NPB binary: its name, not this machine's layout
-    return " ".join(["python3 benches/ft.py", *map(rel, sys.argv[1:])])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rshmem-bin", default=str(REPO / "target" / "release"))
@@ -426,37 +369,18 @@ def main():
                     help="NPB3.x FT MPI binary of the same class (ft.A.x); default: $NPB_FT")
     ap.add_argument("--fft", choices=["auto", "stockham", "fftw"], default="auto",
                     help="auto: FFTW when pkg-config finds it (default)")
-    ap.add_argument("--netns", action="store_true", help="also across the namespaces of tests/netns/ (root)")
-    ap.add_argument("--virtual", action="store_true", help="also across two virtual nodes on this host")
-    ap.add_argument("--only-across", action="store_true", help="skip the one-node runs")
-    ap.add_argument("--across-np", type=int, nargs="+", default=[2, 4], help="PE counts across nodes (even)")
+    benchlib.add_across_args(ap)
     ap.add_argument("--across-class", choices=list(CLASSES), help="class across nodes (default: --class)")
     ap.add_argument("--netns-dir", default=str(REPO / "tests" / "netns"), help="netns.sh and fake-ssh")
     ap.add_argument("--rshmem-run-args", default="", help="extra options for rshmem's oshrun (one node)")
     ap.add_argument("--ompi-run-args", default="", help="extra options for Open MPI's oshrun (one node)")
-    ap.add_argument("--timeout", type=float, default=600, help="seconds before a run is killed")
-    ap.add_argument("--md", help="write the Markdown section here")
-    ap.add_argument("--self-test", action="store_true", help="check the parsers on embedded samples, exit")
-    ap.add_argument("-v", action="store_true", help="print every command and its output")
+    benchlib.add_output_args(ap, 600, "check the parsers on embedded samples, exit")
     a = ap.parse_args()
     if a.self_test:
         return self_test()
     a.across_cls = a.across_class or a.cls
-    if a.reps < 1 or any(n < 1 for n in a.np) or any(n < 2 or n % 2 for n in a.across_np):
-        ap.error("--reps and --np must be >= 1, --across-np even")
-    setups = ([] if a.only_across else ["one node"]) + (["virtual"] if a.virtual else []) \
-        + (["netns"] if a.netns else [])
-    if not setups:
-        ap.error("nothing to run (--only-across without --virtual or --netns)")
-    if a.netns and os.geteuid() != 0:
-        sys.exit("ft.py: --netns needs root (ip netns, unshare)")
-    t_start = time.monotonic()
-    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    env0, removed = compare.run_environment()
-    if removed:
-        log(f"LD_LIBRARY_PATH: left out {os.pathsep.join(removed)} (cargo's)")
-    env0.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
+    setups = benchlib.setups_of(ap, a, "ft.py")
+    t0, env0 = benchlib.start()
 
     sources = sorted(glob.glob(str(Path(a.src) / "*.c")))
     if not sources:
@@ -471,15 +395,14 @@ def main():
     for impl, bindir in impls.items():
         out = build_dir / f"ft.{impl}"
         log(f"==> building FT with {bindir / 'oshcc'}")
-        err = build(bindir / "oshcc", sources, out, flags)
+        err = benchlib.build(bindir / "oshcc", sources, out, ["-lm", *flags])
         if err:
             failures.append(f"{IMPLS[impl]} build: {err}")
             log(f"ft.py: {err}")
         else:
             exes[impl] = out
     if "rshmem" in exes:
-        lib = compare.loaded_library(exes["rshmem"], env0, "librshmem")
-        log(f"rshmem programs load {lib}" + ("  (WARNING: a debug build)" if lib and "/debug/" in lib else ""))
+        benchlib.log_library(exes["rshmem"], env0, "rshmem programs")
     if a.npb_ft:
         if os.access(a.npb_ft, os.X_OK):
             exes["nas"] = Path(a.npb_ft).resolve()
@@ -495,20 +418,10 @@ def main():
 
     res = {}  # (setup, impl, np, variant) -> [parsed RESULT dicts]
     fft_seen = set()
-    netns = None
     try:
-        for setup in setups:
+        for setup, env, netns in benchlib.each_setup(setups, env0, a.netns_dir, failures, "ft.py"):
             nps = a.np if setup == "one node" else a.across_np
             cls = a.cls if setup == "one node" else a.across_cls
-            env = dict(env0)
-            if setup == "netns":
-                try:
-                    netns = multinode.Netns(a.netns_dir)
-                except RuntimeError as e:
-                    failures.append(str(e))
-                    log(f"ft.py: {e}; no netns runs")
-                    continue
-                env.update(netns.env())
             runner = Runner(argparse.Namespace(**{**vars(a), "cls": cls}), exes, netns)
             dead = set()  # (impl, np, variant) that timed out or failed to start: not run again
             for rep in range(a.reps):
@@ -530,13 +443,9 @@ def main():
                                 log(f"$ {' '.join(f'{k}={x}' for k, x in extra.items())} {' '.join(cmd)}\n{out}{err}")
                             d = parse_npb(out) if impl == "nas" else parse_result(out)
                             tag = f"{setup} {IMPLS[impl]} -np {np}" + ("" if impl == "nas" else f" {v}")
-                            tail = "\n".join(err.strip().splitlines()[-6:])
                             if d is None:
-                                why = "timed out" if rc is None else f"exit {rc}, no result"
-                                failures.append(f"{tag} rep {rep + 1}: {why}:\n{tail}")
-                                status[setup, impl, np] = "failed" if rc is not None else "timed out"
+                                status[setup, impl, np] = benchlib.no_result(failures, tag, rep, a.reps, rc, err, secs)
                                 dead.add((impl, np, vkey))
-                                log(f"rep {rep + 1}/{a.reps} {tag}: {why} ({secs:.0f} s)")
                                 continue
                             if impl == "nas" and d.get("class") not in (None, cls):
                                 status["nas"] = f"{a.npb_ft} is class {d['class']}, not {cls}"
@@ -552,31 +461,15 @@ def main():
                             res.setdefault((setup, impl, np, vkey), []).append(d)
                             log(f"rep {rep + 1}/{a.reps} {tag}: {d['mops']:.1f} Mop/s {d['verified']} "
                                 f"({secs:.1f} s)")
-            if netns:
-                netns.close()
-                netns = None
     finally:
-        if netns:
-            netns.close()
         shutil.rmtree(build_dir, ignore_errors=True)
 
-    meta = {"command": shown_command(), "cpu": compare.cpu_model(),
-            "date": started,
-            "load0": load0, "load1": " ".join(f"{x:.1f}" for x in os.getloadavg()),
-            "wall": time.monotonic() - t_start,
-            "fft": ", ".join(sorted(fft_seen)) or "not reported",
-            "flags": " -DFT_FFTW $(pkg-config --cflags --libs fftw3)" if flags else "",
-            "npb": npb_seen(res, exes)}
+    meta = benchlib.meta(t0, benchlib.shown_command("benches/ft.py"),
+                         fft=", ".join(sorted(fft_seen)) or "not reported",
+                         flags=" -DFT_FFTW $(pkg-config --cflags --libs fftw3)" if flags else "",
+                         npb=npb_seen(res, exes))
     md = report(a, res, status, setups, meta)
-    log("\n" + md)
-    for f in failures:
-        log(f"FAILED: {f}")
-    if a.md:
-        Path(a.md).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.md).write_text(md)
-        log(f"wrote {a.md}")
-    log(f"wall time {meta['wall']:.0f} s")
-    return 1 if failures else 0
+    return benchlib.finish(md, failures, a.md, meta["wall"])
 
 
 # The output of NPB 3.4.2's MPI FT, class A at 2 processes (print_results.f90's layout;
@@ -642,12 +535,7 @@ RESULT_SAMPLE = (" Verification = SUCCESSFUL\n"
 
 def self_test():
     """Checks the two parsers and the targets on embedded samples; exit status 0 or 1."""
-    bad = []
-
-    def check(what, got, want):
-        if got != want:
-            bad.append(f"{what}: got {got!r}, want {want!r}")
-
+    bad, check = benchlib.checks()
     d = parse_npb(NPB_SAMPLE)
     check("NPB sample", d, {"class": "A", "time": 5.07, "pes": 2, "mops": 1407.53, "verified": "SUCCESSFUL",
                             "version": "3.4.2", "active": 2})
@@ -674,10 +562,7 @@ def self_test():
                  "| rshmem best variant within 10% of the NAS MPI ref, 1 PE | - | not measured (NAS MPI ref not installed) |"):
         if want not in text:
             bad.append(f"targets: no line {want!r} in\n{text}")
-    for b in bad:
-        print(f"ft.py self-test: {b}", file=sys.stderr)
-    print(f"ft.py self-test: {'FAILED' if bad else 'ok'} ({len(bad)} problems)")
-    return 1 if bad else 0
+    return benchlib.verdict("ft.py", bad)
 
 
 if __name__ == "__main__":

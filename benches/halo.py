@@ -26,27 +26,24 @@ nodes of this host (RSHMEM_NODE_SIZE = PEs/2 under mpirun). rshmem only: Open MP
                             [--halo-args "-s 0"] [--netns] [--md target/bench/halo.md]
     python3 benches/halo.py --self-test     # the parsers and the tables on embedded samples
 
-Python 3 standard library only; shares its helpers with compare.py and multinode.py.
+Python 3 standard library only; shares its helpers with compare.py, multinode.py and benchlib.py.
 """
 
 import argparse
-import datetime
 import glob
 import os
 import re
-import shlex
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import compare  # noqa: E402  (benches/compare.py: run, build environment, cell, fmt)
-import multinode  # noqa: E402  (benches/multinode.py: MPI flags over TCP, Netns)
+import compare  # noqa: E402  (benches/compare.py: run, cell, fmt)
+import multinode  # noqa: E402  (benches/multinode.py: MPI flags over TCP)
+import benchlib  # noqa: E402  (benches/benchlib.py: what ft.py and halo.py share)
+from benchlib import log, md_table, median_of, parse_kv  # noqa: E402
 
 REPO = compare.REPO
 MODES = ["bulk", "notify", "threads"]
@@ -76,28 +73,6 @@ SETUP_TITLES = {
     "virtual": "Across virtual nodes: one host, RSHMEM_NODE_SIZE = PEs/2 under mpirun (TCP)",
     "netns": "Across nodes: two network namespaces (tests/netns/, veth, TCP)",
 }
-
-
-def log(msg=""):
-    print(msg, flush=True)
-
-
-def parse_kv(line):
-    """`RESULT k=v k=v ...` (or NA) -> dict with numbers converted."""
-    d = {}
-    for kv in line.split()[1:]:
-        k, sep, v = kv.partition("=")
-        if not sep:
-            continue
-        for conv in (int, float):
-            try:
-                d[k] = conv(v)
-                break
-            except ValueError:
-                pass
-        else:
-            d[k] = v
-    return d
 
 
 def parse_halo(stdout):
@@ -131,18 +106,6 @@ def heap_hint(stderr):
     return m.group(1) if m else None
 
 
-def build(oshcc, sources, out, libs):
-    """oshcc -O3 sources -o out libs; an error string or None."""
-    cmd = [str(oshcc), "-O3", *map(str, sources), "-o", str(out), *libs]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return f"{' '.join(cmd)}: {e}"
-    if p.returncode != 0:
-        return f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}{p.stderr}"
-    return None
-
-
 class Runner:
     """The launcher commands of one setup (one node, virtual, netns)."""
 
@@ -173,21 +136,9 @@ class Runner:
         return cmd + prog, env
 
 
-def med(runs, key):
-    vals = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
-    return statistics.median(vals) if vals else None
-
-
 def num(v):
     """compare.fmt, with 0 as 0 (threads mode's PE 0 unpacks nothing itself)."""
     return "-" if v is None else "0" if v == 0 else compare.fmt(v)
-
-
-def md_table(headers, rows, right):
-    lines = ["| " + " | ".join(headers) + " |",
-             "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return lines
 
 
 def verified_cell(runs):
@@ -222,9 +173,9 @@ def halo_section(a, res, status, setup, nps):
                     continue
                 ratios = []
                 for key in ("halo_us", "iter_us"):
-                    b, x = med(bulk, key), med(runs, key)
+                    b, x = median_of(bulk, key), median_of(runs, key)
                     ratios.append(f"{x / b:.2f}x" if b and x and m != "bulk" else "-")
-                split = " / ".join(num(med(runs, k)) for k in ("pack_us", "wait_us", "unpack_us", "stencil_us"))
+                split = " / ".join(num(median_of(runs, k)) for k in ("pack_us", "wait_us", "unpack_us", "stencil_us"))
                 rows.append([str(cube), str(np), str(runs[0].get("grid", "-")), str(runs[0].get("sub", "-")), m,
                              compare.cell([r["halo_us"] for r in runs]), compare.cell([r["iter_us"] for r in runs]),
                              split, *ratios, verified_cell(runs)])
@@ -237,9 +188,9 @@ def target_rows(a, res, cost):
     for np in TARGET_NP:
         name = f"notify faster than bulk per iteration, {np} PEs, -c {MID}"
         b, n = res.get(("one node", np, MID, "bulk"), []), res.get(("one node", np, MID, "notify"), [])
-        if med(b, "iter_us") and med(n, "iter_us"):
-            x = med(n, "iter_us") / med(b, "iter_us")
-            h = med(n, "halo_us") / med(b, "halo_us")
+        if median_of(b, "iter_us") and median_of(n, "iter_us"):
+            x = median_of(n, "iter_us") / median_of(b, "iter_us")
+            h = median_of(n, "halo_us") / median_of(b, "halo_us")
             rows.append([name, f"notify / bulk {x:.2f}x (halo only {h:.2f}x)",
                          "met" if x < 1 - TIE else f"NOT met (within {TIE:.0%})" if x <= 1 + TIE else "NOT met"])
         else:
@@ -247,7 +198,7 @@ def target_rows(a, res, cost):
     runs = cost.get(("one node", TARGET_CASE), [])
     name = f"one notification below {TARGET_NS} ns, polling thread on another core ({TARGET_CASE})"
     if runs:
-        ns = med(runs, "ns")
+        ns = median_of(runs, "ns")
         rows.append([name, f"{ns:.0f} ns", "met" if ns < TARGET_NS else "NOT met"])
     else:
         rows.append([name, "-", "not measured"])
@@ -274,7 +225,7 @@ def cost_section(cost, cost_na, setup):
                 rows.append([f"`{case}`", parties, what, f"n/a ({cost_na[setup, case]})", "-",
                              *("-" for _ in (SEED_CPU_NS if one else ()))])
             continue
-        ns = med(runs, "ns")
+        ns = median_of(runs, "ns")
         best = [r["min_ns"] for r in runs if isinstance(r.get("min_ns"), (int, float))]
         rows.append([f"`{case}`", parties, what, compare.cell([scale * r["ns"] for r in runs]),
                      num(scale * min(best) if best else None),
@@ -291,12 +242,12 @@ def summary(a, res, setup, nps):
     said = []
     for cube in a.cubes:
         for np in nps:
-            b = med(res.get((setup, np, cube, "bulk"), []), "iter_us")
+            b = median_of(res.get((setup, np, cube, "bulk"), []), "iter_us")
             if not b:
                 continue
             parts = []
             for m in a.modes:
-                x = med(res.get((setup, np, cube, m), []), "iter_us")
+                x = median_of(res.get((setup, np, cube, m), []), "iter_us")
                 if m != "bulk" and x:
                     how = "faster" if x < (1 - TIE) * b else "slower" if x > (1 + TIE) * b else f"within {TIE:.0%}"
                     parts.append(f"{m} {x / b:.2f}x ({how})")
@@ -308,9 +259,8 @@ def summary(a, res, setup, nps):
 def report(a, res, status, cost, cost_na, setups, meta):
     md = ["## Halo exchange", ""]
     halo_args = f" {a.halo_args}" if a.halo_args else ""
-    md += [f"`{meta['command']}`: started {meta['date']}, {meta['cpu']} ({meta['cpus']} CPUs), load average "
-           f"{meta['load0']} before, {meta['load1']} after; {a.reps} run{'s' if a.reps > 1 else ''} per row "
-           f"(median, ± half the range); wall time {meta['wall'] / 60:.1f} min. A mode is faster than another when its median is lower by more than {TIE:.0%}. Built with rshmem's "
+    md += [benchlib.started_line(meta, a.reps) + f" A mode is faster than another when its median is lower by "
+           f"more than {TIE:.0%}. Built with rshmem's "
            f"`oshcc -O3 examples/halo/*.c -lpthread -lm`; every run is `halo -m MODE -c CUBE -i {a.iters} "
            f"-w {a.warmup}{halo_args}` (threads mode: `-t {a.threads}`, launched with `--bind-to none`, "
            f"its worker threads need more than the PE's one core). halo us: mean exchange time per "
@@ -334,19 +284,6 @@ def report(a, res, status, cost, cost_na, setups, meta):
     return "\n".join(md).rstrip() + "\n"
 
 
-def shown_command():
-    """This script's command line with paths inside the repository made relative and other
-    absolute paths cut to their name (the Markdown goes into docs/)."""
-    def rel(arg):
-        p = Path(arg)
-        if not p.is_absolute():
-            return arg
-        if p.resolve().is_relative_to(REPO.resolve()):
-            return str(p.resolve().relative_to(REPO.resolve()))
-        return f".../{p.name}"
-    return " ".join(["python3 benches/halo.py", *(shlex.quote(rel(x)) for x in sys.argv[1:])])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rshmem-bin", default=str(REPO / "target" / "release"))
@@ -363,34 +300,15 @@ def main():
     ap.add_argument("--cost-time", type=float, default=0.25, help="seconds per notify_cost case")
     ap.add_argument("--no-cost", action="store_true", help="leave notify_cost out")
     ap.add_argument("--no-halo", action="store_true", help="run notify_cost only")
-    ap.add_argument("--netns", action="store_true", help="also across the namespaces of tests/netns/ (root)")
-    ap.add_argument("--virtual", action="store_true", help="also across two virtual nodes on this host")
-    ap.add_argument("--only-across", action="store_true", help="skip the one-node runs")
-    ap.add_argument("--across-np", type=int, nargs="+", default=[2, 4], help="PE counts across nodes (even)")
+    benchlib.add_across_args(ap)
     ap.add_argument("--netns-dir", default=str(REPO / "tests" / "netns"), help="netns.sh and fake-ssh")
     ap.add_argument("--rshmem-run-args", default="", help="extra options for oshrun (one node)")
-    ap.add_argument("--timeout", type=float, default=300, help="seconds before a run is killed")
-    ap.add_argument("--md", help="write the Markdown section here")
-    ap.add_argument("--self-test", action="store_true", help="check the parsers and tables on samples, exit")
-    ap.add_argument("-v", action="store_true", help="print every command and its output")
+    benchlib.add_output_args(ap, 300, "check the parsers and tables on samples, exit")
     a = ap.parse_args()
     if a.self_test:
         return self_test()
-    if a.reps < 1 or any(n < 1 for n in a.np) or any(n < 2 or n % 2 for n in a.across_np):
-        ap.error("--reps and --np must be >= 1, --across-np even")
-    setups = ([] if a.only_across else ["one node"]) + (["virtual"] if a.virtual else []) \
-        + (["netns"] if a.netns else [])
-    if not setups:
-        ap.error("nothing to run (--only-across without --virtual or --netns)")
-    if a.netns and os.geteuid() != 0:
-        sys.exit("halo.py: --netns needs root (ip netns, unshare)")
-    t_start = time.monotonic()
-    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    load0 = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    env0, removed = compare.run_environment()
-    if removed:
-        log(f"LD_LIBRARY_PATH: left out {os.pathsep.join(removed)} (cargo's)")
-    env0.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"})
+    setups = benchlib.setups_of(ap, a, "halo.py")
+    t0, env0 = benchlib.start()
 
     oshcc = Path(a.rshmem_bin) / "oshcc"
     build_dir = Path(tempfile.mkdtemp(prefix="rshmem-halo-"))
@@ -403,32 +321,21 @@ def main():
         if not sources:
             sys.exit(f"halo.py: no halo sources in {a.src} (examples/halo/*.c)")
         log(f"==> building {name} with {oshcc}")
-        err = build(oshcc, sources, build_dir / name, libs)
+        err = benchlib.build(oshcc, sources, build_dir / name, libs)
         if err:
             failures.append(f"{name} build: {err}")
             log(f"halo.py: {err}")
         else:
             exes[name] = build_dir / name
     if exes:
-        lib = compare.loaded_library(next(iter(exes.values())), env0, "librshmem")
-        log(f"programs load {lib}" + ("  (WARNING: a debug build)" if lib and "/debug/" in lib else ""))
+        benchlib.log_library(next(iter(exes.values())), env0, "programs")
 
     res = {}  # (setup, np, cube, mode) -> [halo RESULT dicts]
     cost, cost_na = {}, {}  # (setup, case) -> [notify_cost RESULT dicts] / reason
     status = {}  # (setup, np, cube, mode) -> why there is no number
     heap = {}  # (setup, np, cube) -> SHMEM_SYMMETRIC_SIZE the program asked for
-    netns = None
     try:
-        for setup in setups:
-            env = dict(env0)
-            if setup == "netns":
-                try:
-                    netns = multinode.Netns(a.netns_dir)
-                except RuntimeError as e:
-                    failures.append(str(e))
-                    log(f"halo.py: {e}; no netns runs")
-                    continue
-                env.update(netns.env())
+        for setup, env, netns in benchlib.each_setup(setups, env0, a.netns_dir, failures, "halo.py"):
             runner = Runner(a, netns)
             nps = a.np if setup == "one node" else a.across_np
             dead = set()
@@ -482,12 +389,9 @@ def main():
                                 log(f"{tag}: asks for SHMEM_SYMMETRIC_SIZE={hint}; again with it")
                             d = parse_halo(out)
                             if d is None:
-                                why = "timed out" if rc is None else f"exit {rc}, no result"
-                                tail = "\n".join(err.strip().splitlines()[-6:])
-                                failures.append(f"{tag} rep {rep + 1}: {why}:\n{tail}")
-                                status[setup, np, cube, m] = "failed" if rc is not None else "timed out"
+                                status[setup, np, cube, m] = benchlib.no_result(failures, tag, rep, a.reps, rc, err,
+                                                                                secs)
                                 dead.add((np, cube, m))
-                                log(f"rep {rep + 1}/{a.reps} {tag}: {why} ({secs:.0f} s)")
                                 continue
                             if d.get("verified") == "no" or rc != 0:
                                 failures.append(f"{tag} rep {rep + 1}: verified={d.get('verified')}, exit {rc}")
@@ -499,27 +403,12 @@ def main():
                     seen = checksums_agree(res, setup, np, cube, a.modes)
                     if seen:
                         failures.append(f"{setup} -np {np} -c {cube}: the modes' checksums differ: {seen}")
-            if netns:
-                netns.close()
-                netns = None
     finally:
-        if netns:
-            netns.close()
         shutil.rmtree(build_dir, ignore_errors=True)
 
-    meta = {"command": shown_command(), "cpu": compare.cpu_model(), "cpus": os.cpu_count(), "date": started,
-            "load0": load0, "load1": " ".join(f"{x:.1f}" for x in os.getloadavg()),
-            "wall": time.monotonic() - t_start}
+    meta = benchlib.meta(t0, benchlib.shown_command("benches/halo.py", quote=True))
     md = report(a, res, status, cost, cost_na, setups, meta)
-    log("\n" + md)
-    for f in failures:
-        log(f"FAILED: {f}")
-    if a.md:
-        Path(a.md).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.md).write_text(md)
-        log(f"wrote {a.md}")
-    log(f"wall time {meta['wall']:.0f} s")
-    return 1 if failures else 0
+    return benchlib.finish(md, failures, a.md, meta["wall"])
 
 
 HALO_SAMPLE = """halo: mode notify, 4 PEs, grid 2x2x1, sub-cube 50x50x50
@@ -534,12 +423,7 @@ NA case=put_cross_core reason=no_notification_api_in_shmemx.h
 
 def self_test():
     """The parsers, the heap hint and the tables on embedded samples; exit status 0 or 1."""
-    bad = []
-
-    def check(what, got, want):
-        if got != want:
-            bad.append(f"{what}: got {got!r}, want {want!r}")
-
+    bad, check = benchlib.checks()
     d = parse_halo(HALO_SAMPLE)
     check("halo RESULT", d and (d["mode"], d["pes"], d["grid"], d["halo_us"], d["iter_us"], d["checksum"],
                                 d["verified"]), ("notify", 4, "2x2x1", 123.4, 580.1, "0x0123456789abcdef", "yes"))
@@ -601,10 +485,7 @@ def self_test():
     res2 = {("one node", 4, MID, "bulk"): [dict(r, checksum="0x1")], ("one node", 4, MID, "notify"): [r]}
     check("checksums differ", checksums_agree(res2, "one node", 4, MID, MODES), ["0x0123456789abcdef", "0x1"])
     check("checksums agree", checksums_agree(res, "one node", 4, MID, MODES), None)
-    for b in bad:
-        print(f"halo.py self-test: {b}", file=sys.stderr)
-    print(f"halo.py self-test: {'FAILED' if bad else 'ok'} ({len(bad)} problems)")
-    return 1 if bad else 0
+    return benchlib.verdict("halo.py", bad)
 
 
 if __name__ == "__main__":
