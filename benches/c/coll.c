@@ -11,9 +11,13 @@
  *   alltoallmem        shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, size)      [1.5]
  *   long_sum_to_all    shmem_long_sum_to_all(dst, src, size / 8, 0, 0, npes, pWrk, pSync)
  *   long_sum_reduce    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, size / 8) [1.5]
+ *   double_sum_to_all  shmem_double_sum_to_all(dst, src, size / 8, 0, 0, npes, pWrk, pSync)
+ *   double_sum_reduce  shmem_double_sum_reduce(SHMEM_TEAM_WORLD, dst, src, size / 8) [1.5]
  *
- * Broadcasts are measured with 8 bytes (one long) and 1 MiB, reductions with 1 long, 4096
- * longs (32 KiB) and 128Ki longs (1 MiB), alltoalls with 8 B and 64 KiB per pair of PEs.
+ * Broadcasts are measured with 8 bytes (one long), 64 KiB and 1 MiB, reductions with 1,
+ * 4096 (32 KiB) and 128Ki (1 MiB) elements, alltoalls with 8 B and 64 KiB per pair of PEs.
+ * The double sums are the rows benches/c/mpi_coll.c's MPI_Allreduce is compared with (the
+ * sums are of small integers, exact in doubles).
  * The routines marked [1.5] are OpenSHMEM 1.5 (teams); against an older shmem.h (Open MPI
  * 4.1 implements 1.4) they are compiled out and the program prints, instead of their
  * RESULT lines, `NA <benchmark> <size> <npes> us <reason>` lines (compare.py shows n/a).
@@ -29,7 +33,7 @@
  * Active-set pSync/pWrk use: every pSync array is symmetric (shmem_malloc), set to
  * SHMEM_SYNC_VALUE on every PE before a shmem_barrier_all that precedes its first use, and
  * consecutive calls alternate between two pSync arrays (and two pWrk arrays for the
- * reduction), the documented way to reuse them without a barrier for calls with the same
+ * reductions), the documented way to reuse them without a barrier for calls with the same
  * active set. Each routine has its own pair. Batches are separated by barriers.
  *
  * Correctness is checked, not timing: after each measurement one more call with fresh
@@ -65,7 +69,7 @@
 
 enum kind {
     BARRIER_ALL, BARRIER_ASET, TEAM_SYNC, BCAST64, BCASTMEM, FCOLLECT64, FCOLLECTMEM,
-    ALLTOALL64, ALLTOALLMEM, SUM_TO_ALL, SUM_REDUCE, NKINDS
+    ALLTOALL64, ALLTOALLMEM, SUM_TO_ALL, SUM_REDUCE, DSUM_TO_ALL, DSUM_REDUCE, NKINDS
 };
 
 struct op {
@@ -80,8 +84,10 @@ static const struct op ops[] = {
     {"barrier_activeset", BARRIER_ASET, 0, 0},
     {"team_sync", TEAM_SYNC, 0, 1},
     {"broadcast64", BCAST64, 8, 0},
+    {"broadcast64", BCAST64, A2A_BIG, 0},
     {"broadcast64", BCAST64, BIG, 0},
     {"broadcastmem", BCASTMEM, 8, 1},
+    {"broadcastmem", BCASTMEM, A2A_BIG, 1},
     {"broadcastmem", BCASTMEM, BIG, 1},
     {"fcollect64", FCOLLECT64, 8, 0},
     {"fcollectmem", FCOLLECTMEM, 8, 1},
@@ -95,6 +101,12 @@ static const struct op ops[] = {
     {"long_sum_reduce", SUM_REDUCE, 8, 1},
     {"long_sum_reduce", SUM_REDUCE, MID_SUM, 1},
     {"long_sum_reduce", SUM_REDUCE, BIG, 1},
+    {"double_sum_to_all", DSUM_TO_ALL, 8, 0},
+    {"double_sum_to_all", DSUM_TO_ALL, MID_SUM, 0},
+    {"double_sum_to_all", DSUM_TO_ALL, BIG, 0},
+    {"double_sum_reduce", DSUM_REDUCE, 8, 1},
+    {"double_sum_reduce", DSUM_REDUCE, MID_SUM, 1},
+    {"double_sum_reduce", DSUM_REDUCE, BIG, 1},
 };
 #define NOPS ((long)(sizeof ops / sizeof ops[0]))
 
@@ -108,6 +120,7 @@ static const struct op ops[] = {
 static long *ctl;         /* [0] op index (-1: stop), [1] calls (0: check), [2] errors found */
 static long *psync;       /* NKINDS pairs of PSYNC_LEN longs */
 static long *pwrk[2];     /* PWRK_LEN longs each */
+static double *dwrk[2];   /* PWRK_LEN doubles each */
 static long *src, *dst;   /* bufbytes() each */
 static int me, npes;
 
@@ -146,6 +159,11 @@ static void calls(long i, long n) {
         for (long c = 0; c < n; c++)
             shmem_long_sum_to_all(dst, src, (int)nlong, 0, 0, npes, pwrk[c & 1], c & 1 ? ps1 : ps0);
         break;
+    case DSUM_TO_ALL:
+        for (long c = 0; c < n; c++)
+            shmem_double_sum_to_all((double *)dst, (double *)src, (int)nlong, 0, 0, npes, dwrk[c & 1],
+                                    c & 1 ? ps1 : ps0);
+        break;
 #if HAVE_TEAMS
     case TEAM_SYNC:
         for (long c = 0; c < n; c++) rc |= shmem_team_sync(SHMEM_TEAM_WORLD);
@@ -164,6 +182,10 @@ static void calls(long i, long n) {
     case SUM_REDUCE:
         for (long c = 0; c < n; c++) rc |= shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, nlong);
         break;
+    case DSUM_REDUCE:
+        for (long c = 0; c < n; c++)
+            rc |= shmem_double_sum_reduce(SHMEM_TEAM_WORLD, (double *)dst, (double *)src, nlong);
+        break;
 #endif
     default:
         fprintf(stderr, "coll: %s is not compiled in\n", o->name);
@@ -177,6 +199,7 @@ static long check(long i, long seed) {
     const struct op *o = &ops[i];
     long nlong = o->bytes / 8, bad = 0;
     long cap = bufbytes() / 8;
+    double *dsrc = (double *)src, *ddst = (double *)dst;
     for (long j = 0; j < cap; j++) dst[j] = -1;
     switch (o->kind) {
     case BCAST64: case BCASTMEM:
@@ -191,6 +214,9 @@ static long check(long i, long seed) {
         break;
     case SUM_TO_ALL: case SUM_REDUCE:
         for (long j = 0; j < nlong; j++) src[j] = seed + me + j;
+        break;
+    case DSUM_TO_ALL: case DSUM_REDUCE:
+        for (long j = 0; j < nlong; j++) dsrc[j] = (double)(seed + me + j);
         break;
     default:
         break;
@@ -215,6 +241,10 @@ static long check(long i, long seed) {
     case SUM_TO_ALL: case SUM_REDUCE:
         for (long j = 0; j < nlong; j++)
             bad += dst[j] != (long)npes * (seed + j) + (long)npes * (npes - 1) / 2;
+        break;
+    case DSUM_TO_ALL: case DSUM_REDUCE:
+        for (long j = 0; j < nlong; j++)
+            bad += ddst[j] != (double)((long)npes * (seed + j) + (long)npes * (npes - 1) / 2);
         break;
     default:
         break;
@@ -265,9 +295,11 @@ int main(int argc, char **argv) {
     psync = shmem_malloc((size_t)NKINDS * 2 * PSYNC_LEN * sizeof *psync);
     pwrk[0] = shmem_malloc(PWRK_LEN * sizeof(long));
     pwrk[1] = shmem_malloc(PWRK_LEN * sizeof(long));
+    dwrk[0] = shmem_malloc(PWRK_LEN * sizeof(double));
+    dwrk[1] = shmem_malloc(PWRK_LEN * sizeof(double));
     src = shmem_malloc(bufsize);
     dst = shmem_malloc(bufsize);
-    if (!ctl || !psync || !pwrk[0] || !pwrk[1] || !src || !dst) {
+    if (!ctl || !psync || !pwrk[0] || !pwrk[1] || !dwrk[0] || !dwrk[1] || !src || !dst) {
         fprintf(stderr, "coll: shmem_malloc failed on PE %d\n", me);
         return 1;
     }
@@ -312,6 +344,8 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
     shmem_free(dst);
     shmem_free(src);
+    shmem_free(dwrk[1]);
+    shmem_free(dwrk[0]);
     shmem_free(pwrk[1]);
     shmem_free(pwrk[0]);
     shmem_free(psync);
