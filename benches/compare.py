@@ -7,6 +7,8 @@ the machine hit both alike), `--reps` times each, and prints the median of every
 in one table. See benches/README.md for what is measured and how to read the table.
 With --psync-strategies, rshmem runs once per pSync strategy (SHMEM_PSYNC_STRATEGY), each
 one a column of its own (rshmem/<strategy>), interleaved with the others the same way.
+With `mpicc` and `mpirun` on PATH, coll's rows also get an MPI column: c/mpi_coll.c, the
+MPI collectives in their place, run as one more implementation (benches/collmpi.py).
 
     cargo build --release
     python3 benches/compare.py [--reps 3] [--np 2 4 8] [--only coll] [--csv out.csv]
@@ -30,7 +32,9 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
+import collmpi  # noqa: E402  (benches/collmpi.py: mpi_coll.c's rows and their coll.c twins)
 from texttable import cell, fmt, fmt_size, lower_is_better, runs, spread, table  # noqa: E402,F401
+
 C_DIR = BENCH_DIR / "c"
 REPO = BENCH_DIR.parent
 
@@ -88,11 +92,11 @@ EXPECTED = {
                   ("sem_post_latency", 0)],
     "barrier": [("barrier", 0)],
     "coll": [("barrier_all", 0), ("barrier_activeset", 0), ("team_sync", 0),
-             ("broadcast64", 8), ("broadcast64", 1 << 20), ("broadcastmem", 8), ("broadcastmem", 1 << 20),
+             *((b, s) for b in ("broadcast64", "broadcastmem") for s in (8, 64 << 10, 1 << 20)),
              ("fcollect64", 8), ("fcollectmem", 8), ("alltoall64", 8), ("alltoall64", 64 << 10),
              ("alltoallmem", 8), ("alltoallmem", 64 << 10),
-             ("long_sum_to_all", 8), ("long_sum_to_all", 32 << 10), ("long_sum_to_all", 1 << 20),
-             ("long_sum_reduce", 8), ("long_sum_reduce", 32 << 10), ("long_sum_reduce", 1 << 20)],
+             *((b, s) for b in ("long_sum_to_all", "long_sum_reduce", "double_sum_to_all", "double_sum_reduce")
+               for s in (8, 32 << 10, 1 << 20))],
     "bandwidth": [("put_bw", 1 << 20), ("put_bw", 64 << 20), ("get_bw", 1 << 20), ("get_bw", 64 << 20)],
     "floor": [("memcpy_bw", 1 << 20), ("memcpy_bw", 64 << 20), ("cacheline_pingpong", 8), ("yield_handoff", 0)],
     "mem": [("rss_after_init_max", 0), ("rss_after_init_mean", 0)],
@@ -149,6 +153,7 @@ ORDER = ["put_latency", "get_latency", "put_nbi_latency", "p_latency", "g_latenc
          "atomic_add_rate", "atomic_fetch_add_contended_rate", "barrier",
          "barrier_all", "barrier_activeset", "team_sync", "broadcast64", "broadcastmem",
          "fcollect64", "fcollectmem", "alltoall64", "alltoallmem", "long_sum_to_all", "long_sum_reduce",
+         "double_sum_to_all", "double_sum_reduce",
          "put_bw", "get_bw", "startup", "rss_after_init_max", "rss_after_init_mean",
          "memcpy_bw", "cacheline_pingpong"]
 
@@ -164,7 +169,8 @@ PSYNC_STRATEGIES = ["traditional", "extra-sync", "barrier-unlock", "pairwise-rd"
 
 
 class Impl:
-    def __init__(self, key, label, bindir, run_prefix, env, build_key=None, build_label=None, shown_env=None):
+    def __init__(self, key, label, bindir, run_prefix, env, build_key=None, build_label=None, shown_env=None,
+                 sources=None):
         self.key = key
         self.label = label
         # Columns that run the same binaries under another environment (rshmem's pSync
@@ -179,6 +185,7 @@ class Impl:
         self.env = env
         self.exes = {}  # program -> built executable
         self.unsupported = set()  # OPTIONAL programs that do not build: rows "n/a"
+        self.sources = sources  # program -> the source built for it (MPI: coll -> mpi_coll.c); None: all, as named
 
     def missing(self):
         return [str(p) for p in (self.oshcc, self.oshrun) if not os.access(p, os.X_OK)]
@@ -334,6 +341,8 @@ def main():
                          "run as the first column, rshmem/baseline, interleaved with the others; every "
                          "later column's median is compared with it (the xR after its value)")
     ap.add_argument("--no-rshmem", action="store_true", help="do not run rshmem")
+    ap.add_argument("--no-mpi", action="store_true",
+                    help="no MPI column for coll (default: c/mpi_coll.c, when mpicc and mpirun are on PATH)")
     ap.add_argument("--psync-strategies", nargs="+", metavar="NAME", choices=PSYNC_STRATEGIES + ["all"],
                     help="run rshmem once per pSync strategy (SHMEM_PSYNC_STRATEGY=NAME for those runs "
                          f"only), one column rshmem/NAME each; all: {' '.join(PSYNC_STRATEGIES)}. Every "
@@ -392,6 +401,19 @@ def main():
             log(f"Open MPI: {', '.join(miss)} not found (pass --ompi-bin DIR); leaving Open MPI out.")
         else:
             impls.append(o)
+    # coll's MPI column: the MPI collectives in place of the team ones, run like Open MPI's OSHMEM.
+    mpi_col = "coll" in shmem_programs
+    if mpi_col and not args.no_mpi:
+        cc, run_or_why = collmpi.find_mpi()
+        if cc:
+            m = Impl(collmpi.MPI_KEY, collmpi.MPI_LABEL, Path(cc).parent,
+                     [*root_opts, "--oversubscribe", *args.ompi_run_args.split()], {**COMMON_ENV, **OMPI_ENV},
+                     sources={"coll": collmpi.MPI_SOURCE})
+            m.oshcc, m.oshrun = Path(cc), Path(run_or_why)
+            impls.append(m)
+        else:
+            log(f"MPI: {run_or_why}: coll's MPI column says n/a")
+    has_mpi = any(i.key == collmpi.MPI_KEY for i in impls)
 
     tmp = None
     if args.build_dir:
@@ -412,12 +434,14 @@ def main():
         d = build_dir / impl.build_key
         d.mkdir(exist_ok=True)
         for prog in shmem_programs:
+            if impl.sources is not None and prog not in impl.sources:
+                continue
             if prog in RSHMEM_ONLY and impl.build_key not in ("rshmem", "baseline"):
                 impl.unsupported.add(prog)
                 log(f"{impl.build_label}: {prog}.c not built, {OPTIONAL[prog]}: its rows are n/a")
                 continue
             exe = d / prog
-            err = build(impl.oshcc, C_DIR / f"{prog}.c", exe)
+            err = build(impl.oshcc, C_DIR / (impl.sources or {}).get(prog, f"{prog}.c"), exe)
             if err and prog in OPTIONAL and any(m in err for m in MISSING_ROUTINE):
                 impl.unsupported.add(prog)
                 log(f"{impl.build_label}: {prog}.c does not build, {OPTIONAL[prog]} missing: its rows are n/a"
@@ -468,6 +492,9 @@ def main():
 
     def record(impl_key, prog, np, rc, out, err, secs, cmd):
         rows = parse(out)
+        expected = EXPECTED[prog]
+        if impl_key == collmpi.MPI_KEY:  # mpi_coll's rows, filed under the coll rows they stand for
+            rows, expected = collmpi.as_twins(rows), collmpi.TWIN_ROWS
         if args.verbose:
             log(f"$ {' '.join(cmd)}  [exit {rc}, {secs:.1f} s]\n{out}{err}")
         if prog == STARTUP:
@@ -477,7 +504,7 @@ def main():
         got = {(b, s): (n, v, u) for b, s, n, v, u in rows}
         na_got = parse_na(out)
         missing = []
-        for bench, size in EXPECTED[prog]:
+        for bench, size in expected:
             hit = got.get((bench, size))
             na_hit = na_got.get((bench, size))
             if hit is None and na_hit is not None and na_hit[0] == np:
@@ -516,8 +543,8 @@ def main():
         f"(not for {', '.join(DEFAULT_HEAP_PROGRAMS)}: default heap)")
     if any(i.shown_env for i in impls):
         log(f"rshmem/NAME: {PSYNC_VAR}=NAME for that column's runs only")
-    if any(i.key == "ompi" for i in impls):
-        log(f"Open MPI env: {' '.join(f'{k}={v}' for k, v in OMPI_ENV.items())}")
+    if any(i.key in ("ompi", collmpi.MPI_KEY) for i in impls):
+        log(f"Open MPI env (OSHMEM and MPI): {' '.join(f'{k}={v}' for k, v in OMPI_ENV.items())}")
     t_start = time.monotonic()
     for rep in range(args.reps):
         order = impls if rep % 2 == 0 else list(reversed(impls))
@@ -581,12 +608,18 @@ def main():
         aligns = ["l", "r", "r", "l", "r", "r", "r", "l", "r"]
         csv_header = ["benchmark", "size_bytes", "npes", "unit", "rshmem", "openmpi", "ratio_rshmem_openmpi",
                       "better", "floor", "rshmem_runs", "openmpi_runs", "floor_runs"]
+        if mpi_col:  # MPI: c/mpi_coll.c's figure of the row's operation
+            headers[-1:-1], aligns[-1:-1] = ["MPI", "rshmem/MPI"], ["r", "r"]
+            csv_header += [collmpi.MPI_KEY, f"ratio_rshmem_{collmpi.MPI_KEY}", f"{collmpi.MPI_KEY}_runs"]
         legend = ("median of the runs, ± half the min-max range across runs; us, s, MB (10^6 B of "
                   "memory): lower is better, "
                   f"MB/s (10^6 B/s), Mop/s (10^6 operations/s): higher is better; n/a: the implementation "
                   f"lacks the routine; better: '~' within {TIE:.0%}, (name) when the "
                   "ranges of runs overlap; floor: the machine's own (memcpy on one core, cache-line "
                   "ping-pong between two pinned processes)")
+        if mpi_col:
+            legend += ("; MPI: coll only, Open MPI's MPI collective for the row's team collective (c/mpi_coll.c: "
+                       "barrier, bcast, allgather, alltoall, allreduce of doubles), n/a without mpicc and mpirun")
     for bench, size, npes in ([] if multi else metrics):
         unit = units.get(bench, "")
         rv = results.get(("rshmem", bench, size, npes), [])
@@ -611,12 +644,21 @@ def main():
         csv_rows.append([bench, size, npes, unit, rm if rv else (rc if rc == "n/a" else None),
                          om if ov else (oc if oc == "n/a" else None), ratio, better, fv,
                          runs(rv), runs(ov), ""])
+        if mpi_col:
+            mv = results.get((collmpi.MPI_KEY, bench, size, npes), [])
+            mm = statistics.median(mv) if mv else None
+            mc = cell(mv) if mv else "n/a" if not has_mpi and (bench, size) in collmpi.TWIN_ROWS else "-"
+            mratio = rm / mm if rm is not None and mm else None
+            rows[-1][-1:-1] = [mc, f"{mratio:.2f}" if mratio is not None else "-"]
+            csv_rows[-1] += [mm if mv else (mc if mc == "n/a" else None), mratio, runs(mv)]
     for bench, size, npes in ([] if multi else floor_metrics):
         unit = units.get(bench, "")
         fv = results[("floor", bench, size, npes)]
         rows.append([f"floor: {bench}", fmt_size(size), str(npes), unit, "", "", "", "", cell(fv)])
         csv_rows.append([f"floor:{bench}", size, npes, unit, None, None, None, None,
-                         statistics.median(fv), "", "", runs(fv)])
+                         statistics.median(fv), "", "", runs(fv)] + ([None, None, ""] if mpi_col else []))
+        if mpi_col:
+            rows[-1][-1:-1] = ["", ""]
 
     log(table(rows, headers, aligns))
     log("\n" + legend)
@@ -652,7 +694,7 @@ def multi_table(impls, metrics, floor_metrics, results, units, na, floor_value):
     Returns (rows, csv_rows, csv_header, legend)."""
     first = impls[0]
     short = {i.key: i.label.split("/", 1)[1] if i.shown_env else i.label for i in impls}
-    csv_name = {i.key: "openmpi" if i.key == "ompi" else i.label for i in impls}
+    csv_name = {i.key: {"ompi": "openmpi", collmpi.MPI_KEY: collmpi.MPI_KEY}.get(i.key, i.label) for i in impls}
 
     def best(unit, have, names):
         """have: [(impl, runs, median)] of the implementations with values."""
