@@ -10,7 +10,13 @@ The report is data-driven: every row of the CSV appears, grouped into families b
 benchmark's name (FAMILIES below, first match wins; then the program compare.py lists it
 under; then "other"). A "Targets" table checks the goals in TARGETS below against the rows
 that exist (a goal whose rows are missing says "not measured"), and every other row against
-Open MPI (ratio <= 1, or >= 1 where higher is better).
+Open MPI (ratio <= 1, or >= 1 where higher is better). The collectives carry an MPI column
+(benches/c/mpi_coll.c, when compare.py found mpicc and mpirun) and issue 22's targets: every
+team collective against MPI and against its active-set twin (benches/collmpi.py).
+
+With --csv-out, rows of programs that the run left out (`compare.py --only coll`) are carried
+over from the CSV being replaced, so that a partial run updates its rows and keeps the others;
+the report says which programs' rows are old.
 
 Lower is better for times (us, ms, ns, s) and sizes (B, KB, MB, KiB, MiB, ...: the memory
 rows); higher is better for every rate (a unit ending in "/s": MB/s, Mop/s, ...).
@@ -24,12 +30,13 @@ import datetime
 import os
 import platform
 import re
-import shutil
 import statistics
 import sys
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
+import collmpi  # noqa: E402  (benches/collmpi.py: the MPI twins and issue 22's targets)
 
 TIE = 0.05  # relative difference below which "better" says "~" (as compare.py)
 
@@ -158,12 +165,14 @@ def runs_of(s):
 
 
 class Row:
-    def __init__(self, bench, size, npes, unit, r, o, r_raw, o_raw, floor, r_runs, o_runs, floor_runs):
+    def __init__(self, bench, size, npes, unit, r, o, r_raw, o_raw, floor, r_runs, o_runs, floor_runs,
+                 m_raw="", m_runs=()):
         self.bench, self.size, self.npes, self.unit = bench, size, npes, unit
         self.r, self.o = r, o              # medians (None: not measured / n/a)
         self.r_raw, self.o_raw = r_raw, o_raw  # the CSV cells ('n/a', '', number)
         self.floor = floor
         self.r_runs, self.o_runs, self.floor_runs = r_runs, o_runs, floor_runs
+        self.m, self.m_raw, self.m_runs = num(m_raw), m_raw, list(m_runs)  # the MPI column (collectives)
 
     @property
     def lower(self):
@@ -187,6 +196,7 @@ def read_csv(path):
     rcol = "rshmem" if "rshmem" in header else next((h for h in header if h.startswith("rshmem/")
                                                      and not h.endswith("_runs")), None)
     ocol = "openmpi" if "openmpi" in header else None
+    mcol = collmpi.MPI_KEY if collmpi.MPI_KEY in header else None
     rows, floors = [], []
     for d in data:
         bench = (d.get("benchmark") or "").strip()
@@ -205,7 +215,8 @@ def read_csv(path):
         o_raw = (d.get(ocol) or "").strip() if ocol else ""
         row = Row(bench, size, npes, unit, num(r_raw), num(o_raw), r_raw, o_raw, num(d.get("floor")),
                   runs_of(d.get(f"{rcol}_runs") if rcol else ""), runs_of(d.get(f"{ocol}_runs") if ocol else ""),
-                  runs_of(d.get("floor_runs")))
+                  runs_of(d.get("floor_runs")), (d.get(mcol) or "").strip() if mcol else "",
+                  runs_of(d.get(f"{mcol}_runs")) if mcol else [])
         if bench.startswith("floor:"):
             row.bench = bench[len("floor:"):].strip()
             floors.append(row)
@@ -487,6 +498,76 @@ def explain_behind(rows, floors, trows, others):
     return out
 
 
+# ---------------------------------------------------------------- collectives against MPI
+
+def coll_targets(rows):
+    """Issue 22's targets as Markdown lines: every team collective against MPI's collective
+    (benches/c/mpi_coll.c) and against its active-set twin, with met / NOT met per row."""
+    vs_mpi, vs_active = collmpi.evaluate(rows)
+    if not vs_mpi and not vs_active:
+        return []
+
+    def counts(tab):
+        n = [sum(1 for t in tab if t[-1] == s) for s in ("met", "NOT met", "not measured")]
+        return f"{n[0]} met, {n[1]} not met, {n[2]} not measured"
+
+    def shown(v, raw, unit):
+        return f"{fmt(v)} {unit}" if v is not None else (raw or "-")
+
+    def status(s):
+        return "**NOT met**" if s == "NOT met" else s
+
+    out = ["### Targets: team collectives against MPI and their active-set twins", "",
+           f"Issue 22: every team collective at 2 PEs within {collmpi.MPI_LIMIT_2:g}x MPI's time for "
+           f"the same operation (`benches/c/mpi_coll.c`: `MPI_Barrier`, `MPI_Bcast`, `MPI_Allgather`, "
+           f"`MPI_Alltoall`, `MPI_Allreduce` of doubles), at 4 and 8 PEs at most {collmpi.MPI_LIMIT_N:g}x; "
+           "and no slower than its active-set twin (OpenSHMEM 1.4's routine for the same operation, "
+           "measured in the same program). Ratios of medians of the same run.", "",
+           f"Against MPI: {counts(vs_mpi)}.", ""]
+    out += [md_table(["team collective", "size", "PEs", "rshmem", "MPI", "rshmem/MPI", "goal", "status"],
+                     [[t.bench, fmt_size(t.size), t.npes, shown(t.r, t.r_raw, t.unit), shown(t.m, t.m_raw, t.unit),
+                       fmt_ratio(ratio), f"≤ {lim:g}", status(st)] for t, _m, ratio, lim, st in vs_mpi],
+                     ["l", "r", "r", "r", "r", "r", "l", "l"]), ""]
+    out += [f"Against the active-set twin: {counts(vs_active)}.", ""]
+    out += [md_table(["team collective", "size", "PEs", "rshmem", "active-set twin", "twin", "team/twin",
+                      "goal", "status"],
+                     [[t.bench, fmt_size(t.size), t.npes, shown(t.r, t.r_raw, t.unit),
+                       a.bench if a else collmpi.ACTIVE_TWIN[t.bench], shown(a.r, a.r_raw, a.unit) if a else "-",
+                       fmt_ratio(ratio), f"≤ {lim:g}", status(st)] for t, a, ratio, lim, st in vs_active],
+                     ["l", "r", "r", "r", "l", "r", "r", "l", "l"]), ""]
+    return out
+
+
+def carry_over(new_csv, old_csv, out_csv):
+    """Writes new_csv to out_csv, plus the rows of old_csv whose program (compare.py's
+    EXPECTED; `floor` for the floor rows) has no row in new_csv: a run of some programs
+    (`--only coll`) replaces their rows and keeps the others. Returns those programs, in the
+    old CSV's order (empty when there is no old CSV or nothing to carry)."""
+    prog_of = program_of_bench()
+
+    def prog(bench):
+        return "floor" if bench.startswith("floor:") else prog_of.get(bench, bench)
+
+    with open(new_csv, newline="") as f:
+        rd = csv.DictReader(f)
+        header, new = list(rd.fieldnames or []), list(rd)
+    try:
+        with open(old_csv, newline="") as f:
+            rd = csv.DictReader(f)
+            old_header, old = list(rd.fieldnames or []), list(rd)
+    except OSError:
+        old_header, old = [], []
+    have = {prog(d.get("benchmark") or "") for d in new}
+    kept = [d for d in old if prog(d.get("benchmark") or "") not in have]
+    carried = list(dict.fromkeys(prog(d["benchmark"]) for d in kept))
+    header += [h for h in old_header if h not in header]
+    with open(out_csv, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=header, restval="", extrasaction="ignore")
+        w.writeheader()
+        w.writerows(new + kept)
+    return carried
+
+
 # ---------------------------------------------------------------- report
 
 def report(args):
@@ -507,10 +588,13 @@ def report(args):
            + (f", {mem / 2**30:.1f} GiB RAM" if mem else "")
            + f", Linux {platform.release()} ({platform.machine()}).",
            "- Command: " + (f"`{args.command}`" if args.command else "not recorded (pass `--command`)") + "."]
+    if getattr(args, "carried", None):
+        md.append(f"- Rows of programs this run left out ({', '.join(f'`{p}`' for p in args.carried)}) "
+                  "are carried over from the CSV this one replaced: their figures are from an earlier run.")
     if nruns:
         md.append(f"- Runs per row: {', '.join(str(n) for n in nruns)} (`--reps`; start-up rows: `--reps` × "
                   "`--startup-runs`); every figure is the median of the runs, `±` half the min-max range across runs relative to the median.")
-    cols = [c for c in (rcol, ocol) if c]
+    cols = [c for c in (rcol, ocol, collmpi.MPI_KEY if collmpi.MPI_KEY in header else None) if c]
     md.append(f"- Columns compared: {', '.join(f'`{c}`' for c in cols) or 'none found'}"
               + (" (first pSync strategy of a `--psync-strategies` CSV)" if rcol and rcol != "rshmem" else "")
               + f"; {len(rows)} benchmark rows, {len(floors)} floor rows.")
@@ -564,6 +648,10 @@ def report(args):
         is_bw = any(r.unit == "MB/s" for r in frows) and memcpy
         headers = ["benchmark", "size", "PEs", "unit", "rshmem", "Open MPI", "rshmem/OMPI", "better"]
         aligns = ["l", "r", "r", "l", "r", "r", "r", "l"]
+        show_mpi = any(r.m_raw for r in frows)  # the collectives: mpi_coll.c's figures
+        if show_mpi:
+            headers += ["MPI", "rshmem/MPI"]
+            aligns += ["r", "r"]
         if show_floor:
             headers.append("floor")
             aligns.append("r")
@@ -574,6 +662,8 @@ def report(args):
         for r in frows:  # compare.py's order (by benchmark, size, PEs)
             tr = [r.bench, fmt_size(r.size), r.npes, r.unit or "-", cell(r.r, r.r_raw, r.r_runs),
                   cell(r.o, r.o_raw, r.o_runs), fmt_ratio(r.ratio), better(r)]
+            if show_mpi:
+                tr += [cell(r.m, r.m_raw, r.m_runs), fmt_ratio(r.r / r.m if r.r is not None and r.m else None)]
             if show_floor:
                 tr.append(fmt(r.floor))
             if is_bw:
@@ -582,6 +672,13 @@ def report(args):
                        f"{100 * r.o / m:.0f}%" if m and r.o is not None else "-"]
             trs.append(tr)
         md += [md_table(headers, trs, aligns), ""]
+        if show_mpi:
+            md += ["MPI: Open MPI's own collective for the same operation on `MPI_COMM_WORLD` "
+                   "(`benches/c/mpi_coll.c`, built with `mpicc`, run with `mpirun` with Open MPI's settings, "
+                   "interleaved with the other columns, the same method as `coll.c`), in the row of the team "
+                   "collective it stands for; n/a: the run had no `mpicc`/`mpirun`.", ""]
+        if name == "collectives":
+            md += coll_targets(frows)
         if show_floor:
             md += ["floor: the machine's own limit for that row, measured in the same run "
                    "(`cacheline_pingpong` for the one-way latencies, `memcpy_bw` of the same size for "
@@ -664,11 +761,12 @@ def main():
                                      "(benches/icount.py --out FILE)")
     ap.add_argument("--command", help="the compare.py command line that produced the CSV, to print")
     args = ap.parse_args()
-    args.csv_name = None
+    args.csv_name, args.carried = None, []
     if args.csv_out:
         Path(args.csv_out).parent.mkdir(parents=True, exist_ok=True)
         if os.path.abspath(args.csv_out) != os.path.abspath(args.csv):
-            shutil.copyfile(args.csv, args.csv_out)
+            args.carried = carry_over(args.csv, args.csv_out, args.csv_out)
+            args.csv = args.csv_out  # the report of the merged rows
         args.csv_name = repo_relative(args.csv_out)
     text = report(args)
     if args.out:
