@@ -80,20 +80,25 @@ def lower_is_better(unit):
     return True
 
 
-def program_of_bench():
-    """benchmark -> program, from compare.py's EXPECTED if it can be imported (else {})."""
+def compare_module():
+    """benches/compare.py as a module (its main() only runs as a script), or None."""
     dont_write = sys.dont_write_bytecode
     try:
         sys.dont_write_bytecode = True  # no benches/__pycache__
         sys.path.insert(0, str(BENCH_DIR))
-        import compare  # noqa: E402  (its main() only runs as a script)
-        return {b: prog for prog, benches in getattr(compare, "EXPECTED", {}).items() for b, _s in benches}
+        import compare  # noqa: E402
+        return compare
     except Exception:  # a half-edited compare.py must not break the report
-        return {}
+        return None
     finally:
         sys.dont_write_bytecode = dont_write
         if sys.path and sys.path[0] == str(BENCH_DIR):
             sys.path.pop(0)
+
+
+def program_of_bench():
+    """benchmark -> program, from compare.py's EXPECTED if it can be imported (else {})."""
+    return {b: prog for prog, benches in getattr(compare_module(), "EXPECTED", {}).items() for b, _s in benches}
 
 
 def family(bench, unit, prog_of):
@@ -561,10 +566,16 @@ def carry_over(new_csv, old_csv, out_csv):
     kept = [d for d in old if prog(d.get("benchmark") or "") not in have]
     carried = list(dict.fromkeys(prog(d["benchmark"]) for d in kept))
     header += [h for h in old_header if h not in header]
+    order = getattr(compare_module(), "ORDER", [])
+
+    def rank(d):  # compare.py's order: benchmark, size, PEs; the floor rows last
+        b = d.get("benchmark") or ""
+        return (b.startswith("floor:"), order.index(b) if b in order else len(order), b,
+                num(d.get("size_bytes")) or 0, num(d.get("npes")) or 0)
     with open(out_csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=header, restval="", extrasaction="ignore")
         w.writeheader()
-        w.writerows(new + kept)
+        w.writerows(sorted(new + kept, key=rank) if kept else new)
     return carried
 
 
