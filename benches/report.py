@@ -10,13 +10,10 @@ The report is data-driven: every row of the CSV appears, grouped into families b
 benchmark's name (FAMILIES below, first match wins; then the program compare.py lists it
 under; then "other"). A "Targets" table checks the goals in TARGETS below against the rows
 that exist (a goal whose rows are missing says "not measured"), and every other row against
-Open MPI (ratio <= 1, or >= 1 where higher is better). The collectives carry an MPI column
-(benches/c/mpi_coll.c, when compare.py found mpicc and mpirun) and issue 22's targets: every
-team collective against MPI and against its active-set twin (benches/collmpi.py).
-
-With --csv-out, rows of programs that the run left out (`compare.py --only coll`) are carried
-over from the CSV being replaced, so that a partial run updates its rows and keeps the others;
-the report says which programs' rows are old.
+Open MPI (ratio <= 1, or >= 1 where higher is better). The collectives add an MPI column
+(benches/c/mpi_coll.c) and issue 22's targets: team collectives against MPI and against their
+active-set twins (benches/collmpi.py). With --csv-out, the rows of programs a run left out
+(`--only coll`) are carried over from the CSV being replaced, and the report says so.
 
 Lower is better for times (us, ms, ns, s) and sizes (B, KB, MB, KiB, MiB, ...: the memory
 rows); higher is better for every rate (a unit ending in "/s": MB/s, Mop/s, ...).
@@ -516,29 +513,33 @@ def coll_targets(rows):
         n = [sum(1 for t in tab if t[-1] == s) for s in ("met", "NOT met", "not measured")]
         return f"{n[0]} met, {n[1]} not met, {n[2]} not measured"
 
-    def shown(v, raw, unit):
+    def shown(v, raw, unit):  # the median with its unit, or the CSV's n/a or -
         return f"{fmt(v)} {unit}" if v is not None else (raw or "-")
 
-    def status(s):
-        return "**NOT met**" if s == "NOT met" else s
+    def status(s, ratio, lim):
+        if s != "NOT met":
+            return s
+        # Missed by less than the run-to-run spread that "better" calls a tie: say so.
+        return "**NOT met**" + (f" (within {TIE:.0%})" if ratio <= lim * (1 + TIE) else "")
 
     out = ["### Targets: team collectives against MPI and their active-set twins", "",
            f"Issue 22: every team collective at 2 PEs within {collmpi.MPI_LIMIT_2:g}x MPI's time for "
            f"the same operation (`benches/c/mpi_coll.c`: `MPI_Barrier`, `MPI_Bcast`, `MPI_Allgather`, "
            f"`MPI_Alltoall`, `MPI_Allreduce` of doubles), at 4 and 8 PEs at most {collmpi.MPI_LIMIT_N:g}x; "
            "and no slower than its active-set twin (OpenSHMEM 1.4's routine for the same operation, "
-           "measured in the same program). Ratios of medians of the same run.", "",
+           "measured in the same program). Ratios of medians of the same run; a row missed by less "
+           f"than {TIE:.0%} says so (the runs' own spread, `±`, is of that order).", "",
            f"Against MPI: {counts(vs_mpi)}.", ""]
     out += [md_table(["team collective", "size", "PEs", "rshmem", "MPI", "rshmem/MPI", "goal", "status"],
                      [[t.bench, fmt_size(t.size), t.npes, shown(t.r, t.r_raw, t.unit), shown(t.m, t.m_raw, t.unit),
-                       fmt_ratio(ratio), f"≤ {lim:g}", status(st)] for t, _m, ratio, lim, st in vs_mpi],
-                     ["l", "r", "r", "r", "r", "r", "l", "l"]), ""]
-    out += [f"Against the active-set twin: {counts(vs_active)}.", ""]
-    out += [md_table(["team collective", "size", "PEs", "rshmem", "active-set twin", "twin", "team/twin",
+                       fmt_ratio(ratio), f"≤ {lim:g}", status(st, ratio, lim)] for t, _m, ratio, lim, st in vs_mpi],
+                     ["l", "r", "r", "r", "r", "r", "l", "l"]), "",
+            f"Against the active-set twin: {counts(vs_active)}.", "",
+            md_table(["team collective", "size", "PEs", "rshmem", "active-set twin", "twin", "team/twin",
                       "goal", "status"],
                      [[t.bench, fmt_size(t.size), t.npes, shown(t.r, t.r_raw, t.unit),
                        a.bench if a else collmpi.ACTIVE_TWIN[t.bench], shown(a.r, a.r_raw, a.unit) if a else "-",
-                       fmt_ratio(ratio), f"≤ {lim:g}", status(st)] for t, a, ratio, lim, st in vs_active],
+                       fmt_ratio(ratio), f"≤ {lim:g}", status(st, ratio, lim)] for t, a, ratio, lim, st in vs_active],
                      ["l", "r", "r", "r", "l", "r", "r", "l", "l"]), ""]
     return out
 
@@ -570,7 +571,8 @@ def carry_over(new_csv, old_csv, out_csv):
 
     def rank(d):  # compare.py's order: benchmark, size, PEs; the floor rows last
         b = d.get("benchmark") or ""
-        return (b.startswith("floor:"), order.index(b) if b in order else len(order), b,
+        floor, b = b.startswith("floor:"), b.removeprefix("floor:")
+        return (floor, order.index(b) if b in order else len(order),
                 num(d.get("size_bytes")) or 0, num(d.get("npes")) or 0)
     with open(out_csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=header, restval="", extrasaction="ignore")
@@ -601,7 +603,8 @@ def report(args):
            "- Command: " + (f"`{args.command}`" if args.command else "not recorded (pass `--command`)") + "."]
     if getattr(args, "carried", None):
         md.append(f"- Rows of programs this run left out ({', '.join(f'`{p}`' for p in args.carried)}) "
-                  "are carried over from the CSV this one replaced: their figures are from an earlier run.")
+                  "are carried over from the CSV this one replaced: their figures are from an earlier run, "
+                  "whose date and machine the CSV does not record.")
     if nruns:
         md.append(f"- Runs per row: {', '.join(str(n) for n in nruns)} (`--reps`; start-up rows: `--reps` × "
                   "`--startup-runs`); every figure is the median of the runs, `±` half the min-max range across runs relative to the median.")
