@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
+sys.dont_write_bytecode = True  # its modules (collmpi, texttable) leave no benches/__pycache__
 sys.path.insert(0, str(BENCH_DIR))
 import collmpi  # noqa: E402  (benches/collmpi.py: mpi_coll.c's rows and their coll.c twins)
 from texttable import cell, fmt, fmt_size, lower_is_better, runs, spread, table  # noqa: E402,F401

@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
+sys.dont_write_bytecode = True  # its modules (collmpi, texttable) leave no benches/__pycache__
 sys.path.insert(0, str(BENCH_DIR))
 import collmpi  # noqa: E402  (benches/collmpi.py: the MPI twins and issue 22's targets)
 
