@@ -14,7 +14,8 @@
 //! PE's ledger with this model.
 
 use crate::coll::barrier;
-use crate::coll::registry::{Barrier, pairwise_peers};
+use crate::coll::registry::{Barrier, Bcast, pairwise_peers};
+use crate::coll::team_bcast_is_eager;
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, Grant, LOCATION_BYTES, Ledger, Plan, Remote, Strategy, SyncStrategy, TeamSync};
 use std::collections::HashMap;
@@ -37,6 +38,9 @@ pub enum Step {
     /// `shmem_barrier_all`.
     BarrierAll,
 }
+
+/// Bytes of the sequences' broadcasts (one long).
+const BCAST_BYTES: usize = 8;
 
 /// Collectives run on a team per iteration of a sequence: `shmem_team_sync`,
 /// a one-element max-reduction, an 8-byte broadcast from `root`.
@@ -294,6 +298,11 @@ impl Job {
         let ledgers = &mut self.ledgers;
         for &pe in &members {
             ledgers[pe].collective();
+        }
+        // The sequences broadcast one long: pushed into the team's inbox
+        // without sync memory, as `coll::broadcast` does on one node.
+        if op == CollOp::Broadcast && team_bcast_is_eager(Bcast::Auto, n, BCAST_BYTES) {
+            return;
         }
         let mut remote = Lockstep {
             me: members[0],

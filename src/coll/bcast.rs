@@ -17,9 +17,10 @@
 //! children, acknowledges its parent, and returns once its own children have
 //! acknowledged, because they read its buffer.
 //!
-//! Eager (active-set routines only, small messages, see `eager_fits`): the
-//! inbox after the flags of every PE's pSync is cut into one slot per other
-//! rank of the group, and the slot of rank s in a receiver's inbox is a
+//! Eager (small messages, see `eager_fits`; the active-set routines through
+//! the inbox after the flags of every PE's pSync, the team routines through
+//! the team's inbox, between its scratch and its sync arrays): the
+//! inbox is cut into one slot per other rank of the group, and the slot of rank s in a receiver's inbox is a
 //! [`ring`] of cache-line cells that only s writes (as a root) and only the
 //! receiver reads. The root copies its source into its slot of every
 //! receiver's inbox and returns; a receiver takes its call's message from the

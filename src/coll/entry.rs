@@ -6,8 +6,10 @@
 //! A team collective asks the strategy in effect (`psync`) for sync memory,
 //! builds the [`Coll`], chooses the algorithm here (from the group size, the
 //! length and the configuration, or the graph the strategy prescribes), runs
-//! it, and gives the memory back when the `Coll` drops. An active-set
-//! collective runs on the caller's pSync, and may push into its inbox.
+//! it, and gives the memory back when the `Coll` drops; a small team
+//! broadcast instead pushes into the team's inbox in one round and asks the
+//! strategy for nothing. An active-set collective runs on the caller's
+//! pSync, and may push into its inbox.
 
 use super::registry::Push;
 use super::{Coll, Done, Group, Transported, barrier, bcast};
@@ -125,6 +127,31 @@ pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: i
     each(&|| c.barrier())
 }
 
+/// Whether a team broadcast of `len` bytes is pushed eagerly into the
+/// team's inbox ([`bcast::eager`]): the configured algorithm allows it, the
+/// message fits, and every member's memory is mapped here (the rings are
+/// written by load and store). Every member answers alike. The eager path
+/// signals on no flag (the cells say themselves what they hold), so the
+/// strategy is not asked for sync memory and a pairwise graph does not bind
+/// it; `sim` models the same choice ([`team_bcast_is_eager`]).
+fn eager_team_bcast(rt: &World, t: TeamRef<'_>, len: usize) -> Option<SymOffset> {
+    let inbox = t.sync.inbox()?;
+    let configured = super::registry::Algorithms::from_config(&rt.config).bcast;
+    (team_bcast_is_eager(configured, t.group.size, len)
+        && (0..t.group.size).all(|k| rt.transport.shares_memory(t.group.pe(k))))
+    .then_some(inbox)
+}
+
+/// The part of [`eager_team_bcast`]'s choice that depends on the team and
+/// the message only (what the simulator can know).
+pub fn team_bcast_is_eager(configured: super::registry::Bcast, n: usize, len: usize) -> bool {
+    n > 1 && configured.resolve_user_sync(n, len) == Push::Push
+}
+
+/// `shmem_broadcast` on a team: small messages go eagerly through the
+/// team's inbox in one round (the root pushes and returns); the others
+/// through `bcast::run` on the strategy's sync memory. Err: the root
+/// broadcast this many bytes instead of `len`.
 pub fn broadcast(
     rt: &World,
     routine: &'static str,
@@ -132,17 +159,30 @@ pub fn broadcast(
     (dest, source): (SymOffset, SymOffset),
     len: usize,
     root: usize,
-) {
+) -> Result<(), u64> {
+    if let Some(inbox) = eager_team_bcast(rt, t, len) {
+        rt.psync.accounting.count_collective();
+        // No flag is used: the inbox stands in for the sync memory.
+        let c = Coll::new(
+            rt,
+            routine,
+            t.group,
+            (Mem::Array(inbox), t.sync.layout),
+            (SymOffset(0), 0),
+            None,
+            None,
+        );
+        if c.g.rank == root && dest != source {
+            // SAFETY: both ranges are this PE's symmetric buffers of len
+            // bytes (checked by the caller); `copy` allows overlap.
+            unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
+        }
+        return bcast::eager(&c, dest, source, inbox, len, root).map_err(|m| m.found);
+    }
     let c = on_team(rt, routine, t, CollOp::Broadcast, true);
-    bcast::run(
-        &c,
-        c.algs.bcast.resolve(t.group.size, len),
-        dest,
-        source,
-        len,
-        root,
-        true,
-    );
+    let alg = c.algs.bcast.resolve(t.group.size, len);
+    bcast::run(&c, alg, dest, source, len, root, true);
+    Ok(())
 }
 
 /// `shmem_collect`: `dest_for(total)` checks the destination once the

@@ -74,12 +74,15 @@ impl Bcast {
 
 /// An algorithm where every sender writes into the receivers' pSync inbox
 /// (or, once every member has entered the call, their dest) and signals
-/// once, without a handshake: only for the active-set routines, whose callers
+/// once, without a handshake: for the active-set routines, whose callers
 /// keep a pSync out of use until every member has left the call (two pSyncs
 /// used in turn), and give it an inbox. A PE's dest is written by others only
-/// while it is inside the call. Team sync memory has no inbox and no such
-/// guarantee (a fast member may start the next call before a slow one has
-/// seen all of this call's signals), so team routines never push.
+/// while it is inside the call. Team sync memory has no such guarantee (a
+/// fast member may start the next call before a slow one has seen all of
+/// this call's signals), so the team routines that signal never push; the
+/// one exception is the eager broadcast, which signals on no flag: its ring
+/// cells in the team's inbox say themselves what they hold and are
+/// flow-controlled, so a root may run ahead (`entry::broadcast`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Push<A> {
     Push,

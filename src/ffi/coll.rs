@@ -207,7 +207,14 @@ pub fn broadcast<T: ShmemType>(
     }
     let d = buffer(rt, routine, t.group(), "dest", dest as usize, len);
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
-    coll::broadcast(rt, routine, t.coll(), (d, s), len, root);
+    if let Err(found) = coll::broadcast(rt, routine, t.coll(), (d, s), len, root) {
+        usage(
+            routine,
+            format!(
+                "nelems gives {len} bytes here but the root (team PE {root}) broadcasts {found} bytes on this team"
+            ),
+        );
+    }
     0
 }
 

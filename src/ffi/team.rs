@@ -388,8 +388,8 @@ pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footp
     let l = psync::Ledger {
         flags,
         flags_peak: flags,
-        scratch: plan.scratch,
-        scratch_peak: plan.scratch,
+        scratch: plan.scratch_bytes(),
+        scratch_peak: plan.scratch_bytes(),
         teams: 1,
         teams_peak: 1,
         baseline,

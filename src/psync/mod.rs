@@ -128,11 +128,15 @@ pub enum Mem {
     Pairs(SymOffset),
 }
 
-/// The shape of a team's region: scratch first, then `cap` array slots, of
-/// which `initial` are taken at creation.
+/// The shape of a team's region: scratch first, then the broadcast inbox
+/// (teams of two or more), then `cap` array slots, of which `initial` are
+/// taken at creation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub scratch: usize,
+    /// Bytes of the inbox that small team broadcasts are pushed into
+    /// (`coll::bcast::eager`): [`INBOX_BYTES`], or 0 for a team of one.
+    pub inbox: usize,
     pub array_bytes: usize,
     pub initial: usize,
     pub cap: usize,
@@ -143,6 +147,7 @@ impl Plan {
         let (initial, cap) = strategy.slots(pool, pool_max);
         Plan {
             scratch: scratch.next_multiple_of(UNIT),
+            inbox: if size > 1 { INBOX_BYTES } else { 0 },
             array_bytes: array_bytes(size),
             initial,
             cap,
@@ -151,13 +156,18 @@ impl Plan {
 
     /// Arena units the region spans.
     pub fn units(&self) -> usize {
-        (self.scratch + self.cap * self.array_bytes).div_ceil(UNIT)
+        (self.scratch + self.inbox + self.cap * self.array_bytes).div_ceil(UNIT)
     }
 
     /// Offset of array slot `i` from the start of the region.
     pub fn array_offset(&self, i: usize) -> usize {
         debug_assert!(i < self.cap);
-        self.scratch + i * self.array_bytes
+        self.scratch + self.inbox + i * self.array_bytes
+    }
+
+    /// Bytes of scratch and inbox: what the footprint counts as scratch.
+    pub fn scratch_bytes(&self) -> usize {
+        self.scratch + self.inbox
     }
 }
 
@@ -197,6 +207,11 @@ impl TeamSync {
 
     pub fn scratch(&self) -> SymOffset {
         self.base
+    }
+
+    /// The inbox small broadcasts of the team are pushed into, if any.
+    pub fn inbox(&self) -> Option<SymOffset> {
+        (self.plan.inbox > 0).then_some(SymOffset(self.base.0 + self.plan.scratch))
     }
 
     pub fn array(&self, i: usize) -> SymOffset {

@@ -91,12 +91,13 @@ fn decode(raw: usize) -> Option<(usize, u32)> {
     Some((index, (raw >> 32) as u32))
 }
 
-/// Zeroes this PE's copy of the sync arrays of a region about to be taken
-/// (between the barriers that agree on it: before any member can signal).
+/// Zeroes this PE's copy of the inbox and the sync arrays of a region about
+/// to be taken (between the barriers that agree on it: before any member can
+/// signal or push).
 fn clear_arrays(rt: &World, extent: Extent, plan: &Plan) {
     let flags = Extent {
         start: extent.start + plan.scratch,
-        len: plan.cap * plan.array_bytes,
+        len: plan.inbox + plan.cap * plan.array_bytes,
     };
     space::arena::Arena::new(&rt.segs).zero(flags);
 }
