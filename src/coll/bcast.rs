@@ -54,20 +54,52 @@ use std::sync::atomic::{Ordering, fence};
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
     let (r, n) = (c.g.rank, c.g.size);
-    if r == root && root_dest && dest != source {
+    let own_copy = r == root && root_dest && dest != source;
+    // The root's copy into its own dest is deferred until the receivers have
+    // been told to read its source, so that it overlaps their reads, where
+    // the root reads only its source: in the linear and flow algorithms
+    // (binomial's root may hand its data to rank 0 first), and when the two
+    // ranges are disjoint (receivers read the source while the root writes).
+    let defer =
+        own_copy && n > 1 && !matches!(alg, Bcast::Binomial) && (dest.0 + len <= source.0 || source.0 + len <= dest.0);
+    let copy = || {
         // SAFETY: both ranges are this PE's symmetric buffers of len bytes
         // (checked by the caller); `copy` allows overlap.
         unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
+    };
+    if own_copy && !defer {
+        copy();
     }
     if n == 1 {
         return;
     }
+    let meanwhile = || {
+        if defer {
+            copy()
+        }
+    };
     match alg {
         Bcast::Binomial => binomial(c, dest, source, len, root),
-        Bcast::Cube => flow(c, dest, source, len, root, topology::cube_bcast(n, r, root)),
-        Bcast::RootedTree => flow(c, dest, source, len, root, topology::rooted_tree_bcast(n, r, root)),
-        Bcast::FixedTree => flow(c, dest, source, len, root, topology::fixed_tree_bcast(n, r, root)),
-        Bcast::Linear | Bcast::Auto => linear(c, dest, source, len, root),
+        Bcast::Cube => flow(c, dest, source, len, root, topology::cube_bcast(n, r, root), &meanwhile),
+        Bcast::RootedTree => flow(
+            c,
+            dest,
+            source,
+            len,
+            root,
+            topology::rooted_tree_bcast(n, r, root),
+            &meanwhile,
+        ),
+        Bcast::FixedTree => flow(
+            c,
+            dest,
+            source,
+            len,
+            root,
+            topology::fixed_tree_bcast(n, r, root),
+            &meanwhile,
+        ),
+        Bcast::Linear | Bcast::Auto => linear(c, dest, source, len, root, &meanwhile),
     }
 }
 
@@ -125,7 +157,7 @@ pub fn eager(
     // member's memory. Each member answers alike (a group spanning nodes has,
     // for every member, one on another node), so all take the same path.
     if (0..n).any(|k| !c.rt.transport.shares_memory(c.g.pe(k))) {
-        linear(c, dest, source, len, root);
+        linear(c, dest, source, len, root, &|| {});
         return Ok(());
     }
     let ring_of = |k: usize| {
@@ -231,12 +263,15 @@ fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
     }
 }
 
-fn linear(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize) {
+/// Linear broadcast; the root runs `meanwhile` once the receivers may read
+/// its source, before it waits for them.
+fn linear(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize, meanwhile: &dyn Fn()) {
     let (r, n) = (c.g.rank, c.g.size);
     if r == root {
         for k in (0..n).filter(|&k| k != root) {
             c.signal(k, c.l.bcast_ready());
         }
+        meanwhile();
         c.consume_each(c.l.bcast_done(), (0..n).filter(|&k| k != root));
     } else {
         c.consume(c.l.bcast_ready(), root, 1);
@@ -248,8 +283,9 @@ fn linear(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: us
 }
 
 /// Receives from `f.from` (copying from where it holds the data), then passes
-/// the data on to `f.to` and waits until they have read it.
-fn flow(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize, f: Flow) {
+/// the data on to `f.to` and waits until they have read it; the root runs
+/// `meanwhile` in between.
+fn flow(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usize, f: Flow, meanwhile: &dyn Fn()) {
     let holds = |v: usize| if v == root { source } else { dest };
     if let Some(p) = f.from {
         c.consume(c.l.bcast_ready(), p, 1);
@@ -260,6 +296,9 @@ fn flow(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize, root: usiz
     }
     for &k in &f.to {
         c.signal(k, c.l.bcast_ready());
+    }
+    if c.g.rank == root {
+        meanwhile();
     }
     c.consume_each(c.l.bcast_done(), f.to.iter().copied());
 }
