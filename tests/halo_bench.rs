@@ -12,7 +12,10 @@
 //!   an `NA` line. Only the cross-core cases may be `NA`, and only when this
 //!   process has fewer than 2 CPUs.
 //!
-//! The first two need `python3`; without it they pass with a note (the
+//! Also `benches/ft.py --self-test` (NAS FT's benchmark, issue 20), which no
+//! other test ran.
+//!
+//! The Python ones need `python3`; without it they pass with a note (the
 //! scripts are Python 3 tools, not part of the library).
 
 mod common;
@@ -60,6 +63,15 @@ fn halo_py_self_test() {
     };
     assert_eq!(code, 0, "halo.py --self-test failed:\n{text}");
     assert!(text.contains("halo.py self-test: ok"), "{text}");
+}
+
+#[test]
+fn ft_py_self_test() {
+    let Some((code, text)) = python(&["benches/ft.py", "--self-test"]) else {
+        return;
+    };
+    assert_eq!(code, 0, "ft.py --self-test failed:\n{text}");
+    assert!(text.contains("ft.py self-test: ok"), "{text}");
 }
 
 #[test]
