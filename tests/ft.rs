@@ -24,9 +24,9 @@
 mod common;
 
 use common::c_programs::compile;
-use common::example_job::ExampleJob;
+use common::example_job::{ExampleJob, example_sources};
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -95,19 +95,7 @@ fn fftw_flags() -> Option<Vec<String>> {
 fn binary(fft: Fft) -> Result<PathBuf, Failed> {
     static EXE: [OnceLock<Result<PathBuf, String>>; 2] = [OnceLock::new(), OnceLock::new()];
     let r = EXE[fft as usize].get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ft");
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-            .map_err(|e| format!("cannot list {}: {e}", src.display()))?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "c"))
-            .collect();
-        sources.sort();
-        if sources.is_empty() {
-            return Err(format!("no C sources in {}", src.display()));
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ft");
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let (sources, dir) = example_sources("ft")?;
         let exe = dir.join(format!("ft-{}", fft.name()));
         let mut cc = Command::new(env!("CARGO_BIN_EXE_oshcc"));
         cc.arg("-O2").args(&sources).arg("-lm");

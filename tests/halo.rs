@@ -33,9 +33,9 @@
 mod common;
 
 use common::c_programs::compile;
-use common::example_job::ExampleJob;
+use common::example_job::{ExampleJob, example_sources};
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -51,19 +51,7 @@ const SMALL: [&str; 6] = ["-G", "24", "-i", "4", "-w", "1"];
 fn binary() -> Result<PathBuf, Failed> {
     static EXE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let r = EXE.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/halo");
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-            .map_err(|e| format!("cannot list {}: {e}", src.display()))?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "c"))
-            .collect();
-        sources.sort();
-        if sources.is_empty() {
-            return Err(format!("no C sources in {}", src.display()));
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("halo");
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let (sources, dir) = example_sources("halo")?;
         let exe = dir.join("halo");
         let mut cc = Command::new(env!("CARGO_BIN_EXE_oshcc"));
         cc.args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O3"])

@@ -5,7 +5,27 @@
 use super::c_programs::{clip, shm_leftovers};
 use libtest_mimic::Failed;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The C sources of `examples/<name>/`, sorted, and a directory under the
+/// test target's scratch space for the binaries built from them.
+pub fn example_sources(name: &str) -> Result<(Vec<PathBuf>, PathBuf), String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name);
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+        .map_err(|e| format!("cannot list {}: {e}", src.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    sources.sort();
+    if sources.is_empty() {
+        return Err(format!("no C sources in {}", src.display()));
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    Ok((sources, dir))
+}
 
 pub struct ExampleJob {
     /// The command as a user would type it, for failure reports.
