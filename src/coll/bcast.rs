@@ -149,17 +149,34 @@ pub fn eager(
     len: usize,
     root: usize,
 ) -> Result<(), ring::Mismatch> {
+    if !members_share_memory(c) {
+        linear(c, dest, source, len, root, &|| {});
+        return Ok(());
+    }
+    eager_rings(c, dest, source, inbox, len, root)
+}
+
+/// Whether the eager rings can be used: they are written by load and store,
+/// so only when the transport maps every member's memory. Each member
+/// answers alike (a group spanning nodes has, for every member, one on
+/// another node), so all take the same path.
+pub fn members_share_memory(c: &Coll<'_>) -> bool {
+    (0..c.g.size).all(|k| c.rt.transport.shares_memory(c.g.pe(k)))
+}
+
+/// [`eager`] once [`members_share_memory`] holds.
+pub fn eager_rings(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    len: usize,
+    root: usize,
+) -> Result<(), ring::Mismatch> {
     let (r, n) = (c.g.rank, c.g.size);
     // Same padding on every PE: segments are page-aligned.
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(n);
-    // The rings are written by load/store: only when the transport maps every
-    // member's memory. Each member answers alike (a group spanning nodes has,
-    // for every member, one on another node), so all take the same path.
-    if (0..n).any(|k| !c.rt.transport.shares_memory(c.g.pe(k))) {
-        linear(c, dest, source, len, root, &|| {});
-        return Ok(());
-    }
     let ring_of = |k: usize| {
         let off = SymOffset(inbox.0 + first + slot_of(root, k) * slot * ring::CELL);
         let Some(base) = c.rt.transport.local_ptr(c.g.pe(k), off) else {

@@ -127,23 +127,8 @@ pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: i
     each(&|| c.barrier())
 }
 
-/// Whether a team broadcast of `len` bytes is pushed eagerly into the
-/// team's inbox ([`bcast::eager`]): the configured algorithm allows it, the
-/// message fits, and every member's memory is mapped here (the rings are
-/// written by load and store). Every member answers alike. The eager path
-/// signals on no flag (the cells say themselves what they hold), so the
-/// strategy is not asked for sync memory and a pairwise graph does not bind
-/// it; `sim` models the same choice ([`team_bcast_is_eager`]).
-fn eager_team_bcast(rt: &World, t: TeamRef<'_>, len: usize) -> Option<SymOffset> {
-    let inbox = t.sync.inbox()?;
-    let configured = super::registry::Algorithms::from_config(&rt.config).bcast;
-    (team_bcast_is_eager(configured, t.group.size, len)
-        && (0..t.group.size).all(|k| rt.transport.shares_memory(t.group.pe(k))))
-    .then_some(inbox)
-}
-
-/// The part of [`eager_team_bcast`]'s choice that depends on the team and
-/// the message only (what the simulator can know).
+/// The part of a team broadcast's eager choice (see [`broadcast`]) that
+/// depends on the team and the message only (what the simulator can know).
 pub fn team_bcast_is_eager(configured: super::registry::Bcast, n: usize, len: usize) -> bool {
     n > 1 && configured.resolve_user_sync(n, len) == Push::Push
 }
@@ -160,9 +145,13 @@ pub fn broadcast(
     len: usize,
     root: usize,
 ) -> Result<(), u64> {
-    if let Some(inbox) = eager_team_bcast(rt, t, len) {
-        rt.psync.accounting.count_collective();
-        // No flag is used: the inbox stands in for the sync memory.
+    // Eager when the configured algorithm allows it, the message fits and
+    // every member's memory is mapped here. That path signals on no flag
+    // (the ring cells say themselves what they hold), so the strategy is not
+    // asked for sync memory, a pairwise graph does not bind it, and the inbox
+    // stands in for the sync memory; `sim` models the same choice
+    // ([`team_bcast_is_eager`]).
+    if let Some(inbox) = t.sync.inbox() {
         let c = Coll::new(
             rt,
             routine,
@@ -172,12 +161,15 @@ pub fn broadcast(
             None,
             None,
         );
-        if c.g.rank == root && dest != source {
-            // SAFETY: both ranges are this PE's symmetric buffers of len
-            // bytes (checked by the caller); `copy` allows overlap.
-            unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
+        if team_bcast_is_eager(c.algs.bcast, t.group.size, len) && bcast::members_share_memory(&c) {
+            rt.psync.accounting.count_collective();
+            if c.g.rank == root && dest != source {
+                // SAFETY: both ranges are this PE's symmetric buffers of len
+                // bytes (checked by the caller); `copy` allows overlap.
+                unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
+            }
+            return bcast::eager_rings(&c, dest, source, inbox, len, root).map_err(|m| m.found);
         }
-        return bcast::eager(&c, dest, source, inbox, len, root).map_err(|m| m.found);
     }
     let c = on_team(rt, routine, t, CollOp::Broadcast, true);
     let alg = c.algs.bcast.resolve(t.group.size, len);
