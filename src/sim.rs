@@ -14,8 +14,8 @@
 //! PE's ledger with this model.
 
 use crate::coll::barrier;
-use crate::coll::registry::{Barrier, Bcast, pairwise_peers};
-use crate::coll::team_bcast_is_eager;
+use crate::coll::registry::{Algorithms, Barrier, pairwise_peers};
+use crate::coll::team_is_eager;
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, Grant, LOCATION_BYTES, Ledger, Plan, Remote, Strategy, SyncStrategy, TeamSync};
 use std::collections::HashMap;
@@ -39,8 +39,8 @@ pub enum Step {
     BarrierAll,
 }
 
-/// Bytes of the sequences' broadcasts (one long).
-const BCAST_BYTES: usize = 8;
+/// Bytes of the sequences' broadcasts and reductions (one long).
+const MESSAGE_BYTES: usize = 8;
 
 /// Collectives run on a team per iteration of a sequence: `shmem_team_sync`,
 /// a one-element max-reduction, an 8-byte broadcast from `root`.
@@ -299,9 +299,10 @@ impl Job {
         for &pe in &members {
             ledgers[pe].collective();
         }
-        // The sequences broadcast one long: pushed into the team's inbox
-        // without sync memory, as `coll::broadcast` does on one node.
-        if op == CollOp::Broadcast && team_bcast_is_eager(Bcast::Auto, n, BCAST_BYTES) {
+        // The sequences' broadcasts and reductions move one long: they go
+        // through the team's inbox without sync memory, as `coll`'s entry
+        // points do on one node.
+        if team_is_eager(Algorithms::AUTO, op, n, MESSAGE_BYTES) {
             return;
         }
         let mut remote = Lockstep {

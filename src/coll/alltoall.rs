@@ -5,6 +5,7 @@
 //! all read the same PE at the same time.
 
 use super::Coll;
+use super::inbox::{self, Disagreement};
 use crate::heap::SymOffset;
 use crate::transport::Transport;
 
@@ -21,6 +22,26 @@ pub fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
         unsafe { c.get(k, from, to, len) };
     }
     c.barrier();
+}
+
+/// [`alltoall`] for the team routines, in one round through the team's
+/// `inbox` (`inbox::exchange`; the caller checked that it applies): block k
+/// of this PE's source goes to member k, whose block for this PE lands
+/// straight in this PE's dest, written by nobody else.
+pub fn alltoall_eager(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    len: usize,
+) -> Result<(), Disagreement> {
+    let at = |base: SymOffset, k: usize| c.local(SymOffset(base.0 + k * len));
+    // SAFETY: dest and source hold n * len bytes on this PE (symmetric,
+    // checked by the caller); nobody else writes this PE's dest.
+    unsafe { inbox::exchange(c, inbox, len, |k| at(source, k) as *const u8, |k| at(dest, k))? };
+    // SAFETY: as above; `copy` allows overlap.
+    unsafe { std::ptr::copy(at(source, c.g.rank), at(dest, c.g.rank), len) };
+    Ok(())
 }
 
 /// [`alltoall`] for the active-set routines: block k of this PE's source to

@@ -20,9 +20,9 @@
 //! Eager (small messages, see `eager_fits`; the active-set routines through
 //! the inbox after the flags of every PE's pSync, the team routines through
 //! the team's inbox, between its scratch and its sync arrays): the
-//! inbox is cut into one slot per other rank of the group, and the slot of rank s in a receiver's inbox is a
-//! [`ring`] of cache-line cells that only s writes (as a root) and only the
-//! receiver reads. The root copies its source into its slot of every
+//! inbox is cut into one slot per other rank of the group (`inbox`), and the
+//! slot of rank s in a receiver's inbox is a [`ring`] of cache-line cells
+//! that only s writes and only the receiver reads. The root copies its source into its slot of every
 //! receiver's inbox and returns; a receiver takes its call's message from the
 //! root's slot into its dest, inside its own call, and clears the cells.
 //! Nobody but the receiver writes its dest, so a receiver that refills its
@@ -32,10 +32,11 @@
 //! or holds data (header = the message length), so no word is shared by the
 //! two sides, and an empty ring is all zeros, which restores the pSync.
 //! Where the next message starts is counted by both sides in private memory
-//! (`ring::cursors`): messages of one slot are the root's calls on this
-//! pSync, in call order, and the receiver makes the same calls in the same
-//! order, so the counts agree and the next message is its call's; a header
-//! with another length means the PEs disagree on `nelems`, which is reported.
+//! (`ring::cursors`): messages of one slot are the sender's calls through
+//! this inbox (broadcasts it roots, and the exchanges of `inbox`), in call
+//! order, and the receiver makes the same calls in the same order, so the
+//! counts agree and the next message is its call's; a header with another
+//! length means the PEs disagree on `nelems`, which is reported.
 
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
@@ -46,11 +47,9 @@
 
 use super::registry::Bcast;
 use super::topology::{self, Flow};
-use super::{Coll, ring};
+use super::{Coll, inbox, ring};
 use crate::heap::SymOffset;
-use crate::psync::INBOX_BYTES;
-use crate::transport::Transport;
-use std::sync::atomic::{Ordering, fence};
+use std::sync::atomic::Ordering;
 
 pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
     let (r, n) = (c.g.rank, c.g.size);
@@ -103,22 +102,6 @@ pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: us
     }
 }
 
-/// Cells of the eager inbox when its start is not cache-line aligned (a
-/// pSync need only be 8-aligned): the ring cells start at the first line
-/// boundary inside it.
-const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
-
-/// Cells of each slot of the eager inbox for a group of `n`.
-fn slot_cells(n: usize) -> usize {
-    INBOX_CELLS / n.saturating_sub(1).max(1)
-}
-
-/// Slot of a receiver's inbox that rank `root` writes into: one per other
-/// rank (a PE sends nothing to itself).
-fn slot_of(root: usize, receiver: usize) -> usize {
-    if root < receiver { root } else { root - 1 }
-}
-
 /// Largest eager broadcast: above it the linear algorithm is faster, since
 /// every byte crosses between caches twice on the eager path (root to inbox,
 /// inbox back to the receiver, whose clearing makes the root fetch the line
@@ -133,7 +116,7 @@ const EAGER_MAX: usize = 2048;
 /// message fits a slot's ring and is small enough to gain from it.
 pub fn eager_fits(n: usize, len: usize) -> bool {
     let max = if n <= 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
-    len <= max && ring::cells(len) <= slot_cells(n)
+    len <= max && inbox::fits(n, len)
 }
 
 /// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
@@ -149,22 +132,14 @@ pub fn eager(
     len: usize,
     root: usize,
 ) -> Result<(), ring::Mismatch> {
-    if !members_share_memory(c) {
+    if !inbox::members_share_memory(c) {
         linear(c, dest, source, len, root, &|| {});
         return Ok(());
     }
     eager_rings(c, dest, source, inbox, len, root)
 }
 
-/// Whether the eager rings can be used: they are written by load and store,
-/// so only when the transport maps every member's memory. Each member
-/// answers alike (a group spanning nodes has, for every member, one on
-/// another node), so all take the same path.
-pub fn members_share_memory(c: &Coll<'_>) -> bool {
-    (0..c.g.size).all(|k| c.rt.transport.shares_memory(c.g.pe(k)))
-}
-
-/// [`eager`] once [`members_share_memory`] holds.
+/// [`eager`] once [`inbox::members_share_memory`] holds.
 pub fn eager_rings(
     c: &Coll<'_>,
     dest: SymOffset,
@@ -173,24 +148,8 @@ pub fn eager_rings(
     len: usize,
     root: usize,
 ) -> Result<(), ring::Mismatch> {
-    let (r, n) = (c.g.rank, c.g.size);
-    // Same padding on every PE: segments are page-aligned.
-    let first = c.local(inbox).align_offset(ring::CELL);
-    let slot = slot_cells(n);
-    let ring_of = |k: usize| {
-        let off = SymOffset(inbox.0 + first + slot_of(root, k) * slot * ring::CELL);
-        let Some(base) = c.rt.transport.local_ptr(c.g.pe(k), off) else {
-            unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
-        };
-        let base = base.as_ptr();
-        // SAFETY: the root's slot of rank k's inbox: line-aligned, and
-        // slot_of(root, k) < n - 1, so the slot ends within (n - 1) * slot
-        // <= INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for
-        // the padding); the inbox is in rank k's mapped segment (checked
-        // symmetric by the caller), and only the root writes and rank k
-        // reads this slot.
-        unsafe { ring::Ring::new(base, slot) }
-    };
+    let r = c.g.rank;
+    let ring_of = |k: usize| inbox::ring_between(c, inbox, root, k);
     let cur = ring::cursors(inbox.0, c.rt.npes);
     let total = ring::cells(len);
     if r == root {
@@ -244,7 +203,7 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
             rest.push((k, done));
         }
     }
-    wake_all(c, (0..n).filter(|&k| k != root));
+    inbox::wake_all(c, (0..n).filter(|&k| k != root));
     while let Some(&(k, done)) = rest.first() {
         c.wait_for(
             || {
@@ -258,7 +217,7 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
         for (k, done) in rest.iter_mut() {
             *done += ring_of(*k).push(start(*k), src, *done);
         }
-        wake_all(c, rest.iter().map(|&(k, _)| k));
+        inbox::wake_all(c, rest.iter().map(|&(k, _)| k));
         rest.retain(|&(_, done)| done < total);
     }
     for k in (0..n).filter(|&k| k != root) {
@@ -268,16 +227,7 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
 
 /// Wakes rank `k` if it sleeps on its collective bell.
 fn wake(c: &Coll<'_>, k: usize) {
-    wake_all(c, std::iter::once(k));
-}
-
-/// Wakes the ranks of `ks` that sleep on their collective bell: one fence
-/// for all (the cells' stores are visible before the sleepers are read).
-fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
-    fence(Ordering::SeqCst);
-    for k in ks {
-        c.rt.transport.wake(c.g.pe(k));
-    }
+    inbox::wake_all(c, std::iter::once(k));
 }
 
 /// Linear broadcast; the root runs `meanwhile` once the receivers may read
@@ -373,21 +323,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn eager_slots_fit_the_inbox() {
-        // One slot per other rank, whatever the padding before the first
-        // line; a message goes eagerly up to the smaller of its slot and the
-        // size where the linear algorithm is faster.
+    fn eager_sizes_stop_where_linear_wins_or_the_slot_ends() {
+        // A message goes eagerly up to the smaller of its slot and the size
+        // where the linear algorithm is faster (slots: `inbox`'s test).
         assert!(eager_fits(2, EAGER_MAX_PAIR) && !eager_fits(2, EAGER_MAX_PAIR + 1));
         assert!(eager_fits(3, EAGER_MAX) && !eager_fits(3, EAGER_MAX + 1));
-        assert!(eager_fits(INBOX_CELLS + 1, 8) && !eager_fits(INBOX_CELLS + 2, 8));
-        for n in [2, 3, 8, 40, 100, INBOX_CELLS + 1] {
-            let cells = slot_cells(n);
-            assert!((n - 1) * cells * ring::CELL + ring::CELL - 8 <= INBOX_BYTES);
+        assert!(eager_fits(inbox::INBOX_CELLS + 1, 8) && !eager_fits(inbox::INBOX_CELLS + 2, 8));
+        for n in [2, 3, 8, 40, 100] {
+            let cells = inbox::slot_cells(n);
             let max = if n == 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
             assert!(eager_fits(n, max.min(cells * ring::PAYLOAD)));
             assert!(!eager_fits(n, cells * ring::PAYLOAD + 1));
         }
-        assert_eq!((slot_of(0, 1), slot_of(2, 1), slot_of(1, 2)), (0, 1, 1));
     }
 
     #[test]

@@ -9,8 +9,12 @@
 //! at the end it waits for the right neighbour to finish reading its dest.
 //! Collect first publishes each member's size in its sync array and meets the
 //! others in a barrier, so every member can place every block.
+//! Small team fcollects go in one round through the team's inbox
+//! ([`fcollect_eager`]); the active-set ones push into the pSync's
+//! ([`push_exchange`]).
 
 use super::Coll;
+use super::inbox::{self, Disagreement};
 use super::registry::Collect;
 use crate::heap::SymOffset;
 
@@ -121,6 +125,29 @@ pub fn push_exchange(
 pub fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
     let src = c.local(source) as *const u8;
     push_exchange(c, dest, inbox, len, c.l.ring_ready(), |_| src);
+}
+
+/// fcollect for the team routines, in one round through the team's `inbox`
+/// (`inbox::exchange`; the caller checked that it applies): this PE's
+/// source goes to every other member, whose blocks land straight in this
+/// PE's dest, written by nobody else.
+pub fn fcollect_eager(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    len: usize,
+) -> Result<(), Disagreement> {
+    let block = |k: usize| c.local(SymOffset(dest.0 + k * len));
+    let src = c.local(source) as *const u8;
+    // SAFETY: source holds len bytes and dest n * len on this PE (symmetric,
+    // checked by the caller); nobody else writes this PE's dest.
+    unsafe { inbox::exchange(c, inbox, len, |_| src, block)? };
+    // Last: an in-place source (dest's block r) was pushed before any block
+    // landed; `copy` allows the overlap.
+    // SAFETY: as above.
+    unsafe { std::ptr::copy(src, block(c.g.rank), len) };
+    Ok(())
 }
 
 /// fcollect: `len` bytes from every member.

@@ -7,11 +7,13 @@
 //! builds the [`Coll`], chooses the algorithm here (from the group size, the
 //! length and the configuration, or the graph the strategy prescribes), runs
 //! it, and gives the memory back when the `Coll` drops; a small team
-//! broadcast instead pushes into the team's inbox in one round and asks the
-//! strategy for nothing. An active-set collective runs on the caller's
+//! broadcast, fcollect, alltoall or reduction instead goes through the
+//! team's inbox in one round and asks the strategy for nothing
+//! ([`team_is_eager`]). An active-set collective runs on the caller's
 //! pSync, and may push into its inbox.
 
-use super::registry::Push;
+use super::inbox::{self, Disagreement};
+use super::registry::{Algorithms, Collect, Push, Reduce};
 use super::{Coll, Done, Group, Transported, barrier, bcast};
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, Grant, Layout, Mem, TeamSync};
@@ -127,10 +129,64 @@ pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: i
     each(&|| c.barrier())
 }
 
-/// The part of a team broadcast's eager choice (see [`broadcast`]) that
-/// depends on the team and the message only (what the simulator can know).
-pub fn team_bcast_is_eager(configured: super::registry::Bcast, n: usize, len: usize) -> bool {
-    n > 1 && configured.resolve_user_sync(n, len) == Push::Push
+/// Largest message (per pair of members) of a team fcollect, alltoall or
+/// reduction that goes through the inbox in one round: every byte then
+/// crosses between caches twice (into the receiver's inbox and out of it,
+/// whose clearing makes the sender fetch the line again) where the pulling
+/// algorithms move it once but take two barriers; measured back to back on
+/// 2 cores with `benches/c/coll.c` (the same limits as the eager broadcast's,
+/// `bcast::eager_fits`).
+pub const EXCHANGE_MAX_PAIR: usize = 512;
+pub const EXCHANGE_MAX: usize = 2048;
+
+/// Whether a team collective of kind `op` with messages of `len` bytes on a
+/// team of `n` goes through the team's inbox in one round, with the
+/// algorithms `algs` configured: broadcasts (`bcast::eager_fits`),
+/// fcollects, alltoalls and reductions (`inbox::exchange`) when the
+/// configured algorithm is the automatic one and the message fits. The part
+/// of the choice that depends on the team and the message only (what the
+/// simulator can know: [`sim`](crate::sim) makes the same call); the entry
+/// points also need every member's memory mapped here.
+pub fn team_is_eager(algs: Algorithms, op: CollOp, n: usize, len: usize) -> bool {
+    let exchange = || len <= if n <= 2 { EXCHANGE_MAX_PAIR } else { EXCHANGE_MAX } && inbox::fits(n, len);
+    n > 1
+        && match op {
+            CollOp::Broadcast => algs.bcast.resolve_user_sync(n, len) == Push::Push,
+            CollOp::Collect => algs.collect == Collect::Auto && exchange(),
+            CollOp::Alltoall => exchange(),
+            CollOp::Reduce => algs.reduce == Reduce::Auto && exchange(),
+            CollOp::Barrier => false,
+        }
+}
+
+/// A team collective of kind `op` with messages of `len` bytes that goes
+/// through the team's inbox ([`team_is_eager`], and every member's memory
+/// mapped here): a `Coll` on the inbox and the inbox. That path signals on
+/// no flag (the ring cells say themselves what they hold), so the strategy is
+/// not asked for sync memory, a pairwise graph does not bind it, and the
+/// inbox stands in for the sync memory.
+fn eager_on_team<'a>(
+    rt: &'a World,
+    routine: &'static str,
+    t: TeamRef<'a>,
+    op: CollOp,
+    len: usize,
+) -> Option<(Coll<'a>, SymOffset)> {
+    let inbox = t.sync.inbox()?;
+    let c = Coll::new(
+        rt,
+        routine,
+        t.group,
+        (Mem::Array(inbox), t.sync.layout),
+        (SymOffset(0), 0),
+        None,
+        None,
+    );
+    if !team_is_eager(c.algs, op, t.group.size, len) || !inbox::members_share_memory(&c) {
+        return None;
+    }
+    rt.psync.accounting.count_collective();
+    Some((c, inbox))
 }
 
 /// `shmem_broadcast` on a team: small messages go eagerly through the
@@ -145,31 +201,13 @@ pub fn broadcast(
     len: usize,
     root: usize,
 ) -> Result<(), u64> {
-    // Eager when the configured algorithm allows it, the message fits and
-    // every member's memory is mapped here. That path signals on no flag
-    // (the ring cells say themselves what they hold), so the strategy is not
-    // asked for sync memory, a pairwise graph does not bind it, and the inbox
-    // stands in for the sync memory; `sim` models the same choice
-    // ([`team_bcast_is_eager`]).
-    if let Some(inbox) = t.sync.inbox() {
-        let c = Coll::new(
-            rt,
-            routine,
-            t.group,
-            (Mem::Array(inbox), t.sync.layout),
-            (SymOffset(0), 0),
-            None,
-            None,
-        );
-        if team_bcast_is_eager(c.algs.bcast, t.group.size, len) && bcast::members_share_memory(&c) {
-            rt.psync.accounting.count_collective();
-            if c.g.rank == root && dest != source {
-                // SAFETY: both ranges are this PE's symmetric buffers of len
-                // bytes (checked by the caller); `copy` allows overlap.
-                unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
-            }
-            return bcast::eager_rings(&c, dest, source, inbox, len, root).map_err(|m| m.found);
+    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Broadcast, len) {
+        if c.g.rank == root && dest != source {
+            // SAFETY: both ranges are this PE's symmetric buffers of len
+            // bytes (checked by the caller); `copy` allows overlap.
+            unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
         }
+        return bcast::eager_rings(&c, dest, source, inbox, len, root).map_err(|m| m.found);
     }
     let c = on_team(rt, routine, t, CollOp::Broadcast, true);
     let alg = c.algs.bcast.resolve(t.group.size, len);
@@ -191,14 +229,38 @@ pub fn collect(
     super::collect::collect(&c, c.algs.collect.resolve(t.group.size), dest_for, source, len);
 }
 
-pub fn fcollect(rt: &World, routine: &'static str, t: TeamRef<'_>, (dest, source): (SymOffset, SymOffset), len: usize) {
+/// `shmem_fcollect`: small blocks in one round through the team's inbox.
+/// Err: a member sent a block of another length.
+pub fn fcollect(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    (dest, source): (SymOffset, SymOffset),
+    len: usize,
+) -> Result<(), Disagreement> {
+    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Collect, len) {
+        return super::collect::fcollect_eager(&c, dest, source, inbox, len);
+    }
     let c = on_team(rt, routine, t, CollOp::Collect, true);
     super::collect::fcollect(&c, c.algs.collect.resolve(t.group.size), dest, source, len);
+    Ok(())
 }
 
-pub fn alltoall(rt: &World, routine: &'static str, t: TeamRef<'_>, (dest, source): (SymOffset, SymOffset), len: usize) {
+/// `shmem_alltoall`: small blocks in one round through the team's inbox.
+/// Err: a member sent a block of another length.
+pub fn alltoall(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    (dest, source): (SymOffset, SymOffset),
+    len: usize,
+) -> Result<(), Disagreement> {
+    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Alltoall, len) {
+        return super::alltoall::alltoall_eager(&c, dest, source, inbox, len);
+    }
     let c = on_team(rt, routine, t, CollOp::Alltoall, true);
     super::alltoall::alltoall(&c, dest, source, len);
+    Ok(())
 }
 
 /// `shmem_alltoalls`: strides `dst`, `sst` in elements of `T`.
@@ -214,7 +276,9 @@ pub fn alltoalls<T: Copy>(
     super::alltoall::alltoalls::<T>(&c, dest, source, dst, sst, nelems);
 }
 
-/// A team reduction of `n` elements (`len` bytes) with `O`.
+/// A team reduction of `n` elements (`len` bytes) with `O`: small arrays
+/// in one round through the team's inbox. Err: a member sent an array of
+/// another length.
 pub fn reduce<T: Copy, O: Combine<T>>(
     rt: &World,
     routine: &'static str,
@@ -222,9 +286,13 @@ pub fn reduce<T: Copy, O: Combine<T>>(
     (dest, source): (SymOffset, SymOffset),
     n: usize,
     len: usize,
-) {
+) -> Result<(), Disagreement> {
+    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Reduce, len) {
+        return super::reduce::eager::<T, O>(&c, dest, source, inbox, n);
+    }
     let c = on_team(rt, routine, t, CollOp::Reduce, true);
     super::reduce::run::<T, O>(&c, c.algs.reduce.resolve(t.group.size, len), dest, source, n);
+    Ok(())
 }
 
 /// `shmem_sum_inscan` / `shmem_sum_exscan` with `O`.

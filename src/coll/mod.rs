@@ -49,12 +49,14 @@ pub mod barrier;
 mod bcast;
 mod collect;
 pub mod entry;
+mod inbox;
 mod reduce;
 pub mod registry;
 pub mod ring;
 pub mod topology;
 
 pub use entry::*;
+pub use inbox::Disagreement;
 
 use crate::heap::SymOffset;
 use crate::psync::{Graph, Layout, Mem, Remote, SyncStrategy, TeamSync, Ticket};

@@ -5,6 +5,10 @@
 //! folds the sources in rank order; recursive doubling combines the partials
 //! of a pair as (lower rank, higher rank) on both sides.
 //!
+//! Eager (small team reductions, [`eager`]): every member sends its source
+//! to every other through the team's inbox and folds all of them in rank
+//! order, in one round.
+//!
 //! Linear: a barrier (every source ready), each member reads every source and
 //! folds them into private memory, a barrier (nobody reads a source any more,
 //! so an in-place dest may be overwritten), then the result goes to dest.
@@ -25,6 +29,7 @@
 //! `r < n - p` writes the result into its extra's dest.
 
 use super::Coll;
+use super::inbox::{self, Disagreement};
 use super::registry::Reduce;
 use crate::heap::SymOffset;
 use crate::types::Combine;
@@ -108,6 +113,41 @@ pub fn push<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOf
     // this PE has left the call (the caller's guarantee on the pSync).
     unsafe { std::ptr::write_bytes(c.local(inbox), 0, size * len) };
     store(c, dest, &acc);
+}
+
+/// Team reduction in one round through the team's `inbox`
+/// (`inbox::exchange`; the caller checked that it applies): every member
+/// sends its source to every other and folds all n arrays in rank order,
+/// as `linear` does, so every member computes the same bits. The arrays are
+/// taken into private memory, so an in-place dest is written only at the
+/// end.
+pub fn eager<T: Copy, O: Combine<T>>(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    n: usize,
+) -> Result<(), Disagreement> {
+    let (r, size) = (c.g.rank, c.g.size);
+    let len = n * size_of::<T>();
+    let mut all: Vec<T> = Vec::with_capacity(size * n);
+    let base = all.as_mut_ptr() as *mut u8;
+    let src = c.local(source) as *const u8;
+    // SAFETY: `all` has room for size arrays of len bytes, private to this
+    // call; source holds len bytes on this PE (checked by the caller).
+    unsafe {
+        inbox::exchange(c, inbox, len, |_| src, |k| base.add(k * len))?;
+        std::ptr::copy_nonoverlapping(src, base.add(r * len), len);
+        // Every array is in: the others' above, this PE's just now; T is
+        // plain data.
+        all.set_len(size * n);
+    }
+    let (acc, rest) = all.split_at_mut(n);
+    for other in rest.chunks_exact(n) {
+        fold::<T, O>(acc, other, true);
+    }
+    store(c, dest, acc);
+    Ok(())
 }
 
 /// Folds ranks `0..upto` (in rank order) into dest; with `upto == size` this is

@@ -160,6 +160,14 @@ pub struct Algorithms {
 }
 
 impl Algorithms {
+    /// Every choice automatic (no `SHMEM_*_ALGORITHM` set).
+    pub const AUTO: Algorithms = Algorithms {
+        barrier: Barrier::Auto,
+        bcast: Bcast::Auto,
+        reduce: Reduce::Auto,
+        collect: Collect::Auto,
+    };
+
     /// The algorithms the graph prescribes (they override `SHMEM_*_ALGORITHM`).
     pub fn pairwise(g: Graph) -> Algorithms {
         match g {

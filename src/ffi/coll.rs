@@ -174,6 +174,18 @@ fn inbox(rt: &Runtime, routine: &'static str, g: Group, psync: *mut c_long, kind
     SymOffset(flags.0 + FLAG_BYTES)
 }
 
+/// A team member sent a message of another length through the team's inbox
+/// than this PE's `count` argument gives (`len` bytes).
+fn disagreement(routine: &'static str, count: &str, len: usize, e: coll::Disagreement) -> ! {
+    usage(
+        routine,
+        format!(
+            "{count} gives {len} bytes here but team PE {} sends {} bytes on this team",
+            e.from, e.found
+        ),
+    )
+}
+
 fn root_in(routine: &'static str, root: c_int, size: usize) -> usize {
     if root < 0 || root as usize >= size {
         fatal(&Error::new(
@@ -248,7 +260,9 @@ pub fn fcollect<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), false) else {
         return 0;
     };
-    coll::fcollect(rt, routine, t.coll(), (d, s), len);
+    if let Err(e) = coll::fcollect(rt, routine, t.coll(), (d, s), len) {
+        disagreement(routine, "nelems", len, e);
+    }
     0
 }
 
@@ -265,7 +279,9 @@ pub fn alltoall<T: ShmemType>(
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), true) else {
         return 0;
     };
-    coll::alltoall(rt, routine, t.coll(), (d, s), len);
+    if let Err(e) = coll::alltoall(rt, routine, t.coll(), (d, s), len) {
+        disagreement(routine, "nelems", len, e);
+    }
     0
 }
 
@@ -347,7 +363,9 @@ fn reduce_team<T: ShmemType, O: Combine<T>>(
     n: usize,
 ) -> c_int {
     elementwise(routine, team, dest, source, ("nreduce", n), |rt, t, ds, len| {
-        coll::reduce::<T, O>(rt, routine, t, ds, n, len)
+        if let Err(e) = coll::reduce::<T, O>(rt, routine, t, ds, n, len) {
+            disagreement(routine, "nreduce", len, e);
+        }
     })
 }
 

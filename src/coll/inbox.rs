@@ -1,0 +1,215 @@
+//! The inbox of a team (or of an active set's pSync): `INBOX_BYTES` on
+//! every member, cut into one [`Ring`](ring::Ring) per other member, so that
+//! every ordered pair of PEs has a single-producer, single-consumer queue of
+//! self-describing cells. Small collectives complete through it in one
+//! round: the eager broadcast (`bcast::eager`), where the root pushes and
+//! returns, and [`exchange`], where every member pushes to every other and
+//! takes what the others pushed to it (team fcollect, alltoall and
+//! reductions, see `entry`).
+//!
+//! Nothing here signals on a flag: a cell's header says that it holds a
+//! message and how long it is, and the rings are flow-controlled (a sender
+//! waits for room), so a member may run ahead into its next calls while a
+//! slow one still reads this call's messages, and no strategy memory is
+//! needed. Both sides of a ring count the messages they moved in private
+//! memory (`ring::cursors`, one pair of counts per pSync offset and peer):
+//! a ring carries the messages of the collectives of one team that go
+//! through the inbox, in call order, and every member makes the same calls
+//! in the same order, so the counts agree. A header of another length means
+//! that the members disagree on the size, which the caller reports.
+//!
+//! Progress: a member can always push its message of the call it is in when
+//! no member is in an earlier call. A PE in the earliest call has, before
+//! it, only calls every other member has finished, and each finished call
+//! took every message sent to that member, so the rings from this PE hold
+//! nothing older than this call; its message fits a slot (the callers
+//! check [`fits`]), so it is written whole. Its own messages come from
+//! members in the same call or later, who have pushed them. So the earliest
+//! call always completes, and a sender that waits for room (a member that
+//! ran ahead by a slot's worth of messages) is woken when the slow member
+//! frees it.
+
+use super::{Coll, ring};
+use crate::heap::SymOffset;
+use crate::psync::INBOX_BYTES;
+use crate::transport::Transport;
+use std::sync::atomic::{Ordering, fence};
+
+/// Cells of the inbox when its start is not cache-line aligned (a pSync
+/// need only be 8-aligned): the ring cells start at the first line boundary
+/// inside it.
+pub const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
+
+/// Cells of each slot of the inbox for a group of `n`.
+pub fn slot_cells(n: usize) -> usize {
+    INBOX_CELLS / n.saturating_sub(1).max(1)
+}
+
+/// Slot of a receiver's inbox that rank `sender` writes into: one per other
+/// rank (a PE sends nothing to itself).
+pub fn slot_of(sender: usize, receiver: usize) -> usize {
+    if sender < receiver { sender } else { sender - 1 }
+}
+
+/// Whether a message of `len` bytes fits one slot of the inbox of a group
+/// of `n` (what [`exchange`]'s progress argument needs).
+pub fn fits(n: usize, len: usize) -> bool {
+    ring::cells(len) <= slot_cells(n)
+}
+
+/// Whether the inbox can be used: its rings are written by load and store,
+/// so only when the transport maps every member's memory. Each member
+/// answers alike (a group spanning nodes has, for every member, one on
+/// another node), so all take the same path.
+pub fn members_share_memory(c: &Coll<'_>) -> bool {
+    (0..c.g.size).all(|k| c.rt.transport.shares_memory(c.g.pe(k)))
+}
+
+/// The ring from rank `sender` to rank `receiver` in the receiver's inbox,
+/// at this process's address for it. [`members_share_memory`] holds, and
+/// the inbox is `INBOX_BYTES` on every member.
+pub fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> ring::Ring {
+    // Same padding on every PE: segments are page-aligned.
+    let first = c.local(inbox).align_offset(ring::CELL);
+    let slot = slot_cells(c.g.size);
+    let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
+    let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), off) else {
+        unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
+    };
+    // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
+    // slot_of(..) < n - 1, so the slot ends within (n - 1) * slot <=
+    // INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for the
+    // padding); the inbox is in the receiver's mapped segment (checked
+    // symmetric by the caller), and only the sender writes and the receiver
+    // reads this slot.
+    unsafe { ring::Ring::new(base.as_ptr(), slot) }
+}
+
+/// Wakes the ranks of `ks` that sleep on their collective bell: one fence
+/// for all (the cells' stores are visible before the sleepers are read).
+pub fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
+    fence(Ordering::SeqCst);
+    for k in ks {
+        c.rt.transport.wake(c.g.pe(k));
+    }
+}
+
+/// What a member found in its inbox instead of the message it expected.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The rank that sent it.
+    pub from: usize,
+    /// The sender's message length in bytes.
+    pub found: u64,
+}
+
+/// One round among all members: every member sends `len` bytes
+/// (`outgoing(k)`, in this PE's memory) to every other member k and receives
+/// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` holds
+/// and [`members_share_memory`]. The pushes are all written before anything
+/// is received, so `incoming` may overlap what `outgoing` reads (an
+/// in-place call). Nothing is exchanged with this PE itself: the caller
+/// moves its own block.
+///
+/// # Safety
+/// `outgoing(k)` is readable and `incoming(k)` writable for `len` bytes, for
+/// every other rank k, for the whole call, and nobody else writes them.
+pub unsafe fn exchange(
+    c: &Coll<'_>,
+    inbox: SymOffset,
+    len: usize,
+    outgoing: impl Fn(usize) -> *const u8,
+    incoming: impl Fn(usize) -> *mut u8,
+) -> Result<(), Disagreement> {
+    let (r, n) = (c.g.rank, c.g.size);
+    let cur = ring::cursors(inbox.0, c.rt.npes);
+    let total = ring::cells(len);
+    let others = || (1..n).map(move |i| (r + i) % n);
+    // Pushes, starting after this rank so that the members spread over the
+    // receivers; every receiver's lines asked for first, so that their
+    // transfers overlap.
+    for k in others() {
+        let start = cur.to(c.g.pe(k)).load(Ordering::Relaxed);
+        ring_between(c, inbox, r, k).prefetch_push(start, total, 0);
+    }
+    for k in others() {
+        let to = cur.to(c.g.pe(k));
+        let start = to.load(Ordering::Relaxed);
+        let ring = ring_between(c, inbox, r, k);
+        // SAFETY: the caller's contract.
+        let msg = unsafe { std::slice::from_raw_parts(outgoing(k), len) };
+        if ring.push(start, msg, 0) < total {
+            // Room for a message that fits a slot: the member has not yet
+            // taken our earlier ones (see the module's progress argument).
+            wake_all(c, std::iter::once(k));
+            c.wait_for(
+                || ring.free(ring.chunk_end(start, total, 0)),
+                std::iter::once(k),
+                || format!("room for a {len}-byte message in the inbox of rank {k}"),
+                String::new,
+            );
+            ring.push(start, msg, 0);
+        }
+        to.store(start + total as u64, Ordering::Relaxed);
+    }
+    wake_all(c, others());
+    // Receipts, in whatever order they arrive.
+    let mut pending: Vec<usize> = others().collect();
+    let mut wrong = None;
+    while !pending.is_empty() {
+        let arrived = |k: usize| {
+            let start = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
+            ring_between(c, inbox, k, r).arrived(start, len, 0)
+        };
+        if !pending.iter().any(|&k| arrived(k)) {
+            c.wait_for(
+                || pending.iter().any(|&k| arrived(k)),
+                pending.iter().copied(),
+                || format!("{len}-byte messages in the inbox from ranks {pending:?}"),
+                String::new,
+            );
+        }
+        pending.retain(|&k| {
+            if !arrived(k) {
+                return true;
+            }
+            let from = cur.from(c.g.pe(k));
+            let start = from.load(Ordering::Relaxed);
+            // SAFETY: the caller's contract.
+            let dst = unsafe { std::slice::from_raw_parts_mut(incoming(k), len) };
+            match ring_between(c, inbox, k, r).pop(start, dst, 0) {
+                Ok(_) => from.store(start + total as u64, Ordering::Relaxed),
+                Err(m) => {
+                    wrong.get_or_insert(Disagreement {
+                        from: k,
+                        found: m.found,
+                    });
+                }
+            }
+            false
+        });
+        if let Some(e) = wrong {
+            return Err(e);
+        }
+    }
+    // Room freed here may be what a member that ran ahead waits for.
+    wake_all(c, others());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_fit_the_inbox() {
+        // One slot per other rank, whatever the padding before the first line.
+        for n in [2, 3, 8, 40, 100, INBOX_CELLS + 1] {
+            let cells = slot_cells(n);
+            assert!((n - 1) * cells * ring::CELL + ring::CELL - 8 <= INBOX_BYTES);
+            assert!(fits(n, cells * ring::PAYLOAD) && !fits(n, cells * ring::PAYLOAD + 1));
+        }
+        assert!(!fits(INBOX_CELLS + 2, 8));
+        assert_eq!((slot_of(0, 1), slot_of(2, 1), slot_of(1, 2)), (0, 1, 1));
+    }
+}
