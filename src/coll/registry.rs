@@ -80,9 +80,10 @@ impl Bcast {
 /// while it is inside the call. Team sync memory has no such guarantee (a
 /// fast member may start the next call before a slow one has seen all of
 /// this call's signals), so the team routines that signal never push; the
-/// one exception is the eager broadcast, which signals on no flag: its ring
-/// cells in the team's inbox say themselves what they hold and are
-/// flow-controlled, so a root may run ahead (`entry::broadcast`).
+/// team's small broadcasts, fcollects, alltoalls and reductions instead go
+/// through its inbox, on no flag: the ring cells there say themselves what
+/// they hold and are flow-controlled, so a member may run ahead
+/// (`entry::team_is_eager`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Push<A> {
     Push,
