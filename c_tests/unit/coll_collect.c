@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
+ * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
  * stdout: collects ok
  */
 /* Team collects (OpenSHMEM 1.5, 9.9.8) on every team of coll.h, for the 24 RMA types and the

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
+ * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
  * stdout: reductions ok
  */
 /* Team reductions (OpenSHMEM 1.5, 9.9.11) on every team of coll.h: and, or and xor for the 14
