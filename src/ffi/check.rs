@@ -295,10 +295,33 @@ pub fn null_pointer(routine: &'static str, name: &'static str) -> ! {
 /// The live team the handle argument `name` names, or a fatal "not a valid
 /// team" error.
 #[inline]
-pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> std::sync::Arc<crate::team::Team> {
-    match crate::runtime::get(routine).teams.lookup(h.raw()) {
-        Some(t) => t,
+pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> TeamArg {
+    let teams = &crate::runtime::get(routine).teams;
+    if let Some(t) = teams.predefined(h.raw()) {
+        return TeamArg::Predefined(t);
+    }
+    match teams.lookup(h.raw()) {
+        Some(t) => TeamArg::Created(t),
         None => fatal(&Error::new(routine, ErrorKind::InvalidTeam { name, raw: h.raw() })),
+    }
+}
+
+/// A team argument, checked: a predefined team (borrowed for the life of
+/// the process, see `Teams::predefined`) or a created one (counted, so that
+/// it outlives a concurrent destroy).
+pub enum TeamArg {
+    Predefined(&'static crate::team::Team),
+    Created(std::sync::Arc<crate::team::Team>),
+}
+
+impl std::ops::Deref for TeamArg {
+    type Target = crate::team::Team;
+    #[inline]
+    fn deref(&self) -> &crate::team::Team {
+        match self {
+            TeamArg::Predefined(t) => t,
+            TeamArg::Created(t) => t,
+        }
     }
 }
 

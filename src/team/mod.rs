@@ -20,7 +20,8 @@ use crate::heap::SymOffset;
 use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
 use crate::space::{self, Space, SpaceError, Spaces, arena::Extent};
 use crate::world::World;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
 /// `SHMEM_TEAM_SHARED`, and Sandia OpenSHMEM's `SHMEMX_TEAM_NODE`).
@@ -161,9 +162,37 @@ pub enum SplitError {
 #[derive(Default)]
 pub struct Teams {
     table: RwLock<Table>,
+    /// The predefined teams (raw handles 1 to 3), found without the table's
+    /// lock or a reference count, because every team collective on
+    /// `SHMEM_TEAM_WORLD` looks its team up and four locked instructions
+    /// were a fifth of a small broadcast. Each points into an `Arc` that
+    /// `kept` holds for the life of the process; null while not initialised.
+    predefined: [AtomicPtr<Team>; PREDEFINED.len()],
+    /// Every predefined team ever made (a few per `shmem_init`), never
+    /// dropped, so that a pointer of `predefined` read by one thread stays
+    /// valid while another re-initialises or finalizes.
+    kept: Mutex<Vec<Arc<Team>>>,
 }
 
 impl Teams {
+    /// The predefined team of raw handle `raw`, if it is one and the
+    /// library is initialised: no lock, no reference count.
+    #[inline]
+    pub fn predefined(&self, raw: usize) -> Option<&Team> {
+        let p = self.predefined.get(raw.checked_sub(1)?)?.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer comes from an Arc in `kept`, which is
+        // never dropped (see the field).
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// Makes `team` the predefined team of table slot `index` (lock held).
+    fn set_predefined(&self, table: &mut Table, index: usize, team: Team) {
+        let team = Arc::new(team);
+        self.kept.lock().unwrap_or_else(|e| e.into_inner()).push(team.clone());
+        self.predefined[index].store(Arc::as_ptr(&team) as *mut Team, Ordering::Release);
+        table.slots[index].team = Some(team);
+    }
+
     /// The team behind a raw handle, if it names a live team.
     pub fn lookup(&self, raw: usize) -> Option<Arc<Team>> {
         let (index, generation) = decode(raw)?;
@@ -259,8 +288,8 @@ impl Teams {
                 team: None,
             });
         }
-        for (slot, name) in table.slots.iter_mut().zip(PREDEFINED) {
-            slot.team = Some(Arc::new(world(name)));
+        for (index, name) in PREDEFINED.into_iter().enumerate() {
+            self.set_predefined(&mut table, index, world(name));
         }
         Ok(())
     }
@@ -281,12 +310,13 @@ impl Teams {
         let team = self.remove(raw).ok_or("the node's team vanished")?;
         let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
         for (index, name) in [(1, PREDEFINED[1]), (2, PREDEFINED[2])] {
-            table.slots[index].team = Some(Arc::new(Team {
+            let node = Team {
                 sync: team.sync.clone(),
                 space: team.space.clone(),
                 predefined: Some(name),
                 ..*team
-            }));
+            };
+            self.set_predefined(&mut table, index, node);
         }
         Ok(())
     }
@@ -295,6 +325,9 @@ impl Teams {
     pub fn finalize(&self, spaces: &Spaces) {
         let _guard = spaces.lifecycle();
         let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        for p in &self.predefined {
+            p.store(std::ptr::null_mut(), Ordering::Release);
+        }
         for (i, slot) in table.slots.iter_mut().enumerate() {
             if slot.team.take().is_some() && i >= PREDEFINED.len() {
                 slot.generation = slot.generation.wrapping_add(1);
