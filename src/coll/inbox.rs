@@ -18,22 +18,33 @@
 //! in the same order, so the counts agree. A header of another length means
 //! that the members disagree on the size, which the caller reports.
 //!
-//! Progress: a member can always push its message of the call it is in when
-//! no member is in an earlier call. A PE in the earliest call has, before
-//! it, only calls every other member has finished, and each finished call
-//! took every message sent to that member, so the rings from this PE hold
-//! nothing older than this call; its message fits a slot (the callers
-//! check [`fits`]), so it is written whole. Its own messages come from
-//! members in the same call or later, who have pushed them. So the earliest
-//! call always completes, and a sender that waits for room (a member that
-//! ran ahead by a slot's worth of messages) is woken when the slow member
-//! frees it.
+//! A team's inbox is followed by two slabs (`psync::SLAB_BYTES`) for the
+//! smallest exchanges: in a slab, a header word per other member, then a
+//! block per other member, packed, so that the blocks from all members fill
+//! a few cache lines instead of a line each (at 8 PEs, 8-byte blocks take
+//! two lines where the rings take seven). Calls use the two slabs in turn,
+//! by the parity of a count of slab exchanges both sides keep privately.
+//! No flow control is needed: a member writes into a slab of call i + 2
+//! only after it has finished call i + 1, which needed every member's block
+//! of call i + 1, which each member sends only after it has finished call i
+//! and so emptied (zeroed) that slab.
+//!
+//! Progress on the rings: a member can always push its message of the call
+//! it is in when no member is in an earlier call. A PE in the earliest call
+//! has, before it, only calls every other member has finished, and each
+//! finished call took every message sent to that member, so the rings from
+//! this PE hold nothing older than this call; its message fits a slot (the
+//! callers check [`fits`]), so it is written whole. Its own messages come
+//! from members in the same call or later, who have pushed them. So the
+//! earliest call always completes, and a sender that waits for room (a
+//! member that ran ahead by a slot's worth of messages) is woken when the
+//! slow member frees it.
 
 use super::{Coll, ring};
 use crate::heap::SymOffset;
-use crate::psync::INBOX_BYTES;
+use crate::psync::{INBOX_BYTES, SLAB_BYTES};
 use crate::transport::Transport;
-use std::sync::atomic::{Ordering, fence};
+use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Cells of the inbox when its start is not cache-line aligned (a pSync
 /// need only be 8-aligned): the ring cells start at the first line boundary
@@ -103,10 +114,26 @@ pub struct Disagreement {
     pub found: u64,
 }
 
+/// Bytes of one slab (two per team, used in turn).
+const SLAB: usize = SLAB_BYTES / 2;
+
+/// Bytes between two blocks in a slab.
+fn slab_stride(len: usize) -> usize {
+    len.next_multiple_of(8)
+}
+
+/// Whether blocks of `len` bytes from the other n - 1 members fit a slab,
+/// with their headers.
+pub fn slab_fits(n: usize, len: usize) -> bool {
+    n.saturating_sub(1).saturating_mul(8 + slab_stride(len)) <= SLAB
+}
+
 /// One round among all members: every member sends `len` bytes
 /// (`outgoing(k)`, in this PE's memory) to every other member k and receives
 /// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` holds
-/// and [`members_share_memory`]. The pushes are all written before anything
+/// and [`members_share_memory`], and `inbox` is a team's
+/// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings). Blocks that
+/// [`slab_fits`] go through the slabs, larger ones through the rings. The pushes are all written before anything
 /// is received, so `incoming` may overlap what `outgoing` reads (an
 /// in-place call). Nothing is exchanged with this PE itself: the caller
 /// moves its own block.
@@ -121,6 +148,10 @@ pub unsafe fn exchange(
     outgoing: impl Fn(usize) -> *const u8,
     incoming: impl Fn(usize) -> *mut u8,
 ) -> Result<(), Disagreement> {
+    if slab_fits(c.g.size, len) {
+        // SAFETY: the caller's contract; a team inbox has its slabs.
+        return unsafe { exchange_slabs(c, inbox, len, outgoing, incoming) };
+    }
     let (r, n) = (c.g.rank, c.g.size);
     let cur = ring::cursors(inbox.0, c.rt.npes);
     let total = ring::cells(len);
@@ -197,6 +228,93 @@ pub unsafe fn exchange(
     Ok(())
 }
 
+/// [`exchange`] through the slabs after the team's rings.
+///
+/// # Safety
+/// As [`exchange`], and [`slab_fits`] holds.
+unsafe fn exchange_slabs(
+    c: &Coll<'_>,
+    inbox: SymOffset,
+    len: usize,
+    outgoing: impl Fn(usize) -> *const u8,
+    incoming: impl Fn(usize) -> *mut u8,
+) -> Result<(), Disagreement> {
+    let (r, n) = (c.g.rank, c.g.size);
+    let calls = ring::cursors(inbox.0, c.rt.npes).slab_calls();
+    let call = calls.load(Ordering::Relaxed);
+    calls.store(call + 1, Ordering::Relaxed);
+    let slab = SymOffset(inbox.0 + INBOX_BYTES + (call % 2) as usize * SLAB);
+    let stride = slab_stride(len);
+    // Rank `sender`'s header and block in rank `receiver`'s slab.
+    let at = |receiver: usize, sender: usize| {
+        let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), slab) else {
+            unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
+        };
+        let base = base.as_ptr();
+        let i = slot_of(sender, receiver);
+        // (n - 1) headers, then (n - 1) blocks of `stride`, within the slab
+        // (slab_fits).
+        (base.wrapping_add(i * 8), base.wrapping_add((n - 1) * 8 + i * stride))
+    };
+    let header = |p: *mut u8| {
+        // SAFETY: an 8-aligned header word of a mapped slab (the inbox is
+        // 8-aligned, SLAB and INBOX_BYTES multiples of 8), accessed
+        // atomically by its one writer and one reader.
+        unsafe { AtomicU64::from_ptr(p as *mut u64) }
+    };
+    let others = || (1..n).map(move |i| (r + i) % n);
+    for k in others() {
+        let (h, block) = at(k, r);
+        // SAFETY: the caller's contract for outgoing(k); the block is ours
+        // in k's slab, empty (see the module comment), len <= stride bytes.
+        unsafe { std::ptr::copy_nonoverlapping(outgoing(k), block, len) };
+        header(h).store(len as u64, Ordering::Release);
+    }
+    wake_all(c, others());
+    let mut pending: Vec<usize> = others().collect();
+    let arrived = |k: usize| header(at(r, k).0).load(Ordering::Relaxed) != 0;
+    while !pending.is_empty() {
+        if !pending.iter().any(|&k| arrived(k)) {
+            c.wait_for(
+                || pending.iter().any(|&k| arrived(k)),
+                pending.iter().copied(),
+                || {
+                    format!(
+                        "{len}-byte blocks in the team's slab {} from ranks {pending:?}",
+                        call % 2
+                    )
+                },
+                String::new,
+            );
+        }
+        let mut wrong = None;
+        pending.retain(|&k| {
+            let (h, block) = at(r, k);
+            let found = header(h).load(Ordering::Acquire);
+            if found == 0 {
+                return true;
+            }
+            if found != len as u64 {
+                wrong.get_or_insert(Disagreement { from: k, found });
+                return false;
+            }
+            // SAFETY: k's block, published by its header (acquire above);
+            // the caller's contract for incoming(k). Zeroed after the copy:
+            // the slab must be empty when a later call uses it.
+            unsafe {
+                std::ptr::copy_nonoverlapping(block, incoming(k), len);
+                std::ptr::write_bytes(block, 0, len);
+            }
+            header(h).store(0, Ordering::Relaxed);
+            false
+        });
+        if let Some(e) = wrong {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +329,14 @@ mod tests {
         }
         assert!(!fits(INBOX_CELLS + 2, 8));
         assert_eq!((slot_of(0, 1), slot_of(2, 1), slot_of(1, 2)), (0, 1, 1));
+    }
+
+    #[test]
+    fn slabs_hold_headers_and_packed_blocks() {
+        // At 8 PEs the seven 8-byte blocks take 56 bytes after 56 of headers.
+        assert!(slab_fits(8, 8) && slab_fits(8, 280) && !slab_fits(8, 281));
+        assert!(slab_fits(2, SLAB - 8) && !slab_fits(2, SLAB - 7));
+        assert!(slab_fits(129, 8) && !slab_fits(130, 8));
+        assert_eq!((slab_stride(1), slab_stride(8), slab_stride(9)), (8, 8, 16));
     }
 }

@@ -240,7 +240,7 @@ pub fn stats_line(me: usize, npes: usize, strategy: Strategy, l: &Ledger, signal
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::psync::{Graph, INBOX_BYTES, UNIT};
+    use crate::psync::{Graph, TEAM_INBOX_BYTES, UNIT};
 
     #[test]
     fn ledger_tracks_peaks_and_baseline() {
@@ -255,15 +255,19 @@ mod tests {
         assert_eq!((l.baseline, l.baseline_peak, l.baseline_never_freed), (128, 256, 256));
         let q = Plan::new(Strategy::ExtraSync, 4096, 1024, 2, 16);
         assert_eq!((q.array_bytes, q.initial, q.cap), (384, 2, 16));
-        assert_eq!(q.units(), (1024 + INBOX_BYTES + 16 * 384) / UNIT);
+        assert_eq!(q.units(), (1024 + TEAM_INBOX_BYTES + 16 * 384) / UNIT);
         assert_eq!(
             Plan::new(Strategy::Pairwise(Graph::Tree), 8, 1024, 2, 16).units(),
-            (1024 + INBOX_BYTES) / UNIT
+            (1024 + TEAM_INBOX_BYTES) / UNIT
         );
         // A team of one broadcasts to nobody: no inbox.
         assert_eq!(Plan::new(Strategy::Traditional, 1, 1024, 2, 16).inbox, 0);
         l.team_created(&q, 4096);
-        assert_eq!(l.scratch, 1024 + 1024 + INBOX_BYTES * 2, "the inbox counts as scratch");
+        assert_eq!(
+            l.scratch,
+            1024 + 1024 + TEAM_INBOX_BYTES * 2,
+            "the inbox counts as scratch"
+        );
     }
 
     #[test]

@@ -74,6 +74,11 @@ pub const FLAG_BYTES: usize = FLAG_WORDS * 8;
 /// 32 KiB / (n - 1) per pSync (`coll::bcast`), and n PEs' blocks of up to
 /// 32 KiB / n go in one round.
 pub const INBOX_BYTES: usize = 32 << 10;
+/// Bytes after a team's inbox rings: the two slabs of its small exchanges
+/// (`coll::inbox::exchange`), used by its calls in turn.
+pub const SLAB_BYTES: usize = 4 << 10;
+/// Bytes of a team's inbox: the rings of a pSync's inbox, then the slabs.
+pub const TEAM_INBOX_BYTES: usize = INBOX_BYTES + SLAB_BYTES;
 /// Bytes of a user's pSync array with an inbox.
 pub const INBOX_PSYNC_BYTES: usize = FLAG_BYTES + INBOX_BYTES;
 /// Allocation unit of the arena (a multiple of the cache line).
@@ -128,14 +133,14 @@ pub enum Mem {
     Pairs(SymOffset),
 }
 
-/// The shape of a team's region: scratch first, then the broadcast inbox
-/// (teams of two or more), then `cap` array slots, of which `initial` are
+/// The shape of a team's region: scratch first, then the inbox (teams of
+/// two or more), then `cap` array slots, of which `initial` are
 /// taken at creation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub scratch: usize,
-    /// Bytes of the inbox that small team broadcasts are pushed into
-    /// (`coll::bcast::eager`): [`INBOX_BYTES`], or 0 for a team of one.
+    /// Bytes of the inbox that small team collectives go through
+    /// (`coll::inbox`): [`TEAM_INBOX_BYTES`], or 0 for a team of one.
     pub inbox: usize,
     pub array_bytes: usize,
     pub initial: usize,
@@ -147,7 +152,7 @@ impl Plan {
         let (initial, cap) = strategy.slots(pool, pool_max);
         Plan {
             scratch: scratch.next_multiple_of(UNIT),
-            inbox: if size > 1 { INBOX_BYTES } else { 0 },
+            inbox: if size > 1 { TEAM_INBOX_BYTES } else { 0 },
             array_bytes: array_bytes(size),
             initial,
             cap,
@@ -209,7 +214,8 @@ impl TeamSync {
         self.base
     }
 
-    /// The inbox small broadcasts of the team are pushed into, if any.
+    /// The inbox small collectives of the team go through, if any
+    /// ([`TEAM_INBOX_BYTES`] on every member: rings, then slabs).
     pub fn inbox(&self) -> Option<SymOffset> {
         (self.plan.inbox > 0).then_some(SymOffset(self.base.0 + self.plan.scratch))
     }
