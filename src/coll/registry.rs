@@ -108,6 +108,9 @@ pub enum Reduce {
     RecursiveDoubling,
     /// Reduce-scatter then allgather around the ring.
     Ring,
+    /// Each rank folds its block of every source in rank order, then copies
+    /// the other blocks from their owners' dests.
+    ScatterGather,
 }
 
 impl Reduce {
@@ -230,6 +233,7 @@ impl From<ReduceAlgorithm> for Reduce {
             ReduceAlgorithm::Linear => Reduce::Linear,
             ReduceAlgorithm::RecursiveDoubling => Reduce::RecursiveDoubling,
             ReduceAlgorithm::Ring => Reduce::Ring,
+            ReduceAlgorithm::ScatterGather => Reduce::ScatterGather,
         }
     }
 }
