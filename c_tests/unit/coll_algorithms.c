@@ -2,7 +2,7 @@
  * np: 2 3 5 8
  * variant: SHMEM_BARRIER_ALGORITHM=dissemination tree linear
  * variant: SHMEM_BCAST_ALGORITHM=linear binomial
- * variant: SHMEM_REDUCE_ALGORITHM=linear recursive-doubling ring
+ * variant: SHMEM_REDUCE_ALGORITHM=linear recursive-doubling ring scatter-gather
  * variant: SHMEM_COLLECT_ALGORITHM=linear ring
  * variant: SHMEM_TEAM_SCRATCH_SIZE=1K
  * timeout: 120

@@ -3,7 +3,8 @@
 //! Every member must end with bit-identical results, also for floating types,
 //! so operands are always combined in a fixed order: the linear algorithm
 //! folds the sources in rank order; recursive doubling combines the partials
-//! of a pair as (lower rank, higher rank) on both sides.
+//! of a pair as (lower rank, higher rank) on both sides; scatter-gather
+//! computes each block once, in rank order, and copies it to the others.
 //!
 //! Eager (small team reductions, [`eager`]): every member sends its source
 //! to every other through the team's inbox and folds all of them in rank
@@ -19,6 +20,11 @@
 //! exposes the sum in the other half of its scratch, which the right neighbour
 //! has acknowledged reading), after which PE r holds block `r + 1` reduced; then
 //! an allgather around the ring through the dest buffers, as in collect.
+//!
+//! Scatter-gather: a barrier; rank r folds block r of every source, in rank
+//! order, into its own dest (a piece at a time in private memory); a barrier
+//! (every block is reduced and no source is read any more); every rank copies
+//! block k from rank k's dest; a barrier (no dest is read any more).
 //!
 //! Recursive doubling, per chunk of the scratch buffer's size: with p the
 //! largest power of two not above n, each of the n - p "extra" ranks hands its
@@ -77,6 +83,7 @@ pub fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, s
     match alg {
         Reduce::RecursiveDoubling => recursive_doubling::<T, O>(c, dest, source, n),
         Reduce::Ring => ring::<T, O>(c, dest, source, n),
+        Reduce::ScatterGather => scatter_gather::<T, O>(c, dest, source, n),
         _ => linear::<T, O>(c, dest, source, n, c.g.size),
     }
 }
@@ -302,4 +309,63 @@ fn ring<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset
         c.consume(c.l.ring_done(), right, 1);
         at += chunk;
     }
+}
+
+/// Bytes of a block folded at a time in private memory: the accumulator and
+/// one member's piece stay in L1 while every member's block streams through
+/// once, so the only memory traffic is the sources read and the dest written.
+const PIECE_BYTES: usize = 16 << 10;
+
+/// Elements per block of `n` elements over `size` ranks: whole multiples of
+/// 64 bytes when the element size divides 64 (every reduction type does), so
+/// that no two ranks write the same cache line of dest.
+fn block_elems(n: usize, size: usize, el: usize) -> usize {
+    let unit = if el > 0 && 64 % el == 0 { 64 / el } else { 1 };
+    n.div_ceil(size).div_ceil(unit) * unit
+}
+
+/// Direct reduce-scatter, then allgather: rank r folds block r of every
+/// member's source in rank order (each block is computed once, by one PE,
+/// so every member gets the same bits) into its own dest; after a barrier
+/// every rank copies block k from member k's dest. Each byte of a source is
+/// read once and each byte of a dest written once by its owner and copied
+/// by the others, where the ring passes every block through n - 1 partials.
+fn scatter_gather<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize) {
+    let (r, size) = (c.g.rank, c.g.size);
+    let el = size_of::<T>();
+    let bl = block_elems(n, size, el);
+    let span = |k: usize| (k * bl).min(n)..((k + 1) * bl).min(n);
+    let at = |base: SymOffset, i: usize| SymOffset(base.0 + i * el);
+    let piece = (PIECE_BYTES / el.max(1)).max(1);
+    let (mut acc, mut tmp): (Vec<T>, Vec<T>) = (Vec::with_capacity(piece), Vec::with_capacity(piece));
+    // Every member's source is ready.
+    c.barrier();
+    let mine = span(r);
+    let mut i = mine.start;
+    while i < mine.end {
+        let len = piece.min(mine.end - i);
+        read_into(c, 0, at(source, i), len, &mut acc);
+        for k in 1..size {
+            read_into(c, k, at(source, i), len, &mut tmp);
+            fold::<T, O>(&mut acc, &tmp, true);
+        }
+        // In place (dest == source) this overwrites a piece of source block
+        // r, which only this PE reads, and which it has just read in full.
+        store(c, at(dest, i), &acc);
+        i += len;
+    }
+    // Every block is reduced, and nobody reads a source any more (an
+    // in-place dest may now be overwritten outside block r).
+    c.barrier();
+    // Starting at r + 1 spreads the readers over the members.
+    for s in 1..size {
+        let k = (r + s) % size;
+        let rg = span(k);
+        // SAFETY: dest holds n elements on every member; member k's block k
+        // is final (the barrier above), and nobody else writes this PE's
+        // block k.
+        unsafe { c.get(k, at(dest, rg.start), c.local(at(dest, rg.start)), rg.len() * el) };
+    }
+    // Nobody still reads this PE's dest: the caller may reuse it.
+    c.barrier();
 }

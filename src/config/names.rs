@@ -137,6 +137,7 @@ named_choice! {
         Linear = "linear",
         RecursiveDoubling = "recursive-doubling",
         Ring = "ring",
+        ScatterGather = "scatter-gather",
     }
 }
 
