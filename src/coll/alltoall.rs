@@ -8,6 +8,7 @@ use super::Coll;
 use super::inbox::{self, Disagreement};
 use crate::heap::SymOffset;
 use crate::transport::Transport;
+use std::sync::atomic::AtomicU64;
 
 /// Contiguous blocks of `len` bytes.
 pub fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
@@ -32,7 +33,7 @@ pub fn alltoall_eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
-    inbox: SymOffset,
+    inbox: (SymOffset, &AtomicU64),
     len: usize,
 ) -> Result<(), Disagreement> {
     let at = |base: SymOffset, k: usize| c.local(SymOffset(base.0 + k * len));

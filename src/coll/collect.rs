@@ -17,6 +17,7 @@ use super::Coll;
 use super::inbox::{self, Disagreement};
 use super::registry::Collect;
 use crate::heap::SymOffset;
+use std::sync::atomic::AtomicU64;
 
 /// `lens[k]` is the byte length of rank k's block; `source` has `lens[me]`.
 fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, lens: &[usize], met: bool) {
@@ -135,7 +136,7 @@ pub fn fcollect_eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
-    inbox: SymOffset,
+    inbox: (SymOffset, &AtomicU64),
     len: usize,
 ) -> Result<(), Disagreement> {
     let block = |k: usize| c.local(SymOffset(dest.0 + k * len));

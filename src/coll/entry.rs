@@ -239,7 +239,7 @@ pub fn fcollect(
     len: usize,
 ) -> Result<(), Disagreement> {
     if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Collect, len) {
-        return super::collect::fcollect_eager(&c, dest, source, inbox, len);
+        return super::collect::fcollect_eager(&c, dest, source, (inbox, &t.sync.slab_calls), len);
     }
     let c = on_team(rt, routine, t, CollOp::Collect, true);
     super::collect::fcollect(&c, c.algs.collect.resolve(t.group.size), dest, source, len);
@@ -256,7 +256,7 @@ pub fn alltoall(
     len: usize,
 ) -> Result<(), Disagreement> {
     if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Alltoall, len) {
-        return super::alltoall::alltoall_eager(&c, dest, source, inbox, len);
+        return super::alltoall::alltoall_eager(&c, dest, source, (inbox, &t.sync.slab_calls), len);
     }
     let c = on_team(rt, routine, t, CollOp::Alltoall, true);
     super::alltoall::alltoall(&c, dest, source, len);
@@ -288,7 +288,7 @@ pub fn reduce<T: Copy, O: Combine<T>>(
     len: usize,
 ) -> Result<(), Disagreement> {
     if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Reduce, len) {
-        return super::reduce::eager::<T, O>(&c, dest, source, inbox, n);
+        return super::reduce::eager::<T, O>(&c, dest, source, (inbox, &t.sync.slab_calls), n);
     }
     let c = on_team(rt, routine, t, CollOp::Reduce, true);
     super::reduce::run::<T, O>(&c, c.algs.reduce.resolve(t.group.size, len), dest, source, n);

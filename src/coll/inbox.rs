@@ -23,7 +23,8 @@
 //! block per other member, packed, so that the blocks from all members fill
 //! a few cache lines instead of a line each (at 8 PEs, 8-byte blocks take
 //! two lines where the rings take seven). Calls use the two slabs in turn,
-//! by the parity of a count of slab exchanges both sides keep privately.
+//! by the parity of a count of slab exchanges every member keeps privately
+//! from the team's creation (`TeamSync::slab_calls`).
 //! No flow control is needed: a member writes into a slab of call i + 2
 //! only after it has finished call i + 1, which needed every member's block
 //! of call i + 1, which each member sends only after it has finished call i
@@ -132,8 +133,9 @@ pub fn slab_fits(n: usize, len: usize) -> bool {
 /// (`outgoing(k)`, in this PE's memory) to every other member k and receives
 /// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` holds
 /// and [`members_share_memory`], and `inbox` is a team's
-/// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings). Blocks that
-/// [`slab_fits`] go through the slabs, larger ones through the rings. The pushes are all written before anything
+/// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings) with its count of
+/// slab exchanges (`TeamSync::slab_calls`). Blocks that [`slab_fits`] go
+/// through the slabs, larger ones through the rings. The pushes are all written before anything
 /// is received, so `incoming` may overlap what `outgoing` reads (an
 /// in-place call). Nothing is exchanged with this PE itself: the caller
 /// moves its own block.
@@ -143,14 +145,14 @@ pub fn slab_fits(n: usize, len: usize) -> bool {
 /// every other rank k, for the whole call, and nobody else writes them.
 pub unsafe fn exchange(
     c: &Coll<'_>,
-    inbox: SymOffset,
+    (inbox, slab_calls): (SymOffset, &AtomicU64),
     len: usize,
     outgoing: impl Fn(usize) -> *const u8,
     incoming: impl Fn(usize) -> *mut u8,
 ) -> Result<(), Disagreement> {
     if slab_fits(c.g.size, len) {
         // SAFETY: the caller's contract; a team inbox has its slabs.
-        return unsafe { exchange_slabs(c, inbox, len, outgoing, incoming) };
+        return unsafe { exchange_slabs(c, (inbox, slab_calls), len, outgoing, incoming) };
     }
     let (r, n) = (c.g.rank, c.g.size);
     let cur = ring::cursors(inbox.0, c.rt.npes);
@@ -234,13 +236,13 @@ pub unsafe fn exchange(
 /// As [`exchange`], and [`slab_fits`] holds.
 unsafe fn exchange_slabs(
     c: &Coll<'_>,
-    inbox: SymOffset,
+    (inbox, calls): (SymOffset, &AtomicU64),
     len: usize,
     outgoing: impl Fn(usize) -> *const u8,
     incoming: impl Fn(usize) -> *mut u8,
 ) -> Result<(), Disagreement> {
     let (r, n) = (c.g.rank, c.g.size);
-    let calls = ring::cursors(inbox.0, c.rt.npes).slab_calls();
+    // Only the calling thread uses a team's collectives at a time.
     let call = calls.load(Ordering::Relaxed);
     calls.store(call + 1, Ordering::Relaxed);
     let slab = SymOffset(inbox.0 + INBOX_BYTES + (call % 2) as usize * SLAB);

@@ -40,6 +40,7 @@ use super::registry::Reduce;
 use crate::heap::SymOffset;
 use crate::types::Combine;
 use std::mem::size_of;
+use std::sync::atomic::AtomicU64;
 
 /// Reads `n` elements of `T` at `off` on rank `k` into `out` (cleared first).
 fn read_into<T: Copy>(c: &Coll<'_>, k: usize, off: SymOffset, n: usize, out: &mut Vec<T>) {
@@ -132,7 +133,7 @@ pub fn eager<T: Copy, O: Combine<T>>(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
-    inbox: SymOffset,
+    inbox: (SymOffset, &AtomicU64),
     n: usize,
 ) -> Result<(), Disagreement> {
     let (r, size) = (c.g.rank, c.g.size);

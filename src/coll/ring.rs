@@ -242,16 +242,9 @@ unsafe fn clear(dst: *mut u8, len: usize) {
 pub struct Cursors {
     to: Box<[AtomicU64]>,
     from: Box<[AtomicU64]>,
-    calls: AtomicU64,
 }
 
 impl Cursors {
-    /// Exchanges made so far through the slabs after this inbox's rings
-    /// (`inbox::exchange`; team inboxes only).
-    pub fn slab_calls(&self) -> &AtomicU64 {
-        &self.calls
-    }
-
     /// Cells sent so far to world PE `pe` through this pSync.
     pub fn to(&self, pe: usize) -> &AtomicU64 {
         &self.to[pe]
@@ -290,7 +283,6 @@ pub fn cursors(psync: usize, npes: usize) -> &'static Cursors {
             Box::leak(Box::new(Cursors {
                 to: zeros(),
                 from: zeros(),
-                calls: AtomicU64::new(0),
             }))
         });
         recent.set([Some((psync, c)), last[0]]);

@@ -58,6 +58,7 @@ pub use pairwise::LOCATION_BYTES;
 pub use strategy::{Grant, Remote, SyncStrategy, Ticket};
 
 use crate::heap::SymOffset;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// 64-bit words of a user's pSync array (`SHMEM_*_SYNC_SIZE`): room for the
@@ -194,6 +195,13 @@ pub struct TeamSync {
     /// Pool state of the pool strategies; identical on every member because
     /// it changes only at points every member passes in the same order.
     pub pool: Mutex<pool::Pool>,
+    /// Exchanges made so far through the inbox's slabs
+    /// (`coll::inbox::exchange`): every member counts the same calls from
+    /// the team's creation, when the slabs were zeroed, so the parity that
+    /// picks a slab agrees. (Not per region offset, as the rings' counts
+    /// are: a slab is shared by all senders, and a region reused by a new
+    /// team has members that never counted the old team's calls.)
+    pub slab_calls: AtomicU64,
 }
 
 impl TeamSync {
@@ -207,6 +215,7 @@ impl TeamSync {
             pairs,
             layout: Layout::for_size(size),
             pool: Mutex::new(pool::Pool::new(plan.initial, plan.cap)),
+            slab_calls: AtomicU64::new(0),
         }
     }
 
