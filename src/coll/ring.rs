@@ -11,7 +11,8 @@
 //! then the header (release); the consumer waits for the header (acquire),
 //! copies the payload out, zeroes the cell and then the header (release). A
 //! message of `len` bytes takes `cells(len)` consecutive cells, wrapping at the
-//! end of the ring. Both sides move a message in chunks of up to the whole
+//! end of the ring (consecutive in order, two lines apart in memory: see
+//! `Ring::cell`). Both sides move a message in chunks of up to the whole
 //! ring, each once its last cell is ready (freed for the producer, filled
 //! for the consumer; cells are freed and filled in order), so they do not
 //! work on the same lines at once, and a message longer than the ring
@@ -65,10 +66,21 @@ impl Ring {
         Ring { base, lines }
     }
 
+    /// Cell `seq`'s line: consecutive cells sit two lines apart (the even
+    /// lines of the ring first, then the odd ones), so that the producer
+    /// writing one cell and the consumer clearing the one before never touch
+    /// the same 128-byte pair of lines, which the adjacent-line prefetchers
+    /// of x86-64 cores move between caches together. With neighbouring
+    /// lines, an 8-byte team broadcast between two CPUs took 0.19 µs; with
+    /// this order 0.064 µs (`benches/c/coll.c`, the same machine).
     fn cell(&self, seq: u64) -> *mut u8 {
         let i = (seq % self.lines as u64) as usize;
-        // i < lines: inside the ring (see `new`).
-        self.base.wrapping_add(i * CELL)
+        let half = self.lines.div_ceil(2);
+        let line = if i < half { 2 * i } else { 2 * (i - half) + 1 };
+        // line < lines: i < half gives 2i <= 2(half - 1) <= lines - 1, and
+        // i >= half gives 2(i - half) + 1 <= 2(lines - 1 - half) + 1 <
+        // lines; a bijection on 0..lines, so inside the ring (see `new`).
+        self.base.wrapping_add(line * CELL)
     }
 
     fn header(&self, seq: u64) -> &AtomicU64 {
@@ -338,6 +350,28 @@ mod tests {
             assert_eq!(d, m);
             seq += cells(len) as u64;
             assert!(b.all_zero());
+        }
+    }
+
+    #[test]
+    fn consecutive_cells_sit_two_lines_apart_and_fill_the_ring() {
+        for lines in 1..40 {
+            let mut b = Buf::new(lines);
+            let r = b.ring();
+            let at = |seq: u64| (r.cell(seq) as usize - r.base as usize) / CELL;
+            let mut seen = vec![false; lines];
+            for seq in 0..lines as u64 {
+                assert!(
+                    !std::mem::replace(&mut seen[at(seq)], true),
+                    "lines {lines}: seq {seq} reused"
+                );
+                // Within each half, neighbours in order are two lines apart.
+                if seq + 1 < lines.div_ceil(2) as u64 {
+                    assert_eq!(at(seq + 1), at(seq) + 2);
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+            assert_eq!(at(lines as u64), at(0), "the ring wraps");
         }
     }
 
