@@ -95,6 +95,76 @@ def evaluate(rows):
     return vs_mpi, vs_active
 
 
+# ---------------------------------------------------------------- why a target is missed
+
+# What limits a team collective against its reference beyond the run's measurements, per
+# (team row, reference kind, size or None for any): the cause, as measured in the sessions
+# that built the collective (docs/psync.md, "Team collectives in one round").
+CAUSES = {
+    ("broadcastmem", "twin", None): (
+        "The team routine also writes the root's own `dest` (OpenSHMEM 1.5's team broadcast "
+        "updates it; the active-set routine leaves it alone), a copy of the whole message on "
+        "the root, overlapped with the receivers' reads from 64 KiB on."),
+    ("broadcastmem", "MPI", 8): (
+        "An eager broadcast's root pushes one ring cell per receiver and returns; each side then "
+        "pays one `SeqCst` fence per call for the wake-up protocol (a PE about to sleep must see "
+        "the other's stores, and the other must see the sleeper), and a profile of the loop at 2 "
+        "PEs on two CPUs (`perf record`) put most of the call in those fences, which wait for the "
+        "cell's line to move between the CPUs."),
+    ("team_sync", "MPI", None): (
+        "A team sync runs the team's barrier on its sync array (dissemination up to 4 PEs, two "
+        "rounds; a flat tree above, two hops), each round a hand-over when the partner shares the "
+        "CPU; `shmem_barrier_all`'s one counter needs fewer, but a word that every member updates "
+        "is not something the pairwise strategies' memory provides."),
+    ("alltoallmem", "twin", 65536): (
+        "Blocks too large for the team's inbox are pulled between two barriers: the active-set "
+        "twin pushes after one barrier and ends with one round of signals on a pSync its caller "
+        "keeps idle, a guarantee the team's own sync memory lacks (a fast member may already be "
+        "in the next call), and under the pairwise strategies only graph partners may signal."),
+}
+
+
+def explain(rows, floors, cpus):
+    """Markdown bullets for every missed target of coll_targets: the limit, measured in this run
+    (the PEs' hand-overs of a CPU, the runs' own spread) and the known cause of the gap."""
+    vs_mpi, vs_active = evaluate(rows)
+    handoff = next((f.floor for f in floors if f.bench == "yield_handoff" and f.floor), None)
+    missed = [(t, ref, ratio, lim, "MPI") for t, ref, ratio, lim, st in vs_mpi if st == "NOT met"]
+    missed += [(t, ref, ratio, lim, "twin") for t, ref, ratio, lim, st in vs_active if st == "NOT met"]
+    if not missed:
+        return []
+    out = ["#### Why these targets are missed", "",
+           "Each team collective above that misses a goal, with what limits it, measured in this run.", ""]
+    for t, ref, ratio, lim, kind in missed:
+        size = f" {t.size} B" if t.size else ""
+        who = "MPI" if kind == "MPI" else f"its active-set twin `{ref.bench}`"
+        runs = t.r_runs
+        ref_runs = t.m_runs if kind == "MPI" else ref.r_runs
+        why = []
+        # The implementations run interleaved, rep by rep: noise only if the team collective
+        # met the goal against its reference in at least one rep.
+        paired = list(zip(runs or [], ref_runs or []))
+        listed = (f"(team: {'; '.join(f'{v:.3g}' for v in runs or [])} µs; {who}: "
+                  f"{'; '.join(f'{v:.3g}' for v in ref_runs or [])} µs, rep by rep)")
+        if paired and any(a <= lim * b for a, b in paired):
+            why.append(f"In some reps the goal was met {listed}: the gap is within this machine's "
+                       "run-to-run spread.")
+        elif paired:
+            why.append(f"Missed in every rep {listed}.")
+        if t.npes and t.npes > cpus and handoff:
+            per = -(-t.npes // cpus)
+            why.append(f"{t.npes} PEs share {cpus} CPUs: every member must run for the call to "
+                       f"complete, at least {per - 1} hand-over(s) of each CPU per call at "
+                       f"{handoff:.3g} µs each (`yield_handoff`, this run).")
+        cause = CAUSES.get((t.bench, kind, t.size)) or CAUSES.get((t.bench, kind, None))
+        if cause:
+            why.append(cause)
+        if not why:
+            why.append("No cause measured yet.")
+        out.append(f"- **{t.bench}{size}, {t.npes} PEs, against {who}** ({ratio:.2f}x): " + " ".join(why))
+    return out + [""]
+
+
 # ---------------------------------------------------------------- self-test
 
 SAMPLE_MPI_OUT = """\
@@ -173,6 +243,10 @@ def self_test():
         text = "\n".join(report.coll_targets(rows))
         check("team_sync | - | 4 | 5.40 us | 3.80 us | 1.42 | ≤ 0.8 | **NOT met**" in text, text)
         check("2 met, 1 not met, 2 not measured" in text, text)
+        from types import SimpleNamespace
+        why = "\n".join(explain(rows, [SimpleNamespace(bench="yield_handoff", floor=2.0)], 2))
+        check("team_sync, 4 PEs, against MPI** (1.42x)" in why and "hand-over" in why, why)
+        check("team_sync, 2 PEs, against its active-set twin" in why and "runs overlap" not in why, why)
         # report.py: the rows of programs this run left out come from the previous CSV.
         out = Path(d) / "merged.csv"
         carried = report.carry_over(new, old, out)

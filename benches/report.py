@@ -693,7 +693,7 @@ def report(args):
                    "interleaved with the other columns, the same method as `coll.c`), in the row of the team "
                    "collective it stands for; n/a: the run had no `mpicc`/`mpirun`.", ""]
         if name == "collectives":
-            md += coll_targets(frows)
+            md += coll_targets(frows) + collmpi.explain(frows, floors, os.cpu_count() or 1)
         if show_floor:
             md += ["floor: the machine's own limit for that row, measured in the same run "
                    "(`cacheline_pingpong` for the one-way latencies, `memcpy_bw` of the same size for "
