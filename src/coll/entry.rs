@@ -21,6 +21,7 @@ use crate::transport::Transport;
 use crate::types::Combine;
 use crate::wait::stuck::Kind;
 use crate::world::World;
+use std::sync::atomic::AtomicU64;
 
 /// A team as the collectives see it: its members and its sync memory.
 #[derive(Clone, Copy)]
@@ -229,8 +230,26 @@ pub fn collect(
     super::collect::collect(&c, c.algs.collect.resolve(t.group.size), dest_for, source, len);
 }
 
+/// A team collective of kind `op` with blocks of `len` bytes: through the
+/// team's inbox in one round (`eager`, given the inbox and the team's count
+/// of slab exchanges) when [`team_is_eager`] allows, else `pulled` on the
+/// strategy's sync memory. Err: a member sent a block of another length.
+fn one_round_or<'a>(
+    rt: &'a World,
+    routine: &'static str,
+    t: TeamRef<'a>,
+    (op, len): (CollOp, usize),
+    eager: impl FnOnce(&Coll<'a>, (SymOffset, &'a AtomicU64)) -> Result<(), Disagreement>,
+    pulled: impl FnOnce(&Coll<'a>),
+) -> Result<(), Disagreement> {
+    if let Some((c, inbox)) = eager_on_team(rt, routine, t, op, len) {
+        return eager(&c, (inbox, &t.sync.slab_calls));
+    }
+    pulled(&on_team(rt, routine, t, op, true));
+    Ok(())
+}
+
 /// `shmem_fcollect`: small blocks in one round through the team's inbox.
-/// Err: a member sent a block of another length.
 pub fn fcollect(
     rt: &World,
     routine: &'static str,
@@ -238,16 +257,17 @@ pub fn fcollect(
     (dest, source): (SymOffset, SymOffset),
     len: usize,
 ) -> Result<(), Disagreement> {
-    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Collect, len) {
-        return super::collect::fcollect_eager(&c, dest, source, (inbox, &t.sync.slab_calls), len);
-    }
-    let c = on_team(rt, routine, t, CollOp::Collect, true);
-    super::collect::fcollect(&c, c.algs.collect.resolve(t.group.size), dest, source, len);
-    Ok(())
+    one_round_or(
+        rt,
+        routine,
+        t,
+        (CollOp::Collect, len),
+        |c, inbox| super::collect::fcollect_eager(c, dest, source, inbox, len),
+        |c| super::collect::fcollect(c, c.algs.collect.resolve(t.group.size), dest, source, len),
+    )
 }
 
 /// `shmem_alltoall`: small blocks in one round through the team's inbox.
-/// Err: a member sent a block of another length.
 pub fn alltoall(
     rt: &World,
     routine: &'static str,
@@ -255,12 +275,14 @@ pub fn alltoall(
     (dest, source): (SymOffset, SymOffset),
     len: usize,
 ) -> Result<(), Disagreement> {
-    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Alltoall, len) {
-        return super::alltoall::alltoall_eager(&c, dest, source, (inbox, &t.sync.slab_calls), len);
-    }
-    let c = on_team(rt, routine, t, CollOp::Alltoall, true);
-    super::alltoall::alltoall(&c, dest, source, len);
-    Ok(())
+    one_round_or(
+        rt,
+        routine,
+        t,
+        (CollOp::Alltoall, len),
+        |c, inbox| super::alltoall::alltoall_eager(c, dest, source, inbox, len),
+        |c| super::alltoall::alltoall(c, dest, source, len),
+    )
 }
 
 /// `shmem_alltoalls`: strides `dst`, `sst` in elements of `T`.
@@ -277,8 +299,7 @@ pub fn alltoalls<T: Copy>(
 }
 
 /// A team reduction of `n` elements (`len` bytes) with `O`: small arrays
-/// in one round through the team's inbox. Err: a member sent an array of
-/// another length.
+/// in one round through the team's inbox.
 pub fn reduce<T: Copy, O: Combine<T>>(
     rt: &World,
     routine: &'static str,
@@ -287,12 +308,14 @@ pub fn reduce<T: Copy, O: Combine<T>>(
     n: usize,
     len: usize,
 ) -> Result<(), Disagreement> {
-    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Reduce, len) {
-        return super::reduce::eager::<T, O>(&c, dest, source, (inbox, &t.sync.slab_calls), n);
-    }
-    let c = on_team(rt, routine, t, CollOp::Reduce, true);
-    super::reduce::run::<T, O>(&c, c.algs.reduce.resolve(t.group.size, len), dest, source, n);
-    Ok(())
+    one_round_or(
+        rt,
+        routine,
+        t,
+        (CollOp::Reduce, len),
+        |c, inbox| super::reduce::eager::<T, O>(c, dest, source, inbox, n),
+        |c| super::reduce::run::<T, O>(c, c.algs.reduce.resolve(t.group.size, len), dest, source, n),
+    )
 }
 
 /// `shmem_sum_inscan` / `shmem_sum_exscan` with `O`.
