@@ -14,7 +14,12 @@
  * changing every round (1 to 600 elements: the eager sizes and larger ones, which go the
  * pulling way with the strategy's sync memory). Every source is rewritten as soon as the
  * call returns and every dest is poisoned before the next call; PE 0 and the last PE stall
- * now and then so that the others run ahead. Every member checks every result. */
+ * now and then so that the others run ahead. Every member checks every result.
+ *
+ * Then teams whose memory is reused: teams of n - 1 PEs split in turn from PE 0 and from PE
+ * 1, each making an odd number of small fcollects and then destroyed, so that the next team
+ * (likely in the same region) has a member that made none of the old team's calls; every
+ * member must still pick the same slab of the team's inbox. */
 #define _POSIX_C_SOURCE 200809L
 #include <shmem.h>
 #include <string.h>
@@ -137,6 +142,28 @@ static void rounds(shmem_team_t team, int me, int npes) {
     }
 }
 
+static void reused_regions(void) {
+    int npes = shmem_n_pes();
+    if (npes < 3) return;
+    for (int round = 0; round < 6; round++) {
+        shmem_team_t t;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, round % 2, 1, npes - 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID) {
+            int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);
+            for (int k = 0; k < 3; k++) {
+                lsrc[0] = val(tme, round, k, 0);
+                for (int i = 0; i < tn; i++) ldst[i] = -1;
+                CHECK(shmem_long_fcollect(t, ldst, lsrc, 1) == 0, "reused region rc");
+                for (int i = 0; i < tn; i++)
+                    CHECK(ldst[i] == val(i, round, k, 0), "reused region round %d call %d: [%d] = %ld", round, k,
+                          i, ldst[i]);
+            }
+            shmem_team_destroy(t);
+        }
+        shmem_barrier_all();
+    }
+}
+
 int main(void) {
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
@@ -149,6 +176,7 @@ int main(void) {
         shmem_team_destroy(odd);
     }
     shmem_barrier_all();
+    reused_regions();
     shmem_finalize();
     return 0;
 }
