@@ -135,9 +135,9 @@ pub fn slab_fits(n: usize, len: usize) -> bool {
 /// and [`members_share_memory`], and `inbox` is a team's
 /// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings) with its count of
 /// slab exchanges (`TeamSync::slab_calls`). Blocks that [`slab_fits`] go
-/// through the slabs, larger ones through the rings. The pushes are all written before anything
-/// is received, so `incoming` may overlap what `outgoing` reads (an
-/// in-place call). Nothing is exchanged with this PE itself: the caller
+/// through the slabs, larger ones through the rings. The pushes are all
+/// written before anything is received, so `incoming` may overlap what
+/// `outgoing` reads (an in-place call). Nothing is exchanged with this PE itself: the caller
 /// moves its own block.
 ///
 /// # Safety
@@ -186,45 +186,29 @@ pub unsafe fn exchange(
         to.store(start + total as u64, Ordering::Relaxed);
     }
     wake_all(c, others());
-    // Receipts, in whatever order they arrive.
-    let mut pending: Vec<usize> = others().collect();
-    let mut wrong = None;
-    while !pending.is_empty() {
-        let arrived = |k: usize| {
-            let start = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
-            ring_between(c, inbox, k, r).arrived(start, len, 0)
-        };
-        if !pending.iter().any(|&k| arrived(k)) {
-            c.wait_for(
-                || pending.iter().any(|&k| arrived(k)),
-                pending.iter().copied(),
-                || format!("{len}-byte messages in the inbox from ranks {pending:?}"),
-                String::new,
-            );
-        }
-        pending.retain(|&k| {
-            if !arrived(k) {
-                return true;
-            }
+    let arrived = |k: usize| {
+        let start = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
+        ring_between(c, inbox, k, r).arrived(start, len, 0)
+    };
+    take_each(
+        c,
+        |pending| format!("{len}-byte messages in the inbox from ranks {pending:?}"),
+        arrived,
+        |k| {
             let from = cur.from(c.g.pe(k));
             let start = from.load(Ordering::Relaxed);
             // SAFETY: the caller's contract.
             let dst = unsafe { std::slice::from_raw_parts_mut(incoming(k), len) };
-            match ring_between(c, inbox, k, r).pop(start, dst, 0) {
-                Ok(_) => from.store(start + total as u64, Ordering::Relaxed),
-                Err(m) => {
-                    wrong.get_or_insert(Disagreement {
-                        from: k,
-                        found: m.found,
-                    });
-                }
-            }
-            false
-        });
-        if let Some(e) = wrong {
-            return Err(e);
-        }
-    }
+            ring_between(c, inbox, k, r)
+                .pop(start, dst, 0)
+                .map_err(|m| Disagreement {
+                    from: k,
+                    found: m.found,
+                })?;
+            from.store(start + total as u64, Ordering::Relaxed);
+            Ok(())
+        },
+    )?;
     // Room freed here may be what a member that ran ahead waits for.
     wake_all(c, others());
     Ok(())
@@ -247,15 +231,17 @@ unsafe fn exchange_slabs(
     calls.store(call + 1, Ordering::Relaxed);
     let slab = SymOffset(inbox.0 + INBOX_BYTES + (call % 2) as usize * SLAB);
     let stride = slab_stride(len);
-    // Rank `sender`'s header and block in rank `receiver`'s slab.
-    let at = |receiver: usize, sender: usize| {
+    // Rank `receiver`'s slab, and in a slab at `base` the header and block
+    // of rank `sender`: (n - 1) headers, then (n - 1) blocks of `stride`,
+    // within the slab (slab_fits).
+    let slab_of = |receiver: usize| {
         let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), slab) else {
             unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
         };
-        let base = base.as_ptr();
+        base.as_ptr()
+    };
+    let at = |base: *mut u8, sender: usize, receiver: usize| {
         let i = slot_of(sender, receiver);
-        // (n - 1) headers, then (n - 1) blocks of `stride`, within the slab
-        // (slab_fits).
         (base.wrapping_add(i * 8), base.wrapping_add((n - 1) * 8 + i * stride))
     };
     let header = |p: *mut u8| {
@@ -266,39 +252,28 @@ unsafe fn exchange_slabs(
     };
     let others = || (1..n).map(move |i| (r + i) % n);
     for k in others() {
-        let (h, block) = at(k, r);
+        let (h, block) = at(slab_of(k), r, k);
         // SAFETY: the caller's contract for outgoing(k); the block is ours
         // in k's slab, empty (see the module comment), len <= stride bytes.
         unsafe { std::ptr::copy_nonoverlapping(outgoing(k), block, len) };
         header(h).store(len as u64, Ordering::Release);
     }
     wake_all(c, others());
-    let mut pending: Vec<usize> = others().collect();
-    let arrived = |k: usize| header(at(r, k).0).load(Ordering::Relaxed) != 0;
-    while !pending.is_empty() {
-        if !pending.iter().any(|&k| arrived(k)) {
-            c.wait_for(
-                || pending.iter().any(|&k| arrived(k)),
-                pending.iter().copied(),
-                || {
-                    format!(
-                        "{len}-byte blocks in the team's slab {} from ranks {pending:?}",
-                        call % 2
-                    )
-                },
-                String::new,
-            );
-        }
-        let mut wrong = None;
-        pending.retain(|&k| {
-            let (h, block) = at(r, k);
+    let mine = slab_of(r);
+    take_each(
+        c,
+        |pending| {
+            format!(
+                "{len}-byte blocks in the team's slab {} from ranks {pending:?}",
+                call % 2
+            )
+        },
+        |k| header(at(mine, k, r).0).load(Ordering::Relaxed) != 0,
+        |k| {
+            let (h, block) = at(mine, k, r);
             let found = header(h).load(Ordering::Acquire);
-            if found == 0 {
-                return true;
-            }
             if found != len as u64 {
-                wrong.get_or_insert(Disagreement { from: k, found });
-                return false;
+                return Err(Disagreement { from: k, found });
             }
             // SAFETY: k's block, published by its header (acquire above);
             // the caller's contract for incoming(k). Zeroed after the copy:
@@ -308,6 +283,41 @@ unsafe fn exchange_slabs(
                 std::ptr::write_bytes(block, 0, len);
             }
             header(h).store(0, Ordering::Relaxed);
+            Ok(())
+        },
+    )
+}
+
+/// Receives one block from each other member, in whatever order they
+/// arrive: `arrived(k)` polls rank k's block, `take(k)` then moves it (or
+/// says what it found instead); while none is there, waits for the ranks
+/// still missing (`what` describes the wait for a hang report). The first
+/// disagreement is returned once the blocks already there are taken.
+fn take_each(
+    c: &Coll<'_>,
+    what: impl Fn(&[usize]) -> String,
+    arrived: impl Fn(usize) -> bool,
+    mut take: impl FnMut(usize) -> Result<(), Disagreement>,
+) -> Result<(), Disagreement> {
+    let (r, n) = (c.g.rank, c.g.size);
+    let mut pending: Vec<usize> = (1..n).map(|i| (r + i) % n).collect();
+    while !pending.is_empty() {
+        if !pending.iter().any(|&k| arrived(k)) {
+            c.wait_for(
+                || pending.iter().any(|&k| arrived(k)),
+                pending.iter().copied(),
+                || what(&pending),
+                String::new,
+            );
+        }
+        let mut wrong = None;
+        pending.retain(|&k| {
+            if !arrived(k) {
+                return true;
+            }
+            if let Err(e) = take(k) {
+                wrong.get_or_insert(e);
+            }
             false
         });
         if let Some(e) = wrong {
