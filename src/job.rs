@@ -35,7 +35,7 @@ pub const FILE_NAME: &str = "rshmem-job";
 /// Identifies a control block written by this version of the contract; bumped
 /// whenever the layout changes, so that an `oshrun` and a library of different
 /// versions refuse each other instead of misreading the slots.
-pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem03");
+pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem04");
 
 /// The job id as the header stores it: 64-bit FNV-1a of its text.
 pub fn id_hash(id: &str) -> u64 {
@@ -160,7 +160,53 @@ pub struct PlaceWords {
     pub answered: AtomicU32,
     /// The routine's name, NUL-padded, little-endian bytes.
     pub routine: [AtomicU64; ROUTINE_BYTES / 8],
+    /// When the PE published this place (`CLOCK_MONOTONIC`, ns): how long it
+    /// has been blocked, for `oshrun`'s hang report.
+    pub since_ns: AtomicU64,
+    /// Published waits this PE has left: a PE whose count moves is not hung.
+    pub progress: AtomicU64,
+    /// The address a memory wait watches (0: none), in the PE's own space.
+    pub addr: AtomicU64,
+    /// The value it compares with, as the word's bits.
+    pub value: AtomicU64,
+    /// The comparison: 0 none, else its `SHMEM_CMP_*` value (never 0).
+    pub cmp: AtomicU32,
+    /// The watched word: bytes (low 8 bits), 0x100 if signed.
+    pub word: AtomicU32,
+    /// How many words the wait watches (vector waits), at least 1.
+    pub count: AtomicU32,
+    /// The group a collective runs on, as world PEs: start, stride, size
+    /// (size 0: not a collective).
+    pub group_start: AtomicI32,
+    pub group_stride: AtomicI32,
+    pub group_size: AtomicU32,
+    /// Which team (a [`TEAM_TAGS`] index): the group alone cannot tell
+    /// `SHMEM_TEAM_WORLD` from a copy of it.
+    pub team: AtomicU32,
+    /// World PEs the collective waits for at the moment (the first
+    /// [`AWAITED_MAX`]), and how many there are.
+    pub awaited: [AtomicU32; AWAITED_MAX],
+    pub awaited_n: AtomicU32,
 }
+
+/// Awaited PEs a place records by number.
+pub const AWAITED_MAX: usize = 4;
+
+/// Names of [`PlaceWords::team`]: 0 none, then the predefined teams, then
+/// any other team and an active set (a deprecated collective's PE_start,
+/// logPE_stride, PE_size).
+pub const TEAM_TAGS: [&str; 6] = [
+    "",
+    "SHMEM_TEAM_WORLD",
+    "SHMEM_TEAM_SHARED",
+    "SHMEMX_TEAM_NODE",
+    "team",
+    "active set",
+];
+/// [`TEAM_TAGS`] index of a team that is not predefined.
+pub const TEAM_TAG_OTHER: u32 = 4;
+/// [`TEAM_TAGS`] index of an active set.
+pub const TEAM_TAG_ACTIVE_SET: u32 = 5;
 
 /// Job-wide words.
 #[repr(C)]
@@ -198,6 +244,15 @@ pub struct JobHeader {
     pub probe: AtomicU32,
     /// 0, or 1 + the PE that reports the job stuck (only one does).
     pub stuck_reporter: AtomicU32,
+}
+
+/// `CLOCK_MONOTONIC` in nanoseconds: the clock of [`PlaceWords::since_ns`],
+/// the same for every process of the machine.
+pub fn monotonic_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: t is a valid out-parameter; CLOCK_MONOTONIC always exists.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
 }
 
 /// Bytes of control block for `npes` PEs, rounded up to whole pages.

@@ -284,6 +284,12 @@ pub trait WaitWord: ShmemType + PartialOrd + std::fmt::Debug {
     /// # Safety
     /// `p` must be valid for reads and aligned for `Self`.
     unsafe fn load_acquire(p: *const Self) -> Self;
+
+    /// True for the signed types.
+    const SIGNED: bool;
+
+    /// The value's bits, sign-extended to 64 (for the hang report).
+    fn bits(self) -> u64;
 }
 
 macro_rules! wait_words {
@@ -294,6 +300,13 @@ macro_rules! wait_words {
                 // SAFETY: the caller guarantees validity and alignment; the atomic
                 // type has the same size and alignment as the integer.
                 unsafe { <$a>::from_ptr(p as *mut _).load(Ordering::Acquire) as $t }
+            }
+
+            const SIGNED: bool = <$t>::MIN != 0;
+
+            #[inline]
+            fn bits(self) -> u64 {
+                self as i64 as u64
             }
         }
     )*};

@@ -16,7 +16,7 @@ use crate::psync::SyncState;
 use crate::transport::Active;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
-use crate::wait::stuck::{Kind, Place, Post};
+use crate::wait::stuck::{Kind, On, Place, Post};
 use std::os::fd::OwnedFd;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -71,7 +71,15 @@ impl World {
             control: &self.control,
             me: self.me,
             place: Place { kind, routine, episode },
+            on: None,
         })
+    }
+
+    /// [`post`](Self::post) of a wait that also says what it waits on
+    /// (worked out by `on` only if the wait gets published).
+    #[inline]
+    pub fn post_on<'a>(&'a self, kind: Kind, routine: &'static str, on: &'a dyn Fn() -> On) -> Option<Post<'a>> {
+        self.post(kind, routine, 0).map(|p| Post { on: Some(on), ..p })
     }
 
     fn waiter_on<'a>(&'a self, bell: &'a crate::job::Bell) -> Waiter<'a> {

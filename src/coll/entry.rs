@@ -28,6 +28,8 @@ use std::sync::atomic::AtomicU64;
 pub struct TeamRef<'a> {
     pub group: Group,
     pub sync: &'a TeamSync,
+    /// How a hang report names the team (`job::TEAM_TAGS`).
+    pub tag: u32,
 }
 
 /// An active set and the user's pSync (its flags; checked symmetric and
@@ -49,14 +51,31 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
     acct.count_collective();
     let scratch = (t.sync.scratch(), t.sync.plan.scratch);
     if let Some((mem, graph)) = strategy.fixed(t.sync) {
-        return Coll::new(rt, routine, t.group, (mem, t.sync.layout), scratch, graph, None);
+        return Coll::new(
+            rt,
+            routine,
+            (t.group, t.tag),
+            (mem, t.sync.layout),
+            scratch,
+            graph,
+            None,
+        );
     }
     let mut remote = Transported::new(rt);
     loop {
         match strategy.acquire(t.sync, op, &mut remote) {
             Grant::BarrierFirst(ticket) => {
                 let before = acct.signals();
-                Coll::new(rt, routine, t.group, (ticket.mem, t.sync.layout), scratch, None, None).barrier();
+                Coll::new(
+                    rt,
+                    routine,
+                    (t.group, t.tag),
+                    (ticket.mem, t.sync.layout),
+                    scratch,
+                    None,
+                    None,
+                )
+                .barrier();
                 strategy.release(t.sync, ticket, &mut remote);
                 acct.ledger().inserted_barrier(acct.signals() - before);
             }
@@ -78,7 +97,15 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
                     sync: t.sync,
                     ticket,
                 });
-                return Coll::new(rt, routine, t.group, (ticket.mem, t.sync.layout), scratch, graph, done);
+                return Coll::new(
+                    rt,
+                    routine,
+                    (t.group, t.tag),
+                    (ticket.mem, t.sync.layout),
+                    scratch,
+                    graph,
+                    done,
+                );
             }
         }
     }
@@ -87,7 +114,15 @@ fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp,
 /// A collective on an active set's pSync, with `scratch` (pWrk) if any.
 fn on_set<'a>(rt: &'a World, routine: &'static str, a: ActiveSet, scratch: (SymOffset, usize)) -> Coll<'a> {
     let l = Layout::for_size(a.group.size);
-    Coll::new(rt, routine, a.group, (Mem::Array(a.psync), l), scratch, None, None)
+    Coll::new(
+        rt,
+        routine,
+        (a.group, crate::job::TEAM_TAG_ACTIVE_SET),
+        (Mem::Array(a.psync), l),
+        scratch,
+        None,
+        None,
+    )
 }
 
 // ---- The world -------------------------------------------------------------
@@ -177,7 +212,7 @@ fn eager_on_team<'a>(
     let c = Coll::new(
         rt,
         routine,
-        t.group,
+        (t.group, t.tag),
         (Mem::Array(inbox), t.sync.layout),
         (SymOffset(0), 0),
         None,

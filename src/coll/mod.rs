@@ -59,11 +59,12 @@ pub use entry::*;
 pub use inbox::Disagreement;
 
 use crate::heap::SymOffset;
+use crate::job::AWAITED_MAX;
 use crate::psync::{Graph, Layout, Mem, Remote, SyncStrategy, TeamSync, Ticket};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Step};
-use crate::wait::stuck::Kind;
+use crate::wait::stuck::{Kind, On};
 use crate::world::World;
 use registry::Algorithms;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -121,6 +122,8 @@ pub struct Coll<'a> {
     algs: Algorithms,
     /// Routine name, for hang diagnostics.
     routine: &'static str,
+    /// The team, for hang reports (`job::TEAM_TAGS`).
+    team: u32,
     /// For team collectives: the sync memory to give back to the strategy
     /// when the call returns.
     done: Option<Done<'a>>,
@@ -198,7 +201,7 @@ impl<'a> Coll<'a> {
     fn new(
         rt: &'a World,
         routine: &'static str,
-        g: Group,
+        (g, team): (Group, u32),
         (mem, l): (Mem, Layout),
         (scratch, scratch_len): (SymOffset, usize),
         graph: Option<Graph>,
@@ -213,6 +216,7 @@ impl<'a> Coll<'a> {
             scratch_len,
             algs: graph.map_or_else(|| Algorithms::from_config(&rt.config), Algorithms::pairwise),
             routine,
+            team,
             done,
         }
     }
@@ -325,7 +329,25 @@ impl<'a> Coll<'a> {
         let t = &self.rt.transport;
         // Among this many PEs one surely shares this CPU: skip the scan.
         let many = awaited.clone().nth(SCAN_MAX).is_some();
-        let post = self.rt.post(Kind::Coll, self.routine, 0);
+        let on = || {
+            let mut pes = [0u32; AWAITED_MAX];
+            let mut n = 0;
+            for r in awaited.clone() {
+                if n < AWAITED_MAX {
+                    pes[n] = self.g.pe(r) as u32;
+                }
+                n += 1;
+            }
+            On::Peers {
+                team: self.team,
+                start: self.g.start as i32,
+                stride: self.g.stride as i32,
+                size: self.g.size as u32,
+                awaited: pes,
+                n_awaited: n as u32,
+            }
+        };
+        let post = self.rt.post_on(Kind::Coll, self.routine, &on);
         self.rt.sync_waiter().wait_hinted(
             post.as_ref(),
             polled(t, cond),

@@ -66,13 +66,25 @@ fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
     ))
 }
 
+/// What a wait for `lock` is on, for the hang report.
+fn lock_on(lock: *mut c_long) -> crate::wait::stuck::On {
+    crate::wait::stuck::On::Memory {
+        addr: lock as usize,
+        word: 8,
+        count: 1,
+        cmp: None,
+        value: 0,
+    }
+}
+
 pub fn set_lock(routine: &'static str, lock: *mut c_long) {
     let rt = runtime::get(routine);
     if !rt.transport.single_node() {
         return queue_set(rt, routine, lock);
     }
     let l = word(rt, routine, lock);
-    let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
+    let on = || lock_on(lock);
+    let post = rt.post_on(crate::wait::stuck::Kind::Lock, routine, &on);
     if let Err(m) = l.acquire(rt.me, rt.policy, post.as_ref()) {
         misuse(routine, lock, m)
     }
@@ -112,7 +124,8 @@ static CLAIMS: queue::Claims = queue::Claims::new();
 #[inline(never)]
 fn queue_set(rt: &Runtime, routine: &'static str, lock: *mut c_long) {
     let off = offset(rt, routine, lock);
-    let post = rt.post(crate::wait::stuck::Kind::Lock, routine, 0);
+    let on = || lock_on(lock);
+    let post = rt.post_on(crate::wait::stuck::Kind::Lock, routine, &on);
     if let Err(m) = queue(rt, off, routine, lock, post.as_ref()).acquire() {
         misuse(routine, lock, m)
     }

@@ -10,6 +10,7 @@ use super::check;
 use crate::runtime::{self, Runtime};
 use crate::transport::{Transport, polled};
 use crate::types::{Cmp, WaitWord};
+use crate::wait::stuck::{Kind, On, SIGNED};
 use core::ffi::c_int;
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,14 +32,26 @@ pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, 
     let rt = runtime::get(routine);
     check::word::<T>(rt, routine, "ivar", ivar as usize);
     let cmp = check::cmp(routine, cmp);
+    let on = || memory_on(ivar, 1, cmp, cmp_value);
     rt.waiter().wait_at(
-        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        rt.post_on(Kind::Wait, routine, &on).as_ref(),
         polled(
             &rt.transport, // SAFETY: ivar is an aligned T in symmetric memory (checked).
             || cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value),
         ),
         || format!("{routine}({ivar:p}, {cmp:?}, {cmp_value:?})"),
     );
+}
+
+/// What a wait on `n` words of type `T` at `addr` is on, for the hang report.
+fn memory_on<T: WaitWord>(addr: *const T, n: usize, cmp: Cmp, value: T) -> On {
+    On::Memory {
+        addr: addr as usize,
+        word: size_of::<T>() as u32 | if T::SIGNED { SIGNED } else { 0 },
+        count: n.min(u32::MAX as usize) as u32,
+        cmp: Some(cmp as u32),
+        value: value.bits(),
+    }
 }
 
 /// Deprecated `shmem_wait`: waits until `*ivar != cmp_value`.
@@ -121,6 +134,15 @@ impl<T: WaitWord> Set<'_, T> {
         k
     }
 
+    /// For the hang report: the set's first comparison value stands for all.
+    fn on(&self) -> On {
+        let first = match &self.values {
+            Values::One(v) => *v,
+            Values::Each(vs) => vs[self.included().next().unwrap_or(0)],
+        };
+        memory_on(self.ivars, self.n, self.cmp, first)
+    }
+
     fn describe(&self, routine: &str) -> String {
         format!("{routine}({:p}, {} elements, {:?})", self.ivars, self.n, self.cmp)
     }
@@ -168,8 +190,9 @@ fn indices_buffer(routine: &'static str, indices: *mut usize, nelems: usize) {
 }
 
 fn wait_all<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) {
+    let on = || s.on();
     rt.waiter().wait_at(
-        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        rt.post_on(Kind::Wait, routine, &on).as_ref(),
         polled(&rt.transport, || s.all()),
         || s.describe(routine),
     );
@@ -180,8 +203,9 @@ fn wait_any<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) ->
         return usize::MAX;
     }
     let mut found = usize::MAX;
+    let on = || s.on();
     rt.waiter().wait_at(
-        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        rt.post_on(Kind::Wait, routine, &on).as_ref(),
         polled(&rt.transport, || match s.any() {
             Some(i) => {
                 found = i;
@@ -199,8 +223,9 @@ fn wait_some<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>, i
         return 0;
     }
     let mut k = 0;
+    let on = || s.on();
     rt.waiter().wait_at(
-        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        rt.post_on(Kind::Wait, routine, &on).as_ref(),
         polled(&rt.transport, || {
             k = s.some(indices);
             k > 0

@@ -13,6 +13,7 @@ use crate::heap::SymOffset;
 use crate::runtime::{self, Runtime};
 use crate::transport::{Transport, polled};
 use crate::types::{AmoOp, ShmemType, WaitWord};
+use crate::wait::stuck::On;
 use core::ffi::c_int;
 use std::mem::size_of;
 
@@ -118,8 +119,15 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
     signal_word(rt, routine, sig_addr);
     let cmp = check::cmp(routine, cmp);
     let mut seen = 0;
+    let on = || On::Memory {
+        addr: sig_addr as usize,
+        word: 8,
+        count: 1,
+        cmp: Some(cmp as u32),
+        value: cmp_value,
+    };
     rt.waiter().wait_at(
-        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on).as_ref(),
         polled(&rt.transport, || {
             // SAFETY: an aligned u64 in symmetric memory (checked).
             seen = unsafe { u64::load_acquire(sig_addr) };

@@ -38,6 +38,7 @@ use crate::space::objects::{ObjectKind, TeamObjects, TeamWords, Visibility};
 use crate::space::{SpaceError, Spaces, arena::Arena};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
+use crate::wait::stuck::On;
 use crate::world::World;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -245,8 +246,15 @@ fn any_ready(s: &Set) -> bool {
 
 /// Blocks (spin, yield, futex sleep) until a flag in `which` may be READY.
 fn block(rt: &World, s: &Set, routine: &'static str, which: Option<usize>) {
+    let on = || On::Memory {
+        addr: s.local,
+        word: 8,
+        count: s.count as u32,
+        cmp: None,
+        value: 0,
+    };
     rt.waiter().wait_at(
-        rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+        rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on).as_ref(),
         polled(&rt.transport, || match which {
             Some(i) => s.flag(i).load(Ordering::Relaxed) == READY,
             None => any_ready(s),

@@ -25,6 +25,7 @@ use crate::space::objects::{ObjectKind, TeamObjects, TeamWords, Visibility};
 use crate::space::{SpaceError, Spaces, arena::Arena};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
+use crate::wait::stuck::On;
 use crate::world::World;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -262,8 +263,15 @@ pub fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
         if try_take(rt, s, n) {
             return;
         }
+        let on = || On::Memory {
+            addr: s.local,
+            word: 8,
+            count: 1,
+            cmp: Some(crate::types::Cmp::Ge as u32),
+            value: n,
+        };
         rt.waiter().wait_at(
-            rt.post(crate::wait::stuck::Kind::Wait, routine, 0).as_ref(),
+            rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on).as_ref(),
             polled(&rt.transport, || s.value().load(Ordering::Acquire) >= n),
             || format!("{routine}({:#x}, {n}): the semaphore holds {}", s.local, s.current()),
         );

@@ -46,6 +46,15 @@ pub struct Team {
     pub space: Arc<Space>,
     /// Which predefined team this is, if any.
     pub predefined: Option<&'static str>,
+    /// The team as a hang report names it (`job::TEAM_TAGS`).
+    pub tag: u32,
+}
+
+/// [`Team::tag`] of a team: its predefined name's, or any team's.
+fn tag_of(predefined: Option<&str>) -> u32 {
+    predefined
+        .and_then(|n| crate::job::TEAM_TAGS.iter().position(|t| *t == n))
+        .map_or(crate::job::TEAM_TAG_OTHER, |i| i as u32)
 }
 
 impl Team {
@@ -63,6 +72,7 @@ impl Team {
         TeamRef {
             group: self.group(),
             sync: &self.sync,
+            tag: self.tag,
         }
     }
 
@@ -278,6 +288,7 @@ impl Teams {
             sync: sync.clone(),
             space: space.clone(),
             predefined: Some(name),
+            tag: tag_of(Some(name)),
         };
         // The predefined teams always sit at the first indices with generation
         // 0; `finalize` left every other slot empty and free.
@@ -314,6 +325,7 @@ impl Teams {
                 sync: team.sync.clone(),
                 space: team.space.clone(),
                 predefined: Some(name),
+                tag: tag_of(Some(name)),
                 ..*team
             };
             self.set_predefined(&mut table, index, node);
@@ -379,6 +391,7 @@ impl Teams {
                             sync,
                             space,
                             predefined: None,
+                            tag: tag_of(None),
                         })))
                     }
                     (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),

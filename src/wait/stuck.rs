@@ -45,7 +45,7 @@
 //! their threads could write what a waiting thread waits for.
 
 use crate::error::{Error, ErrorKind, fatal};
-use crate::job::{Control, PeState, PlaceWords, ROUTINE_BYTES};
+use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, monotonic_ns};
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
@@ -74,11 +74,45 @@ pub struct Place {
     pub episode: u32,
 }
 
+/// What a blocked PE waits on, for `oshrun`'s hang report (`launcher::hang`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum On {
+    #[default]
+    Nothing,
+    /// `count` words of memory at `addr` (in the PE's own space), each
+    /// compared with `value` by `cmp` (a `SHMEM_CMP_*` value, never 0; None:
+    /// a lock or other object rather than a comparison).
+    Memory {
+        addr: usize,
+        /// Bytes of a word, with [`SIGNED`] when signed.
+        word: u32,
+        count: u32,
+        cmp: Option<u32>,
+        value: u64,
+    },
+    /// A collective on a group of world PEs (`team`: a `job::TEAM_TAGS`
+    /// index), waiting for `awaited` (the first few) of `n_awaited` PEs.
+    Peers {
+        team: u32,
+        start: i32,
+        stride: i32,
+        size: u32,
+        awaited: [u32; AWAITED_MAX],
+        n_awaited: u32,
+    },
+}
+
+/// Flag of [`On::Memory`]'s `word`: the word is a signed integer.
+pub const SIGNED: u32 = 0x100;
+
 /// A place to publish, for one PE of a job.
 pub struct Post<'a> {
     pub control: &'a Control,
     pub me: usize,
     pub place: Place,
+    /// What the wait is on, worked out only when it is published: most waits
+    /// never are, and some (a collective's awaited PEs) cost a loop.
+    pub on: Option<&'a dyn Fn() -> On>,
 }
 
 /// Between two looks at the slots; longer with many PEs, since a look reads
@@ -257,7 +291,8 @@ pub struct Watch<'a> {
 impl<'a> Watch<'a> {
     /// Publishes `post`'s place.
     pub fn start(post: &'a Post<'a>) -> Watch<'a> {
-        publish(post.control, post.me, Some(&post.place));
+        let on = post.on.map_or(On::Nothing, |f| f());
+        publish(post.control, post.me, Some((&post.place, on)));
         let every = LOOK_EVERY + LOOK_PER_PE * post.control.npes() as u32;
         Watch {
             post,
@@ -345,14 +380,16 @@ impl Drop for Watch<'_> {
 }
 
 /// Writes this PE's place (None: not waiting) as a sequence-lock update.
-fn publish(control: &Control, me: usize, place: Option<&Place>) {
+fn publish(control: &Control, me: usize, place: Option<(&Place, On)>) {
     let w = &control.slot(me).place;
     let s = w.seq.load(SeqCst);
     w.seq.store(s.wrapping_add(1) | 1, SeqCst);
     match place {
-        Some(p) => {
+        Some((p, on)) => {
             w.kind.store(p.kind as u32, SeqCst);
             w.episode.store(p.episode, SeqCst);
+            w.since_ns.store(monotonic_ns(), SeqCst);
+            publish_on(w, on);
             let mut bytes = [0u8; ROUTINE_BYTES];
             let n = p.routine.len().min(ROUTINE_BYTES - 1);
             bytes[..n].copy_from_slice(&p.routine.as_bytes()[..n]);
@@ -364,9 +401,49 @@ fn publish(control: &Control, me: usize, place: Option<&Place>) {
         None => {
             w.kind.store(Kind::None as u32, SeqCst);
             w.episode.store(0, SeqCst);
+            publish_on(w, On::Nothing);
+            w.progress.fetch_add(1, SeqCst);
         }
     }
     w.seq.store((s.wrapping_add(1) | 1).wrapping_add(1), SeqCst);
+}
+
+/// Writes what a place is on (inside [`publish`]'s sequence lock).
+fn publish_on(w: &PlaceWords, on: On) {
+    let (addr, word, count, cmp, value) = match on {
+        On::Memory {
+            addr,
+            word,
+            count,
+            cmp,
+            value,
+        } => (addr as u64, word, count, cmp.unwrap_or(0), value),
+        _ => (0, 0, 0, 0, 0),
+    };
+    w.addr.store(addr, SeqCst);
+    w.word.store(word, SeqCst);
+    w.count.store(count, SeqCst);
+    w.cmp.store(cmp, SeqCst);
+    w.value.store(value, SeqCst);
+    let (team, start, stride, size, awaited, n) = match on {
+        On::Peers {
+            team,
+            start,
+            stride,
+            size,
+            awaited,
+            n_awaited,
+        } => (team, start, stride, size, awaited, n_awaited),
+        _ => (0, 0, 0, 0, [0; AWAITED_MAX], 0),
+    };
+    w.team.store(team, SeqCst);
+    w.group_start.store(start, SeqCst);
+    w.group_stride.store(stride, SeqCst);
+    w.group_size.store(size, SeqCst);
+    for (slot, pe) in w.awaited.iter().zip(awaited) {
+        slot.store(pe, SeqCst);
+    }
+    w.awaited_n.store(n, SeqCst);
 }
 
 #[cfg(test)]
@@ -472,6 +549,7 @@ mod tests {
                 routine: "shmem_int_wait_until",
                 episode: 0,
             },
+            on: None,
         };
         {
             let _w = Watch::start(&post);
