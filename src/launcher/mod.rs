@@ -8,9 +8,13 @@
 //!   [`classify`] decides what a PE's end means.
 //! - [`forward`], [`sink`]: line-by-line forwarding of the PEs' output.
 //! - [`signals`]: signals to oshrun as events of the loop.
+//! - [`hang`], [`diagnose`], [`symbols`], [`status`]: hang reports (after
+//!   `SHMEM_HANG_TIMEOUT`, on SIGQUIT, and `oshrun --status`).
 
 pub mod classify;
+pub mod diagnose;
 pub mod forward;
+pub mod hang;
 pub mod hosts;
 pub mod mapping;
 pub mod options;
@@ -18,7 +22,9 @@ pub mod remote;
 pub mod signals;
 pub mod sink;
 pub mod spawn;
+pub mod status;
 pub mod supervise;
+pub mod symbols;
 
 use options::Action;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -52,6 +58,7 @@ pub fn main() -> i32 {
         }
         Ok(Action::Run(opts)) => run(&opts),
         Ok(Action::Remote(job)) => remote::run(&job),
+        Ok(Action::Status(pid)) => status::run(pid),
     }
 }
 
@@ -61,6 +68,13 @@ fn run(opts: &options::Options) -> i32 {
         Ok(g) => g,
         Err(e) => {
             eprintln!("oshrun: {e}\n{}", options::SYNOPSIS);
+            return EXIT_USAGE;
+        }
+    };
+    let hang_timeout = match hang::timeout(&opts.env) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("oshrun: {e}");
             return EXIT_USAGE;
         }
     };
@@ -154,8 +168,12 @@ fn run(opts: &options::Options) -> i32 {
         mem.control(),
         &wake,
         sinks.clone(),
-        timeout,
-        stopped_grace,
+        supervise::Limits {
+            timeout,
+            stopped_grace,
+            hang: hang_timeout,
+            hang_abort: opts.hang_abort,
+        },
     );
     if let Some(msg) = spawn_error {
         sup.fail_internally(&msg);

@@ -32,6 +32,9 @@ Options (before the program; '--' ends them):
                          say which PE is stopped (SIGSTOP, ^Z of one PE) once it
                          has been for SECONDS (default 3; environment variable
                          RSHMEM_STOPPED_GRACE when the option is not given)
+  --hang-abort           end the job (status 124) after a hang report
+  --status [PID]         print where every PE of this user's running jobs is
+                         (or of the job of oshrun PID), then exit
   -x NAME[=VALUE]        set NAME=VALUE in the PEs' environment
   --bind-to WHAT         core: pin PE i to the i-th CPU oshrun may use (round
                          robin); none: let the kernel place PEs; auto (default):
@@ -68,11 +71,15 @@ with these options translated for it and rshmem's variables (SHMEM_*, SMA_*,
 RSHMEM_*, UCX_* and those of -x) passed to every PE. The launcher then
 supervises the job: its exit status is oshrun's.
 
+Hang reports: when no PE has moved for SHMEM_HANG_TIMEOUT seconds (default 30;
+0 turns them off) while every PE is blocked in rshmem or stopped, and on
+kill -QUIT of oshrun, oshrun prints where every PE is (docs/debugging.md).
+
 PE 0 reads oshrun's standard input; the other PEs read /dev/null.
 
 Exit status: the first non-zero status of a PE that was not ended by oshrun
 (128+N for a PE killed by signal N); the status passed to shmem_global_exit;
-124 on timeout; 128+N when oshrun receives signal N; 2 for a usage error;
+124 on timeout (or a hang with --hang-abort); 128+N when oshrun receives signal N; 2 for a usage error;
 127 when the program cannot be executed.
 ";
 
@@ -84,6 +91,8 @@ pub enum Action {
     Remote(remote::Job),
     Help,
     Version,
+    /// `--status [PID]`.
+    Status(Option<i32>),
 }
 
 /// How PEs are placed on CPUs (`--bind-to`).
@@ -118,6 +127,8 @@ pub struct Options {
     pub cpus_per_pe: usize,
     /// `--report-bindings`.
     pub report_bindings: bool,
+    /// `--hang-abort`.
+    pub hang_abort: bool,
     /// Lines to print before the job starts (options accepted but ignored).
     pub notes: Vec<String>,
     pub program: OsString,
@@ -164,6 +175,7 @@ pub(super) fn parse_on(
     let mut env_names = Vec::new();
     let (mut oversubscribe, mut allow_run_as_root, mut verbose) = (false, false, false);
     let mut report_bindings = false;
+    let mut hang_abort = false;
     let mut tag_output = false;
     let mut timeout = None;
     let mut stopped_grace = None;
@@ -242,7 +254,21 @@ pub(super) fn parse_on(
                     None => env_names.push(v),
                 }
             }
+            "--status" => {
+                let pid = match inline
+                    .map(str::to_owned)
+                    .or_else(|| rest.next().map(|a| a.to_string_lossy().into()))
+                {
+                    None => None,
+                    Some(v) => Some(
+                        v.parse()
+                            .map_err(|_| UsageError(format!("option '--status' needs a pid, not '{v}'")))?,
+                    ),
+                };
+                return Ok(Action::Status(pid));
+            }
             "--tag-output"
+            | "--hang-abort"
             | "--report-bindings"
             | "--oversubscribe"
             | "--allow-run-as-root"
@@ -257,6 +283,7 @@ pub(super) fn parse_on(
             }
             "--tag-output" => tag_output = true,
             "--report-bindings" => report_bindings = true,
+            "--hang-abort" => hang_abort = true,
             "--oversubscribe" => oversubscribe = true,
             "--allow-run-as-root" => allow_run_as_root = true,
             "-v" | "--verbose" => verbose = true,
@@ -355,6 +382,7 @@ pub(super) fn parse_on(
         env,
         cpus_per_pe: map.map_or(1, |m| m.cpus_per_pe),
         report_bindings,
+        hang_abort,
         notes,
         program,
         args: rest.cloned().collect(),
@@ -462,6 +490,7 @@ mod tests {
                 env: vec![],
                 cpus_per_pe: 1,
                 report_bindings: false,
+                hang_abort: false,
                 notes: vec![],
                 program: "prog".into(),
                 args: vec![]

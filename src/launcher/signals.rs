@@ -11,6 +11,9 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// Signals that end the job when sent to `oshrun`.
 pub const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+/// Every signal caught: SIGCHLD, the ending ones, and SIGQUIT (print where
+/// every PE is: `launcher::hang`).
+const CAUGHT: [libc::c_int; 5] = [libc::SIGCHLD, libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 /// Write end of the self-pipe, for the handlers (-1 when none).
 static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
@@ -58,8 +61,10 @@ impl SelfPipe {
         // back: std resets SIGPIPE in the child before exec.
         // SAFETY: sets a standard disposition.
         unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-        for sig in [libc::SIGCHLD].into_iter().chain(ENDING) {
-            if sig != libc::SIGCHLD && ignored(sig) {
+        for sig in CAUGHT {
+            // SIGQUIT asks for a report: caught even where a shell started
+            // oshrun in the background with it ignored.
+            if sig != libc::SIGCHLD && sig != libc::SIGQUIT && ignored(sig) {
                 // Started under `nohup`, or in the background of a script: keep
                 // ignoring it, as the PEs will (they inherit the disposition).
                 continue;
@@ -125,7 +130,7 @@ fn sigmask(how: libc::c_int) {
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        for sig in [libc::SIGCHLD].into_iter().chain(ENDING) {
+        for sig in CAUGHT {
             libc::sigaddset(&mut set, sig);
         }
         libc::pthread_sigmask(how, &set, std::ptr::null_mut());

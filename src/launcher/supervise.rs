@@ -11,9 +11,11 @@
 
 use super::classify::{Verdict, WaitStatus, classify};
 use super::forward::{LineBuf, tag};
+use super::hang;
 use super::signals::{self, SelfPipe};
 use super::sink::Sink;
 use super::spawn::Spawned;
+use super::symbols::ProcLookup;
 use crate::job::Control;
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -38,6 +40,8 @@ enum End {
     GlobalExit(i32),
     Signal(i32),
     Timeout,
+    /// A hang was reported and `--hang-abort` given.
+    Hang,
     /// oshrun itself could not go on (e.g. a PE could not be started).
     Internal,
 }
@@ -71,9 +75,23 @@ struct Pe {
     stop: Option<Stop>,
     /// Ended by oshrun: its exit is not reported and does not count.
     terminated: bool,
+    /// How it ended, for hang reports.
+    end: Option<String>,
     /// stdout, stderr; None once at end of file (or dropped).
     streams: [Option<Stream>; 2],
     tag: Option<Vec<u8>>,
+}
+
+/// When the supervisor steps in besides a PE's end.
+pub struct Limits {
+    /// `--timeout`: when, and its text.
+    pub timeout: Option<(Instant, String)>,
+    /// How long a PE may stay stopped before it is reported, with its text.
+    pub stopped_grace: (Duration, String),
+    /// `SHMEM_HANG_TIMEOUT` (None: off), with its text.
+    pub hang: Option<(Duration, String)>,
+    /// `--hang-abort`.
+    pub hang_abort: bool,
 }
 
 pub struct Supervisor<'a> {
@@ -87,6 +105,10 @@ pub struct Supervisor<'a> {
     timeout: Option<(Instant, String)>,
     /// How long a PE may stay stopped before it is reported, with its text.
     stopped_grace: (Duration, String),
+    /// Hang reports (`SHMEM_HANG_TIMEOUT`), with its text, and the next look.
+    hang: Option<(hang::Watch, String, Instant)>,
+    /// `--hang-abort`: end the job after a hang report.
+    hang_abort: bool,
     ending: Option<End>,
     /// First non-zero status of a PE that oshrun did not end.
     first_status: Option<i32>,
@@ -105,9 +127,14 @@ impl<'a> Supervisor<'a> {
         control: Control,
         wake: &'a SelfPipe,
         sinks: [Arc<Sink>; 2],
-        timeout: Option<(Instant, String)>,
-        stopped_grace: (Duration, String),
+        limits: Limits,
     ) -> Supervisor<'a> {
+        let Limits {
+            timeout,
+            stopped_grace,
+            hang: hang_timeout,
+            hang_abort,
+        } = limits;
         let by_pid = spawned.iter().enumerate().map(|(i, s)| (s.pid, i)).collect();
         let pes: Vec<Pe> = spawned
             .into_iter()
@@ -117,6 +144,7 @@ impl<'a> Supervisor<'a> {
                 alive: true,
                 stop: None,
                 terminated: false,
+                end: None,
                 streams: [Some(Stream::new(s.stdout)), Some(Stream::new(s.stderr))],
                 tag: tag_output.then(|| tag(i)),
             })
@@ -130,6 +158,8 @@ impl<'a> Supervisor<'a> {
             sinks,
             timeout,
             stopped_grace,
+            hang: hang_timeout.map(|(d, text)| (hang::Watch::new(d), text, Instant::now() + hang::LOOK_EVERY)),
+            hang_abort,
             ending: None,
             first_status: None,
             kill_at: None,
@@ -199,7 +229,8 @@ impl<'a> Supervisor<'a> {
     fn poll_timeout_ms(&self) -> libc::c_int {
         let timeout = self.timeout.as_ref().filter(|_| self.ending.is_none()).map(|t| t.0);
         let stop = self.next_stop_report();
-        let Some(next) = [self.kill_at, timeout, stop].into_iter().flatten().min() else {
+        let look = self.hang.as_ref().filter(|_| self.ending.is_none()).map(|h| h.2);
+        let Some(next) = [self.kill_at, timeout, stop, look].into_iter().flatten().min() else {
             return -1;
         };
         let left = next.saturating_duration_since(Instant::now());
@@ -233,6 +264,9 @@ impl<'a> Supervisor<'a> {
     /// killed by the same terminal Ctrl-C count as ended by oshrun), then exits.
     fn handle_wake(&mut self) {
         let mask = self.wake.take();
+        if signals::has(mask, libc::SIGQUIT) && self.ending.is_none() {
+            self.report_hang("requested with SIGQUIT");
+        }
         if let Some(&sig) = signals::ENDING.iter().find(|&&s| signals::has(mask, s)) {
             if self.ending.is_none() {
                 let name = super::classify::signal_name(sig);
@@ -260,6 +294,26 @@ impl<'a> Supervisor<'a> {
         }
         if self.next_stop_report().is_some_and(|at| now >= at) {
             self.report_stopped(now);
+        }
+        if let (None, Some((watch, text, at))) = (self.ending, &mut self.hang)
+            && now >= *at
+        {
+            *at = now + hang::LOOK_EVERY;
+            let (secs, text) = (watch.timeout.as_secs_f64(), text.clone());
+            let view = hang::read(&self.control, |i| life(&self.pes[i]));
+            if watch.look(&view, now) {
+                self.print_report(
+                    &view,
+                    &format!("no PE has made progress for {secs} s ({}={text})", hang::ENV_TIMEOUT),
+                );
+                if self.hang_abort {
+                    self.say(&format!("ending {} (--hang-abort)", pes_count(self.live)));
+                    self.ending = Some(End::Hang);
+                    self.terminate_all();
+                } else {
+                    self.say("the job goes on (--hang-abort ends it; ^C or kill -TERM ends it now)");
+                }
+            }
         }
         if self.kill_at.is_some_and(|at| now >= at) {
             self.kill_at = None;
@@ -392,6 +446,10 @@ impl<'a> Supervisor<'a> {
             return;
         };
         self.pes[i].alive = false;
+        self.pes[i].end = Some(match wait {
+            WaitStatus::Exited(c) => format!("status {c}"),
+            WaitStatus::Signaled(sig) => super::classify::signal_name(sig),
+        });
         self.live -= 1;
         // Forward what the PE wrote last before reporting on it. It is dead, so
         // its output is in the pipes already (bounded: a grandchild could go on).
@@ -510,10 +568,23 @@ impl<'a> Supervisor<'a> {
     fn exit_status(&self) -> i32 {
         match self.ending {
             Some(End::Signal(s)) => 128 + s,
-            Some(End::Timeout) => 124,
+            Some(End::Timeout | End::Hang) => 124,
             Some(End::GlobalExit(s)) => s,
             Some(End::Internal) => self.first_status.unwrap_or(1),
             Some(End::Failure) | None => self.first_status.unwrap_or(0),
+        }
+    }
+
+    /// Prints where every PE is now (on request).
+    fn report_hang(&self, why: &str) {
+        let view = hang::read(&self.control, |i| life(&self.pes[i]));
+        self.print_report(&view, why);
+    }
+
+    fn print_report(&self, view: &hang::JobView, why: &str) {
+        let look = ProcLookup::new(self.pes.iter().map(|p| p.pid).collect());
+        for line in hang::report(view, why, &look) {
+            self.say(&line);
         }
     }
 
@@ -530,6 +601,15 @@ fn kernel_says_stopped(pid: libc::pid_t) -> bool {
             .and_then(|(_, rest)| rest.trim_start().chars().next())
             .is_some_and(|c| c == 'T' || c == 't')
     })
+}
+
+/// How a PE's process is, for a hang report.
+fn life(pe: &Pe) -> hang::Life {
+    match (&pe.end, pe.stop) {
+        (Some(how), _) => hang::Life::Ended(how.clone()),
+        (None, Some(stop)) => hang::Life::Stopped(super::classify::signal_name(stop.signal)),
+        (None, None) => hang::Life::Alive,
+    }
 }
 
 fn pes_count(n: usize) -> String {

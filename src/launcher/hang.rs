@@ -1,0 +1,479 @@
+//! Hang reports: where every PE of a job is, in one table, with a diagnosis
+//! when one is certain.
+//!
+//! Each PE publishes in its control slot, on the slow path of every wait that
+//! may block for ever (`wait::stuck`), the routine, what it waits on (a word
+//! of memory and a comparison, or a collective's team and the PEs it waits
+//! for), since when, and a count of the waits it has left. `oshrun` reads the
+//! slots ([`read`]) without disturbing the PEs. It reports ([`report`]) when
+//! no PE has moved for `SHMEM_HANG_TIMEOUT` seconds while none runs outside
+//! the library ([`Watch`]), on `kill -QUIT`, and for `oshrun --status`
+//! (`status`).
+//!
+//! A PE that runs its own code (not blocked in the library) is taken to make
+//! progress: a program may compute for hours while the others wait. So a hang
+//! is reported only once every live PE is blocked or stopped, and the picture
+//! has not changed for the timeout: then nothing in the job can move again
+//! (a store that could release a waiter is made by a running PE).
+
+use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
+use crate::wait::stuck::{Kind, SIGNED};
+use std::fmt::Write as _;
+use std::sync::atomic::Ordering::SeqCst;
+use std::time::{Duration, Instant};
+
+/// The hang timeout when `SHMEM_HANG_TIMEOUT` is not set, in seconds.
+///
+/// A report needs every PE blocked in the library with nothing changing. A
+/// correct program is there only while a peer is about to be scheduled
+/// (milliseconds, even with many PEs per core), so a short timeout would
+/// already be sound; 30 s keeps a loaded or swapping machine, a debugger
+/// stopped at a breakpoint (the stopped PE is named after
+/// `--stopped-grace`) and a slow file system from producing a report, while a
+/// user staring at a silent terminal still learns why within half a minute.
+pub const DEFAULT_TIMEOUT: &str = "30";
+/// The variable, read by `oshrun` (its own environment or `-x`).
+pub const ENV_TIMEOUT: &str = "SHMEM_HANG_TIMEOUT";
+
+/// How a PE's process is, as the one watching it knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Life {
+    Alive,
+    /// Stopped by this signal (name).
+    Stopped(String),
+    /// Ended: how (e.g. "exited with status 0").
+    Ended(String),
+}
+
+/// One PE's published place, as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeView {
+    pub pid: i32,
+    pub life: Life,
+    pub state: PeState,
+    pub kind: u32,
+    pub routine: String,
+    pub episode: u32,
+    /// Odd: caught while the PE rewrote its place.
+    pub seq: u32,
+    pub progress: u64,
+    pub since_ns: u64,
+    pub addr: u64,
+    pub value: u64,
+    pub cmp: u32,
+    pub word: u32,
+    pub count: u32,
+    pub team: u32,
+    pub group: (i32, i32, u32),
+    pub awaited: Vec<u32>,
+    pub n_awaited: u32,
+    /// The world barrier episode it last arrived at, plus one.
+    pub barrier_arrived: u32,
+    pub finalize_arrived: u32,
+}
+
+/// Every PE at one moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobView {
+    pub pes: Vec<PeView>,
+    pub barrier_gen: u32,
+    pub finalize_gen: u32,
+    /// `CLOCK_MONOTONIC` when read, ns.
+    pub now_ns: u64,
+}
+
+/// What a PE is doing, for the table and the judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doing {
+    Running,
+    Blocked,
+    Stopped,
+    Exited,
+}
+
+impl PeView {
+    pub fn doing(&self) -> Doing {
+        match self.life {
+            Life::Stopped(_) => Doing::Stopped,
+            Life::Ended(_) => Doing::Exited,
+            Life::Alive if self.kind != Kind::None as u32 && self.seq.is_multiple_of(2) => Doing::Blocked,
+            Life::Alive => Doing::Running,
+        }
+    }
+
+    /// The routine it is blocked in ("" if none).
+    pub fn routine(&self) -> String {
+        match self.kind {
+            k if k == Kind::Finalize as u32 => "shmem_finalize".into(),
+            k if k == Kind::FinalizeAtExit as u32 => "shmem_finalize (at exit)".into(),
+            k if k == Kind::None as u32 => String::new(),
+            _ => self.routine.clone(),
+        }
+    }
+
+    fn is(&self, k: Kind) -> bool {
+        self.doing() == Doing::Blocked && self.kind == k as u32
+    }
+
+    /// The team of a collective, as the table names it ("" if none).
+    pub fn team(&self) -> String {
+        if self.is(Kind::BarrierAll) {
+            return "SHMEM_TEAM_WORLD".into();
+        }
+        if !self.is(Kind::Coll) {
+            return String::new();
+        }
+        let (start, stride, size) = self.group;
+        match self.team {
+            t if t == TEAM_TAG_ACTIVE_SET => format!("active set {start}/{stride}/{size}"),
+            t if (1..TEAM_TAG_ACTIVE_SET).contains(&t) && t != crate::job::TEAM_TAG_OTHER => {
+                TEAM_TAGS[t as usize].into()
+            }
+            _ => format!("team {}", pe_set(start, stride, size)),
+        }
+    }
+}
+
+/// "PEs 0-3" for start 0 stride 1 size 4, "PEs 0,2,4" for stride 2...
+fn pe_set(start: i32, stride: i32, size: u32) -> String {
+    let pes: Vec<i64> = (0..size as i64).map(|i| start as i64 + i * stride as i64).collect();
+    match pes.as_slice() {
+        [] => "(empty)".into(),
+        [one] => format!("PE {one}"),
+        _ if stride == 1 => format!("PEs {}-{}", pes[0], pes[pes.len() - 1]),
+        _ if pes.len() <= 6 => format!("PEs {}", join(pes.iter())),
+        _ => format!("PEs {},{},...,{} (stride {stride})", pes[0], pes[1], pes[pes.len() - 1]),
+    }
+}
+
+fn join<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
+    items.map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// "PE 2", "PEs 0, 1, 3".
+pub fn pes_list(pes: &[usize]) -> String {
+    match pes {
+        [one] => format!("PE {one}"),
+        _ => format!(
+            "PEs {}",
+            pes.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+fn routine_name(words: &[std::sync::atomic::AtomicU64; ROUTINE_BYTES / 8]) -> String {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.load(SeqCst).to_le_bytes()).collect();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+/// Reads every slot; `life(pe)` says how each process is.
+pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
+    let h = control.header();
+    let pes = (0..control.npes())
+        .map(|pe| {
+            let slot = control.slot(pe);
+            let w: &PlaceWords = &slot.place;
+            let before = w.seq.load(SeqCst);
+            let n_awaited = w.awaited_n.load(SeqCst);
+            let mut v = PeView {
+                pid: slot.info.pid.load(SeqCst),
+                life: life(pe),
+                state: PeState::from_word(slot.info.state.load(SeqCst)),
+                kind: w.kind.load(SeqCst),
+                routine: routine_name(&w.routine),
+                episode: w.episode.load(SeqCst),
+                seq: before,
+                progress: w.progress.load(SeqCst),
+                since_ns: w.since_ns.load(SeqCst),
+                addr: w.addr.load(SeqCst),
+                value: w.value.load(SeqCst),
+                cmp: w.cmp.load(SeqCst),
+                word: w.word.load(SeqCst),
+                count: w.count.load(SeqCst),
+                team: w.team.load(SeqCst),
+                group: (
+                    w.group_start.load(SeqCst),
+                    w.group_stride.load(SeqCst),
+                    w.group_size.load(SeqCst),
+                ),
+                awaited: w.awaited[..(n_awaited as usize).min(AWAITED_MAX)]
+                    .iter()
+                    .map(|a| a.load(SeqCst))
+                    .collect(),
+                n_awaited,
+                barrier_arrived: slot.whereabouts.arrived.load(SeqCst),
+                finalize_arrived: slot.whereabouts.finalize_arrived.load(SeqCst),
+            };
+            if w.seq.load(SeqCst) != before {
+                v.seq = 1; // being rewritten: not a stable picture
+            }
+            v
+        })
+        .collect();
+    JobView {
+        pes,
+        barrier_gen: h.barrier_gen.load(SeqCst),
+        finalize_gen: h.finalize_gen.load(SeqCst),
+        now_ns: crate::job::monotonic_ns(),
+    }
+}
+
+/// What the report may look up about a PE's memory: the name of the global
+/// at an address, and the current value of a word.
+pub trait Lookup {
+    fn symbol(&self, pe: usize, addr: u64) -> Option<String>;
+    fn word(&self, pe: usize, addr: u64, bytes: usize) -> Option<u64>;
+}
+
+/// A [`Lookup`] that knows nothing.
+pub struct NoLookup;
+
+impl Lookup for NoLookup {
+    fn symbol(&self, _: usize, _: u64) -> Option<String> {
+        None
+    }
+    fn word(&self, _: usize, _: u64, _: usize) -> Option<u64> {
+        None
+    }
+}
+
+/// C's operator for a `SHMEM_CMP_*` value.
+fn cmp_op(cmp: u32) -> &'static str {
+    use crate::constants::*;
+    match cmp as i64 {
+        SHMEM_CMP_EQ => "==",
+        SHMEM_CMP_NE => "!=",
+        SHMEM_CMP_GT => ">",
+        SHMEM_CMP_GE => ">=",
+        SHMEM_CMP_LT => "<",
+        SHMEM_CMP_LE => "<=",
+        _ => "?",
+    }
+}
+
+/// A word's bits as the C type would print.
+fn show_value(bits: u64, word: u32) -> String {
+    let bytes = word & 0xff;
+    let shift = 64 - 8 * bytes.clamp(1, 8);
+    if word & SIGNED != 0 {
+        (((bits << shift) as i64) >> shift).to_string()
+    } else {
+        ((bits << shift) >> shift).to_string()
+    }
+}
+
+impl JobView {
+    /// PEs that have not arrived at the current world barrier episode (or
+    /// finalize's, for `finalize`).
+    fn missing(&self, finalize: bool) -> Vec<usize> {
+        self.pes
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                if finalize {
+                    p.finalize_arrived != self.finalize_gen.wrapping_add(1)
+                } else {
+                    p.barrier_arrived != self.barrier_gen.wrapping_add(1)
+                }
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The "address" column of PE `pe`.
+    fn address(&self, pe: usize, look: &dyn Lookup) -> String {
+        let p = &self.pes[pe];
+        if p.doing() != Doing::Blocked || p.addr == 0 {
+            return String::new();
+        }
+        match look.symbol(pe, p.addr) {
+            Some(s) => format!("{s} ({:#x})", p.addr),
+            None => format!("{:#x}", p.addr),
+        }
+    }
+
+    /// The "waiting for" column of PE `pe`.
+    pub fn waiting_for(&self, pe: usize, look: &dyn Lookup) -> String {
+        let p = &self.pes[pe];
+        if p.doing() != Doing::Blocked {
+            return String::new();
+        }
+        match p.kind {
+            k if k == Kind::BarrierAll as u32 => others("PE", &self.missing(false)),
+            k if k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32 => others("PE", &self.missing(true)),
+            k if k == Kind::Coll as u32 => {
+                let mut s = others("PE", &p.awaited.iter().map(|&a| a as usize).collect::<Vec<_>>());
+                if p.n_awaited as usize > p.awaited.len() {
+                    let _ = write!(s, " and {} more", p.n_awaited as usize - p.awaited.len());
+                }
+                s
+            }
+            k if k == Kind::Lock as u32 => "the lock".into(),
+            _ if p.cmp == 0 => String::new(),
+            _ => {
+                let op = cmp_op(p.cmp);
+                let r = p.routine.as_str();
+                let quant = if p.count <= 1 {
+                    String::new()
+                } else if r.contains("_any") {
+                    format!("any of {} ", p.count)
+                } else if r.contains("_some") {
+                    format!("some of {} ", p.count)
+                } else {
+                    format!("all of {} ", p.count)
+                };
+                let mut s = format!("{quant}{op} {}", show_value(p.value, p.word));
+                if p.count <= 1
+                    && let Some(now) = look.word(pe, p.addr, (p.word & 0xff) as usize)
+                {
+                    let _ = write!(s, " (now {})", show_value(now, p.word));
+                }
+                s
+            }
+        }
+    }
+}
+
+/// "PE 2" / "PEs 1, 3" / "" for none.
+fn others(_what: &str, pes: &[usize]) -> String {
+    if pes.is_empty() { String::new() } else { pes_list(pes) }
+}
+
+/// True when no live PE runs its own code: nothing can change any more
+/// (unless a PE is continued).
+pub fn all_still(v: &JobView) -> bool {
+    v.pes.iter().all(|p| p.doing() != Doing::Running) && v.pes.iter().any(|p| p.doing() != Doing::Exited)
+}
+
+/// The table and the diagnoses, one string per line (without a prefix).
+/// `why` is the headline ("no PE has made progress for 30 s").
+pub fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
+    let mut rows: Vec<[String; 7]> = vec![[
+        "PE".into(),
+        "state".into(),
+        "routine".into(),
+        "team".into(),
+        "address".into(),
+        "waiting for".into(),
+        "blocked".into(),
+    ]];
+    for (i, p) in v.pes.iter().enumerate() {
+        let state = match (&p.life, p.doing()) {
+            (Life::Stopped(sig), _) => format!("stopped ({sig})"),
+            (Life::Ended(how), _) => format!("exited ({how})"),
+            (_, Doing::Blocked) => "blocked".into(),
+            _ => match p.state {
+                PeState::Absent | PeState::Arrived => "starting".into(),
+                PeState::Finalized => "finalized".into(),
+                PeState::Failed => "failed".into(),
+                PeState::GlobalExit => "global_exit".into(),
+                PeState::Running => "running".into(),
+            },
+        };
+        let blocked = if p.doing() == Doing::Blocked && p.since_ns > 0 {
+            format!("{:.1} s", v.now_ns.saturating_sub(p.since_ns) as f64 / 1e9)
+        } else {
+            String::new()
+        };
+        let routine = if p.doing() == Doing::Blocked {
+            p.routine()
+        } else {
+            String::new()
+        };
+        rows.push([
+            i.to_string(),
+            state,
+            routine,
+            p.team(),
+            v.address(i, look),
+            v.waiting_for(i, look),
+            blocked,
+        ]);
+    }
+    let widths: Vec<usize> = (0..7)
+        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    let mut lines = vec![format!("hang report: {why}")];
+    for r in &rows {
+        let mut line = format!("  {:>w$}", r[0], w = widths[0]);
+        for (c, cell) in r.iter().enumerate().skip(1) {
+            let _ = write!(line, "  {cell:<w$}", w = widths[c]);
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    let found = super::diagnose::diagnose(v, look);
+    if found.is_empty() && all_still(v) {
+        lines.push("diagnosis: every live PE is blocked or stopped; see the table".into());
+    }
+    lines.extend(found.into_iter().map(|d| format!("diagnosis: {d}")));
+    lines
+}
+
+/// The hang timeout: `-x SHMEM_HANG_TIMEOUT=...` if given, else oshrun's
+/// environment, else [`DEFAULT_TIMEOUT`]; None when 0 (off).
+pub fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Result<Option<(Duration, String)>, String> {
+    let text = env
+        .iter()
+        .rev()
+        .find(|(k, _)| k == ENV_TIMEOUT)
+        .map(|(_, v)| v.to_string_lossy().into_owned())
+        .or_else(|| std::env::var(ENV_TIMEOUT).ok())
+        .unwrap_or_else(|| DEFAULT_TIMEOUT.into());
+    match text.trim().parse::<f64>() {
+        Ok(0.0) => Ok(None),
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some((Duration::from_secs_f64(s), text))),
+        _ => Err(format!(
+            "environment variable {ENV_TIMEOUT}={text:?} is invalid: use a number of seconds (0 disables the hang report)"
+        )),
+    }
+}
+
+/// Watches a job's pictures for a hang (see the module documentation).
+pub struct Watch {
+    pub timeout: Duration,
+    /// The picture without times: who is where, and their counts.
+    last: Option<Vec<Key>>,
+    since: Instant,
+    reported: bool,
+}
+
+/// One PE's part of a picture: sequence, kind, progress, doing, barrier arrival.
+type Key = (u32, u32, u64, Doing, u32);
+
+/// How often a watched job is looked at.
+pub const LOOK_EVERY: Duration = Duration::from_millis(200);
+
+impl Watch {
+    pub fn new(timeout: Duration) -> Watch {
+        Watch {
+            timeout,
+            last: None,
+            since: Instant::now(),
+            reported: false,
+        }
+    }
+
+    /// Looks at a new picture; true when it is time to report it (once per
+    /// hang: the job must move and stop again for another report).
+    pub fn look(&mut self, v: &JobView, now: Instant) -> bool {
+        let key: Vec<_> = v
+            .pes
+            .iter()
+            .map(|p| (p.seq, p.kind, p.progress, p.doing(), p.barrier_arrived))
+            .chain(std::iter::once((v.barrier_gen, v.finalize_gen, 0, Doing::Exited, 0)))
+            .collect();
+        let still = all_still(v) && v.pes.iter().all(|p| p.seq.is_multiple_of(2));
+        if !still || self.last.as_ref() != Some(&key) {
+            self.last = still.then_some(key);
+            self.since = now;
+            self.reported = false;
+            return false;
+        }
+        if !self.reported && now.duration_since(self.since) >= self.timeout {
+            self.reported = true;
+            return true;
+        }
+        false
+    }
+}

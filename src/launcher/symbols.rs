@@ -1,0 +1,117 @@
+//! What the hang report may learn about a PE's memory from outside: the name
+//! of the global variable at an address (the program's ELF symbol table, or
+//! its dynamic one when stripped) and the current value of a word
+//! (`process_vm_readv`, allowed for the PE's parent and, where the system
+//! permits, for its user).
+
+use super::hang::Lookup;
+use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A program's data symbols, sorted by address (link-time addresses).
+struct Table {
+    /// Link-time address of the first loadable segment.
+    first_load: u64,
+    syms: Vec<(u64, u64, String)>,
+}
+
+impl Table {
+    fn load(path: &Path) -> Option<Table> {
+        let data = std::fs::read(path).ok()?;
+        let file = object::File::parse(&*data).ok()?;
+        let first_load = file.segments().map(|s| s.address()).min()?;
+        let mut syms: Vec<(u64, u64, String)> = file
+            .symbols()
+            .chain(file.dynamic_symbols())
+            .filter(|s| matches!(s.kind(), SymbolKind::Data | SymbolKind::Tls | SymbolKind::Unknown))
+            .filter(|s| s.address() != 0 && s.is_definition())
+            .filter_map(|s| Some((s.address(), s.size(), s.name().ok()?.to_string())))
+            .filter(|(_, _, n)| !n.is_empty() && !n.starts_with('$'))
+            .collect();
+        syms.sort();
+        syms.dedup_by(|a, b| a.0 == b.0 && a.2 == b.2);
+        Some(Table { first_load, syms })
+    }
+
+    /// "flag", or "grid+24" inside an array.
+    fn name(&self, vaddr: u64) -> Option<String> {
+        let i = self.syms.partition_point(|s| s.0 <= vaddr).checked_sub(1)?;
+        let (start, size, name) = &self.syms[i];
+        let off = vaddr - start;
+        match off {
+            0 => Some(name.clone()),
+            _ if off < (*size).max(1) => Some(format!("{name}+{off}")),
+            _ => None,
+        }
+    }
+}
+
+/// Looks up the PEs' programs and memory through `/proc`.
+pub struct ProcLookup {
+    pids: Vec<i32>,
+    tables: RefCell<HashMap<PathBuf, Option<std::rc::Rc<Table>>>>,
+}
+
+impl ProcLookup {
+    pub fn new(pids: Vec<i32>) -> ProcLookup {
+        ProcLookup {
+            pids,
+            tables: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn table(&self, exe: &Path) -> Option<std::rc::Rc<Table>> {
+        self.tables
+            .borrow_mut()
+            .entry(exe.to_path_buf())
+            .or_insert_with(|| Table::load(exe).map(std::rc::Rc::new))
+            .clone()
+    }
+}
+
+/// Where the program's first loadable segment starts in process `pid`.
+fn load_base(pid: i32, exe: &Path) -> Option<u64> {
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
+    let exe = exe.to_str()?;
+    maps.lines().find_map(|l| {
+        let mut f = l.split_whitespace();
+        let range = f.next()?;
+        let (_perms, offset, _dev, _inode) = (f.next()?, f.next()?, f.next()?, f.next()?);
+        let path = f.collect::<Vec<_>>().join(" ");
+        (path == exe && u64::from_str_radix(offset, 16).ok()? == 0)
+            .then(|| u64::from_str_radix(range.split('-').next()?, 16).ok())?
+    })
+}
+
+impl Lookup for ProcLookup {
+    fn symbol(&self, pe: usize, addr: u64) -> Option<String> {
+        let pid = *self.pids.get(pe)?;
+        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+        let table = self.table(&exe)?;
+        let base = load_base(pid, &exe)?;
+        let vaddr = addr.checked_sub(base)?.checked_add(table.first_load & !0xfff)?;
+        table.name(vaddr)
+    }
+
+    fn word(&self, pe: usize, addr: u64, bytes: usize) -> Option<u64> {
+        let pid = *self.pids.get(pe)?;
+        if !(1..=8).contains(&bytes) {
+            return None;
+        }
+        let mut buf = [0u8; 8];
+        let local = libc::iovec {
+            iov_base: buf.as_mut_ptr().cast(),
+            iov_len: bytes,
+        };
+        let remote = libc::iovec {
+            iov_base: addr as *mut libc::c_void,
+            iov_len: bytes,
+        };
+        // SAFETY: reads at most 8 bytes into a local buffer of 8; the remote
+        // address is only dereferenced by the kernel, which checks it.
+        let n = unsafe { libc::process_vm_readv(pid, &local, 1, &remote, 1, 0) };
+        (n == bytes as isize).then(|| u64::from_le_bytes(buf))
+    }
+}
