@@ -185,3 +185,57 @@ pub fn own_cpus() -> Vec<usize> {
     }
     cpus
 }
+
+/// oshrun in a process group of its own (so the test can stop the whole job
+/// without stopping itself), its stderr delivered line by line. Dropping it
+/// kills the group, so a failed test leaves no job behind.
+pub struct Watched {
+    pub child: Child,
+    pub lines: mpsc::Receiver<String>,
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            // SAFETY: kill has no memory-safety preconditions; the group is
+            // oshrun's (it is not reaped yet) and holds only the job.
+            unsafe { libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL) };
+            let _ = self.child.wait();
+        }
+    }
+}
+
+pub fn start_watched(args: &[&str], env: &[(&str, &str)]) -> Watched {
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(OSHRUN)
+        .args(args)
+        .envs(env.iter().copied())
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, lines) = mpsc::channel();
+    let err = std::io::BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || err.lines().map_while(Result::ok).for_each(|l| drop(tx.send(l))));
+    Watched { child, lines }
+}
+
+/// The next stderr line containing `needle`, within `limit`.
+pub fn line_with(rx: &mpsc::Receiver<String>, needle: &str, limit: Duration) -> Option<String> {
+    let until = Instant::now() + limit;
+    while let Ok(l) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+        if l.contains(needle) {
+            return Some(l);
+        }
+    }
+    None
+}
+
+pub fn signal(pid: libc::pid_t, sig: libc::c_int) {
+    // SAFETY: kill has no memory-safety preconditions; the pids are the test's
+    // own children (or their group) and not reaped yet.
+    assert_eq!(unsafe { libc::kill(pid, sig) }, 0);
+}
