@@ -25,10 +25,10 @@
 //!                  │
 //!                 world (a PE's low-level context)  lock (distributed locks)
 //!                  │
-//!                 psync/ (sync-memory strategies)  transport/  wait/  heap/
+//!                 psync/ (sync-memory strategies)  transport/  hang/  wait/  heap/
 //!                  │
 //!                 config  constants  job  types (leaves)
-//!   oshrun ──────> launcher/ ── job (the contract shared with the PEs)
+//!   oshrun ──────> launcher/ ── hang/ (reports of where PEs block) ── job
 //!   oshcc ───────> wrapper ── tools (tool names, shared with build.rs)
 //! ```
 //! Dependencies point down; `tests/module_cycles.rs` checks it.
@@ -39,6 +39,7 @@ pub(crate) mod config;
 pub(crate) mod constants;
 pub(crate) mod error;
 pub(crate) mod ffi;
+pub mod hang;
 pub(crate) mod heap;
 pub mod job;
 pub mod launcher;

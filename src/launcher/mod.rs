@@ -8,13 +8,11 @@
 //!   [`classify`] decides what a PE's end means.
 //! - [`forward`], [`sink`]: line-by-line forwarding of the PEs' output.
 //! - [`signals`]: signals to oshrun as events of the loop.
-//! - [`hang`], [`diagnose`], [`symbols`], [`status`]: hang reports (after
-//!   `SHMEM_HANG_TIMEOUT`, on SIGQUIT, and `oshrun --status`).
+//! - [`status`]: `oshrun --status`; the supervision loop also prints hang
+//!   reports ([`crate::hang`]) after `SHMEM_HANG_TIMEOUT` and on SIGQUIT.
 
 pub mod classify;
-pub mod diagnose;
 pub mod forward;
-pub mod hang;
 pub mod hosts;
 pub mod mapping;
 pub mod options;
@@ -24,7 +22,6 @@ pub mod sink;
 pub mod spawn;
 pub mod status;
 pub mod supervise;
-pub mod symbols;
 
 use options::Action;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -71,7 +68,7 @@ fn run(opts: &options::Options) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let hang_timeout = match hang::timeout(&opts.env) {
+    let hang_timeout = match crate::hang::timeout(&opts.env) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("oshrun: {e}");

@@ -7,8 +7,7 @@
 //! holder whose parent holds none of the same file. The control block is
 //! mapped read-only from `/proc/PID/fd/N`.
 
-use super::hang::{self, Life};
-use super::symbols::ProcLookup;
+use crate::hang::{self, Life, lookup::ProcLookup};
 use crate::job::{self, Control};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;

@@ -11,11 +11,10 @@
 
 use super::classify::{Verdict, WaitStatus, classify};
 use super::forward::{LineBuf, tag};
-use super::hang;
 use super::signals::{self, SelfPipe};
 use super::sink::Sink;
 use super::spawn::Spawned;
-use super::symbols::ProcLookup;
+use crate::hang::{self, lookup::ProcLookup};
 use crate::job::Control;
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, OwnedFd};

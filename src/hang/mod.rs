@@ -16,6 +16,9 @@
 //! has not changed for the timeout: then nothing in the job can move again
 //! (a store that could release a waiter is made by a running PE).
 
+pub mod diagnose;
+pub mod lookup;
+
 use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
 use crate::wait::stuck::{Kind, SIGNED};
 use std::fmt::Write as _;
@@ -402,7 +405,7 @@ pub fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
         }
         lines.push(line.trim_end().to_string());
     }
-    let found = super::diagnose::diagnose(v, look);
+    let found = diagnose::diagnose(v, look);
     if found.is_empty() && all_still(v) {
         lines.push("diagnosis: every live PE is blocked or stopped; see the table".into());
     }
@@ -477,3 +480,6 @@ impl Watch {
         false
     }
 }
+
+#[cfg(test)]
+mod tests;

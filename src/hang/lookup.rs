@@ -4,7 +4,7 @@
 //! (`process_vm_readv`, allowed for the PE's parent and, where the system
 //! permits, for its user).
 
-use super::hang::Lookup;
+use super::Lookup;
 use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::cell::RefCell;
 use std::collections::HashMap;

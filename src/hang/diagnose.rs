@@ -5,7 +5,7 @@
 //! outside the job (a `kill -CONT`) happens, and statements such as "PE 2
 //! never arrives" are facts, not guesses.
 
-use super::hang::{Doing, JobView, Life, Lookup, PeView, all_still, pes_list};
+use super::{Doing, JobView, Life, Lookup, PeView, all_still, pes_list};
 use crate::wait::stuck::Kind;
 
 /// A collective's PE set: the group, or all PEs for the world's barrier.

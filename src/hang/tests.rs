@@ -1,0 +1,181 @@
+use super::*;
+
+/// A running PE that has arrived at barrier episode 0.
+fn running() -> PeView {
+    PeView {
+        pid: 100,
+        life: Life::Alive,
+        state: PeState::Running,
+        kind: Kind::None as u32,
+        routine: String::new(),
+        episode: 0,
+        seq: 0,
+        progress: 0,
+        since_ns: 0,
+        addr: 0,
+        value: 0,
+        cmp: 0,
+        word: 0,
+        count: 0,
+        team: 0,
+        group: (0, 0, 0),
+        awaited: vec![],
+        n_awaited: 0,
+        barrier_arrived: 0,
+        finalize_arrived: 0,
+    }
+}
+
+fn blocked(kind: Kind, routine: &str) -> PeView {
+    PeView {
+        kind: kind as u32,
+        routine: routine.into(),
+        seq: 2,
+        since_ns: 1_000_000_000,
+        ..running()
+    }
+}
+
+fn in_barrier() -> PeView {
+    PeView {
+        barrier_arrived: 8,
+        ..blocked(Kind::BarrierAll, "shmem_barrier_all")
+    }
+}
+
+fn view(pes: Vec<PeView>) -> JobView {
+    JobView {
+        pes,
+        barrier_gen: 7,
+        finalize_gen: 0,
+        now_ns: 3_500_000_000,
+    }
+}
+
+fn diagnoses(v: &JobView) -> Vec<String> {
+    diagnose::diagnose(v, &NoLookup)
+}
+
+#[test]
+fn values_print_as_their_c_type() {
+    assert_eq!(show_value((-3i64) as u64, 4 | SIGNED), "-3");
+    assert_eq!(show_value(0xffff_ffff, 4), "4294967295");
+    assert_eq!(show_value(u64::MAX, 8), "18446744073709551615");
+    assert_eq!(show_value(5, 2 | SIGNED), "5");
+}
+
+#[test]
+fn pe_sets_are_named_compactly() {
+    assert_eq!(pe_set(0, 1, 4), "PEs 0-3");
+    assert_eq!(pe_set(1, 2, 3), "PEs 1,3,5");
+    assert_eq!(pe_set(0, 2, 8), "PEs 0,2,...,14 (stride 2)");
+    assert_eq!(pe_set(5, 1, 1), "PE 5");
+}
+
+#[test]
+fn the_timeout_comes_from_x_then_the_environment_then_the_default() {
+    let x = |v: &str| vec![(ENV_TIMEOUT.into(), v.into())];
+    assert_eq!(timeout(&x("2.5")).unwrap().unwrap().0, Duration::from_millis(2500));
+    assert_eq!(timeout(&x("0")).unwrap(), None);
+    for bad in ["soon", "-1", "", "inf"] {
+        let e = timeout(&x(bad)).unwrap_err();
+        assert!(e.contains(ENV_TIMEOUT) && e.contains(&format!("{bad:?}")), "{e}");
+    }
+    if std::env::var_os(ENV_TIMEOUT).is_none() {
+        let d = timeout(&[]).unwrap().unwrap();
+        assert_eq!(d.1, DEFAULT_TIMEOUT);
+    }
+}
+
+#[test]
+fn a_still_picture_is_reported_once_after_the_timeout() {
+    let t0 = Instant::now();
+    let mut w = Watch::new(Duration::from_secs(2));
+    let v = view(vec![in_barrier(), blocked(Kind::Wait, "shmem_int_wait_until")]);
+    assert!(!w.look(&v, t0));
+    assert!(!w.look(&v, t0 + Duration::from_secs(1)));
+    assert!(w.look(&v, t0 + Duration::from_secs(2)));
+    assert!(!w.look(&v, t0 + Duration::from_secs(3)), "reported twice");
+    // The job moves (a wait was left) and stops again: a new report.
+    let mut moved = v.clone();
+    moved.pes[1].progress += 1;
+    assert!(!w.look(&moved, t0 + Duration::from_secs(4)));
+    assert!(w.look(&moved, t0 + Duration::from_secs(6)));
+}
+
+#[test]
+fn a_running_pe_or_a_place_being_written_is_not_a_hang() {
+    let t0 = Instant::now();
+    let mut w = Watch::new(Duration::from_secs(1));
+    let v = view(vec![in_barrier(), running()]);
+    assert!(!w.look(&v, t0));
+    assert!(!w.look(&v, t0 + Duration::from_secs(5)));
+    let mut torn = view(vec![in_barrier(), blocked(Kind::Wait, "shmem_int_wait_until")]);
+    torn.pes[1].seq = 3;
+    assert!(!w.look(&torn, t0 + Duration::from_secs(6)));
+    assert!(!w.look(&torn, t0 + Duration::from_secs(9)));
+    // Every PE exited: nothing to report (the job is ending).
+    let mut gone = running();
+    gone.life = Life::Ended("status 0".into());
+    assert!(!all_still(&view(vec![gone.clone(), gone])));
+}
+
+#[test]
+fn different_collectives_on_one_team_are_called_in_different_orders() {
+    let mut bcast = blocked(Kind::Coll, "shmem_broadcastmem");
+    (bcast.team, bcast.group, bcast.awaited, bcast.n_awaited) = (1, (0, 1, 4), vec![0], 1);
+    let v = view(vec![in_barrier(), in_barrier(), bcast, in_barrier()]);
+    assert_eq!(
+        diagnoses(&v),
+        [
+            "PEs 0, 1, 3 are in shmem_barrier_all; PE 2 is in shmem_broadcastmem on SHMEM_TEAM_WORLD: \
+          collectives called in different orders"
+        ]
+    );
+    // Somebody still running: no diagnosis is certain.
+    let mut v = v;
+    v.pes[3] = running();
+    assert!(diagnoses(&v).is_empty());
+}
+
+#[test]
+fn a_barrier_names_the_pes_it_waits_for_and_where_they_are() {
+    let mut wait = blocked(Kind::Wait, "shmem_long_wait_until");
+    (wait.addr, wait.cmp, wait.value, wait.word, wait.count) = (0x4010, 1, 1, 8 | SIGNED, 1);
+    let mut stopped = running();
+    stopped.life = Life::Stopped("SIGSTOP".into());
+    stopped.pid = 4242;
+    let v = view(vec![in_barrier(), wait, in_barrier(), stopped]);
+    let d = diagnoses(&v);
+    assert_eq!(
+        d[0],
+        "PEs 0, 2 in shmem_barrier_all on SHMEM_TEAM_WORLD wait for PEs 1, 3: PE 1 is in \
+         shmem_long_wait_until on 0x4010; PE 3 is stopped (SIGSTOP; kill -CONT 4242 resumes it)"
+    );
+    assert_eq!(
+        d[1],
+        "PE 1 waits in shmem_long_wait_until for 0x4010 == 1, and no PE is running to write it"
+    );
+    assert_eq!(d.len(), 2, "{d:#?}");
+    let table = report(&v, "test", &NoLookup);
+    assert_eq!(table[0], "hang report: test");
+    assert!(table[1].starts_with("  PE  state"), "{table:#?}");
+    assert!(
+        table[2].contains("  PEs 1, 3  ") && table[2].ends_with("  2.5 s"),
+        "{table:#?}"
+    );
+    assert!(
+        table[3].contains(" blocked ")
+            && table[3].contains(" shmem_long_wait_until ")
+            && table[3].contains("0x4010   == 1")
+    );
+    assert!(table[5].ends_with("3  stopped (SIGSTOP)"), "{table:#?}");
+}
+
+#[test]
+fn vector_waits_say_how_many_words() {
+    let mut w = blocked(Kind::Wait, "shmem_int_wait_until_any");
+    (w.addr, w.cmp, w.value, w.word, w.count) = (0x10, 2, 0, 4 | SIGNED, 4);
+    let v = view(vec![w]);
+    assert_eq!(v.waiting_for(0, &NoLookup), "any of 4 != 0");
+}
