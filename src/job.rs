@@ -141,7 +141,7 @@ pub struct Whereabouts {
 }
 
 /// Longest routine name kept in [`PlaceWords::routine`] (longer ones are cut).
-pub const ROUTINE_BYTES: usize = 48;
+pub const ROUTINE_BYTES: usize = 40;
 
 /// Where a PE blocks, published only on the slow path of its waits (see
 /// `wait::stuck`), so that a job that can never finish is reported instead of
@@ -169,10 +169,9 @@ pub struct PlaceWords {
     pub addr: AtomicU64,
     /// The value it compares with, as the word's bits.
     pub value: AtomicU64,
-    /// The comparison: 0 none, else its `SHMEM_CMP_*` value (never 0).
-    pub cmp: AtomicU32,
-    /// The watched word: bytes (low 8 bits), 0x100 if signed.
-    pub word: AtomicU32,
+    /// The comparison, the watched word and the team, packed ([`Shape`]) so
+    /// that the slot stays one 128-byte line pair.
+    pub shape: AtomicU32,
     /// How many words the wait watches (vector waits), at least 1.
     pub count: AtomicU32,
     /// The group a collective runs on, as world PEs: start, stride, size
@@ -180,13 +179,36 @@ pub struct PlaceWords {
     pub group_start: AtomicI32,
     pub group_stride: AtomicI32,
     pub group_size: AtomicU32,
-    /// Which team (a [`TEAM_TAGS`] index): the group alone cannot tell
-    /// `SHMEM_TEAM_WORLD` from a copy of it.
-    pub team: AtomicU32,
     /// World PEs the collective waits for at the moment (the first
     /// [`AWAITED_MAX`]), and how many there are.
     pub awaited: [AtomicU32; AWAITED_MAX],
     pub awaited_n: AtomicU32,
+}
+
+/// The packed [`PlaceWords::shape`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// 0 none, else a `SHMEM_CMP_*` value (never 0).
+    pub cmp: u32,
+    /// The watched word: bytes (low 8 bits), 0x100 if signed.
+    pub word: u32,
+    /// Which team (a [`TEAM_TAGS`] index): the group alone cannot tell
+    /// `SHMEM_TEAM_WORLD` from a copy of it.
+    pub team: u32,
+}
+
+impl Shape {
+    pub fn pack(self) -> u32 {
+        (self.cmp & 0xff) | (self.word & 0x1ff) << 8 | (self.team & 0xff) << 24
+    }
+
+    pub fn unpack(w: u32) -> Shape {
+        Shape {
+            cmp: w & 0xff,
+            word: (w >> 8) & 0x1ff,
+            team: w >> 24,
+        }
+    }
 }
 
 /// Awaited PEs a place records by number.
@@ -330,6 +352,16 @@ mod tests {
     #[test]
     fn slots_are_cache_line_multiples() {
         assert_eq!(std::mem::size_of::<PeSlot>() % 128, 0);
+        // A power of two: finding a PE's slot (on every put, to ring its
+        // bell) is then a shift, not a multiplication.
+        assert!(std::mem::size_of::<PeSlot>().is_power_of_two());
+        assert_eq!(std::mem::size_of::<PlaceWords>(), 128);
+        let s = Shape {
+            cmp: 6,
+            word: 0x108,
+            team: 5,
+        };
+        assert_eq!(Shape::unpack(s.pack()), s);
         assert!(control_len(1) >= std::mem::size_of::<CachePadded<JobHeader>>() + 256);
         assert_eq!(control_len(3) % page_size(), 0);
     }

@@ -19,7 +19,7 @@
 pub mod diagnose;
 pub mod lookup;
 
-use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
+use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
 use crate::wait::stuck::{Kind, SIGNED};
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering::SeqCst;
@@ -179,6 +179,7 @@ pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
             let w: &PlaceWords = &slot.place;
             let before = w.seq.load(SeqCst);
             let n_awaited = w.awaited_n.load(SeqCst);
+            let shape = Shape::unpack(w.shape.load(SeqCst));
             let mut v = PeView {
                 pid: slot.info.pid.load(SeqCst),
                 life: life(pe),
@@ -191,10 +192,10 @@ pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
                 since_ns: w.since_ns.load(SeqCst),
                 addr: w.addr.load(SeqCst),
                 value: w.value.load(SeqCst),
-                cmp: w.cmp.load(SeqCst),
-                word: w.word.load(SeqCst),
+                cmp: shape.cmp,
+                word: shape.word,
                 count: w.count.load(SeqCst),
-                team: w.team.load(SeqCst),
+                team: shape.team,
                 group: (
                     w.group_start.load(SeqCst),
                     w.group_stride.load(SeqCst),

@@ -45,7 +45,7 @@
 //! their threads could write what a waiting thread waits for.
 
 use crate::error::{Error, ErrorKind, fatal};
-use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, monotonic_ns};
+use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, Shape, monotonic_ns};
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
@@ -421,9 +421,7 @@ fn publish_on(w: &PlaceWords, on: On) {
         _ => (0, 0, 0, 0, 0),
     };
     w.addr.store(addr, SeqCst);
-    w.word.store(word, SeqCst);
     w.count.store(count, SeqCst);
-    w.cmp.store(cmp, SeqCst);
     w.value.store(value, SeqCst);
     let (team, start, stride, size, awaited, n) = match on {
         On::Peers {
@@ -436,7 +434,7 @@ fn publish_on(w: &PlaceWords, on: On) {
         } => (team, start, stride, size, awaited, n_awaited),
         _ => (0, 0, 0, 0, [0; AWAITED_MAX], 0),
     };
-    w.team.store(team, SeqCst);
+    w.shape.store(Shape { cmp, word, team }.pack(), SeqCst);
     w.group_start.store(start, SeqCst);
     w.group_stride.store(stride, SeqCst);
     w.group_size.store(size, SeqCst);
