@@ -245,3 +245,48 @@ fn sh_program(name: &str, np: usize, timeout: &str) -> Run {
         .unwrap();
     finish(child, t)
 }
+
+/// Across nodes no oshrun watches: each node's first PE reports its node.
+/// Two virtual nodes of 2 PEs (`RSHMEM_NODE_SIZE`) under Open MPI's mpirun.
+#[test]
+fn across_nodes_every_node_reports_its_pes() {
+    let shim = common::mpi::profile_dir().join("librshmem_mpi.so");
+    if common::mpi::on_path("mpirun").is_none() || !shim.is_file() {
+        assert!(
+            std::env::var("RSHMEM_REQUIRE_MPI").map_or(true, |v| v != "1"),
+            "RSHMEM_REQUIRE_MPI=1 but no mpirun or no {}",
+            shim.display()
+        );
+        println!("skipped: no MPI (install openmpi-bin libopenmpi-dev)");
+        return;
+    }
+    let exe = program("order");
+    let mut cmd = common::mpi::mpirun();
+    cmd.args(common::mpi::one_host_flags()).args(["-np", "4"]);
+    for kv in ["RSHMEM_NODE_SIZE=2", "SHMEM_HANG_TIMEOUT=2"] {
+        cmd.args(["-x", kv]);
+    }
+    cmd.arg(&exe);
+    let w = watch_command(cmd);
+    let mut seen = Vec::new();
+    let until = Instant::now() + WATCHDOG;
+    while !(has(&seen, "(PEs 0, 1): diagnosis") && has(&seen, "(PEs 2, 3): diagnosis")) {
+        match w.lines.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            Ok(l) => seen.push(l),
+            Err(_) => panic!("no report from both nodes within {WATCHDOG:?}: {seen:#?}"),
+        }
+    }
+    let want = "(PEs 2, 3): diagnosis: PE 2 is in shmem_broadcastmem; PE 3 is in shmem_barrier_all on \
+                SHMEM_TEAM_WORLD: collectives called in different orders";
+    assert!(has(&seen, want), "{seen:#?}");
+    assert!(has(&seen, "no PE of this node has made progress for 2 s"), "{seen:#?}");
+    let row0 = seen
+        .iter()
+        .find(|l| l.contains("(PEs 0, 1):    0  "))
+        .expect("no row of PE 0");
+    assert!(
+        row0.contains("shmem_barrier_all") && row0.contains("other nodes"),
+        "{row0}"
+    );
+    drop(w); // kills mpirun's process group
+}

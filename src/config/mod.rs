@@ -91,6 +91,14 @@ pub const VARS: &[Var] = &[
         help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
     },
     Var {
+        name: "HANG_TIMEOUT",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Seconds,
+        default: "30",
+        help: "Seconds every PE may stay blocked in the library (or stopped) before a hang report says where each one is; 0 turns it off. Read by `oshrun` (which watches the PEs) and, in a job across nodes, by each node's first PE for its node (docs/debugging.md).",
+    },
+    Var {
         name: "PROGRESS_THREAD",
         sma_alias: false,
         also: &[],
@@ -236,6 +244,8 @@ pub struct Config {
     pub wait_spin: Option<u32>,
     /// Zero means off.
     pub hang_warn_secs: f64,
+    /// `SHMEM_HANG_TIMEOUT`; zero means off.
+    pub hang_timeout_secs: f64,
     /// `SHMEM_PROGRESS_THREAD`: run a progress thread in multi-node jobs.
     pub progress_thread: bool,
     /// `SHMEM_PROGRESS_INTERVAL`, in microseconds.
@@ -345,6 +355,11 @@ impl Config {
             Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
             None => 0.0,
         };
+        let (n, v) = raw("HANG_TIMEOUT");
+        let hang_timeout_secs = match v {
+            Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
+            None => HANG_TIMEOUT_DEFAULT,
+        };
         // One of the names of a choice variable, parsed by `parse` (which
         // accepts exactly the variable's list, see `names`).
         fn choice<T>(
@@ -406,6 +421,7 @@ impl Config {
             version: raw("VERSION").1.is_some(),
             wait_spin,
             hang_warn_secs,
+            hang_timeout_secs,
         })
     }
 
@@ -423,6 +439,7 @@ impl Config {
                 "VERSION" => self.version.to_string(),
                 "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
                 "HANG_WARN" => self.hang_warn_secs.to_string(),
+                "HANG_TIMEOUT" => self.hang_timeout_secs.to_string(),
                 "PROGRESS_THREAD" => self.progress_thread.to_string(),
                 "PROGRESS_INTERVAL" => self.progress_interval_us.to_string(),
                 "PSYNC_STRATEGY" => self.psync_strategy.name().to_string(),
@@ -588,7 +605,11 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     usize::try_from(total).map_err(|_| TOO_LARGE.into())
 }
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
+/// `SHMEM_HANG_TIMEOUT` when unset (`hang::DEFAULT_TIMEOUT` says why).
+pub const HANG_TIMEOUT_DEFAULT: f64 = 30.0;
+
+/// A number of seconds, 0 or more (fractions allowed).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err("expected a non-negative number of seconds".into()),

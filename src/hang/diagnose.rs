@@ -26,6 +26,7 @@ fn whereabouts(v: &JobView, pe: usize, look: &dyn Lookup) -> String {
     match (&p.life, p.doing()) {
         (Life::Stopped(sig), _) => format!("is stopped ({sig}; kill -CONT {} resumes it)", p.pid),
         (Life::Ended(how), _) => format!("has exited ({how})"),
+        (Life::Remote, _) => "is on another node".into(),
         (_, Doing::Blocked) => {
             let mut s = format!("is in {}", p.routine());
             let team = p.team();
@@ -94,6 +95,7 @@ pub fn diagnose(v: &JobView, look: &dyn Lookup) -> Vec<String> {
         }
         let awaited: Vec<usize> = match p.kind {
             k if k == Kind::BarrierAll as u32 => (0..v.pes.len())
+                .filter(|&j| v.pes[j].doing() != Doing::Remote)
                 .filter(|&j| v.pes[j].barrier_arrived != v.barrier_gen.wrapping_add(1))
                 .collect(),
             _ => p.awaited.iter().map(|&a| a as usize).collect(),
@@ -138,8 +140,13 @@ pub fn diagnose(v: &JobView, look: &dyn Lookup) -> Vec<String> {
         } else {
             format!("{sep}{until}")
         };
+        let nobody = if v.pes.iter().any(|p| p.doing() == Doing::Remote) {
+            "no PE of this node is running to write it (a PE of another node may)"
+        } else {
+            "no PE is running to write it"
+        };
         out.push(format!(
-            "PE {i} waits in {} for {what}{until}, and no PE is running to write it",
+            "PE {i} waits in {} for {what}{until}, and {nobody}",
             p.routine()
         ));
     }

@@ -4,7 +4,7 @@
 //! (`process_vm_readv`, allowed for the PE's parent and, where the system
 //! permits, for its user).
 
-use super::Lookup;
+use super::{Life, Lookup};
 use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -113,5 +113,17 @@ impl Lookup for ProcLookup {
         // address is only dereferenced by the kernel, which checks it.
         let n = unsafe { libc::process_vm_readv(pid, &local, 1, &remote, 1, 0) };
         (n == bytes as isize).then(|| u64::from_le_bytes(buf))
+    }
+}
+
+/// How process `pid` is, from `/proc` (for watchers that are not its parent).
+pub fn proc_life(pid: i32) -> Life {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Life::Ended("gone".into());
+    };
+    match stat.rsplit_once(')').and_then(|(_, r)| r.trim_start().chars().next()) {
+        Some('T' | 't') => Life::Stopped("stopped".into()),
+        Some('Z' | 'X') => Life::Ended("exited".into()),
+        _ => Life::Alive,
     }
 }

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
-/// The hang timeout when `SHMEM_HANG_TIMEOUT` is not set, in seconds.
+/// Why `SHMEM_HANG_TIMEOUT` is 30 s unless set (`config::HANG_TIMEOUT_DEFAULT`).
 ///
 /// A report needs every PE blocked in the library with nothing changing. A
 /// correct program is there only while a peer is about to be scheduled
@@ -35,7 +35,8 @@ use std::time::{Duration, Instant};
 /// `--stopped-grace`) and a slow file system from producing a report, while a
 /// user staring at a silent terminal still learns why within half a minute.
 pub const DEFAULT_TIMEOUT: &str = "30";
-/// The variable, read by `oshrun` (its own environment or `-x`).
+/// The variable, read by `oshrun` (its own environment or `-x`) and by the
+/// library (a node's first PE in a job across nodes).
 pub const ENV_TIMEOUT: &str = "SHMEM_HANG_TIMEOUT";
 
 /// How a PE's process is, as the one watching it knows.
@@ -46,6 +47,8 @@ pub enum Life {
     Stopped(String),
     /// Ended: how (e.g. "exited with status 0").
     Ended(String),
+    /// On another node (a job across nodes): its slot is not in this file.
+    Remote,
 }
 
 /// One PE's published place, as read.
@@ -92,6 +95,8 @@ pub enum Doing {
     Blocked,
     Stopped,
     Exited,
+    /// On another node: not known here.
+    Remote,
 }
 
 impl PeView {
@@ -99,6 +104,7 @@ impl PeView {
         match self.life {
             Life::Stopped(_) => Doing::Stopped,
             Life::Ended(_) => Doing::Exited,
+            Life::Remote => Doing::Remote,
             Life::Alive if self.kind != Kind::None as u32 && self.seq.is_multiple_of(2) => Doing::Blocked,
             Life::Alive => Doing::Running,
         }
@@ -274,6 +280,7 @@ impl JobView {
         self.pes
             .iter()
             .enumerate()
+            .filter(|(_, p)| p.doing() != Doing::Remote)
             .filter(|(_, p)| {
                 if finalize {
                     p.finalize_arrived != self.finalize_gen.wrapping_add(1)
@@ -304,8 +311,10 @@ impl JobView {
             return String::new();
         }
         match p.kind {
-            k if k == Kind::BarrierAll as u32 => others("PE", &self.missing(false)),
-            k if k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32 => others("PE", &self.missing(true)),
+            k if k == Kind::BarrierAll as u32 => self.or_other_nodes(&self.missing(false)),
+            k if k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32 => {
+                self.or_other_nodes(&self.missing(true))
+            }
             k if k == Kind::Coll as u32 => {
                 let mut s = others("PE", &p.awaited.iter().map(|&a| a as usize).collect::<Vec<_>>());
                 if p.n_awaited as usize > p.awaited.len() {
@@ -339,6 +348,18 @@ impl JobView {
     }
 }
 
+impl JobView {
+    /// A world rendezvous's missing PEs of this node, or "other nodes" when
+    /// every PE here has arrived (the node's first PE then waits for them).
+    fn or_other_nodes(&self, missing: &[usize]) -> String {
+        if missing.is_empty() && self.pes.iter().any(|p| p.doing() == Doing::Remote) {
+            "other nodes".into()
+        } else {
+            others("PE", missing)
+        }
+    }
+}
+
 /// "PE 2" / "PEs 1, 3" / "" for none.
 fn others(_what: &str, pes: &[usize]) -> String {
     if pes.is_empty() { String::new() } else { pes_list(pes) }
@@ -347,7 +368,10 @@ fn others(_what: &str, pes: &[usize]) -> String {
 /// True when no live PE runs its own code: nothing can change any more
 /// (unless a PE is continued).
 pub fn all_still(v: &JobView) -> bool {
-    v.pes.iter().all(|p| p.doing() != Doing::Running) && v.pes.iter().any(|p| p.doing() != Doing::Exited)
+    v.pes.iter().all(|p| p.doing() != Doing::Running)
+        && v.pes
+            .iter()
+            .any(|p| !matches!(p.doing(), Doing::Exited | Doing::Remote))
 }
 
 /// The table and the diagnoses, one string per line (without a prefix).
@@ -362,10 +386,11 @@ pub fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
         "waiting for".into(),
         "blocked".into(),
     ]];
-    for (i, p) in v.pes.iter().enumerate() {
+    for (i, p) in v.pes.iter().enumerate().filter(|(_, p)| p.life != Life::Remote) {
         let state = match (&p.life, p.doing()) {
             (Life::Stopped(sig), _) => format!("stopped ({sig})"),
             (Life::Ended(how), _) => format!("exited ({how})"),
+            (Life::Remote, _) => "on another node".into(),
             (_, Doing::Blocked) => "blocked".into(),
             _ => match p.state {
                 PeState::Absent | PeState::Arrived => "starting".into(),
@@ -424,9 +449,9 @@ pub fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Result<Optio
         .map(|(_, v)| v.to_string_lossy().into_owned())
         .or_else(|| std::env::var(ENV_TIMEOUT).ok())
         .unwrap_or_else(|| DEFAULT_TIMEOUT.into());
-    match text.trim().parse::<f64>() {
+    match crate::config::parse_seconds(&text) {
         Ok(0.0) => Ok(None),
-        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some((Duration::from_secs_f64(s), text))),
+        Ok(s) if s < 1e9 => Ok(Some((Duration::from_secs_f64(s), text))),
         _ => Err(format!(
             "environment variable {ENV_TIMEOUT}={text:?} is invalid: use a number of seconds (0 disables the hang report)"
         )),

@@ -179,3 +179,10 @@ fn vector_waits_say_how_many_words() {
     let v = view(vec![w]);
     assert_eq!(v.waiting_for(0, &NoLookup), "any of 4 != 0");
 }
+
+#[test]
+fn oshrun_and_the_library_share_the_default_timeout() {
+    let var = crate::config::VARS.iter().find(|v| v.name == "HANG_TIMEOUT").unwrap();
+    assert_eq!(var.default, DEFAULT_TIMEOUT);
+    assert_eq!(DEFAULT_TIMEOUT.parse::<f64>().unwrap(), crate::config::HANG_TIMEOUT_DEFAULT);
+}

@@ -7,7 +7,8 @@
 //! holder whose parent holds none of the same file. The control block is
 //! mapped read-only from `/proc/PID/fd/N`.
 
-use crate::hang::{self, Life, lookup::ProcLookup};
+use crate::hang::lookup::{ProcLookup, proc_life};
+use crate::hang::{self, Life};
 use crate::job::{self, Control};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
@@ -47,18 +48,6 @@ fn jobs() -> BTreeMap<u64, Vec<Holder>> {
 fn parent(pid: i32) -> Option<i32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// How process `pid` is, from `/proc`.
-fn life(pid: i32) -> Life {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return Life::Ended("gone".into());
-    };
-    match stat.rsplit_once(')').and_then(|(_, r)| r.trim_start().chars().next()) {
-        Some('T' | 't') => Life::Stopped("stopped".into()),
-        Some('Z' | 'X') => Life::Ended("exited".into()),
-        _ => Life::Alive,
-    }
 }
 
 /// A read-only mapping of a job's control block.
@@ -139,11 +128,23 @@ pub fn run(only: Option<i32>) -> i32 {
         let pe_pids: Vec<i32> = (0..mapped.npes)
             .map(|pe| control.slot(pe).info.pid.load(std::sync::atomic::Ordering::SeqCst))
             .collect();
+        // No oshrun: an MPI launcher started the PEs, and the file is one
+        // node's, where the other nodes' PEs never write their slots.
+        let by_mpi = pe_pids.contains(&launcher.pid);
         let view = hang::read(&control, |pe| match pe_pids[pe] {
+            0 if by_mpi => Life::Remote,
             0 => Life::Alive,
-            pid => life(pid),
+            pid => proc_life(pid),
         });
-        let why = format!("job of oshrun pid {} ({} PEs)", launcher.pid, mapped.npes);
+        let why = if by_mpi {
+            let here = pe_pids.iter().filter(|&&p| p != 0).count();
+            format!(
+                "job of PE pid {} ({here} of its {} PEs on this node)",
+                launcher.pid, mapped.npes
+            )
+        } else {
+            format!("job of oshrun pid {} ({} PEs)", launcher.pid, mapped.npes)
+        };
         let look = ProcLookup::new(pe_pids.clone());
         for line in hang::report(&view, &why, &look) {
             println!("{line}");

@@ -18,6 +18,7 @@
 //! only: which runtime is active, and the words the exit paths need.
 
 pub mod bootstrap;
+mod node_watch;
 mod progress;
 
 use crate::error::{self, Error, ErrorKind};
@@ -165,6 +166,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         if rt.config.progress_thread && !crate::transport::Transport::single_node(&rt.transport) {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         }
+        node_watch::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         rt
     } else {
         // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
@@ -270,6 +272,7 @@ pub fn finalize(at_exit: bool) {
 fn end_mpi(rt: &Runtime) {
     let Some(s) = &rt.mpi else { return };
     progress::stop();
+    node_watch::stop();
     // The checking build never opens a window (it runs on one node).
     #[cfg(not(feature = "check-transport"))]
     let closed = match rt.transport.nodes() {

@@ -206,11 +206,16 @@ impl Drop for Watched {
 }
 
 pub fn start_watched(args: &[&str], env: &[(&str, &str)]) -> Watched {
+    let mut cmd = Command::new(OSHRUN);
+    cmd.args(args).envs(env.iter().copied());
+    watch_command(cmd)
+}
+
+/// [`start_watched`] for any command (an `mpirun`, say).
+pub fn watch_command(mut cmd: Command) -> Watched {
     use std::io::BufRead;
     use std::os::unix::process::CommandExt;
-    let mut child = Command::new(OSHRUN)
-        .args(args)
-        .envs(env.iter().copied())
+    let mut child = cmd
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
