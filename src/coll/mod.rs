@@ -347,9 +347,8 @@ impl<'a> Coll<'a> {
                 n_awaited: n as u32,
             }
         };
-        let post = self.rt.post_on(Kind::Coll, self.routine, &on);
         self.rt.sync_waiter().wait_hinted(
-            post.as_ref(),
+            || self.rt.post_on(Kind::Coll, self.routine, &on),
             polled(t, cond),
             // More PEs than cores: spin only while no awaited PE was last seen
             // on this PE's CPU (it could not run while this PE spins).

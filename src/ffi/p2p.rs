@@ -34,7 +34,7 @@ pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, 
     let cmp = check::cmp(routine, cmp);
     let on = || memory_on(ivar, 1, cmp, cmp_value);
     rt.waiter().wait_at(
-        rt.post_on(Kind::Wait, routine, &on).as_ref(),
+        || rt.post_on(Kind::Wait, routine, &on),
         polled(
             &rt.transport, // SAFETY: ivar is an aligned T in symmetric memory (checked).
             || cmp.holds(unsafe { T::load_acquire(ivar) }, cmp_value),
@@ -192,7 +192,7 @@ fn indices_buffer(routine: &'static str, indices: *mut usize, nelems: usize) {
 fn wait_all<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) {
     let on = || s.on();
     rt.waiter().wait_at(
-        rt.post_on(Kind::Wait, routine, &on).as_ref(),
+        || rt.post_on(Kind::Wait, routine, &on),
         polled(&rt.transport, || s.all()),
         || s.describe(routine),
     );
@@ -205,7 +205,7 @@ fn wait_any<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>) ->
     let mut found = usize::MAX;
     let on = || s.on();
     rt.waiter().wait_at(
-        rt.post_on(Kind::Wait, routine, &on).as_ref(),
+        || rt.post_on(Kind::Wait, routine, &on),
         polled(&rt.transport, || match s.any() {
             Some(i) => {
                 found = i;
@@ -225,7 +225,7 @@ fn wait_some<T: WaitWord>(routine: &'static str, rt: &Runtime, s: &Set<'_, T>, i
     let mut k = 0;
     let on = || s.on();
     rt.waiter().wait_at(
-        rt.post_on(Kind::Wait, routine, &on).as_ref(),
+        || rt.post_on(Kind::Wait, routine, &on),
         polled(&rt.transport, || {
             k = s.some(indices);
             k > 0

@@ -127,7 +127,7 @@ pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_val
         value: cmp_value,
     };
     rt.waiter().wait_at(
-        rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on).as_ref(),
+        || rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on),
         polled(&rt.transport, || {
             // SAFETY: an aligned u64 in symmetric memory (checked).
             seen = unsafe { u64::load_acquire(sig_addr) };

@@ -194,7 +194,7 @@ impl<T: Transport> Halves for Remote<'_, T> {
         let seen = std::cell::Cell::new(0);
         let post = if acquiring { self.post } else { None };
         self.waiter.wait_at(
-            post,
+            || post.copied(),
             polled(self.transport, || {
                 seen.set(self.link(self.me, AmoOp::Fetch));
                 until(seen.get())

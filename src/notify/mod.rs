@@ -254,7 +254,7 @@ fn block(rt: &World, s: &Set, routine: &'static str, which: Option<usize>) {
         value: 0,
     };
     rt.waiter().wait_at(
-        rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on).as_ref(),
+        || rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on),
         polled(&rt.transport, || match which {
             Some(i) => s.flag(i).load(Ordering::Relaxed) == READY,
             None => any_ready(s),

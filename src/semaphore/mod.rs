@@ -271,7 +271,7 @@ pub fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
             value: n,
         };
         rt.waiter().wait_at(
-            rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on).as_ref(),
+            || rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on),
             polled(&rt.transport, || s.value().load(Ordering::Acquire) >= n),
             || format!("{routine}({:#x}, {n}): the semaphore holds {}", s.local, s.current()),
         );

@@ -398,7 +398,7 @@ fn leader_rendezvous<'p>(
     };
     if n.me != leader {
         return waiter.wait_at(
-            post.as_ref(),
+            || post,
             || {
                 shim.progress();
                 episodes.load(Ordering::Acquire) != episode
@@ -407,7 +407,7 @@ fn leader_rendezvous<'p>(
         );
     }
     waiter.wait_at(
-        post.as_ref(),
+        || post,
         || {
             shim.progress();
             count.load(Ordering::Acquire) == node_n
@@ -423,7 +423,7 @@ fn leader_rendezvous<'p>(
         super::mpi::failed(e);
     }
     waiter.wait_at(
-        post.as_ref(),
+        || post,
         || match shim.ibarrier_test(Comm::Leaders) {
             Ok(done) => done,
             Err(e) => super::mpi::failed(e),

@@ -312,7 +312,7 @@ pub(super) fn counter_rendezvous<'p>(
     };
     let post = post(episode);
     if shared_cores == 0 {
-        return waiter.wait_at(post.as_ref(), done, describe);
+        return waiter.wait_at(|| post, done, describe);
     }
     let may_spin = || {
         // The count is reset to 0 just before the episode advances, so a
@@ -329,5 +329,5 @@ pub(super) fn counter_rendezvous<'p>(
             arrived(which, w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
         })
     };
-    waiter.wait_hinted(post.as_ref(), done, may_spin, BARRIER_SPINS, describe)
+    waiter.wait_hinted(|| post, done, may_spin, BARRIER_SPINS, describe)
 }

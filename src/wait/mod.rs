@@ -82,17 +82,25 @@ impl Waiter<'_> {
     }
 
     /// [`wait`](Self::wait) that, once it has to sleep, publishes where it
-    /// blocks (`post`, if any) so that a job that can never finish is
-    /// reported ([`stuck`]).
+    /// blocks (`post()`, if any) so that a job that can never finish is
+    /// reported ([`stuck`]) and a hang report says where the PE is. `post` is
+    /// called only when the condition is false at the first look: a wait
+    /// answered at once pays nothing for it.
     #[inline]
-    pub fn wait_at(&self, post: Option<&Post<'_>>, mut cond: impl FnMut() -> bool, describe: impl Fn() -> String) {
+    pub fn wait_at<'p>(
+        &self,
+        post: impl FnOnce() -> Option<Post<'p>>,
+        mut cond: impl FnMut() -> bool,
+        describe: impl Fn() -> String,
+    ) {
         if cond() {
             return;
         }
-        self.wait_slow(&mut cond, &describe, post)
+        let post = post();
+        self.wait_slow(&mut cond, &describe, post.as_ref())
     }
 
-    /// [`wait`](Self::wait) for a condition other PEs must make true, when PEs
+    /// [`wait_at`](Self::wait_at) for a condition other PEs must make true, when PEs
     /// outnumber cores: `may_spin` says whether every PE awaited may be
     /// running on another core right now. Then the answer comes within a
     /// cache-line transfer and the waiter spins (for a bounded number of polls,
@@ -100,9 +108,9 @@ impl Waiter<'_> {
     /// one of them needs a core, perhaps this one, and the waiter yields at
     /// once. With a core per PE this is plain [`wait`](Self::wait).
     #[inline]
-    pub fn wait_hinted(
+    pub fn wait_hinted<'p>(
         &self,
-        post: Option<&Post<'_>>,
+        post: impl FnOnce() -> Option<Post<'p>>,
         mut cond: impl FnMut() -> bool,
         mut may_spin: impl FnMut() -> bool,
         spins_max: u32,
@@ -127,7 +135,8 @@ impl Waiter<'_> {
                 }
             }
         }
-        self.wait_slow(&mut cond, &describe, post)
+        let post = post();
+        self.wait_slow(&mut cond, &describe, post.as_ref())
     }
 
     #[cold]

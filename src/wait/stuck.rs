@@ -106,6 +106,7 @@ pub enum On {
 pub const SIGNED: u32 = 0x100;
 
 /// A place to publish, for one PE of a job.
+#[derive(Clone, Copy)]
 pub struct Post<'a> {
     pub control: &'a Control,
     pub me: usize,
