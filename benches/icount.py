@@ -43,6 +43,7 @@ OPS = [
     ("long_p", "`shmem_long_p`"),
     ("getmem", "`shmem_getmem` 8 B"),
     ("fetch_add", "`shmem_long_atomic_fetch_add`"),
+    ("wait_until", "`shmem_long_wait_until`, already true"),
 ]
 BASELINE = "empty"
 

@@ -79,13 +79,22 @@ NOINLINE void run_fetch_add(long n) {
     sink += s;
 }
 
+/* A wait whose condition already holds: the word fetch_add counts up is
+ * never below 0, so SHMEM_CMP_GE 0 holds at the first look. */
+NOINLINE void run_wait_until(long n) {
+    for (long i = 0; i < n; i++) {
+        shmem_long_wait_until(word, SHMEM_CMP_GE, 0);
+        BARRIER();
+    }
+}
+
 static const struct {
     const char *name;
     void (*fn)(long);
 } OPS[] = {
     {"empty", run_empty},   {"put_quiet", run_put_quiet}, {"putmem", run_putmem},
     {"quiet", run_quiet},   {"long_p", run_long_p},       {"getmem", run_getmem},
-    {"fetch_add", run_fetch_add},
+    {"fetch_add", run_fetch_add}, {"wait_until", run_wait_until},
 };
 
 int main(int argc, char **argv) {
