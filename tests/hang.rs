@@ -202,6 +202,12 @@ fn sigquit_and_status_report_on_demand_and_zero_turns_the_timeout_off() {
     signal(pid, libc::SIGQUIT);
     let r = report(&w, FAST);
     assert!(r[0].contains("hang report: requested with SIGQUIT"), "{r:#?}");
+    // As many PEs as cores: the barrier still knows who has arrived.
+    let row0 = row(&r, 0);
+    assert!(
+        row0.contains("shmem_barrier_all") && row0.contains("  PE 1  "),
+        "{row0}"
+    );
     assert!(
         has(&r, "diagnosis: PE 1 waits in shmem_long_wait_until for flag == 1"),
         "{r:#?}"

@@ -48,18 +48,68 @@ impl Table {
     }
 }
 
+/// Where the segments lie in the job's memory file (its header's words).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileLayout {
+    pub seg_offset: u64,
+    pub seg_stride: u64,
+    pub data_len: u64,
+    pub heap_size: u64,
+}
+
+impl FileLayout {
+    pub fn of(control: &crate::job::Control) -> FileLayout {
+        use std::sync::atomic::Ordering::Acquire;
+        let h = control.header();
+        FileLayout {
+            seg_offset: h.seg_offset.load(Acquire),
+            seg_stride: h.seg_stride.load(Acquire),
+            data_len: h.data_len.load(Acquire),
+            heap_size: h.heap_size.load(Acquire),
+        }
+    }
+
+    /// "symmetric heap+0x40" for a byte at `off` of the file.
+    fn place(&self, off: u64) -> Option<String> {
+        let within = off.checked_sub(self.seg_offset)?.checked_rem(self.seg_stride)?;
+        Some(if within < self.data_len {
+            format!("globals+{within:#x}")
+        } else if within - self.data_len < self.heap_size {
+            format!("symmetric heap+{:#x}", within - self.data_len)
+        } else {
+            "library sync memory".to_string()
+        })
+    }
+}
+
 /// Looks up the PEs' programs and memory through `/proc`.
 pub struct ProcLookup {
     pids: Vec<i32>,
+    layout: FileLayout,
     tables: RefCell<HashMap<PathBuf, Option<std::rc::Rc<Table>>>>,
 }
 
 impl ProcLookup {
-    pub fn new(pids: Vec<i32>) -> ProcLookup {
+    pub fn new(pids: Vec<i32>, layout: FileLayout) -> ProcLookup {
         ProcLookup {
             pids,
+            layout,
             tables: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// Where `addr` lies in the job's memory file, if it does.
+    fn in_job_file(&self, pid: i32, addr: u64) -> Option<String> {
+        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
+        maps.lines().find_map(|l| {
+            let mut f = l.split_whitespace();
+            let (lo, hi) = f.next()?.split_once('-')?;
+            let (lo, hi) = (u64::from_str_radix(lo, 16).ok()?, u64::from_str_radix(hi, 16).ok()?);
+            let offset = u64::from_str_radix(f.nth(1)?, 16).ok()?;
+            let path = f.nth(2)?;
+            (lo <= addr && addr < hi && path.starts_with(&format!("/memfd:{}", crate::job::FILE_NAME)))
+                .then(|| self.layout.place(offset + (addr - lo)))?
+        })
     }
 
     fn table(&self, exe: &Path) -> Option<std::rc::Rc<Table>> {
@@ -88,11 +138,14 @@ fn load_base(pid: i32, exe: &Path) -> Option<u64> {
 impl Lookup for ProcLookup {
     fn symbol(&self, pe: usize, addr: u64) -> Option<String> {
         let pid = *self.pids.get(pe)?;
-        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
-        let table = self.table(&exe)?;
-        let base = load_base(pid, &exe)?;
-        let vaddr = addr.checked_sub(base)?.checked_add(table.first_load & !0xfff)?;
-        table.name(vaddr)
+        let global = || {
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+            let table = self.table(&exe)?;
+            let base = load_base(pid, &exe)?;
+            let vaddr = addr.checked_sub(base)?.checked_add(table.first_load & !0xfff)?;
+            table.name(vaddr)
+        };
+        global().or_else(|| self.in_job_file(pid, addr))
     }
 
     fn word(&self, pe: usize, addr: u64, bytes: usize) -> Option<u64> {
@@ -125,5 +178,24 @@ pub fn proc_life(pid: i32) -> Life {
         Some('T' | 't') => Life::Stopped("stopped".into()),
         Some('Z' | 'X') => Life::Ended("exited".into()),
         _ => Life::Alive,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_offsets_name_the_part_of_a_segment() {
+        let l = FileLayout {
+            seg_offset: 0x1000,
+            seg_stride: 0x10000,
+            data_len: 0x2000,
+            heap_size: 0x8000,
+        };
+        assert_eq!(l.place(0x1000 + 0x10).unwrap(), "globals+0x10");
+        assert_eq!(l.place(0x1000 + 0x10000 + 0x2028).unwrap(), "symmetric heap+0x28");
+        assert_eq!(l.place(0x1000 + 0xa000).unwrap(), "library sync memory");
+        assert_eq!(l.place(0x10), None);
     }
 }

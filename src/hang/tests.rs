@@ -184,5 +184,8 @@ fn vector_waits_say_how_many_words() {
 fn oshrun_and_the_library_share_the_default_timeout() {
     let var = crate::config::VARS.iter().find(|v| v.name == "HANG_TIMEOUT").unwrap();
     assert_eq!(var.default, DEFAULT_TIMEOUT);
-    assert_eq!(DEFAULT_TIMEOUT.parse::<f64>().unwrap(), crate::config::HANG_TIMEOUT_DEFAULT);
+    assert_eq!(
+        DEFAULT_TIMEOUT.parse::<f64>().unwrap(),
+        crate::config::HANG_TIMEOUT_DEFAULT
+    );
 }

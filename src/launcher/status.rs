@@ -7,7 +7,7 @@
 //! holder whose parent holds none of the same file. The control block is
 //! mapped read-only from `/proc/PID/fd/N`.
 
-use crate::hang::lookup::{ProcLookup, proc_life};
+use crate::hang::lookup::{FileLayout, ProcLookup, proc_life};
 use crate::hang::{self, Life};
 use crate::job::{self, Control};
 use std::collections::BTreeMap;
@@ -145,7 +145,7 @@ pub fn run(only: Option<i32>) -> i32 {
         } else {
             format!("job of oshrun pid {} ({} PEs)", launcher.pid, mapped.npes)
         };
-        let look = ProcLookup::new(pe_pids.clone());
+        let look = ProcLookup::new(pe_pids.clone(), FileLayout::of(&control));
         for line in hang::report(&view, &why, &look) {
             println!("{line}");
         }

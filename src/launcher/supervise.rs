@@ -14,7 +14,7 @@ use super::forward::{LineBuf, tag};
 use super::signals::{self, SelfPipe};
 use super::sink::Sink;
 use super::spawn::Spawned;
-use crate::hang::{self, lookup::ProcLookup};
+use crate::hang::{self, lookup::FileLayout, lookup::ProcLookup};
 use crate::job::Control;
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -581,7 +581,7 @@ impl<'a> Supervisor<'a> {
     }
 
     fn print_report(&self, view: &hang::JobView, why: &str) {
-        let look = ProcLookup::new(self.pes.iter().map(|p| p.pid).collect());
+        let look = ProcLookup::new(self.pes.iter().map(|p| p.pid).collect(), FileLayout::of(&self.control));
         for line in hang::report(view, why, &look) {
             self.say(&line);
         }

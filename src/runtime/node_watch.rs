@@ -9,7 +9,7 @@
 //! memory and `/proc`: it makes no MPI call.
 
 use super::Runtime;
-use crate::hang::{self, Life, lookup::ProcLookup, lookup::proc_life};
+use crate::hang::{self, Life, lookup::FileLayout, lookup::ProcLookup, lookup::proc_life};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -73,7 +73,7 @@ fn watch(rt: &Runtime, node: &[usize], timeout: Duration, stop: &AtomicBool) {
                 hang::ENV_TIMEOUT,
                 rt.config.hang_timeout_secs
             );
-            for line in hang::report(&view, &why, &ProcLookup::new(pids.clone())) {
+            for line in hang::report(&view, &why, &ProcLookup::new(pids.clone(), FileLayout::of(&rt.control))) {
                 eprintln!("{label}: {line}");
             }
         }

@@ -281,11 +281,13 @@ pub(super) fn counter_rendezvous<'p>(
     let (count, episodes) = counters(which, h);
     let episode = episodes.load(Ordering::Acquire);
     let shared_cores = waiter.policy.shared_cores;
+    let w = &control.slot(me).whereabouts;
     if shared_cores > 0 {
-        let w = &control.slot(me).whereabouts;
         locate(w);
-        arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
     }
+    // Read by waiters deciding whether to spin (when PEs share cores) and by
+    // hang reports (which PEs a barrier waits for), so stored always.
+    arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
     // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
     // whose release of the new episode passes them on to everyone.
     if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
