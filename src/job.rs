@@ -143,6 +143,22 @@ pub struct Whereabouts {
 /// Longest routine name kept in [`PlaceWords::routine`] (longer ones are cut).
 pub const ROUTINE_BYTES: usize = 40;
 
+/// A routine name as [`PlaceWords::routine`] holds it: NUL-padded
+/// little-endian bytes, cut at `ROUTINE_BYTES - 1`.
+pub fn routine_words(name: &str) -> [u64; ROUTINE_BYTES / 8] {
+    let mut bytes = [0u8; ROUTINE_BYTES];
+    let n = name.len().min(ROUTINE_BYTES - 1);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+    std::array::from_fn(|i| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes")))
+}
+
+/// The name [`routine_words`] encoded.
+pub fn routine_text(words: &[u64]) -> String {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
 /// Where a PE blocks, published only on the slow path of its waits (see
 /// `wait::stuck`), so that a job that can never finish is reported instead of
 /// hanging. Written only by the PE itself, as a sequence lock.

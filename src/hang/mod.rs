@@ -19,7 +19,7 @@
 pub mod diagnose;
 pub mod lookup;
 
-use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
+use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
 use crate::wait::stuck::{Kind, SIGNED};
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering::SeqCst;
@@ -170,12 +170,6 @@ pub fn pes_list(pes: &[usize]) -> String {
     }
 }
 
-fn routine_name(words: &[std::sync::atomic::AtomicU64; ROUTINE_BYTES / 8]) -> String {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.load(SeqCst).to_le_bytes()).collect();
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end]).into_owned()
-}
-
 /// Reads every slot; `life(pe)` says how each process is.
 pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
     let h = control.header();
@@ -191,7 +185,7 @@ pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
                 life: life(pe),
                 state: PeState::from_word(slot.info.state.load(SeqCst)),
                 kind: w.kind.load(SeqCst),
-                routine: routine_name(&w.routine),
+                routine: crate::job::routine_text(&w.routine.each_ref().map(|a| a.load(SeqCst))),
                 episode: w.episode.load(SeqCst),
                 seq: before,
                 progress: w.progress.load(SeqCst),

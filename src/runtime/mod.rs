@@ -17,6 +17,7 @@
 //! (`Runtime::end_state`). The statics here are the process's lifecycle
 //! only: which runtime is active, and the words the exit paths need.
 
+mod background;
 pub mod bootstrap;
 mod node_watch;
 mod progress;

@@ -9,13 +9,12 @@
 //! memory and `/proc`: it makes no MPI call.
 
 use super::Runtime;
+use super::background::Background;
 use crate::hang::{self, Life, lookup::FileLayout, lookup::ProcLookup, lookup::proc_life};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-static RUNNING: Mutex<Option<(JoinHandle<()>, &'static AtomicBool)>> = Mutex::new(None);
+static THREAD: Background = Background::new();
 
 /// Starts the watcher for `rt`'s node if `rt` is its first PE, the job spans
 /// nodes and the timeout is not 0.
@@ -25,28 +24,13 @@ pub fn start(rt: &'static Runtime) -> Result<(), String> {
     if rt.config.hang_timeout_secs == 0.0 || node.len() == rt.npes || node.first() != Some(&rt.me) {
         return Ok(());
     }
-    let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if running.is_some() {
-        return Ok(());
-    }
-    let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let timeout = Duration::from_secs_f64(rt.config.hang_timeout_secs);
-    let handle = std::thread::Builder::new()
-        .name("rshmem-hang".into())
-        .spawn(move || watch(rt, &node, timeout, stop))
-        .map_err(|e| format!("cannot start the hang watcher: {e}"))?;
-    *running = Some((handle, stop));
-    Ok(())
+    THREAD.start("rshmem-hang", move |stop| watch(rt, &node, timeout, stop))
 }
 
 /// Stops the watcher, if it runs.
 pub fn stop() {
-    let taken = RUNNING.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some((handle, stop)) = taken {
-        stop.store(true, Ordering::Release);
-        handle.thread().unpark();
-        let _ = handle.join();
-    }
+    THREAD.stop()
 }
 
 fn watch(rt: &Runtime, node: &[usize], timeout: Duration, stop: &AtomicBool) {

@@ -11,44 +11,29 @@
 //! `MPI_THREAD_MULTIPLE`, asked for at start-up when the variable is set.
 
 use super::Runtime;
+use super::background::Background;
 use crate::transport::Transport;
 use crate::wait::notify;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-static RUNNING: Mutex<Option<(JoinHandle<()>, &'static AtomicBool)>> = Mutex::new(None);
+static THREAD: Background = Background::new();
 
 /// Starts the thread for `rt` (once).
 pub fn start(rt: &'static Runtime) -> Result<(), String> {
-    let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if running.is_some() {
-        return Ok(());
-    }
-    let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let interval = Duration::from_micros(rt.config.progress_interval_us);
-    let handle = std::thread::Builder::new()
-        .name("rshmem-progress".into())
-        .spawn(move || {
-            let slot = rt.control.slot(rt.me);
-            while !stop.load(Ordering::Acquire) {
-                rt.transport.progress();
-                notify(&slot.wake.memory);
-                notify(&slot.wake.sync);
-                std::thread::sleep(interval);
-            }
-        })
-        .map_err(|e| format!("cannot start the progress thread: {e}"))?;
-    *running = Some((handle, stop));
-    Ok(())
+    THREAD.start("rshmem-progress", move |stop| {
+        let slot = rt.control.slot(rt.me);
+        while !stop.load(Ordering::Acquire) {
+            rt.transport.progress();
+            notify(&slot.wake.memory);
+            notify(&slot.wake.sync);
+            std::thread::sleep(interval);
+        }
+    })
 }
 
 /// Stops the thread, if it runs, and waits for it to leave MPI.
 pub fn stop() {
-    let taken = RUNNING.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some((handle, stop)) = taken {
-        stop.store(true, Ordering::Release);
-        let _ = handle.join();
-    }
+    THREAD.stop()
 }

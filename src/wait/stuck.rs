@@ -179,9 +179,7 @@ impl Seen {
     }
 
     fn routine(&self) -> String {
-        let bytes: Vec<u8> = self.routine.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-        String::from_utf8_lossy(&bytes[..end]).into_owned()
+        crate::job::routine_text(&self.routine)
     }
 
     /// "in shmem_barrier_all", "running", ...
@@ -391,12 +389,8 @@ fn publish(control: &Control, me: usize, place: Option<(&Place, On)>) {
             w.episode.store(p.episode, SeqCst);
             w.since_ns.store(monotonic_ns(), SeqCst);
             publish_on(w, on);
-            let mut bytes = [0u8; ROUTINE_BYTES];
-            let n = p.routine.len().min(ROUTINE_BYTES - 1);
-            bytes[..n].copy_from_slice(&p.routine.as_bytes()[..n]);
-            for (i, word) in w.routine.iter().enumerate() {
-                let chunk: [u8; 8] = bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes");
-                word.store(u64::from_le_bytes(chunk), SeqCst);
+            for (word, v) in w.routine.iter().zip(crate::job::routine_words(p.routine)) {
+                word.store(v, SeqCst);
             }
         }
         None => {
@@ -450,9 +444,7 @@ mod tests {
     use super::*;
 
     fn name(s: &str) -> [u64; ROUTINE_BYTES / 8] {
-        let mut b = [0u8; ROUTINE_BYTES];
-        b[..s.len()].copy_from_slice(s.as_bytes());
-        std::array::from_fn(|i| u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()))
+        crate::job::routine_words(s)
     }
 
     fn at(kind: Kind, routine: &str, episode: u32) -> Seen {
