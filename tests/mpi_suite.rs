@@ -107,6 +107,11 @@ const PROGRAMS: &[&str] = &[
     "unit/ctx_threads",
     "unit/sem_threads",
     "unit/notify_threads",
+    // checked collective arguments: correct calls pass, disagreeing ones end the job
+    "unit/check_collectives_ok",
+    "errors/check_kind_barrier_bcast",
+    "errors/check_bcast_root",
+    "errors/check_split_strided",
     // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
     "apps/qtc_check",
     "apps/qtc_resplit",

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
+ * variant: SHMEM_CHECK_COLLECTIVES=1
  */
 /* shmem_team_split_2d of SHMEM_TEAM_WORLD and of a reversed team (stride -1) with xrange
  * 1, 2, 3, npes and npes + 1. With X = min(xrange, parent size), the PE of parent rank r

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
+ * variant: SHMEM_CHECK_COLLECTIVES=1
  */
 /* shmem_team_split_strided of SHMEM_TEAM_WORLD with strides 1, 2, 3, -1 (reversed order),
  * -2, and 0 (size 1), and of two of those teams again (grandchildren). For every team and

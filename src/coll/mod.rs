@@ -40,13 +40,16 @@
 //! memory from the strategy and give it back); this file the [`Coll`] they
 //! build and its signalling; [`registry`] the algorithm choices; one file
 //! per kind of algorithm ([`barrier`], `bcast`, `reduce`, `collect`,
-//! `alltoall`) and the shapes they share ([`topology`], [`ring`]). `coll`
+//! `alltoall`) and the shapes they share ([`topology`], [`ring`]);
+//! [`check`] the agreement on arguments that `SHMEM_CHECK_COLLECTIVES`
+//! adds in front of every collective. `coll`
 //! takes the [`World`](crate::world) and depends on nothing above it
 //! (not on `team` or `runtime`), so teams use it for their own barriers.
 
 mod alltoall;
 pub mod barrier;
 mod bcast;
+pub mod check;
 mod collect;
 pub mod entry;
 mod inbox;

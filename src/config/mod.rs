@@ -15,6 +15,8 @@ use std::fmt;
 pub enum Kind {
     /// Presence switches it on, whatever the value.
     Flag,
+    /// `0` (off) or `1` (on); unset, the default the help text gives.
+    Switch,
     /// A size in bytes with the spec's k/m/g/t suffixes.
     Size,
     /// A non-negative number of seconds (fractions allowed).
@@ -56,7 +58,15 @@ pub const VARS: &[Var] = &[
         also: &[],
         kind: Kind::Flag,
         default: "",
-        help: "Print debugging messages, e.g. why an allocation returned NULL.",
+        help: "Print debugging messages, e.g. why an allocation returned NULL. Also turns on SHMEM_CHECK_COLLECTIVES unless that is set to 0.",
+    },
+    Var {
+        name: "CHECK_COLLECTIVES",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "",
+        help: "1: before every collective (barriers, broadcast, collect, fcollect, alltoall(s), reductions, scans, shmem_malloc and the other allocation routines, team splits) the team's members exchange their arguments, and a disagreement ends the job with one message naming the first PE that differs and both values (see docs/debugging.md; active-set routines are not checked). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs one small exchange among the team's members per collective.",
     },
     Var {
         name: "INFO",
@@ -238,6 +248,9 @@ pub struct Config {
     /// start-up may lower to fit the machine).
     pub symmetric_size_set_by: Option<Setting>,
     pub debug: bool,
+    /// `SHMEM_CHECK_COLLECTIVES` (or `SHMEM_DEBUG`): collectives first agree
+    /// on their arguments (`coll::check`).
+    pub check_collectives: bool,
     pub info: bool,
     pub version: bool,
     /// `None` means automatic.
@@ -401,6 +414,14 @@ impl Config {
             ));
         }
         let progress_interval_us = count("PROGRESS_INTERVAL", 1, 1_000_000)? as u64;
+        let debug = raw("DEBUG").1.is_some();
+        let (n, v) = raw("CHECK_COLLECTIVES");
+        let check_collectives = match v.as_deref().map(str::trim) {
+            None => debug,
+            Some("0") => false,
+            Some("1") => true,
+            Some(_) => return Err(err(n, v.as_deref().unwrap_or(""), "expected 0 or 1".into())),
+        };
         Ok(Config {
             progress_thread: raw("PROGRESS_THREAD").1.is_some(),
             progress_interval_us,
@@ -416,7 +437,8 @@ impl Config {
             collect_algorithm: choice("COLLECT_ALGORITHM", &raw, CollectAlgorithm::from_name)?,
             symmetric_size,
             symmetric_size_set_by,
-            debug: raw("DEBUG").1.is_some(),
+            debug,
+            check_collectives,
             info: raw("INFO").1.is_some(),
             version: raw("VERSION").1.is_some(),
             wait_spin,
@@ -435,6 +457,7 @@ impl Config {
                     None => self.symmetric_size.to_string(),
                 },
                 "DEBUG" => self.debug.to_string(),
+                "CHECK_COLLECTIVES" => self.check_collectives.to_string(),
                 "INFO" => self.info.to_string(),
                 "VERSION" => self.version.to_string(),
                 "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
@@ -486,6 +509,7 @@ pub fn env_markdown() -> String {
     for v in VARS {
         let kind = match v.kind {
             Kind::Flag => "flag (set = on)".to_string(),
+            Kind::Switch => "`0` or `1`".to_string(),
             Kind::Size => "size".to_string(),
             Kind::Seconds => "seconds".to_string(),
             Kind::Count => "count".to_string(),

@@ -197,3 +197,16 @@ fn human_sizes() {
     assert_eq!(human_bytes(1536 << 20), "1.5 GiB");
     assert_eq!(human_bytes(100), "100 B");
 }
+
+#[test]
+fn collective_checks_follow_debug_unless_set() {
+    assert!(!cfg(&[]).unwrap().check_collectives);
+    assert!(cfg(&[("SHMEM_CHECK_COLLECTIVES", "1")]).unwrap().check_collectives);
+    assert!(cfg(&[("SHMEM_DEBUG", "")]).unwrap().check_collectives);
+    assert!(cfg(&[("SMA_DEBUG", "1")]).unwrap().check_collectives);
+    let off = cfg(&[("SHMEM_DEBUG", "1"), ("SHMEM_CHECK_COLLECTIVES", "0")]).unwrap();
+    assert!(off.debug && !off.check_collectives);
+    let e = cfg(&[("SHMEM_CHECK_COLLECTIVES", "yes")]).unwrap_err();
+    assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_CHECK_COLLECTIVES", "yes"));
+    assert!(e.to_string().contains("expected 0 or 1"));
+}

@@ -5,9 +5,11 @@
 //! adds one for `shmem_ctx_*` routines, where the context comes first.
 
 use super::handle::{CtxHandle, TeamHandle};
+use crate::coll::check::Record;
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::runtime::Runtime;
+use crate::team::Team;
 use crate::types::Cmp;
 use core::ffi::c_int;
 
@@ -368,5 +370,44 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_ar
     Target {
         pe: t.pe(pe_arg as usize),
         space,
+    }
+}
+
+/// `SHMEM_CHECK_COLLECTIVES`: the members of team `t` (the caller's handle
+/// `h`, for the message) agree on the arguments of this call, which
+/// `record` describes (`coll::check`), before it does anything else; a
+/// disagreement ends the job. Off, this is one predictable branch and the
+/// record is never made.
+#[inline(always)]
+pub fn agree(rt: &Runtime, routine: &'static str, (t, h): (&Team, TeamHandle), record: impl FnOnce() -> Record) {
+    if rt.config.check_collectives {
+        let name = || team_name(t, h);
+        crate::coll::check::agree(rt, routine, t.coll(), &name, record());
+    }
+}
+
+/// [`agree`] on the world team, for the routines collective over all PEs
+/// (the world barriers, the symmetric heap).
+#[inline(always)]
+pub fn agree_world(rt: &Runtime, routine: &'static str, record: impl FnOnce() -> Record) {
+    if rt.config.check_collectives
+        && let Some(world) = rt.teams.predefined(crate::team::WORLD)
+    {
+        agree(rt, routine, (world, TeamHandle::WORLD), record)
+    }
+}
+
+/// A team as messages name it: a predefined team by its C name, another by
+/// its handle and its members.
+pub fn team_name(t: &Team, h: TeamHandle) -> String {
+    match t.predefined {
+        Some(name) => name.to_string(),
+        None => format!(
+            "team {:#x} (world PEs {} + i * {}, i < {})",
+            h.raw(),
+            t.start,
+            t.stride,
+            t.size
+        ),
     }
 }

@@ -4,14 +4,18 @@
 //!
 //! Arguments are checked here, and only that: symmetric buffers of the right
 //! size, a root inside the group, a caller that belongs to the active set, a
-//! pSync (and its inbox) long enough. Each shim then calls the `coll` entry
-//! point of its kind, which chooses the algorithm and runs it: team-based
-//! routines on the team's synchronisation memory, active-set routines on the
-//! caller's `pSync` (whose words the algorithms leave at `SHMEM_SYNC_VALUE`
-//! when they return) with `pWrk` as reduction scratch.
+//! pSync (and its inbox) long enough; under `SHMEM_CHECK_COLLECTIVES` a
+//! team routine first has the members agree on its arguments
+//! (`check::agree`, before any early return, so that every member takes
+//! part; active-set routines are not compared). Each shim then calls the
+//! `coll` entry point of its kind, which chooses the algorithm and runs it:
+//! team-based routines on the team's synchronisation memory, active-set
+//! routines on the caller's `pSync` (whose words the algorithms leave at
+//! `SHMEM_SYNC_VALUE` when they return) with `pWrk` as reduction scratch.
 
 use super::check;
 use super::handle::TeamHandle;
+use crate::coll::check::{Record, What};
 use crate::coll::{self, ActiveSet, Group, TeamRef};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
@@ -212,6 +216,10 @@ pub fn broadcast<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
+    check::agree(rt, routine, (&*t, team), || {
+        let args = [nelems as u64, root as i64 as u64];
+        Record::new(routine, What::Broadcast, "", size_of::<T>(), &args)
+    });
     let root = root_in(routine, root, t.size);
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
@@ -239,6 +247,10 @@ pub fn collect<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
+    // nelems may differ between members.
+    check::agree(rt, routine, (&*t, team), || {
+        Record::new(routine, What::Collect, "", size_of::<T>(), &[])
+    });
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
     // The destination's size is known once the members have published theirs.
@@ -256,6 +268,9 @@ pub fn fcollect<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
+    check::agree(rt, routine, (&*t, team), || {
+        Record::new(routine, What::Fcollect, "", size_of::<T>(), &[nelems as u64])
+    });
     let args = (dest as usize, source as usize);
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), false) else {
         return 0;
@@ -275,6 +290,9 @@ pub fn alltoall<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
+    check::agree(rt, routine, (&*t, team), || {
+        Record::new(routine, What::Alltoall, "", size_of::<T>(), &[nelems as u64])
+    });
     let args = (dest as usize, source as usize);
     let Some((d, s, len)) = blocks::<T>(rt, routine, args, nelems, t.group(), true) else {
         return 0;
@@ -319,6 +337,10 @@ pub fn alltoalls<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
+    check::agree(rt, routine, (&*t, team), || {
+        let args = [dst as i64 as u64, sst as i64 as u64, nelems as u64];
+        Record::new(routine, What::Alltoalls, "", size_of::<T>(), &args)
+    });
     let all = nelems
         .checked_mul(t.size)
         .unwrap_or_else(|| check::too_large(routine, "nelems", nelems));
@@ -334,17 +356,22 @@ pub fn alltoalls<T: ShmemType>(
 }
 
 /// A team collective on `n` elements of `T` in `dest` and `source` alike
-/// (reductions, scans): checks, then `run(coll, dest, source, bytes)`.
+/// (reductions, scans) of kind `what` with operation `op`: checks, then
+/// `run(coll, dest, source, bytes)`.
 fn elementwise<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
     source: *const T,
     (count, n): (&'static str, usize),
+    (what, op): (What, &'static str),
     run: impl FnOnce(&Runtime, TeamRef<'_>, (SymOffset, SymOffset), usize),
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
+    check::agree(rt, routine, (&*t, team), || {
+        Record::new(routine, what, op, size_of::<T>(), &[n as u64])
+    });
     let len = check::bytes(routine, count, n, size_of::<T>());
     if len == 0 {
         return 0;
@@ -355,14 +382,16 @@ fn elementwise<T: ShmemType>(
     0
 }
 
+/// A team reduction with `O`, the operation named `op` (`"sum"`, ...).
 fn reduce_team<T: ShmemType, O: Combine<T>>(
     routine: &'static str,
     team: TeamHandle,
-    dest: *mut T,
-    source: *const T,
+    (dest, source): (*mut T, *const T),
     n: usize,
+    op: &'static str,
 ) -> c_int {
-    elementwise(routine, team, dest, source, ("nreduce", n), |rt, t, ds, len| {
+    let what = (What::Reduce, op);
+    elementwise(routine, team, dest, source, ("nreduce", n), what, |rt, t, ds, len| {
         if let Err(e) = coll::reduce::<T, O>(rt, routine, t, ds, n, len) {
             disagreement(routine, "nreduce", len, e);
         }
@@ -378,7 +407,8 @@ macro_rules! team_reductions {
             source: *const T,
             nreduce: usize,
         ) -> c_int {
-            reduce_team::<T, $op>(routine, team, dest, source, nreduce)
+            let op = stringify!($name).trim_end_matches("_reduce");
+            reduce_team::<T, $op>(routine, team, (dest, source), nreduce, op)
         }
     )*};
 }
@@ -394,7 +424,8 @@ fn scan<T: ShmemType + Arith>(
     n: usize,
     inclusive: bool,
 ) -> c_int {
-    elementwise(routine, team, dest, source, ("nelems", n), |rt, t, ds, _| {
+    let what = (What::Scan, if inclusive { "inclusive" } else { "exclusive" });
+    elementwise(routine, team, dest, source, ("nelems", n), what, |rt, t, ds, _| {
         coll::scan::<T, OpSum>(rt, routine, t, ds, n, inclusive)
     })
 }

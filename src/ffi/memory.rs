@@ -1,10 +1,13 @@
 //! Symmetric heap management (and the deprecated names).
 //!
 //! Every routine here is collective over all PEs, and all PEs get the same
-//! result: the allocator is deterministic (see `heap::alloc`).
+//! result: the allocator is deterministic (see `heap::alloc`), provided
+//! every PE passes the same arguments, which `SHMEM_CHECK_COLLECTIVES`
+//! checks (`check::agree_world`).
 
 use super::check;
 use crate::coll;
+use crate::coll::check::{NOT_IN_HEAP, Record, What};
 use crate::config::human_bytes;
 use crate::error::{self, Error, ErrorKind, fatal};
 use crate::heap::alloc::{Exhausted, MIN_ALIGN};
@@ -49,6 +52,14 @@ fn allocate(rt: &Runtime, routine: &'static str, size: usize, align: usize, zero
 
 pub fn malloc(routine: &'static str, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::Malloc, "", 0, &[size as u64])
+    });
+    allocate_bytes(rt, routine, size)
+}
+
+/// `shmem_malloc` once the arguments are checked: NULL for 0 bytes.
+fn allocate_bytes(rt: &Runtime, routine: &'static str, size: usize) -> *mut c_void {
     if size == 0 {
         return std::ptr::null_mut();
     }
@@ -57,6 +68,9 @@ pub fn malloc(routine: &'static str, size: usize) -> *mut c_void {
 
 pub fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::Align, "", 0, &[alignment as u64, size as u64])
+    });
     if size == 0 {
         return std::ptr::null_mut();
     }
@@ -109,6 +123,12 @@ fn already_freed(rt: &Runtime, ptr: *mut c_void) -> bool {
         .is_some_and(|off| rt.heap.lock().unwrap_or_else(|e| e.into_inner()).was_freed(off))
 }
 
+/// A pointer argument as the argument check compares it: the offset of
+/// the heap block it points into, or [`NOT_IN_HEAP`].
+fn heap_block(rt: &Runtime, ptr: *mut c_void) -> u64 {
+    rt.segs.heap_offset(ptr as usize).map_or(NOT_IN_HEAP, |o| o as u64)
+}
+
 pub fn free(routine: &'static str, ptr: *mut c_void) {
     let rt = runtime::get(routine);
     if ptr.is_null() {
@@ -121,6 +141,9 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     {
         return super::space::free_in(rt, routine, m.space, ptr);
     }
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::Free, "", 0, &[heap_block(rt, ptr)])
+    });
     let off = owned_block(rt, routine, ptr);
     // Nobody may still be using the block on any PE.
     coll::barrier_all(rt, routine);
@@ -129,6 +152,9 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
 
 pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::Realloc, "", 0, &[heap_block(rt, ptr), size as u64])
+    });
     if ptr.is_null() {
         return if size == 0 {
             std::ptr::null_mut()
@@ -198,12 +224,19 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
 }
 
 /// Hints describe intended use; every hint is served by the same memory here.
-pub fn malloc_with_hints(routine: &'static str, size: usize, _hints: c_long) -> *mut c_void {
-    malloc(routine, size)
+pub fn malloc_with_hints(routine: &'static str, size: usize, hints: c_long) -> *mut c_void {
+    let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::MallocWithHints, "", 0, &[size as u64, hints as u64])
+    });
+    allocate_bytes(rt, routine, size)
 }
 
 pub fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::Calloc, "", 0, &[count as u64, size as u64])
+    });
     match count.checked_mul(size) {
         Some(0) => std::ptr::null_mut(),
         Some(total) => allocate(rt, routine, total, MIN_ALIGN, true),

@@ -9,6 +9,7 @@
 use super::check;
 use super::handle::CtxHandle;
 use crate::coll;
+use crate::coll::check::{Record, What};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::runtime;
 use crate::transport::Transport;
@@ -86,9 +87,18 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
 }
 
 pub fn barrier_all(routine: &'static str) {
-    coll::barrier_all(runtime::get(routine), routine)
+    let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || world_barrier(routine));
+    coll::barrier_all(rt, routine)
 }
 
 pub fn sync_all(routine: &'static str) {
-    coll::sync_all(runtime::get(routine), routine)
+    let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || world_barrier(routine));
+    coll::sync_all(rt, routine)
+}
+
+/// The argument check's record of a world barrier (no arguments).
+fn world_barrier(routine: &'static str) -> Record {
+    Record::new(routine, What::WorldBarrier, "", 0, &[])
 }

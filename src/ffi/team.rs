@@ -2,14 +2,17 @@
 //!
 //! Queries on an invalid or destroyed team return the specification's error
 //! values (-1, or non-zero) and explain why under `SHMEM_DEBUG`; splits with
-//! invalid arguments return non-zero on every PE of the parent (which all pass
-//! the same arguments) before any communication. Destroying a predefined or
-//! unknown team, or running a collective on one, is a fatal error.
+//! invalid arguments return non-zero on every PE of the parent (which all
+//! pass the same arguments) before any communication but the argument
+//! check's (`SHMEM_CHECK_COLLECTIVES`, which compares them first).
+//! Destroying a predefined or unknown team, or running a collective on one,
+//! is a fatal error.
 
 use super::check;
 use super::constants::SHMEM_TEAM_NUM_CONTEXTS;
 use super::handle::TeamHandle;
 use crate::coll::Group;
+use crate::coll::check::{Record, What};
 use crate::error::{self, Error, ErrorKind, fatal};
 use crate::psync::{self, Footprint};
 use crate::runtime::{self, Runtime};
@@ -146,6 +149,11 @@ pub fn split_strided(
     let Some(p) = live(routine, "parent_team", parent) else {
         return reject(routine, &[new_team], format_args!("the parent team is not valid"));
     };
+    // Every PE of the parent calls, those outside the new team too.
+    check::agree(rt, routine, (&p, parent), || {
+        let args = [start as i64 as u64, stride as i64 as u64, size as i64 as u64];
+        Record::new(routine, What::SplitStrided, "", 0, &args)
+    });
     let n = p.size as i64;
     let (start, stride, size) = (start as i64, stride as i64, size as i64);
     if size <= 0 || size > n {
@@ -220,6 +228,9 @@ pub fn split_2d(
     let Some(p) = live(routine, "parent_team", parent) else {
         return reject(routine, &outs, format_args!("the parent team is not valid"));
     };
+    check::agree(rt, routine, (&p, parent), || {
+        Record::new(routine, What::Split2d, "", 0, &[xrange as i64 as u64])
+    });
     if xrange <= 0 {
         return reject(
             routine,
@@ -268,6 +279,11 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
             },
         ))
     }
+    if let Some(t) = rt.teams.lookup(h.raw()) {
+        check::agree(rt, routine, (&t, h), || {
+            Record::new(routine, What::TeamDestroy, "", 0, &[])
+        });
+    }
     let spaces = rt.spaces.attached_to(h.raw());
     if !spaces.is_empty() {
         fatal(&Error::new(
@@ -308,6 +324,9 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
 pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", h);
+    check::agree(rt, routine, (&*t, h), || {
+        Record::new(routine, What::TeamSync, "", 0, &[])
+    });
     team_barrier(rt, routine, &t);
     0
 }

@@ -82,6 +82,9 @@ pub const SLAB_BYTES: usize = 4 << 10;
 pub const TEAM_INBOX_BYTES: usize = INBOX_BYTES + SLAB_BYTES;
 /// Bytes of a user's pSync array with an inbox.
 pub const INBOX_PSYNC_BYTES: usize = FLAG_BYTES + INBOX_BYTES;
+/// Bytes of one member's record in the argument check of a collective
+/// (`coll::check`, `SHMEM_CHECK_COLLECTIVES`).
+pub const CHECK_RECORD_BYTES: usize = 128;
 /// Allocation unit of the arena (a multiple of the cache line).
 pub const UNIT: usize = 128;
 /// Sync arrays are placed and counted in whole cache lines.
@@ -136,7 +139,8 @@ pub enum Mem {
 
 /// The shape of a team's region: scratch first, then the inbox (teams of
 /// two or more), then `cap` array slots, of which `initial` are
-/// taken at creation.
+/// taken at creation, then, when collectives check their arguments, room
+/// for the members' records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub scratch: usize,
@@ -146,6 +150,10 @@ pub struct Plan {
     pub array_bytes: usize,
     pub initial: usize,
     pub cap: usize,
+    /// Bytes where the argument check (`coll::check`) exchanges records:
+    /// this member's record, then one per member; 0 when the check is off
+    /// or the team has one member.
+    pub check: usize,
 }
 
 impl Plan {
@@ -157,12 +165,24 @@ impl Plan {
             array_bytes: array_bytes(size),
             initial,
             cap,
+            check: 0,
         }
+    }
+
+    /// The plan with room for the argument check's records when `on`
+    /// (`SHMEM_CHECK_COLLECTIVES`) and the team of `size` has others to
+    /// agree with.
+    pub fn checked(self, on: bool, size: usize) -> Plan {
+        let check = match on && size > 1 {
+            true => ((size + 1) * CHECK_RECORD_BYTES).next_multiple_of(UNIT),
+            false => 0,
+        };
+        Plan { check, ..self }
     }
 
     /// Arena units the region spans.
     pub fn units(&self) -> usize {
-        (self.scratch + self.inbox + self.cap * self.array_bytes).div_ceil(UNIT)
+        (self.scratch + self.inbox + self.cap * self.array_bytes + self.check).div_ceil(UNIT)
     }
 
     /// Offset of array slot `i` from the start of the region.
@@ -171,9 +191,10 @@ impl Plan {
         self.scratch + self.inbox + i * self.array_bytes
     }
 
-    /// Bytes of scratch and inbox: what the footprint counts as scratch.
+    /// Bytes of scratch, inbox and check records: what the footprint
+    /// counts as scratch.
     pub fn scratch_bytes(&self) -> usize {
-        self.scratch + self.inbox
+        self.scratch + self.inbox + self.check
     }
 }
 
@@ -227,6 +248,13 @@ impl TeamSync {
     /// ([`TEAM_INBOX_BYTES`] on every member: rings, then slabs).
     pub fn inbox(&self) -> Option<SymOffset> {
         (self.plan.inbox > 0).then_some(SymOffset(self.base.0 + self.plan.scratch))
+    }
+
+    /// Where the argument check exchanges records, if the team has room for
+    /// them ([`Plan::checked`]): this member's record, then the members'.
+    pub fn check_area(&self) -> Option<SymOffset> {
+        let p = &self.plan;
+        (p.check > 0).then(|| SymOffset(self.base.0 + p.scratch + p.inbox + p.cap * p.array_bytes))
     }
 
     pub fn array(&self, i: usize) -> SymOffset {

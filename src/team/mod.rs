@@ -159,6 +159,7 @@ fn plan(rt: &World, size: usize) -> Plan {
         c.psync_pool,
         c.psync_pool_max,
     )
+    .checked(c.check_collectives, size)
 }
 
 /// Why a split did not create a team on this PE.

@@ -1,0 +1,22 @@
+/* rshmem-test
+ * np: 2 4
+ * exit: 1
+ * env: SHMEM_CHECK_COLLECTIVES=1
+ * stderr: rshmem: shmem_long_sum_reduce (PE 1 of {np}): collective arguments differ on SHMEM_TEAM_WORLD: PE 1 passes nreduce 3, PE 0 passes nreduce 4
+ * timeout: 30
+ */
+/* Checked collective arguments (SHMEM_CHECK_COLLECTIVES=1): PE 1 reduces three longs, the others four.
+ * The first PE that differs from PE 0 reports both values and the job ends; nobody
+ * returns from the call. */
+#include <shmem.h>
+#include <stdio.h>
+
+static long src[4], dst[4];
+
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe();
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, me == 1 ? 3 : 4);
+    fprintf(stderr, "FAIL: PE %d returned from a call with arguments that differ\n", me);
+    return 2;
+}
