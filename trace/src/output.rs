@@ -12,7 +12,8 @@
 //! PE, the routine as `name`, its category as `cat`, and `peer`, `bytes`
 //! (and `thread` for threads after a PE's first) in `args`; one named,
 //! ordered track per PE (`thread_name` "PE n", `thread_sort_index` n); and in
-//! `otherData` the buffer size and, per PE, the events recorded and dropped.
+//! `otherData` the buffer size and, per PE, the events (kept and dropped)
+//! and those dropped.
 
 use crate::buffer::Record;
 use std::io::{self, Read, Write};
@@ -172,7 +173,7 @@ pub fn write_trace(w: &mut impl Write, job: &Job, parts: &[Option<Part>], routin
     writeln!(
         w,
         "\n],\"otherData\":{{\"producer\":\"rshmem {}\",\"clock\":\"CLOCK_MONOTONIC\",\"npes\":{},\
-         \"buffer_events\":{capacity},\"recorded\":[{}],\"dropped\":[{}],\"missing_pes\":[{}]}}}}",
+         \"buffer_events\":{capacity},\"events\":[{}],\"dropped\":[{}],\"missing_pes\":[{}]}}}}",
         json_string(job.version).trim_matches('"'),
         job.npes,
         list(&|p| p.offered),
