@@ -37,11 +37,15 @@
 //!   default) in a release build, prints the bytes per PE and the extra
 //!   messages per collective, and writes `target/psync-footprint/` (a CSV file
 //!   and an SVG plot per sequence). See `psync_footprint.rs`.
+//! - `trace-svg FILE.json [--out FILE.svg] [--title TEXT]`: draws a timeline
+//!   written with `SHMEM_TRACE` as an SVG (one row per PE, a box per call
+//!   coloured by category), by default beside the JSON. See `trace_svg.rs`.
 
 mod demo;
 mod ft;
 mod install;
 mod psync_footprint;
+mod trace_svg;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -254,11 +258,13 @@ fn main() -> ExitCode {
         Some("psync-footprint") => psync_footprint::main(&args[1..], &footprint_out(), &root(), cargo()),
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
+        Some("trace-svg") => trace_svg::main(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | bench --halo [halo.py options] | {} | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | bench --halo [halo.py options] | {} | {} | {}>",
             demo::USAGE,
             install::USAGE,
-            psync_footprint::USAGE
+            psync_footprint::USAGE,
+            trace_svg::USAGE
         )),
     };
     match result {
