@@ -71,11 +71,13 @@ fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
-/// Builds the library and the tools (release). The build script adds what
+/// Builds the library, the trace layer and the tools (release). The build script adds what
 /// cargo cannot make (the `oshc++` links, `pkgconfig/rshmem.pc`).
 fn build_release() -> Result<PathBuf, String> {
-    println!("==> building rshmem (release): library, oshcc, oshrun");
-    run(cargo().current_dir(root()).args(["build", "--release", "-p", "rshmem"]))?;
+    println!("==> building rshmem (release): library, trace layer, oshcc, oshrun");
+    run(cargo()
+        .current_dir(root())
+        .args(["build", "--release", "-p", "rshmem", "-p", "rshmem-trace"]))?;
     Ok(root().join("target/release"))
 }
 
