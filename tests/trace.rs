@@ -166,7 +166,7 @@ fn a_traced_run_records_every_call_on_its_pes_track() {
         assert_eq!(other["dropped"], Value::from(vec![0; np]));
         assert_eq!(other["events"], Value::from(vec![10; np]));
 
-        let svg = trace_svg::svg_of_file(&dir.join("t.json"), None).unwrap();
+        let svg = trace_svg::svg_of_file(&dir.join("t.json"), None, None).unwrap();
         for pe in 0..np {
             assert_eq!(svg.matches(&format!("\nPE {pe}\n")).count(), 1, "row label of PE {pe}");
         }

@@ -1,8 +1,9 @@
-//! `cargo xtask trace-svg FILE.json [--out FILE.svg] [--title TEXT]`: draws a
-//! trace written with `SHMEM_TRACE` (a Chrome trace, see docs/debugging.md)
-//! as an SVG timeline, for a person without a browser: one row per track
-//! (one per PE), a box per call coloured by category, a time axis and a
-//! legend.
+//! `cargo xtask trace-svg FILE.json [--out FILE.svg] [--title TEXT]
+//! [--window FROM:TO]`: draws a trace written with `SHMEM_TRACE` (a Chrome
+//! trace, see docs/debugging.md) as an SVG timeline, for a person without a
+//! browser: one row per track (one per PE), a box per call coloured by
+//! category, a time axis and a legend. `--window` draws only the calls
+//! between two times (microseconds from the start of the trace).
 //!
 //! Boxes are at least one pixel wide, so the shortest call still shows. Calls
 //! closer than a pixel to the box before them on the same row are merged into
@@ -16,7 +17,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub const USAGE: &str = "trace-svg FILE.json [--out FILE.svg] [--title TEXT]";
+pub const USAGE: &str = "trace-svg FILE.json [--out FILE.svg] [--title TEXT] [--window FROM:TO]";
 
 /// Width of the time axis, in pixels.
 const PLOT_W: f64 = 1100.0;
@@ -170,14 +171,32 @@ fn unit(us: f64) -> (&'static str, f64) {
     }
 }
 
-/// The SVG of `tracks`.
-pub fn render(tracks: &[Track], title: &str) -> Result<String, String> {
-    let end = tracks
+/// `events` that overlap the window `[from, to]` (µs), cut to it and
+/// shifted to start at `from`.
+fn clip(events: &[Event], from: f64, to: f64) -> Vec<Event> {
+    events
+        .iter()
+        .filter(|e| e.ts <= to && e.ts + e.dur >= from)
+        .map(|e| {
+            let (a, b) = (e.ts.max(from), (e.ts + e.dur).min(to));
+            Event {
+                ts: a - from,
+                dur: b - a,
+                cat: e.cat.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The SVG of `tracks`, all of it or the `window` (µs from, to).
+pub fn render(tracks: &[Track], title: &str, window: Option<(f64, f64)>) -> Result<String, String> {
+    let last = tracks
         .iter()
         .flat_map(|t| t.events.iter().map(|e| e.ts + e.dur))
-        .fold(0.0f64, f64::max)
-        .max(1e-3);
-    let px_per_us = PLOT_W / end;
+        .fold(0.0f64, f64::max);
+    let (from, to) = window.unwrap_or((0.0, last));
+    let span = (to - from).max(1e-3);
+    let px_per_us = PLOT_W / span;
     let width = LEFT + PLOT_W as i32 + RIGHT;
     let height = TOP + ROW_H * tracks.len().max(1) as i32 + BOTTOM;
     let mut svg = String::new();
@@ -202,7 +221,7 @@ pub fn render(tracks: &[Track], title: &str) -> Result<String, String> {
             )))?;
             let band = [(LEFT, y + 2), (LEFT + PLOT_W as i32, y + ROW_H - 2)];
             e(area.draw(&Rectangle::new(band, RGBColor(244, 244, 244).filled())))?;
-            for s in spans(&t.events, px_per_us) {
+            for s in spans(&clip(&t.events, from, from + span), px_per_us) {
                 if !cats.contains(&s.cat) {
                     cats.push(s.cat.clone());
                 }
@@ -215,12 +234,13 @@ pub fn render(tracks: &[Track], title: &str) -> Result<String, String> {
         let axis_y = TOP + ROW_H * tracks.len().max(1) as i32 + 4;
         let axis = PathElement::new(vec![(LEFT, axis_y), (LEFT + PLOT_W as i32, axis_y)], BLACK);
         e(area.draw(&axis))?;
-        let (name, scale) = unit(end);
-        let step = tick_step(end / scale, 8.0);
-        let mut k = 0.0;
-        while k * step <= end / scale + 1e-9 {
+        let (name, scale) = unit(span);
+        let step = tick_step(span / scale, 8.0);
+        // Ticks at multiples of the step, from the first one in the window.
+        let mut k = (from / scale / step).ceil();
+        while k * step <= (from + span) / scale + 1e-9 {
             let v = k * step;
-            let x = LEFT + (v * scale * px_per_us).round() as i32;
+            let x = LEFT + ((v * scale - from) * px_per_us).round() as i32;
             e(area.draw(&PathElement::new(vec![(x, axis_y), (x, axis_y + 5)], BLACK)))?;
             let label = if step >= 1.0 {
                 format!("{v:.0}")
@@ -257,6 +277,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut input = None;
     let mut out = None;
     let mut title = None;
+    let mut window = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || {
@@ -267,6 +288,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         match a.as_str() {
             "--out" => out = Some(PathBuf::from(value()?)),
             "--title" => title = Some(value()?),
+            "--window" => window = Some(parse_window(&value()?)?),
             s if s.starts_with('-') => return Err(format!("unknown option {s}\nusage: cargo xtask {USAGE}")),
             s if input.is_none() => input = Some(PathBuf::from(s)),
             s => return Err(format!("unexpected argument {s}\nusage: cargo xtask {USAGE}")),
@@ -274,20 +296,35 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     let input = input.ok_or_else(|| format!("usage: cargo xtask {USAGE}"))?;
     let out = out.unwrap_or_else(|| input.with_extension("svg"));
-    let svg = svg_of_file(&input, title.as_deref())?;
+    let svg = svg_of_file(&input, title.as_deref(), window)?;
     std::fs::write(&out, svg).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
 }
 
 /// The SVG of the trace in `path`, titled `title` or after the file.
-pub fn svg_of_file(path: &Path, title: Option<&str>) -> Result<String, String> {
+pub fn svg_of_file(path: &Path, title: Option<&str>, window: Option<(f64, f64)>) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let tracks = parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    render(&tracks, title.unwrap_or(&name))
+    render(&tracks, title.unwrap_or(&name), window)
+}
+
+/// `FROM:TO` in microseconds, FROM < TO.
+fn parse_window(v: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("--window {v}: expected FROM:TO in microseconds, FROM < TO");
+    let (a, b) = v.split_once(':').ok_or_else(bad)?;
+    let (a, b): (f64, f64) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a.is_finite() && b.is_finite() && 0.0 <= a && a < b {
+        Ok((a, b))
+    } else {
+        Err(bad())
+    }
 }
 
 #[cfg(test)]
@@ -340,10 +377,20 @@ mod tests {
         let t = parse(json).unwrap();
         assert_eq!(t.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(), ["PE 0", "PE 1"]);
         assert_eq!(t[1].events, vec![ev(1.0, 1.0, "order"), ev(2.5, 1.0, "rma")]);
-        let svg = render(&t, "test").unwrap();
+        let svg = render(&t, "test", None).unwrap();
         assert!(svg.contains("\nPE 0\n") && svg.contains("\nPE 1\n"), "{svg}");
         assert!(svg.contains("\nrma\n") && svg.contains("\ntime (µs)\n"), "{svg}");
         assert!(parse("[1,").is_err());
+    }
+
+    #[test]
+    fn a_window_cuts_the_calls_to_it() {
+        let all = [ev(0.0, 10.0, "wait"), ev(12.0, 1.0, "rma"), ev(30.0, 5.0, "coll")];
+        assert_eq!(clip(&all, 5.0, 20.0), vec![ev(0.0, 5.0, "wait"), ev(7.0, 1.0, "rma")]);
+        assert_eq!(parse_window("5:20.5"), Ok((5.0, 20.5)));
+        for bad in ["5", "20:5", "a:b", "-1:3"] {
+            assert!(parse_window(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
