@@ -29,10 +29,13 @@ mod compat;
 mod cxx;
 #[path = "build/mpi.rs"]
 mod mpi;
+#[path = "build/syms.rs"]
+mod syms;
 
 use constants::*;
 use protos::*;
 use std::fmt::Write as _;
+use syms::*;
 use table::*;
 
 fn main() {
@@ -45,6 +48,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build/compat.rs");
     println!("cargo:rerun-if-changed=build/cxx.rs");
     println!("cargo:rerun-if-changed=build/mpi.rs");
+    println!("cargo:rerun-if-changed=build/syms.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();
     let aliases = compat::alias_syms(&syms);
@@ -220,88 +224,6 @@ fn c_test_table() -> String {
     h
 }
 
-/// One concrete typed symbol.
-#[derive(Clone)]
-struct Sym {
-    family: usize,
-    name: String,
-    /// C spelling of TYPE ("void" for sized and mem forms).
-    c_ty: String,
-    rust_ty: String,
-    ctx: bool,
-    /// Rust export is written by hand (declared only).
-    hand_written: bool,
-}
-
-fn with_ctx(name: &str) -> String {
-    name.replacen("shmem_", "shmem_ctx_", 1)
-}
-
-fn type_list(t: Types) -> Vec<&'static Ty> {
-    let find = |n: &str| {
-        RMA_TYPES
-            .iter()
-            .chain(COMPLEX_TYPES)
-            .find(|t| t.name == n)
-            .expect("type in RMA_TYPES or COMPLEX_TYPES")
-    };
-    match t {
-        Types::Rma => RMA_TYPES.iter().collect(),
-        Types::Wait => AMO_STD.iter().chain(WAIT_DEPRECATED).map(|n| find(n)).collect(),
-        Types::Of(list) => list.iter().map(|n| find(n)).collect(),
-    }
-}
-
-fn symbols() -> Vec<Sym> {
-    let mut v = Vec::new();
-    for (fi, f) in FAMILIES.iter().enumerate() {
-        let mut forms: Vec<(String, String, String, bool)> = Vec::new();
-        for t in type_list(f.types) {
-            let hand = HAND_WRITTEN.iter().any(|(n, fam)| *n == t.name && *fam == f.typed);
-            forms.push((
-                f.typed.replace("{T}", t.name),
-                t.c.to_string(),
-                t.rust.to_string(),
-                hand,
-            ));
-        }
-        if let Some(s) = f.sized {
-            for (bits, rust) in SIZES {
-                forms.push((
-                    s.replace("{N}", &bits.to_string()),
-                    "void".into(),
-                    rust.to_string(),
-                    false,
-                ));
-            }
-        }
-        if let Some(m) = f.mem {
-            forms.push((m.to_string(), "void".into(), "u8".into(), false));
-        }
-        for (name, c_ty, rust_ty, hand) in forms {
-            if f.ctx {
-                v.push(Sym {
-                    family: fi,
-                    name: with_ctx(&name),
-                    c_ty: c_ty.clone(),
-                    rust_ty: rust_ty.clone(),
-                    ctx: true,
-                    hand_written: hand,
-                });
-            }
-            v.push(Sym {
-                family: fi,
-                name,
-                c_ty,
-                rust_ty,
-                ctx: false,
-                hand_written: hand,
-            });
-        }
-    }
-    v
-}
-
 fn rust_param(c: &str, r: &str) -> String {
     match c {
         "TYPE *" => format!("*mut {r}"),
@@ -340,34 +262,6 @@ fn c_to_rust(c: &str) -> String {
         other => panic!("table.rs: no Rust spelling for C type {other:?}"),
     }
     .to_string()
-}
-
-/// The `pshmem_` profiling name of a `shmem_` routine.
-fn profiling_name(name: &str) -> Option<String> {
-    (name.starts_with("shmem_") || name.starts_with("shmemx_")).then(|| format!("p{name}"))
-}
-
-/// A parsed untyped prototype: (return type, name, [(type, name)]).
-fn parse_decl(decl: &str) -> (String, String, Vec<(String, String)>) {
-    let decl = decl.trim_start_matches("SHMEM_NORETURN ");
-    let open = decl.find('(').expect("prototype has a parameter list");
-    let head = &decl[..open];
-    let split = head.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap();
-    let (ret, name) = (head[..=split].trim().to_string(), head[split + 1..].to_string());
-    let inner = decl[open + 1..].trim_end_matches(')');
-    let params = if inner == "void" {
-        Vec::new()
-    } else {
-        inner
-            .split(',')
-            .map(|p| {
-                let p = p.trim();
-                let at = p.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap();
-                (p[..=at].trim().to_string(), p[at + 1..].to_string())
-            })
-            .collect()
-    };
-    (ret, name, params)
 }
 
 fn c_param(c: &str, ty: &str) -> String {

@@ -146,6 +146,10 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
         (PathBuf::from(OSHRUN), "oshrun"),
         (lib_dir.join("librshmem.so"), "librshmem.so"),
         (lib_dir.join("librshmem.a"), "librshmem.a"),
+        (
+            rshmem::launcher::trace::layer_for(Path::new(OSHRUN)).unwrap(),
+            "librshmem_trace.so",
+        ),
     ] {
         place(&from, &build_dir.join(name));
     }
@@ -184,6 +188,7 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
         "lib/librshmem.so",
         "lib/librshmem.a",
         "lib/librshmem-profiling.a",
+        "lib/librshmem_trace.so",
         "lib/pkgconfig/rshmem.pc",
         "share/doc/rshmem/README.md",
         "share/doc/rshmem/docs/architecture.md",
@@ -215,7 +220,13 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
 
     // The installed binaries and library have no search path of their own
     // (into the build tree or anywhere).
-    for f in ["bin/oshcc", "bin/oshcxx", "bin/oshrun", "lib/librshmem.so"] {
+    for f in [
+        "bin/oshcc",
+        "bin/oshcxx",
+        "bin/oshrun",
+        "lib/librshmem.so",
+        "lib/librshmem_trace.so",
+    ] {
         assert_eq!(search_paths(&prefix.join(f)), 0, "{f} has an rpath");
     }
 
@@ -259,6 +270,17 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
         2,
         "both PEs use {lib}/librshmem.so:\n{out}"
     );
+
+    // Traced, the installed oshrun preloads the installed trace layer.
+    let traced = work.join("ring.json");
+    let traced_s = traced.display().to_string();
+    run(
+        &bin.join("oshrun"),
+        &["-np", "2", &ring_s],
+        &[("SHMEM_TRACE", &traced_s)],
+    );
+    let json = std::fs::read_to_string(&traced).unwrap_or_else(|e| panic!("{traced_s}: {e}"));
+    assert!(json.contains("\"PE 1\"") && json.contains("\"shmem_long_p\""), "{json}");
 
     // C++, through the alias, and run through shmemrun.
     std::fs::write(work.join("ring.cpp"), RING.replace("#define _GNU_SOURCE\n", "")).unwrap();

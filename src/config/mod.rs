@@ -25,6 +25,8 @@ pub enum Kind {
     Count,
     /// One of a fixed list of names.
     Choice(&'static [&'static str]),
+    /// A file name (empty is the same as unset).
+    Path,
 }
 
 /// One row of the table.
@@ -204,7 +206,27 @@ pub const VARS: &[Var] = &[
         default: "auto",
         help: "Algorithm of collect and fcollect.",
     },
+    Var {
+        name: "TRACE",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Path,
+        default: "",
+        help: "Write a timeline of every PE's communicating calls (RMA, atomics, signals, waits, collectives) to this file at shmem_finalize, as one Chrome/Perfetto trace JSON; `oshrun` preloads the trace layer `librshmem_trace.so` that records them (see docs/debugging.md, Timeline traces).",
+    },
+    Var {
+        name: "TRACE_BUFFER",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "1048576",
+        help: "Events each PE keeps when SHMEM_TRACE is set (32 bytes each, memory used only as they arrive); later events are counted and reported as dropped. 1 to 268435456.",
+    },
 ];
+
+/// Most events `SHMEM_TRACE_BUFFER` may ask for (8 GiB of records per PE);
+/// the trace layer has the same bound.
+pub const MAX_TRACE_BUFFER: usize = 1 << 28;
 
 /// A configuration error: the variable, the value and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,6 +295,11 @@ pub struct Config {
     pub bcast_algorithm: BcastAlgorithm,
     pub reduce_algorithm: ReduceAlgorithm,
     pub collect_algorithm: CollectAlgorithm,
+    /// `SHMEM_TRACE`: the trace file, if tracing is asked for (written by the
+    /// trace layer; the library only checks that the layer is there).
+    pub trace: Option<String>,
+    /// `SHMEM_TRACE_BUFFER`, in events.
+    pub trace_buffer: usize,
 }
 
 impl Config {
@@ -422,7 +449,11 @@ impl Config {
             Some("1") => true,
             Some(_) => return Err(err(n, v.as_deref().unwrap_or(""), "expected 0 or 1".into())),
         };
+        let trace = raw("TRACE").1.filter(|f| !f.is_empty());
+        let trace_buffer = count("TRACE_BUFFER", 1, MAX_TRACE_BUFFER)?;
         Ok(Config {
+            trace,
+            trace_buffer,
             progress_thread: raw("PROGRESS_THREAD").1.is_some(),
             progress_interval_us,
             psync_pool,
@@ -475,6 +506,8 @@ impl Config {
                 "BCAST_ALGORITHM" => self.bcast_algorithm.name().to_string(),
                 "REDUCE_ALGORITHM" => self.reduce_algorithm.name().to_string(),
                 "COLLECT_ALGORITHM" => self.collect_algorithm.name().to_string(),
+                "TRACE" => self.trace.clone().unwrap_or_else(|| "unset".into()),
+                "TRACE_BUFFER" => self.trace_buffer.to_string(),
                 _ => String::new(),
             };
             let mut alias = if v.sma_alias {
@@ -514,6 +547,7 @@ pub fn env_markdown() -> String {
             Kind::Seconds => "seconds".to_string(),
             Kind::Count => "count".to_string(),
             Kind::Choice(names) => format!("one of `{}`", names.join("`, `")),
+            Kind::Path => "file name".to_string(),
         };
         let default = if v.default.is_empty() { "unset" } else { v.default };
         let others = other_names(v);

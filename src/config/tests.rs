@@ -210,3 +210,17 @@ fn collective_checks_follow_debug_unless_set() {
     assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_CHECK_COLLECTIVES", "yes"));
     assert!(e.to_string().contains("expected 0 or 1"));
 }
+
+#[test]
+fn trace_settings() {
+    let c = cfg(&[]).unwrap();
+    assert_eq!((c.trace.as_deref(), c.trace_buffer), (None, 1 << 20));
+    assert!(c.info_text().contains("SHMEM_TRACE\n      value unset"));
+    assert_eq!(cfg(&[("SHMEM_TRACE", "")]).unwrap().trace, None);
+    let c = cfg(&[("SHMEM_TRACE", "t.json"), ("SHMEM_TRACE_BUFFER", "16")]).unwrap();
+    assert_eq!((c.trace.as_deref(), c.trace_buffer), (Some("t.json"), 16));
+    for bad in ["0", "1k", "lots", "268435457"] {
+        let e = cfg(&[("SHMEM_TRACE_BUFFER", bad)]).unwrap_err();
+        assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_TRACE_BUFFER", bad));
+    }
+}

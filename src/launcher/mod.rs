@@ -10,6 +10,7 @@
 //! - [`signals`]: signals to oshrun as events of the loop.
 //! - [`status`]: `oshrun --status`; the supervision loop also prints hang
 //!   reports ([`crate::hang`]) after `SHMEM_HANG_TIMEOUT` and on SIGQUIT.
+//! - [`trace`]: the trace layer preloaded into the PEs when `SHMEM_TRACE` is set.
 
 pub mod classify;
 pub mod forward;
@@ -22,6 +23,7 @@ pub mod sink;
 pub mod spawn;
 pub mod status;
 pub mod supervise;
+pub mod trace;
 
 use options::Action;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -101,11 +103,12 @@ fn run(opts: &options::Options) -> i32 {
     };
     let start = Instant::now();
     let cpus = spawn::allowed_cpus();
+    let (env, trace_note) = trace::job_env(&opts.env);
     let plan = spawn::Plan {
         program: &program,
         argv0: &opts.program,
         args: &opts.args,
-        env: &opts.env,
+        env: &env,
         npes: opts.npes,
         job_id,
         job_fd: mem.fd(),
@@ -114,7 +117,7 @@ fn run(opts: &options::Options) -> i32 {
         pin: spawn::pins(opts.bind, opts.npes, opts.cpus_per_pe, cpus.len()),
         cpus_per_pe: opts.cpus_per_pe,
     };
-    for note in &opts.notes {
+    for note in opts.notes.iter().chain(&trace_note) {
         eprintln!("{note}");
     }
 

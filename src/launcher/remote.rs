@@ -30,7 +30,7 @@ pub const CANDIDATES: [&str; 3] = ["mpirun", "mpiexec", "srun"];
 const FORWARDED: [&str; 4] = ["SHMEM_", "SMA_", "RSHMEM_", "UCX_"];
 
 /// A job for the MPI launcher, as the command line gave it.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Job {
     /// What asked for the MPI launcher ("-H nodeb:2", "RSHMEM_LAUNCHER=srun"),
     /// for messages.
@@ -89,6 +89,16 @@ pub struct Cmd {
 
 /// Runs the job through the launcher; returns only when it cannot be started.
 pub fn run(job: &Job) -> i32 {
+    // The trace layer's path is this machine's: the other nodes need the
+    // same installation (or build tree) at the same place.
+    let (traced_env, trace_note) = super::trace::job_env(&job.env);
+    let job = &Job {
+        env: traced_env,
+        ..job.clone()
+    };
+    if let Some(note) = trace_note {
+        eprintln!("{note}");
+    }
     let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
     let path = std::env::var_os("PATH");
     let launcher = match find(job, path.as_deref()) {

@@ -21,6 +21,7 @@ mod background;
 pub mod bootstrap;
 mod node_watch;
 mod progress;
+mod trace;
 
 use crate::error::{self, Error, ErrorKind};
 use crate::job::{Control, PeState};
@@ -189,6 +190,9 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
     }
     if first && rt.me == 0 {
+        if let Some(warning) = rt.config.trace.as_deref().and_then(trace::untraced_warning) {
+            eprintln!("{warning}");
+        }
         if rt.config.version || rt.config.debug {
             eprintln!(
                 "rshmem {} (OpenSHMEM {}.{})",

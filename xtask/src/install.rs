@@ -5,6 +5,7 @@
 //! ```text
 //! bin/      oshcc shmemcc oshcxx oshc++ shmemc++ shmemcxx oshrun shmemrun
 //! lib/      librshmem.so librshmem.a librshmem-profiling.a pkgconfig/rshmem.pc
+//!           librshmem_trace.so (the SHMEM_TRACE layer oshrun preloads)
 //!           librshmem_mpi.so (if the build made it: an MPI was installed)
 //! include/  every file under the sources' include/ (mpp/ and all)
 //! share/doc/rshmem/  README.md docs/
@@ -25,7 +26,13 @@ const BINARIES: [&str; 3] = ["oshcc", "oshcxx", "oshrun"];
 /// (alias, binary it links to) besides the C++ aliases.
 const ALIASES: [(&str, &str); 2] = [("shmemcc", "oshcc"), ("shmemrun", "oshrun")];
 /// Libraries copied from the build directory, with their mode.
-const LIBRARIES: [(&str, u32); 2] = [("librshmem.so", 0o755), ("librshmem.a", 0o644)];
+/// `librshmem_trace.so` is the trace layer: the installed oshrun preloads it
+/// from its `../lib` when `SHMEM_TRACE` is set.
+const LIBRARIES: [(&str, u32); 3] = [
+    ("librshmem.so", 0o755),
+    ("librshmem.a", 0o644),
+    ("librshmem_trace.so", 0o755),
+];
 /// The MPI shim, which a build makes only where it finds an MPI. librshmem.so
 /// loads it from its own directory, so it goes beside it.
 const MPI_SHIM: &str = "librshmem_mpi.so";

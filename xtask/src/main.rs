@@ -37,11 +37,15 @@
 //!   default) in a release build, prints the bytes per PE and the extra
 //!   messages per collective, and writes `target/psync-footprint/` (a CSV file
 //!   and an SVG plot per sequence). See `psync_footprint.rs`.
+//! - `trace-svg FILE.json [--out FILE.svg] [--title TEXT]`: draws a timeline
+//!   written with `SHMEM_TRACE` as an SVG (one row per PE, a box per call
+//!   coloured by category), by default beside the JSON. See `trace_svg.rs`.
 
 mod demo;
 mod ft;
 mod install;
 mod psync_footprint;
+mod trace_svg;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -67,11 +71,13 @@ fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
-/// Builds the library and the tools (release). The build script adds what
+/// Builds the library, the trace layer and the tools (release). The build script adds what
 /// cargo cannot make (the `oshc++` links, `pkgconfig/rshmem.pc`).
 fn build_release() -> Result<PathBuf, String> {
-    println!("==> building rshmem (release): library, oshcc, oshrun");
-    run(cargo().current_dir(root()).args(["build", "--release", "-p", "rshmem"]))?;
+    println!("==> building rshmem (release): library, trace layer, oshcc, oshrun");
+    run(cargo()
+        .current_dir(root())
+        .args(["build", "--release", "-p", "rshmem", "-p", "rshmem-trace"]))?;
     Ok(root().join("target/release"))
 }
 
@@ -254,11 +260,13 @@ fn main() -> ExitCode {
         Some("psync-footprint") => psync_footprint::main(&args[1..], &footprint_out(), &root(), cargo()),
         // Hidden: what `psync-footprint` runs in a release build.
         Some("psync-footprint-run") => psync_footprint::run(&args[1..], &footprint_out()),
+        Some("trace-svg") => trace_svg::main(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | bench --halo [halo.py options] | {} | {}>",
+            "usage: cargo xtask <{} | gen-header | bench [compare.py options] | bench --multinode [multinode.py options] | bench --ft [ft.py options] | bench --halo [halo.py options] | {} | {} | {}>",
             demo::USAGE,
             install::USAGE,
-            psync_footprint::USAGE
+            psync_footprint::USAGE,
+            trace_svg::USAGE
         )),
     };
     match result {
