@@ -230,7 +230,7 @@ impl Shape {
 /// Awaited PEs a place records by number.
 pub const AWAITED_MAX: usize = 4;
 
-/// Names of [`PlaceWords::team`]: 0 none, then the predefined teams, then
+/// Names of [`Shape::team`]: 0 none, then the predefined teams, then
 /// any other team and an active set (a deprecated collective's PE_start,
 /// logPE_stride, PE_size).
 pub const TEAM_TAGS: [&str; 6] = [
