@@ -112,6 +112,8 @@ const PROGRAMS: &[&str] = &[
     "errors/check_kind_barrier_bcast",
     "errors/check_bcast_root",
     "errors/check_split_strided",
+    "errors/check_aset_bcast_root",
+    "errors/check_aset_reduce_op",
     // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
     "apps/qtc_check",
     "apps/qtc_resplit",

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
+ * variant: SHMEM_CHECK_COLLECTIVES=1
  */
 /* The deprecated active-set synchronisation routines
  *     void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 5 8
+ * variant: SHMEM_CHECK_COLLECTIVES=1
  */
 /* The deprecated active-set broadcasts
  *     void shmem_broadcast32/64(void *dest, const void *source, size_t nelems, int PE_root,

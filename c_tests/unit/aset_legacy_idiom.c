@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 2 4 8
+ * variant: SHMEM_CHECK_COLLECTIVES=1
  * stdout: legacy idiom ok
  * timeout: 120
  */

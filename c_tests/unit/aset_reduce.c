@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 5 8
+ * variant: SHMEM_CHECK_COLLECTIVES=1
  */
 /* Every deprecated active-set reduction of OpenSHMEM 1.5
  *     void shmem_TYPENAME_OP_to_all(TYPE *dest, const TYPE *source, int nreduce, int PE_start,

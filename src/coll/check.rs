@@ -19,6 +19,10 @@
 //! same records, so it neither prints nor goes on into a collective with
 //! bad arguments: it waits for the launcher to end it ([`stop_quietly`]).
 //!
+//! The deprecated active-set collectives have no team memory: their members
+//! exchange records through a mailbox instead (`check_set`) and are judged
+//! here the same way.
+//!
 //! Off, nothing here runs: the shims test the configuration once at entry.
 
 use super::{TeamRef, entry};
@@ -94,8 +98,9 @@ const NAME_BYTES: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
     what: u64,
-    /// The team's identity: its region's offset, the same on every member.
-    team: u64,
+    /// The team's identity: its region's offset, the same on every member
+    /// (an active set's triple, `check_set`).
+    pub(super) team: u64,
     /// Index in [`OPS`].
     op: u64,
     /// Bytes per element (0: not a typed call).
@@ -196,16 +201,29 @@ pub fn agree(rt: &World, routine: &'static str, t: TeamRef<'_>, team: &dyn Fn() 
     let base = rt.segs.peer_addr(rt.me, dest) as *const Record;
     // SAFETY: the gather filled n records at `dest`, inside the check area.
     let all: Vec<Record> = (0..n).map(|k| unsafe { base.add(k).read() }).collect();
-    let Some(j) = (1..n).find(|&k| !all[k].agrees_with(&all[0])) else {
-        return;
-    };
-    if t.group.rank != j {
-        stop_quietly(rt);
-    }
     let who = |r: usize| match t.group.start == 0 && t.group.stride == 1 && n == rt.npes {
         true => format!("PE {r}"),
         false => format!("team PE {r} (PE {})", t.group.pe(r)),
     };
+    judge(rt, routine, &all, t.group.rank, &who, team)
+}
+
+/// Compares every member's record (by rank) with rank 0's; when one differs,
+/// the lowest such rank reports and ends the job, and the others stop.
+pub(super) fn judge(
+    rt: &World,
+    routine: &'static str,
+    all: &[Record],
+    my_rank: usize,
+    who: &dyn Fn(usize) -> String,
+    team: &dyn Fn() -> String,
+) {
+    let Some(j) = (1..all.len()).find(|&k| !all[k].agrees_with(&all[0])) else {
+        return;
+    };
+    if my_rank != j {
+        stop_quietly(rt);
+    }
     let text = format!(
         "collective arguments differ on {}: {}",
         team(),

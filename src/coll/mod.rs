@@ -50,6 +50,7 @@ mod alltoall;
 pub mod barrier;
 mod bcast;
 pub mod check;
+pub mod check_set;
 mod collect;
 pub mod entry;
 mod inbox;

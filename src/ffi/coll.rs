@@ -79,13 +79,14 @@ fn usage(routine: &'static str, text: String) -> ! {
 
 /// The group and sync array of an active-set call. `None` when this PE is
 /// not a member (after a warning): the call then has no effect.
+/// With `SHMEM_CHECK_COLLECTIVES`, the members then agree on the call's
+/// arguments (`record`) before anything else happens.
 fn active_set(
     rt: &Runtime,
     routine: &'static str,
-    start: c_int,
-    log_stride: c_int,
-    size: c_int,
+    (start, log_stride, size): (c_int, c_int, c_int),
     psync: *mut c_long,
+    record: impl FnOnce() -> Record,
 ) -> Option<ActiveSet> {
     let npes = rt.npes as i64;
     if !(0..=30).contains(&log_stride) {
@@ -137,6 +138,9 @@ fn active_set(
     };
     check::aligned::<u64>(routine, "pSync", psync as usize);
     let g = Group { rank, ..g };
+    if rt.config.check_collectives {
+        coll::check_set::agree_set(rt, routine, g, (start, log_stride, size), record());
+    }
     let flags = check::sym_group(rt, routine, "pSync", psync as usize, FLAG_BYTES, g);
     Some(ActiveSet { group: g, psync: flags })
 }
@@ -455,7 +459,9 @@ pub fn sum_exscan<T: ShmemType + Arith>(
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
 pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    if let Some(a) = active_set(rt, routine, start, log_stride, size, psync) {
+    if let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, || {
+        set_sync_record(routine)
+    }) {
         coll::set_barrier(rt, routine, a);
     }
 }
@@ -463,9 +469,17 @@ pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_i
 /// `shmem_sync` (active-set form).
 pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
-    if let Some(a) = active_set(rt, routine, start, log_stride, size, psync) {
+    if let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, || {
+        set_sync_record(routine)
+    }) {
         coll::set_sync(rt, routine, a);
     }
+}
+
+/// The check's record of an active-set barrier or sync: one kind, as the
+/// world's barrier and sync are.
+fn set_sync_record(routine: &'static str) -> Record {
+    Record::new(routine, What::TeamSync, "", 0, &[])
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -481,7 +495,16 @@ pub fn broadcast_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let record = || {
+        Record::new(
+            routine,
+            What::Broadcast,
+            "",
+            size_of::<T>(),
+            &[nelems as u64, root as i64 as u64],
+        )
+    };
+    let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
     let root = root_in(routine, root, a.group.size);
@@ -515,7 +538,8 @@ pub fn collect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let record = || Record::new(routine, What::Collect, "", size_of::<T>(), &[]);
+    let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
@@ -536,7 +560,8 @@ pub fn fcollect_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let record = || Record::new(routine, What::Fcollect, "", size_of::<T>(), &[nelems as u64]);
+    let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
     let args = (dest as usize, source as usize);
@@ -559,7 +584,8 @@ pub fn alltoall_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let record = || Record::new(routine, What::Alltoall, "", size_of::<T>(), &[nelems as u64]);
+    let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
     let args = (dest as usize, source as usize);
@@ -584,7 +610,16 @@ pub fn alltoalls_aset<T: ShmemType>(
     psync: *mut c_long,
 ) {
     let rt = runtime::get(routine);
-    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let record = || {
+        Record::new(
+            routine,
+            What::Alltoalls,
+            "",
+            size_of::<T>(),
+            &[dst as i64 as u64, sst as i64 as u64, nelems as u64],
+        )
+    };
+    let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
     let all = nelems
@@ -611,9 +646,11 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     size: c_int,
     pwrk: *mut T,
     psync: *mut c_long,
+    op: &'static str,
 ) {
     let rt = runtime::get(routine);
-    let Some(a) = active_set(rt, routine, start, log_stride, size, psync) else {
+    let record = || Record::new(routine, What::Reduce, op, size_of::<T>(), &[nreduce as i64 as u64]);
+    let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
     if nreduce < 0 {
@@ -653,7 +690,8 @@ macro_rules! active_set_reductions {
             pwrk: *mut T,
             psync: *mut c_long,
         ) {
-            to_all::<T, $op>(routine, dest, source, nreduce, start, log_stride, size, pwrk, psync)
+            let op = stringify!($name).trim_end_matches("_to_all");
+            to_all::<T, $op>(routine, dest, source, nreduce, start, log_stride, size, pwrk, psync, op)
         }
     )*};
 }

@@ -262,15 +262,17 @@ impl Teams {
             true => (rt.npes * LOCATION_BYTES).next_multiple_of(UNIT),
             false => 0,
         };
+        // The active-set argument check's mailbox, after the table.
+        let mailbox = crate::coll::check_set::mailbox_len(rt.config.check_collectives, rt.npes);
         let plan = plan(rt, rt.npes);
-        let len = region_len(&plan) + table;
+        let len = region_len(&plan) + table + mailbox;
         let extent = arena
             .first_fit(&[], len, UNIT)
             .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
         clear_arrays(rt, extent, &plan);
         arena.zero(Extent {
             start: extent.start + region_len(&plan),
-            len: table,
+            len: table + mailbox,
         });
         let g = Group {
             start: 0,
@@ -278,7 +280,8 @@ impl Teams {
             size: rt.npes,
             rank: rt.me,
         };
-        let (sync, space) = take(rt, extent, plan, g, (table, None));
+        let (sync, space) = take(rt, extent, plan, g, (table + mailbox, None));
+        crate::coll::check_set::set_mailbox((mailbox > 0).then(|| SymOffset(sync.pairs.0 + table)), rt.npes);
         rt.psync.set_world(Some(sync.clone()));
         let world = |name| Team {
             start: 0,
