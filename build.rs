@@ -235,33 +235,18 @@ fn rust_param(c: &str, r: &str) -> String {
 
 /// Rust spelling of an untyped C parameter or return type.
 fn c_to_rust(c: &str) -> String {
-    let c = c.trim();
-    if let Some(inner) = c.strip_suffix('*') {
-        let inner = inner.trim();
-        return match inner.strip_prefix("const ") {
-            Some(pointee) => format!("*const {}", c_to_rust(pointee)),
-            None => format!("*mut {}", c_to_rust(inner)),
-        };
-    }
-    match c {
-        "void" => "core::ffi::c_void",
-        "char" => "core::ffi::c_char",
-        "int" => "core::ffi::c_int",
-        "long" => "core::ffi::c_long",
-        "size_t" => "usize",
-        "ptrdiff_t" => "isize",
-        "uint64_t" => "u64",
-        "shmem_ctx_t" => "crate::ffi::handle::CtxHandle",
-        "shmem_team_t" => "crate::ffi::handle::TeamHandle",
-        "shmem_team_config_t" => "crate::ffi::team::TeamConfig",
-        "shmemx_psync_footprint_t" => "crate::psync::Footprint",
-        "shmemx_space_config_t" => "crate::ffi::space::SpaceConfig",
-        "shmemx_space_t" => "crate::ffi::handle::SpaceHandle",
-        "shmemx_sem_t" => "crate::ffi::semaphore::SemObject",
-        "shmemx_notify_t" => "crate::ffi::notify::NotifyObject",
-        other => panic!("table.rs: no Rust spelling for C type {other:?}"),
-    }
-    .to_string()
+    let named = |t: &str| match t {
+        "shmem_ctx_t" => Some("crate::ffi::handle::CtxHandle"),
+        "shmem_team_t" => Some("crate::ffi::handle::TeamHandle"),
+        "shmem_team_config_t" => Some("crate::ffi::team::TeamConfig"),
+        "shmemx_psync_footprint_t" => Some("crate::psync::Footprint"),
+        "shmemx_space_config_t" => Some("crate::ffi::space::SpaceConfig"),
+        "shmemx_space_t" => Some("crate::ffi::handle::SpaceHandle"),
+        "shmemx_sem_t" => Some("crate::ffi::semaphore::SemObject"),
+        "shmemx_notify_t" => Some("crate::ffi::notify::NotifyObject"),
+        _ => None,
+    };
+    c_to_rust_with(c, &named, "table.rs")
 }
 
 fn c_param(c: &str, ty: &str) -> String {

@@ -121,3 +121,32 @@ pub fn parse_decl(decl: &str) -> (String, String, Vec<(String, String)>) {
     };
     (ret, name, params)
 }
+
+/// Rust spelling of an untyped C type of the prototypes: pointers (nested),
+/// the C scalar types, and through `named` the API's own types (handles,
+/// objects), which the library and the trace layer spell differently. `who`
+/// names the caller in the panic for a type neither knows.
+pub fn c_to_rust_with(c: &str, named: &dyn Fn(&str) -> Option<&'static str>, who: &str) -> String {
+    let c = c.trim();
+    if let Some(inner) = c.strip_suffix('*') {
+        let inner = inner.trim();
+        return match inner.strip_prefix("const ") {
+            Some(pointee) => format!("*const {}", c_to_rust_with(pointee, named, who)),
+            None => format!("*mut {}", c_to_rust_with(inner, named, who)),
+        };
+    }
+    let scalar = match c {
+        "void" => Some("core::ffi::c_void"),
+        "char" => Some("core::ffi::c_char"),
+        "int" => Some("core::ffi::c_int"),
+        "long" => Some("core::ffi::c_long"),
+        "size_t" => Some("usize"),
+        "ptrdiff_t" => Some("isize"),
+        "uint64_t" => Some("u64"),
+        _ => None,
+    };
+    match named(c).or(scalar) {
+        Some(r) => r.to_string(),
+        None => panic!("{who}: no Rust spelling for C type {c:?}"),
+    }
+}

@@ -76,31 +76,17 @@ fn by_value(rust: &str) -> Option<&str> {
 }
 
 /// Rust spelling of an untyped C type, for the layer: handles and opaque
-/// objects are pointers, the one structure passed by value is mirrored.
+/// objects are pointers, the one structure passed by value is the library's.
 fn c_to_rust(c: &str) -> String {
-    let c = c.trim();
-    if let Some(inner) = c.strip_suffix('*') {
-        let inner = inner.trim();
-        return match inner.strip_prefix("const ") {
-            Some(pointee) => format!("*const {}", c_to_rust(pointee)),
-            None => format!("*mut {}", c_to_rust(inner)),
-        };
-    }
-    match c {
-        "void" | "shmem_team_config_t" | "shmemx_psync_footprint_t" | "shmemx_sem_t" | "shmemx_notify_t" => {
-            "core::ffi::c_void"
+    let named = |t: &str| match t {
+        "shmem_team_config_t" | "shmemx_psync_footprint_t" | "shmemx_sem_t" | "shmemx_notify_t" => {
+            Some("core::ffi::c_void")
         }
-        "char" => "core::ffi::c_char",
-        "int" => "core::ffi::c_int",
-        "long" => "core::ffi::c_long",
-        "size_t" => "usize",
-        "ptrdiff_t" => "isize",
-        "uint64_t" => "u64",
-        "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" => "*mut core::ffi::c_void",
-        "shmemx_space_config_t" => "crate::SpaceConfig",
-        other => panic!("trace/build.rs: no Rust spelling for C type {other:?}"),
-    }
-    .to_string()
+        "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" => Some("*mut core::ffi::c_void"),
+        "shmemx_space_config_t" => Some("crate::SpaceConfig"),
+        _ => None,
+    };
+    c_to_rust_with(c, &named, "trace/build.rs")
 }
 
 /// The event category of a routine, from the module of its shim in the

@@ -33,6 +33,7 @@ pub mod semaphore;
 pub mod setup;
 pub mod signal;
 pub mod space;
+pub mod space_config;
 pub mod table;
 pub mod team;
 pub mod type_sets;

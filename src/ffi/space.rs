@@ -25,20 +25,7 @@ pub const SHMEMX_MEM_HOST: c_int = 0;
 pub const SHMEMX_MEM_CUDA: c_int = 1;
 pub const SHMEMX_MEM_ZE: c_int = 2;
 
-/// `shmemx_space_config_t`, laid out as OSHMPI's.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct SpaceConfig {
-    pub sheap_size: usize,
-    pub num_contexts: c_int,
-    /// A `shmemx_memkind_t` (a C enum, int-sized).
-    pub memkind: c_int,
-    /// Unused for host memory (and often left uninitialised by programs).
-    pub device_handle: *mut c_void,
-    /// `SHMEMX_SPACE_LAT_PREFERRED` / `_MR_PREFERRED`: accepted, no effect;
-    /// not read, since programs written for older OSHMPI leave it unset.
-    pub hints: c_long,
-}
+pub use super::space_config::SpaceConfig;
 
 fn misuse(routine: &'static str, e: SpaceError) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(e.to_string())))

@@ -23,7 +23,7 @@ pub mod buffer;
 pub mod output;
 
 use buffer::{Buffer, Record};
-use core::ffi::{CStr, c_int, c_long, c_void};
+use core::ffi::{CStr, c_int, c_void};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU16, Ordering};
@@ -63,16 +63,9 @@ impl Category {
     }
 }
 
-/// `shmemx_space_config_t`, the one structure the C API passes by value.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct SpaceConfig {
-    pub sheap_size: usize,
-    pub num_contexts: c_int,
-    pub memkind: c_int,
-    pub device_handle: *mut c_void,
-    pub hints: c_long,
-}
+#[path = "../../src/ffi/space_config.rs"]
+mod space_config;
+pub use space_config::SpaceConfig;
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/wrappers.rs"));
