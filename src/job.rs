@@ -201,6 +201,22 @@ pub struct PlaceWords {
     pub awaited_n: AtomicU32,
 }
 
+impl PlaceWords {
+    /// Reads the words with `read` as a sequence-lock reader: returns what it
+    /// read and the sequence word, which is odd (1 if the PE changed them
+    /// meanwhile) when the picture is not a stable one.
+    pub fn read_seq<T>(&self, read: impl FnOnce(&PlaceWords) -> T) -> (T, u32) {
+        let before = self.seq.load(Ordering::SeqCst);
+        let seen = read(self);
+        let seq = if self.seq.load(Ordering::SeqCst) == before {
+            before
+        } else {
+            1
+        };
+        (seen, seq)
+    }
+}
+
 /// The packed [`PlaceWords::shape`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Shape {

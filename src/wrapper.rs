@@ -68,13 +68,34 @@ fn canon(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// Whether a tool in `exe_dir` (canonical) runs from the cargo profile
+/// directory it was built into, rather than from an installed `PREFIX/bin`.
+pub fn in_build_tree(exe_dir: &Path) -> bool {
+    !PROFILE_DIR.is_empty() && Path::new(PROFILE_DIR).canonicalize().is_ok_and(|d| d == exe_dir)
+}
+
+/// The build tree's directories that may hold a built library:
+/// `target/<profile>/` and its `deps/` (`cargo build` refreshes the first,
+/// `cargo test` only the second).
+pub fn build_lib_dirs(exe_dir: &Path) -> [PathBuf; 2] {
+    [exe_dir.to_path_buf(), exe_dir.join("deps")]
+}
+
+/// The one of `dirs` whose `file` is the newest, if any holds it.
+pub fn newest_holding(dirs: &[PathBuf], file: &str) -> Option<PathBuf> {
+    let modified = |d: &PathBuf| std::fs::metadata(d.join(file)).and_then(|m| m.modified()).ok();
+    dirs.iter()
+        .filter_map(|d| modified(d).map(|t| (t, d)))
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, d)| d.clone())
+}
+
 /// Finds `shmem.h` and `librshmem.so` for the wrapper at `exe`: the build tree
 /// if `exe` is in the profile directory it was built into, else the installed
 /// tree around it (`exe` in `PREFIX/bin`).
 pub fn find_layout(exe: &Path) -> Result<Layout, String> {
     let exe_dir = canon(exe.parent().ok_or("cannot locate the wrapper's directory")?);
-    let in_build_tree = !PROFILE_DIR.is_empty() && Path::new(PROFILE_DIR).canonicalize().is_ok_and(|d| d == exe_dir);
-    if in_build_tree {
+    if in_build_tree(&exe_dir) {
         build_tree_layout(&exe_dir)
     } else {
         installed_layout(&exe_dir)
@@ -87,24 +108,12 @@ fn build_tree_layout(exe_dir: &Path) -> Result<Layout, String> {
     if !include_dir.join("shmem.h").is_file() {
         return Err(format!("shmem.h not found in {}", include_dir.display()));
     }
-    // `cargo build` refreshes target/<profile>/librshmem.so but `cargo test`
-    // only target/<profile>/deps/librshmem.so: take the newer.
-    let modified = |d: &PathBuf| {
-        std::fs::metadata(d.join("librshmem.so"))
-            .and_then(|m| m.modified())
-            .ok()
-    };
-    let lib_dir = [exe_dir.to_path_buf(), exe_dir.join("deps")]
-        .into_iter()
-        .filter_map(|d| modified(&d).map(|t| (t, d)))
-        .max_by_key(|(t, _)| *t)
-        .map(|(_, d)| d)
-        .ok_or_else(|| {
-            format!(
-                "librshmem.so not found in {} (build the library with cargo build)",
-                exe_dir.display()
-            )
-        })?;
+    let lib_dir = newest_holding(&build_lib_dirs(exe_dir), "librshmem.so").ok_or_else(|| {
+        format!(
+            "librshmem.so not found in {} (build the library with cargo build)",
+            exe_dir.display()
+        )
+    })?;
     Ok(Layout {
         include_dir: canon(&include_dir),
         lib_dir: canon(&lib_dir),

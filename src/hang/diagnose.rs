@@ -94,10 +94,7 @@ pub fn diagnose(v: &JobView, look: &dyn Lookup) -> Vec<String> {
             return None;
         }
         let awaited: Vec<usize> = match p.kind {
-            k if k == Kind::BarrierAll as u32 => (0..v.pes.len())
-                .filter(|&j| v.pes[j].doing() != Doing::Remote)
-                .filter(|&j| v.pes[j].barrier_arrived != v.barrier_gen.wrapping_add(1))
-                .collect(),
+            k if k == Kind::BarrierAll as u32 => v.missing(false),
             _ => p.awaited.iter().map(|&a| a as usize).collect(),
         };
         // Only PEs that are not in this very collective: a member waiting in

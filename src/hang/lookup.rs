@@ -100,16 +100,11 @@ impl ProcLookup {
 
     /// Where `addr` lies in the job's memory file, if it does.
     fn in_job_file(&self, pid: i32, addr: u64) -> Option<String> {
-        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
-        maps.lines().find_map(|l| {
-            let mut f = l.split_whitespace();
-            let (lo, hi) = f.next()?.split_once('-')?;
-            let (lo, hi) = (u64::from_str_radix(lo, 16).ok()?, u64::from_str_radix(hi, 16).ok()?);
-            let offset = u64::from_str_radix(f.nth(1)?, 16).ok()?;
-            let path = f.nth(2)?;
-            (lo <= addr && addr < hi && path.starts_with(&format!("/memfd:{}", crate::job::FILE_NAME)))
-                .then(|| self.layout.place(offset + (addr - lo)))?
-        })
+        let job_file = format!("/memfd:{}", crate::job::FILE_NAME);
+        let m = maps(pid)
+            .into_iter()
+            .find(|m| m.lo <= addr && addr < m.hi && m.path.starts_with(&job_file))?;
+        self.layout.place(m.offset + (addr - m.lo))
     }
 
     fn table(&self, exe: &Path) -> Option<std::rc::Rc<Table>> {
@@ -121,18 +116,40 @@ impl ProcLookup {
     }
 }
 
+/// One line of `/proc/PID/maps`.
+struct Mapping {
+    lo: u64,
+    hi: u64,
+    offset: u64,
+    path: String,
+}
+
+/// The mappings of process `pid` (none if it cannot be read).
+fn maps(pid: i32) -> Vec<Mapping> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let (lo, hi) = f.next()?.split_once('-')?;
+            let offset = u64::from_str_radix(f.nth(1)?, 16).ok()?;
+            let _dev_inode = (f.next()?, f.next()?);
+            Some(Mapping {
+                lo: u64::from_str_radix(lo, 16).ok()?,
+                hi: u64::from_str_radix(hi, 16).ok()?,
+                offset,
+                path: f.collect::<Vec<_>>().join(" "),
+            })
+        })
+        .collect()
+}
+
 /// Where the program's first loadable segment starts in process `pid`.
 fn load_base(pid: i32, exe: &Path) -> Option<u64> {
-    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
     let exe = exe.to_str()?;
-    maps.lines().find_map(|l| {
-        let mut f = l.split_whitespace();
-        let range = f.next()?;
-        let (_perms, offset, _dev, _inode) = (f.next()?, f.next()?, f.next()?, f.next()?);
-        let path = f.collect::<Vec<_>>().join(" ");
-        (path == exe && u64::from_str_radix(offset, 16).ok()? == 0)
-            .then(|| u64::from_str_radix(range.split('-').next()?, 16).ok())?
-    })
+    maps(pid)
+        .into_iter()
+        .find(|m| m.path == exe && m.offset == 0)
+        .map(|m| m.lo)
 }
 
 impl Lookup for ProcLookup {
@@ -169,14 +186,21 @@ impl Lookup for ProcLookup {
     }
 }
 
+/// The fields of `/proc/PID/stat` after the command name: the state
+/// (`R`, `S`, `T`, ...), the parent's pid, ...
+pub fn proc_stat(pid: i32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    Some(stat.rsplit_once(')')?.1.split_whitespace().map(str::to_owned).collect())
+}
+
 /// How process `pid` is, from `/proc` (for watchers that are not its parent).
 pub fn proc_life(pid: i32) -> Life {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+    let Some(stat) = proc_stat(pid) else {
         return Life::Ended("gone".into());
     };
-    match stat.rsplit_once(')').and_then(|(_, r)| r.trim_start().chars().next()) {
-        Some('T' | 't') => Life::Stopped("stopped".into()),
-        Some('Z' | 'X') => Life::Ended("exited".into()),
+    match stat.first().map(String::as_str) {
+        Some("T" | "t") => Life::Stopped("stopped".into()),
+        Some("Z" | "X") => Life::Ended("exited".into()),
         _ => Life::Alive,
     }
 }

@@ -19,7 +19,7 @@
 pub mod diagnose;
 pub mod lookup;
 
-use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
+use crate::job::{AWAITED_MAX, Control, PeState, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
 use crate::wait::stuck::{Kind, SIGNED};
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering::SeqCst;
@@ -176,42 +176,40 @@ pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
     let pes = (0..control.npes())
         .map(|pe| {
             let slot = control.slot(pe);
-            let w: &PlaceWords = &slot.place;
-            let before = w.seq.load(SeqCst);
-            let n_awaited = w.awaited_n.load(SeqCst);
-            let shape = Shape::unpack(w.shape.load(SeqCst));
-            let mut v = PeView {
-                pid: slot.info.pid.load(SeqCst),
-                life: life(pe),
-                state: PeState::from_word(slot.info.state.load(SeqCst)),
-                kind: w.kind.load(SeqCst),
-                routine: crate::job::routine_text(&w.routine.each_ref().map(|a| a.load(SeqCst))),
-                episode: w.episode.load(SeqCst),
-                seq: before,
-                progress: w.progress.load(SeqCst),
-                since_ns: w.since_ns.load(SeqCst),
-                addr: w.addr.load(SeqCst),
-                value: w.value.load(SeqCst),
-                cmp: shape.cmp,
-                word: shape.word,
-                count: w.count.load(SeqCst),
-                team: shape.team,
-                group: (
-                    w.group_start.load(SeqCst),
-                    w.group_stride.load(SeqCst),
-                    w.group_size.load(SeqCst),
-                ),
-                awaited: w.awaited[..(n_awaited as usize).min(AWAITED_MAX)]
-                    .iter()
-                    .map(|a| a.load(SeqCst))
-                    .collect(),
-                n_awaited,
-                barrier_arrived: slot.whereabouts.arrived.load(SeqCst),
-                finalize_arrived: slot.whereabouts.finalize_arrived.load(SeqCst),
-            };
-            if w.seq.load(SeqCst) != before {
-                v.seq = 1; // being rewritten: not a stable picture
-            }
+            let (mut v, seq) = slot.place.read_seq(|w| {
+                let n_awaited = w.awaited_n.load(SeqCst);
+                let shape = Shape::unpack(w.shape.load(SeqCst));
+                PeView {
+                    pid: slot.info.pid.load(SeqCst),
+                    life: life(pe),
+                    state: PeState::from_word(slot.info.state.load(SeqCst)),
+                    kind: w.kind.load(SeqCst),
+                    routine: crate::job::routine_text(&w.routine.each_ref().map(|a| a.load(SeqCst))),
+                    episode: w.episode.load(SeqCst),
+                    seq: 0,
+                    progress: w.progress.load(SeqCst),
+                    since_ns: w.since_ns.load(SeqCst),
+                    addr: w.addr.load(SeqCst),
+                    value: w.value.load(SeqCst),
+                    cmp: shape.cmp,
+                    word: shape.word,
+                    count: w.count.load(SeqCst),
+                    team: shape.team,
+                    group: (
+                        w.group_start.load(SeqCst),
+                        w.group_stride.load(SeqCst),
+                        w.group_size.load(SeqCst),
+                    ),
+                    awaited: w.awaited[..(n_awaited as usize).min(AWAITED_MAX)]
+                        .iter()
+                        .map(|a| a.load(SeqCst))
+                        .collect(),
+                    n_awaited,
+                    barrier_arrived: slot.whereabouts.arrived.load(SeqCst),
+                    finalize_arrived: slot.whereabouts.finalize_arrived.load(SeqCst),
+                }
+            });
+            v.seq = seq;
             v
         })
         .collect();
@@ -270,7 +268,7 @@ fn show_value(bits: u64, word: u32) -> String {
 impl JobView {
     /// PEs that have not arrived at the current world barrier episode (or
     /// finalize's, for `finalize`).
-    fn missing(&self, finalize: bool) -> Vec<usize> {
+    pub(super) fn missing(&self, finalize: bool) -> Vec<usize> {
         self.pes
             .iter()
             .enumerate()
@@ -310,7 +308,7 @@ impl JobView {
                 self.or_other_nodes(&self.missing(true))
             }
             k if k == Kind::Coll as u32 => {
-                let mut s = others("PE", &p.awaited.iter().map(|&a| a as usize).collect::<Vec<_>>());
+                let mut s = others(&p.awaited.iter().map(|&a| a as usize).collect::<Vec<_>>());
                 if p.n_awaited as usize > p.awaited.len() {
                     let _ = write!(s, " and {} more", p.n_awaited as usize - p.awaited.len());
                 }
@@ -349,13 +347,13 @@ impl JobView {
         if missing.is_empty() && self.pes.iter().any(|p| p.doing() == Doing::Remote) {
             "other nodes".into()
         } else {
-            others("PE", missing)
+            others(missing)
         }
     }
 }
 
 /// "PE 2" / "PEs 1, 3" / "" for none.
-fn others(_what: &str, pes: &[usize]) -> String {
+fn others(pes: &[usize]) -> String {
     if pes.is_empty() { String::new() } else { pes_list(pes) }
 }
 

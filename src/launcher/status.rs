@@ -7,7 +7,7 @@
 //! holder whose parent holds none of the same file. The control block is
 //! mapped read-only from `/proc/PID/fd/N`.
 
-use crate::hang::lookup::{FileLayout, ProcLookup, proc_life};
+use crate::hang::lookup::{FileLayout, ProcLookup, proc_life, proc_stat};
 use crate::hang::{self, Life};
 use crate::job::{self, Control};
 use std::collections::BTreeMap;
@@ -46,8 +46,7 @@ fn jobs() -> BTreeMap<u64, Vec<Holder>> {
 }
 
 fn parent(pid: i32) -> Option<i32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
+    proc_stat(pid)?.get(1)?.parse().ok()
 }
 
 /// A read-only mapping of a job's control block.

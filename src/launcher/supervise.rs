@@ -595,11 +595,7 @@ impl<'a> Supervisor<'a> {
 
 /// True when `/proc` shows `pid` stopped (state T, or t when traced).
 fn kernel_says_stopped(pid: libc::pid_t) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.trim_start().chars().next())
-            .is_some_and(|c| c == 'T' || c == 't')
-    })
+    matches!(crate::hang::lookup::proc_life(pid), hang::Life::Stopped(_))
 }
 
 /// How a PE's process is, for a hang report.

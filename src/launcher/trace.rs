@@ -4,14 +4,12 @@
 //! docs/debugging.md). Without `SHMEM_TRACE`, nothing is added: the PEs run
 //! the library alone.
 
+use crate::wrapper;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The layer's file name, beside `librshmem.so`.
 pub const LAYER: &str = "librshmem_trace.so";
-
-/// The cargo profile directory oshrun was built into (set by build.rs).
-const PROFILE_DIR: &str = env!("RSHMEM_PROFILE_DIR");
 
 /// The `LD_PRELOAD` to give the PEs, if they trace: `x_env` are the `-x`
 /// settings (the last one of a name wins), `get` reads oshrun's own
@@ -45,26 +43,20 @@ pub fn preload(
 /// `target/<profile>/` and its `deps/` (`cargo test` refreshes only the
 /// latter); installed, `PREFIX/lib/`.
 pub fn layer_for(exe: &Path) -> Result<PathBuf, String> {
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let exe_dir = canon(exe.parent().unwrap_or(Path::new(".")));
-    let in_build_tree = !PROFILE_DIR.is_empty() && canon(Path::new(PROFILE_DIR)) == exe_dir;
-    let candidates = if in_build_tree {
-        vec![exe_dir.join(LAYER), exe_dir.join("deps").join(LAYER)]
+    let exe_dir = exe.parent().unwrap_or(Path::new("."));
+    let exe_dir = exe_dir.canonicalize().unwrap_or_else(|_| exe_dir.to_path_buf());
+    let dirs = if wrapper::in_build_tree(&exe_dir) {
+        wrapper::build_lib_dirs(&exe_dir).to_vec()
     } else {
-        vec![exe_dir.parent().unwrap_or(&exe_dir).join("lib").join(LAYER)]
+        vec![exe_dir.parent().unwrap_or(&exe_dir).join("lib")]
     };
-    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    candidates
-        .iter()
-        .filter_map(|p| modified(p).map(|t| (t, p)))
-        .max_by_key(|(t, _)| *t)
-        .map(|(_, p)| p.clone())
+    wrapper::newest_holding(&dirs, LAYER)
+        .map(|d| d.join(LAYER))
         .ok_or_else(|| {
             format!(
                 "SHMEM_TRACE is set but the trace layer is not found (looked for {}); no trace will be written",
-                candidates
-                    .iter()
-                    .map(|p| p.display().to_string())
+                dirs.iter()
+                    .map(|d| d.join(LAYER).display().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
             )

@@ -37,16 +37,20 @@ fn watch(rt: &Runtime, node: &[usize], timeout: Duration, stop: &AtomicBool) {
     let mut w = hang::Watch::new(timeout);
     let host = hostname();
     let label = format!("rshmem: node {host} ({})", hang::pes_list(node));
+    let mut here = vec![false; rt.npes];
+    for &pe in node {
+        here[pe] = true;
+    }
     while !stop.load(Ordering::Acquire) {
         std::thread::park_timeout(hang::LOOK_EVERY);
         let pids: Vec<i32> = (0..rt.npes)
-            .map(|pe| match node.contains(&pe) {
+            .map(|pe| match here[pe] {
                 true => rt.control.slot(pe).info.pid.load(Ordering::Acquire),
                 false => 0,
             })
             .collect();
         let view = hang::read(&rt.control, |pe| match pids[pe] {
-            _ if !node.contains(&pe) => Life::Remote,
+            _ if !here[pe] => Life::Remote,
             0 => Life::Alive,
             pid => proc_life(pid),
         });
@@ -57,7 +61,7 @@ fn watch(rt: &Runtime, node: &[usize], timeout: Duration, stop: &AtomicBool) {
                 hang::ENV_TIMEOUT,
                 rt.config.hang_timeout_secs
             );
-            for line in hang::report(&view, &why, &ProcLookup::new(pids.clone(), FileLayout::of(&rt.control))) {
+            for line in hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control))) {
                 eprintln!("{label}: {line}");
             }
         }

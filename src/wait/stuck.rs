@@ -248,19 +248,14 @@ fn read(control: &Control) -> Snapshot {
     let pes = (0..control.npes())
         .map(|pe| {
             let slot = control.slot(pe);
-            let w: &PlaceWords = &slot.place;
-            let before = w.seq.load(SeqCst);
-            let mut seen = Seen {
+            let (seen, seq) = slot.place.read_seq(|w| Seen {
                 state: PeState::from_word(slot.info.state.load(SeqCst)),
                 kind: w.kind.load(SeqCst),
                 episode: w.episode.load(SeqCst),
-                seq: before,
+                seq: 0,
                 routine: std::array::from_fn(|i| w.routine[i].load(SeqCst)),
-            };
-            if w.seq.load(SeqCst) != before {
-                seen.seq = 1; // changing: not a stable picture
-            }
-            seen
+            });
+            Seen { seq, ..seen }
         })
         .collect();
     Snapshot {
