@@ -333,6 +333,20 @@ impl<T> AmoOp<T> {
     pub fn writes(&self) -> bool {
         !matches!(self, AmoOp::Fetch)
     }
+
+    /// The same operation on `f` of its operands (a type's bits, say).
+    pub fn map<U>(self, f: impl Fn(T) -> U) -> AmoOp<U> {
+        match self {
+            AmoOp::Fetch => AmoOp::Fetch,
+            AmoOp::Set(v) => AmoOp::Set(f(v)),
+            AmoOp::Swap(v) => AmoOp::Swap(f(v)),
+            AmoOp::CompareSwap(c, v) => AmoOp::CompareSwap(f(c), f(v)),
+            AmoOp::Add(v) => AmoOp::Add(f(v)),
+            AmoOp::And(v) => AmoOp::And(f(v)),
+            AmoOp::Or(v) => AmoOp::Or(f(v)),
+            AmoOp::Xor(v) => AmoOp::Xor(f(v)),
+        }
+    }
 }
 
 /// A type of the extended AMOs (fetch, set, swap): a 4- or 8-byte word that

@@ -45,6 +45,7 @@ const PROGRAMS: &[&str] = &[
     // atomics
     "unit/amo_std",
     "unit/amo_bitwise",
+    "unit/amo_every_width",
     "unit/amo_ext",
     "unit/amo_nbi",
     "unit/amo_contention",

@@ -53,6 +53,7 @@ const PROGRAMS: &[&str] = &[
     // atomics
     "unit/amo_std",
     "unit/amo_bitwise",
+    "unit/amo_every_width",
     "unit/amo_ext",
     "unit/amo_nbi",
     "unit/amo_mixed_domains",
@@ -121,6 +122,19 @@ const PROGRAMS: &[&str] = &[
     "apps/sem_pipeline_example",
 ];
 
+/// Programs that also run under Open MPI's own choice of components (what a
+/// user gets from a plain `mpirun` on one host: `osc rdma` over shared
+/// memory), at 4 PEs with every peer remote and in pairs: the atomics, whose
+/// exactness depends on how the component applies them (4-byte
+/// compare-and-swap lost updates there, see `transport::mpi`), and the locks
+/// built on them.
+const DEFAULT_COMPONENTS: &[&str] = &[
+    "unit/amo_every_width",
+    "unit/amo_bitwise",
+    "unit/amo_mixed_domains",
+    "unit/lock_hammer",
+];
+
 /// Programs about pSync whose directives do not name the strategies
 /// themselves: here they run under every one too (the default run is
 /// `traditional`). The QTC programs and `space_disjoint_teams` name them.
@@ -157,6 +171,15 @@ fn mpirun(np: usize, timeout: u32) -> Command {
     let mut c = common::mpi::mpirun();
     c.args(["-np", &np.to_string(), "--timeout", &timeout.to_string()])
         .args(common::mpi::one_host_flags());
+    c
+}
+
+/// The `mpirun` command for `np` PEs with Open MPI's default components
+/// (ranks still yield while they poll: the machine may have fewer cores).
+fn mpirun_defaults(np: usize, timeout: u32) -> Command {
+    let mut c = common::mpi::mpirun();
+    c.args(["-np", &np.to_string(), "--timeout", &timeout.to_string()])
+        .args(["--oversubscribe", "--mca", "mpi_yield_when_idle", "1"]);
     c
 }
 
@@ -274,20 +297,33 @@ fn main() {
             );
         }
         let variant_job = VARIANT_JOBS.into_iter().find(allowed);
-        let runs = jobs.into_iter().map(|j| (j, None)).chain(
+        let runs = jobs.into_iter().map(|j| (j, None, false)).chain(
             variant_job
                 .into_iter()
-                .flat_map(|j| variants.iter().map(move |v| (j, Some(v.clone())))),
+                .flat_map(|j| variants.iter().map(move |v| (j, Some(v.clone()), false))),
         );
-        for ((np, k), variant) in runs {
-            let trial = match &variant {
+        let defaults = [(4, 1), (4, 2)]
+            .into_iter()
+            .filter(|j| DEFAULT_COMPONENTS.contains(&name) && allowed(j))
+            .map(|j| (j, None, true));
+        for ((np, k), variant, open_mpi_defaults) in runs.chain(defaults) {
+            let mut trial = match &variant {
                 None => format!("{name} np={np} k={k}"),
                 Some((var, val)) => format!("{name} np={np} k={k} {var}={val}"),
             };
+            if open_mpi_defaults {
+                trial.push_str(" open-mpi-defaults");
+            }
             let (p, tools) = (p.clone(), tools.clone());
             trials.push(Trial::test(trial, move || {
                 let extra = [("RSHMEM_NODE_SIZE".to_string(), k.to_string())];
-                let command = |_: &Path, np: usize, timeout: u32| mpirun(np, timeout);
+                let command = move |_: &Path, np: usize, timeout: u32| {
+                    if open_mpi_defaults {
+                        mpirun_defaults(np, timeout)
+                    } else {
+                        mpirun(np, timeout)
+                    }
+                };
                 let launch = Launch {
                     command: &command,
                     env_args: Some(mpirun_env),

@@ -20,7 +20,10 @@
 //! remote atomics with the target's CPU atomics: true of Open MPI's `osc ucx`
 //! with UCX's software atomics (TCP, and `UCX_ATOMIC_MODE=cpu`, which rshmem
 //! sets unless the user did), `osc pt2pt` and `osc sm`; measured exact here
-//! with mixed local and remote contention on one word (c_tests). Hence
+//! with mixed local and remote contention on one word (c_tests), for 8-byte
+//! words; the engine's 4-byte atomics are not (Open MPI's `osc rdma` applies
+//! a 4-byte compare-and-swap under a lock of its own), so the engine
+//! applies a 4-byte atomic to the 8-byte word around it. Hence
 //! [`Atomicity::Cpu`]. An engine using NIC atomics is not covered (README,
 //! known limits).
 //!

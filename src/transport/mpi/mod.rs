@@ -13,7 +13,10 @@
 //! - `_nbi`: the MPI call alone, completed by the next `quiet`;
 //! - atomics: `MPI_Fetch_and_op`/`MPI_Compare_and_swap` (the fetching forms
 //!   for every operation, so the value returned is real), then
-//!   `flush_local`: the result's arrival means the update was applied;
+//!   `flush_local`: the result's arrival means the update was applied; only
+//!   on 8-byte words, which every engine applies with the target's own
+//!   atomics (a 4-byte atomic works on the 8-byte word around it, see
+//!   [`Remote::narrow`]);
 //! - `fence` and `quiet`: `MPI_Win_flush_all` when a remote operation may be
 //!   outstanding (MPI has no ordering-only call; OSHMPI does the same);
 //! - `put_signal`: the data, `MPI_Win_flush` of the target (MPI orders
@@ -358,6 +361,10 @@ impl Remote {
     /// `off` is aligned for `T` and inside a segment.
     #[inline(never)]
     pub unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
+        if size_of::<T>() == 4 {
+            // SAFETY: the caller's contract.
+            return from_bits(u64::from(unsafe { self.narrow(pe, off, op.map(to_bits::<T>)) }));
+        }
         if let AmoOp::And(v) | AmoOp::Or(v) | AmoOp::Xor(v) = op {
             // SAFETY: the caller's contract.
             return unsafe { self.bitwise(pe, off, op, v) };
@@ -415,14 +422,85 @@ impl Remote {
         }
     }
 
+    /// A 4-byte atomic, as 8-byte atomics on the aligned word that holds it.
+    ///
+    /// MPI promises atomicity only among accumulates on the same word with
+    /// the same operation (or a no-op), and Open MPI keeps a stronger promise
+    /// only for 8-byte words: `osc rdma` (its default component when no UCX
+    /// PML runs) tests the network's 32-bit capability in the wrong flags
+    /// word (v4.1.4 to v4.1.8, `ompi_osc_rdma_cas_atomic`), so every 4-byte
+    /// compare-and-swap falls back to a get, a compare and a put under the
+    /// component's own lock: atomic neither with this node's CPU atomics on
+    /// the word nor with the 4-byte fetch-and-ops it does apply natively.
+    /// Measured: Sandia OpenSHMEM's `c11_test_shmem_atomic_and` failed in 2
+    /// of 5 runs at 4 PEs with every peer remote. Every engine applies 8-byte
+    /// fetch-and-add, no-op fetch and compare-and-swap with the target's
+    /// atomics, so a 4-byte operation works on the aligned 8-byte word around
+    /// it (inside the segment, whose length is a page multiple), leaving the
+    /// other half as it finds it:
+    /// - a fetch is one 8-byte fetch;
+    /// - an add to the upper half is one 8-byte add of `v << 32` (the carry
+    ///   leaves the word);
+    /// - everything else is an 8-byte fetch and compare-and-swap loop, which
+    ///   retries when either half changed meanwhile.
+    ///
+    /// A CPU's 4-byte atomic and an 8-byte one on the same aligned word are
+    /// atomic with each other on x86-64 (locked operations lock the line)
+    /// and AArch64 (single-copy atomic read-modify-writes of aligned words).
+    ///
+    /// # Safety
+    /// As for `atomic`, with `off` aligned to 4.
+    unsafe fn narrow(&self, pe: usize, off: SymOffset, op: AmoOp<u64>) -> u32 {
+        let wide = SymOffset(off.0 & !7);
+        let upper_byte = if cfg!(target_endian = "little") { 4 } else { 0 };
+        let shift = if off.0 & 7 == upper_byte { 32 } else { 0 };
+        let half = |w: u64| (w >> shift) as u32;
+        let with = |w: u64, v: u32| (w & !(0xffff_ffff_u64 << shift)) | (u64::from(v) << shift);
+        let fetch = |op: AmoOp<u64>| -> u64 {
+            // SAFETY: the caller's contract; `wide` is aligned and in the
+            // same segment (see above).
+            unsafe { self.fetching::<u64>(pe, wide, op) }
+        };
+        match op {
+            AmoOp::Fetch => return half(fetch(AmoOp::Fetch)),
+            AmoOp::Add(v) if shift == 32 => return half(fetch(AmoOp::Add(v << 32))),
+            _ => {}
+        }
+        let mut word = fetch(AmoOp::Fetch);
+        loop {
+            let old = half(word);
+            let new = match op {
+                AmoOp::Set(v) | AmoOp::Swap(v) => v as u32,
+                AmoOp::CompareSwap(c, v) => {
+                    if old != c as u32 {
+                        // The fetch saw the mismatch atomically: nothing to write.
+                        return old;
+                    }
+                    v as u32
+                }
+                AmoOp::Add(v) => old.wrapping_add(v as u32),
+                AmoOp::And(v) => old & v as u32,
+                AmoOp::Or(v) => old | v as u32,
+                AmoOp::Xor(v) => old ^ v as u32,
+                AmoOp::Fetch => old,
+            };
+            let seen = fetch(AmoOp::CompareSwap(word, with(word, new)));
+            if seen == word {
+                return old;
+            }
+            word = seen;
+        }
+    }
+
     /// Starts `op`; the previous value is stored at `fetch` by the next `quiet`.
     ///
     /// # Safety
     /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
     #[inline(never)]
     pub unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
-        if let AmoOp::And(_) | AmoOp::Or(_) | AmoOp::Xor(_) = op {
-            // A loop cannot be left running: complete it now (allowed).
+        if size_of::<T>() == 4 || matches!(op, AmoOp::And(_) | AmoOp::Or(_) | AmoOp::Xor(_)) {
+            // A loop cannot be left running (and a 4-byte word is one, see
+            // `narrow`): complete it now (allowed).
             // SAFETY: the caller's contract.
             unsafe { fetch.write_unaligned(self.atomic(pe, off, op)) };
             return;
