@@ -64,6 +64,7 @@ const PROGRAMS: &[&str] = &[
     "unit/lock_test",
     "unit/lock_two",
     "unit/lock_hammer",
+    "unit/lock_table",
     "errors/lock_set_twice",
     "errors/lock_clear_free",
     "errors/lock_clear_other",

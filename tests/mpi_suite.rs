@@ -72,6 +72,7 @@ const PROGRAMS: &[&str] = &[
     "unit/lock_test",
     "unit/lock_two",
     "unit/lock_hammer",
+    "unit/lock_table",
     // the world barrier
     "unit/barrier_stress",
     // every collective kind, on teams and active sets
@@ -133,6 +134,7 @@ const DEFAULT_COMPONENTS: &[&str] = &[
     "unit/amo_bitwise",
     "unit/amo_mixed_domains",
     "unit/lock_hammer",
+    "unit/lock_table",
 ];
 
 /// Programs about pSync whose directives do not name the strategies
