@@ -109,6 +109,9 @@ const PROGRAMS: &[&str] = &[
     "unit/ctx_threads",
     "unit/sem_threads",
     "unit/notify_threads",
+    // a PE that exits without shmem_finalize: mid-loop, and holding a lock
+    "errors/exit_mid_loop",
+    "errors/exit_holding_lock_queued",
     // checked collective arguments: correct calls pass, disagreeing ones end the job
     "unit/check_collectives_ok",
     "errors/check_kind_barrier_bcast",

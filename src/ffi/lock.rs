@@ -47,7 +47,7 @@ fn queue<'a>(
         routine,
         addr: lock as usize,
     };
-    QueueLock::new(halves, &CLAIMS, off)
+    QueueLock::new(halves, &queue::CLAIMS, off)
 }
 
 fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
@@ -117,9 +117,6 @@ pub fn clear_lock(routine: &'static str, lock: *mut c_long) {
 
 // The queue lock's entry points stay out of line, so that the single-node
 // paths above compile to the instructions they had before it existed.
-
-/// The locks this PE (this process) holds or queues for.
-static CLAIMS: queue::Claims = queue::Claims::new();
 
 #[inline(never)]
 fn queue_set(rt: &Runtime, routine: &'static str, lock: *mut c_long) {

@@ -125,7 +125,16 @@ impl Claims {
     pub fn release(&self, off: SymOffset) {
         self.with(|v| v.retain(|&(o, _)| o != off))
     }
+
+    /// The locks this PE holds now.
+    pub fn held_now(&self) -> Vec<SymOffset> {
+        self.with(|v| v.iter().filter(|&&(_, held)| held).map(|&(o, _)| o).collect())
+    }
 }
+
+/// The locks this PE (this process) holds or queues for: one set per
+/// process, shared by its threads (see the module documentation).
+pub static CLAIMS: Claims = Claims::new();
 
 /// The tail half's byte offset in the `long` (the low half).
 const TAIL_AT: usize = if cfg!(target_endian = "little") { 0 } else { 4 };
@@ -289,6 +298,12 @@ impl<'c, H: Halves> QueueLock<'c, H> {
         }
         self.claims.release(self.key);
         Ok(())
+    }
+
+    /// Whether another PE has queued behind this PE, which holds the lock.
+    pub fn queued_behind(&self) -> bool {
+        let h = &self.halves;
+        h.tail(AmoOp::Fetch) != Self::tag(h.me())
     }
 
     /// The PE holding the lock, for a misuse report; `None` if it is free.

@@ -279,6 +279,7 @@ fn open_transport(
     for &pe in &s.node_pes {
         local[pe] = true;
     }
+    crate::wait::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
     // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
     // mapping of every segment, which lives as long as the process.
     let remote = unsafe { Remote::open(s.shim, segs.base.add(segs.me * segs.stride), segs.stride) }

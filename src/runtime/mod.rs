@@ -261,6 +261,9 @@ pub fn finalize(at_exit: bool) {
     // the others wait in shmem_barrier_all must not let them through (they
     // would run on with this PE gone); the job is reported stuck instead.
     crate::transport::Transport::quiet(&rt.transport);
+    if !crate::transport::Transport::single_node(&rt.transport) {
+        locks_at_finalize(rt, at_exit);
+    }
     let kind = if at_exit { Kind::FinalizeAtExit } else { Kind::Finalize };
     crate::coll::barrier::world(rt, crate::coll::barrier::Rendezvous::Finalize, |ep| {
         rt.post(kind, "shmem_finalize", ep)
@@ -269,6 +272,66 @@ pub fn finalize(at_exit: bool) {
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
     end_mpi(rt);
+}
+
+/// A PE that finalizes (often at `exit`) while it holds a queue lock: if
+/// another PE has queued for the lock, that PE can never get it and the job
+/// can never finish, so this PE ends the job naming the lock; otherwise the
+/// lock is released with a warning, so that a PE taking it later does not
+/// wait for ever. On one node the stuck detector sees the waiters (wait::stuck);
+/// across nodes nothing else would.
+fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
+    use crate::lock::queue::{self, CLAIMS, QueueLock};
+    let routine = if at_exit {
+        "shmem_finalize (at exit)"
+    } else {
+        "shmem_finalize"
+    };
+    let held = CLAIMS.held_now();
+    if !held.is_empty() {
+        // A PE queuing now may have its swap of the tail still in flight:
+        // over software RMA it lands only while this PE calls into MPI.
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(100);
+        while std::time::Instant::now() < until {
+            crate::transport::Transport::progress(&rt.transport);
+            std::thread::yield_now();
+        }
+    }
+    for off in held {
+        let addr = crate::transport::Transport::local_ptr(&rt.transport, rt.me, off).map_or(0, |p| p.as_ptr() as usize);
+        let halves = queue::Remote {
+            transport: &rt.transport,
+            me: rt.me,
+            npes: rt.npes,
+            off,
+            waiter: rt.waiter(),
+            post: None,
+            routine,
+            addr,
+        };
+        let lock = QueueLock::new(halves, &CLAIMS, off);
+        if lock.queued_behind() {
+            error::fatal(&Error::new(
+                routine,
+                ErrorKind::Usage(format!(
+                    "the job can never finish: this PE still holds the lock at {addr:#x} and other PEs wait for it{}",
+                    if at_exit {
+                        " (the program returned from main or called exit without shmem_clear_lock)"
+                    } else {
+                        " (call shmem_clear_lock first)"
+                    }
+                )),
+            ));
+        }
+        error::warn(
+            routine,
+            format_args!("this PE still holds the lock at {addr:#x}; released (call shmem_clear_lock first)"),
+        );
+        if lock.release().is_err() {
+            // Not held after all (another thread released it meanwhile).
+            continue;
+        }
+    }
 }
 
 /// Ends the MPI job of an MPI-launched PE, after its finalize rendezvous:

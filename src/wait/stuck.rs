@@ -199,6 +199,20 @@ impl Seen {
     }
 }
 
+/// In a job that spans nodes, the PEs of other nodes (whose slots in this
+/// node's control block stay empty): described as such, not as "not
+/// initialized".
+static OTHER_NODES: std::sync::OnceLock<Box<[bool]>> = std::sync::OnceLock::new();
+
+/// Records which PEs are on other nodes (once, at start-up).
+pub fn set_other_nodes(other: Box<[bool]>) {
+    let _ = OTHER_NODES.set(other);
+}
+
+fn on_other_node(pe: usize) -> bool {
+    OTHER_NODES.get().is_some_and(|o| o.get(pe) == Some(&true))
+}
+
 /// Judges a snapshot (see the module documentation).
 pub fn judge(s: &Snapshot) -> Verdict {
     if s.pes.iter().any(|p| p.seq % 2 == 1) {
@@ -222,7 +236,10 @@ pub fn judge(s: &Snapshot) -> Verdict {
 pub fn describe(s: &Snapshot) -> String {
     let mut groups: Vec<(bool, String, Vec<usize>)> = Vec::new();
     for (pe, p) in s.pes.iter().enumerate() {
-        let label = p.label();
+        let label = match p.state {
+            PeState::Absent if on_other_node(pe) => "on another node (not seen from here)".into(),
+            _ => p.label(),
+        };
         match groups.iter_mut().find(|g| g.1 == label) {
             Some(g) => g.2.push(pe),
             None => groups.push((p.finalizer(s), label, vec![pe])),

@@ -373,20 +373,31 @@ static int barrier_comm(const char *routine, int which, MPI_Comm *c) {
     return 0;
 }
 
-int rsm_ibarrier_start(int which) {
+/* The values of an agreement in progress, per communicator: MPI reads and
+ * writes them until the request completes. */
+#define AGREE_MAX 8
+static int64_t agree_in[2][AGREE_MAX], agree_out[2][AGREE_MAX];
+static int agree_n[2];
+
+int rsm_iagree_start(int which, const int64_t *values, int n) {
     MPI_Comm c;
-    if (barrier_comm("rsm_ibarrier_start", which, &c)) return -1;
+    if (barrier_comm("rsm_iagree_start", which, &c)) return -1;
+    if (n < 1 || n > AGREE_MAX) return failf("rsm_iagree_start: %d values (1 to %d)", n, AGREE_MAX);
     if (barrier_req[which] != MPI_REQUEST_NULL)
-        return failf("rsm_ibarrier_start: a barrier on communicator %d is still running", which);
-    TRY("MPI_Ibarrier", -1, MPI_Ibarrier(c, &barrier_req[which]));
+        return failf("rsm_iagree_start: a barrier on communicator %d is still running", which);
+    memcpy(agree_in[which], values, (size_t)n * sizeof(int64_t));
+    agree_n[which] = n;
+    TRY("MPI_Iallreduce", -1,
+        MPI_Iallreduce(agree_in[which], agree_out[which], n, MPI_INT64_T, MPI_MAX, c, &barrier_req[which]));
     return 0;
 }
 
-int rsm_ibarrier_test(int which, int *done) {
+int rsm_iagree_test(int which, int *done, int64_t *values, int n) {
     MPI_Comm c;
-    if (barrier_comm("rsm_ibarrier_test", which, &c)) return -1;
-    /* A completed (or never started) barrier is MPI_REQUEST_NULL: done. */
+    if (barrier_comm("rsm_iagree_test", which, &c)) return -1;
+    if (n != agree_n[which]) return failf("rsm_iagree_test: %d values, but %d were started", n, agree_n[which]);
     TRY("MPI_Test", -1, MPI_Test(&barrier_req[which], done, MPI_STATUS_IGNORE));
+    if (*done) memcpy(values, agree_out[which], (size_t)agree_n[which] * sizeof(int64_t));
     return 0;
 }
 

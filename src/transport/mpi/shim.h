@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 2
+#define RSM_ABI_VERSION 3
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -114,8 +114,11 @@ void rsm_progress(void);
 /* Non-blocking barrier over the leaders communicator (which = 1) or the
  * world (which = 0): start it, then test until *done = 1. One at a time
  * per communicator. */
-int rsm_ibarrier_start(int which);
-int rsm_ibarrier_test(int which, int *done);
+/* A non-blocking barrier that also agrees: starts the element-wise maximum of
+ * n (at most 8) values over communicator which (0 world, 1 leaders); the
+ * test gives the maxima once every member has started it. */
+int rsm_iagree_start(int which, const int64_t *values, int n);
+int rsm_iagree_test(int which, int *done, int64_t *values, int n);
 
 /* Frees the shim's communicators and window; MPI_Finalize if
  * we_initialized was set by rsm_init. */

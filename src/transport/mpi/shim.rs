@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 2;
+const ABI_VERSION: c_int = 3;
 /// Where to find the shim instead of the usual places.
 pub const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
@@ -82,7 +82,8 @@ type Get = unsafe extern "C" fn(c_int, u64, *mut c_void, u64) -> c_int;
 type PutStrided = unsafe extern "C" fn(c_int, u64, i64, *const c_void, i64, u64, u64) -> c_int;
 type GetStrided = unsafe extern "C" fn(c_int, u64, i64, *mut c_void, i64, u64, u64) -> c_int;
 type Amo = unsafe extern "C" fn(c_int, u64, c_int, c_int, *const c_void, *const c_void, *mut c_void) -> c_int;
-type IbarrierTest = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
+type IagreeStart = unsafe extern "C" fn(c_int, *const i64, c_int) -> c_int;
+type IagreeTest = unsafe extern "C" fn(c_int, *mut c_int, *mut i64, c_int) -> c_int;
 
 /// The loaded shim: its functions, resolved once.
 pub(crate) struct Shim {
@@ -108,8 +109,8 @@ pub(crate) struct Shim {
     flush_all: Status0,
     win_sync: Status0,
     progress: unsafe extern "C" fn(),
-    ibarrier_start: StatusPe,
-    ibarrier_test: IbarrierTest,
+    iagree_start: IagreeStart,
+    iagree_test: IagreeTest,
     finalize: Status0,
     on_mpi_finalize: unsafe extern "C" fn(extern "C" fn()) -> c_int,
     abort: unsafe extern "C" fn(c_int),
@@ -380,17 +381,21 @@ impl Shim {
         unsafe { (self.progress)() }
     }
 
-    pub fn ibarrier_start(&self, comm: Comm) -> Result<(), String> {
-        // SAFETY: 0 or 1, as the shim expects.
-        self.check(unsafe { (self.ibarrier_start)(comm as c_int) })
+    /// Starts a non-blocking barrier on `comm` that also agrees on `N`
+    /// values (at most 8): [`iagree_test`](Self::iagree_test) gives their
+    /// element-wise maxima over the members once every member has started it.
+    pub fn iagree_start<const N: usize>(&self, comm: Comm, values: [i64; N]) -> Result<(), String> {
+        // SAFETY: `values` is N live i64s; the shim copies them before returning.
+        self.check(unsafe { (self.iagree_start)(comm as c_int, values.as_ptr(), N as c_int) })
     }
 
-    /// Whether the barrier started last on `comm` is complete.
-    pub fn ibarrier_test(&self, comm: Comm) -> Result<bool, String> {
-        let mut done = 0;
-        // SAFETY: done is a live local.
-        self.check(unsafe { (self.ibarrier_test)(comm as c_int, &mut done) })?;
-        Ok(done != 0)
+    /// The maxima of the agreement started last on `comm`, once complete.
+    pub fn iagree_test<const N: usize>(&self, comm: Comm) -> Result<Option<[i64; N]>, String> {
+        let (mut done, mut out) = (0, [0i64; N]);
+        // SAFETY: done is a live local; out has room for N values, and the
+        // shim refuses an N other than the one the agreement started with.
+        self.check(unsafe { (self.iagree_test)(comm as c_int, &mut done, out.as_mut_ptr(), N as c_int) })?;
+        Ok((done != 0).then_some(out))
     }
 
     /// Frees the shim's communicators and window; `MPI_Finalize` if `init`
@@ -563,8 +568,8 @@ fn open(path: &Path) -> Result<Shim, String> {
         flush_all: f!(c"rsm_flush_all" as Status0),
         win_sync: f!(c"rsm_win_sync" as Status0),
         progress: f!(c"rsm_progress" as unsafe extern "C" fn()),
-        ibarrier_start: f!(c"rsm_ibarrier_start" as StatusPe),
-        ibarrier_test: f!(c"rsm_ibarrier_test" as IbarrierTest),
+        iagree_start: f!(c"rsm_iagree_start" as IagreeStart),
+        iagree_test: f!(c"rsm_iagree_test" as IagreeTest),
         finalize: f!(c"rsm_finalize" as Status0),
         on_mpi_finalize: f!(c"rsm_on_mpi_finalize" as unsafe extern "C" fn(extern "C" fn()) -> c_int),
         abort: f!(c"rsm_abort" as unsafe extern "C" fn(c_int)),

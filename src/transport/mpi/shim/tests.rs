@@ -155,13 +155,23 @@ fn rank_body() {
     shim.node_bcast(&mut b).unwrap();
     assert_eq!(b, [me as u8; 3], "nodes of one PE");
     shim.node_barrier().unwrap();
-    let barrier = |comm| {
-        shim.ibarrier_start(comm).unwrap();
-        while !shim.ibarrier_test(comm).unwrap() {
+    let agree = |comm, values: [i64; 2]| {
+        shim.iagree_start(comm, values).unwrap();
+        loop {
+            if let Some(max) = shim.iagree_test::<2>(comm).unwrap() {
+                break max;
+            }
             shim.progress();
         }
     };
-    barrier(Comm::Leaders);
+    let barrier = |comm| {
+        agree(comm, [0, 0]);
+    };
+    assert_eq!(
+        agree(Comm::Leaders, [me as i64, -(me as i64)]),
+        [n as i64 - 1, 0],
+        "maxima of rank and -rank"
+    );
 
     // Layout of the window: [0, 8) put, [8, 40) strided, [40, 44) and
     // [48, 56) atomics of 4 and 8 bytes.
