@@ -2,8 +2,11 @@
 //!
 //! A usage error is fatal: continuing would corrupt memory or deadlock the job.
 //! The PE prints one line naming the routine, itself and the bad value, marks its
-//! slot as failed so `oshrun` ends the job, and exits with status 1. A bad
-//! argument is named with its position in the C prototype, from [`params`].
+//! slot as failed so `oshrun` ends the job, and exits with status 1. A PE
+//! whose failure the other PEs will see (and exit on) prints first
+//! ([`Error::report_now`]), so the job cannot be ended before its line is
+//! out. A bad argument is named with its position in the C prototype, from
+//! [`params`].
 
 pub mod params;
 
@@ -89,11 +92,27 @@ pub enum ErrorKind {
 pub struct Error {
     pub routine: &'static str,
     pub kind: ErrorKind,
+    /// Printed already, where it was found ([`Error::report_now`]): whoever
+    /// receives it ends the PE without printing it again.
+    pub reported: bool,
 }
 
 impl Error {
     pub fn new(routine: &'static str, kind: ErrorKind) -> Error {
-        Error { routine, kind }
+        Error {
+            routine,
+            kind,
+            reported: false,
+        }
+    }
+
+    /// Prints the report now and returns the error marked as printed. For a
+    /// PE about to tell the others that it failed: the others then exit
+    /// (and `oshrun` ends the job) only after the explanation is out.
+    pub fn report_now(mut self) -> Error {
+        write_report(&self);
+        self.reported = true;
+        self
     }
 }
 
@@ -211,15 +230,42 @@ pub fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
     warn(routine, format_args!("{}", text()));
 }
 
-/// Reports `e` and ends this PE (and through `oshrun`, the job). Never returns.
-pub fn fatal(e: &Error) -> ! {
-    let line = message(e);
-    {
-        let mut err = std::io::stderr().lock();
-        // One write: writeln! on unbuffered stderr writes the newline apart,
-        // and the PEs' lines, merged by a launcher, then run together.
-        let _ = err.write_all(format!("{line}\n").as_bytes());
-        let _ = err.flush();
+/// Prints the one-line report for `e` on standard error, unless it was
+/// printed already.
+pub fn report(e: &Error) {
+    if !e.reported {
+        write_report(e);
     }
+}
+
+fn write_report(e: &Error) {
+    test_delay();
+    let line = message(e);
+    let mut err = std::io::stderr().lock();
+    // One write: writeln! on unbuffered stderr writes the newline apart,
+    // and the PEs' lines, merged by a launcher, then run together.
+    let _ = err.write_all(format!("{line}\n").as_bytes());
+    let _ = err.flush();
+}
+
+/// Debug builds: PE 0 waits `RSHMEM_TEST_PE0_REPORT_DELAY_MS` milliseconds
+/// before it prints a fatal report, so that a test can make it the slowest
+/// PE and check that its explanation still comes out (see
+/// `c_tests/errors/job_size_overflow.c`). Release builds read no variable.
+fn test_delay() {
+    #[cfg(debug_assertions)]
+    if identity().0 == 0
+        && let Some(ms) = std::env::var("RSHMEM_TEST_PE0_REPORT_DELAY_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// Reports `e` (unless reported already) and ends this PE (and through
+/// `oshrun`, the job). Never returns.
+pub fn fatal(e: &Error) -> ! {
+    report(e);
     abort(1)
 }

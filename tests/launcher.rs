@@ -189,6 +189,61 @@ fn states_written_by_the_library_decide() {
     );
 }
 
+/// A PE that explains a failure writes its line before the other PEs can
+/// see the failure and end. oshrun forwards that line first even when it
+/// learns of another PE's end before it has read the line: here oshrun is
+/// stopped while PE 0 explains and PE 1 follows and exits, then continued,
+/// and finds both lines and PE 1's end at once.
+#[test]
+fn the_explanation_comes_before_the_lines_that_follow_from_it() {
+    let dir = scratch("explain-first");
+    let d = dir.display();
+    let script = record_pid(&dir)
+        + &format!(
+            "while [ ! -e {d}/stopped ]; do sleep 0.02; done; \
+             if [ $RSHMEM_PE = 0 ]; then echo 'PE 0: why the job ends' >&2; : > {d}/told; exec sleep 30; fi; \
+             while [ ! -e {d}/told ]; do sleep 0.02; done; echo 'PE 1: see PE 0' >&2; exit 1"
+        );
+    let mut w = start_watched(&["-np", "2", "/bin/sh", "-c", &script], &[]);
+    let oshrun_pid = w.child.id() as libc::pid_t;
+    let pes = pids(&dir, 2);
+    signal(oshrun_pid, libc::SIGSTOP);
+    let until = Instant::now() + WATCHDOG;
+    let state = |pid: libc::pid_t| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+    };
+    while state(oshrun_pid) != Some('T') {
+        assert!(Instant::now() < until, "oshrun did not stop");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(dir.join("stopped"), "").unwrap();
+    while alive(pes[1]) {
+        assert!(Instant::now() < until, "PE 1 did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    signal(oshrun_pid, libc::SIGCONT);
+    let mut lines = Vec::new();
+    while let Ok(l) = w.lines.recv_timeout(WATCHDOG) {
+        lines.push(l);
+    }
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle:?} in {lines:#?}"))
+    };
+    let (why, follows, ends) = (
+        at("PE 0: why the job ends"),
+        at("PE 1: see PE 0"),
+        at("oshrun: PE 1 (pid"),
+    );
+    assert!(why < follows && follows < ends, "{lines:#?}");
+    assert_eq!(w.child.wait().unwrap().code(), Some(1));
+    assert_all_gone(&pes);
+}
+
 #[test]
 fn tag_output() {
     let r = sh(2, &["--tag-output"], "echo out; echo err >&2; printf partial");

@@ -33,7 +33,7 @@ pub fn init_thread(routine: &'static str, requested: c_int, provided: *mut c_int
             0
         }
         Err(e) => {
-            eprintln!("{}", error::message(&e));
+            error::report(&e);
             1
         }
     }

@@ -1,14 +1,21 @@
 //! The job's memory file and mappings of it.
 //!
 //! One anonymous memory file (`memfd_create`) holds the control block and every
-//! PE's segment. It has no name in any file system, so it cannot be leaked or
-//! opened by another user; it disappears when the last process holding it
-//! (descriptor or mapping) exits, however the job ends.
+//! PE's segment. It has no name in any file system, so it cannot be leaked; it
+//! disappears when the last process holding it (descriptor or mapping) exits,
+//! however the job ends. Another user could reach it only through
+//! `/proc/PID/fd`, which the kernel's access checks on `/proc` refuse; its
+//! mode, 0600, refuses as well, so those checks are not the only protection.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
-/// Creates an anonymous memory file, closed on exec.
+/// Mode of the job's memory file: its owner's only (`memfd_create` gives 0777).
+pub const MEMFD_MODE: libc::mode_t = 0o600;
+
+/// Creates an anonymous memory file, closed on exec, of mode [`MEMFD_MODE`].
+/// The PEs run as its owner, and the descriptor itself reaches them (by
+/// inheritance, or `SCM_RIGHTS` under MPI), which no mode restricts.
 pub fn create_memfd(name: &str) -> io::Result<OwnedFd> {
     let cname = std::ffi::CString::new(name).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
     // SAFETY: cname is a valid NUL-terminated string.
@@ -17,7 +24,12 @@ pub fn create_memfd(name: &str) -> io::Result<OwnedFd> {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: fd was just returned by memfd_create and is owned by nobody else.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: fchmod on a descriptor we own has no memory-safety preconditions.
+    if unsafe { libc::fchmod(fd.as_raw_fd(), MEMFD_MODE) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(fd)
 }
 
 /// Size of the file behind `fd`.
@@ -194,5 +206,15 @@ mod tests {
         assert_eq!(c.ptr as usize % (1 << 21), 0);
         // SAFETY: c maps the same file from offset 0.
         unsafe { assert_eq!(*c.ptr.add(4096 + 8), 42) };
+    }
+
+    #[test]
+    fn the_file_is_its_owners_only() {
+        let fd = create_memfd("rshmem-test").unwrap();
+        // SAFETY: an all-zero stat is a valid value to be overwritten by fstat.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: st is a valid out-pointer.
+        assert_eq!(unsafe { libc::fstat(fd.as_raw_fd(), &mut st) }, 0);
+        assert_eq!(st.st_mode & 0o7777, MEMFD_MODE, "mode {:o}", st.st_mode);
     }
 }

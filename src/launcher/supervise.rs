@@ -450,6 +450,13 @@ impl<'a> Supervisor<'a> {
             WaitStatus::Signaled(sig) => super::classify::signal_name(sig),
         });
         self.live -= 1;
+        let verdict = (!self.pes[i].terminated).then(|| classify(self.control.state(i), wait));
+        if self.ending.is_none() && matches!(verdict, Some(Verdict::GlobalExit | Verdict::Failure(_))) {
+            // This end ends the job. What every PE wrote before it goes first,
+            // in PE order: a PE that explains a failure writes before it lets
+            // the others see it (and end), so its line comes before theirs.
+            self.forward_pending([self.sinks[0].over_high_water(), self.sinks[1].over_high_water()]);
+        }
         // Forward what the PE wrote last before reporting on it. It is dead, so
         // its output is in the pipes already (bounded: a grandchild could go on).
         for s in 0..2 {
@@ -459,11 +466,10 @@ impl<'a> Supervisor<'a> {
                 }
             }
         }
-        if self.pes[i].terminated {
-            return;
-        }
-        let state = self.control.state(i);
-        match classify(state, wait) {
+        let Some(verdict) = verdict else {
+            return; // ended by oshrun
+        };
+        match verdict {
             Verdict::Normal => {}
             Verdict::FinalizedError(c) => {
                 self.first_status.get_or_insert(c);
@@ -521,6 +527,26 @@ impl<'a> Supervisor<'a> {
         false
     }
 
+    /// Reads once, in PE order, from every pipe that has output (or its end)
+    /// now, without waiting; `paused` as in the loop. Returns false if none had.
+    fn forward_pending(&mut self, paused: [bool; 2]) -> bool {
+        self.build_pollfds(paused);
+        if self.pollfds.len() == 1 {
+            return false;
+        }
+        // SAFETY: pollfds is a valid array; timeout 0 only looks.
+        let n = unsafe { libc::poll(self.pollfds.as_mut_ptr(), self.pollfds.len() as libc::nfds_t, 0) };
+        let mut any = false;
+        for k in 1..self.pollfds.len() {
+            if n > 0 && self.pollfds[k].revents != 0 {
+                let (pe, s) = self.polled[k - 1];
+                self.read_stream(pe, s);
+                any = true;
+            }
+        }
+        any
+    }
+
     /// When oshrun's stdout (stderr) is gone, closes the PEs' stdout (stderr)
     /// pipes too, so they get SIGPIPE as they would writing to it directly.
     fn close_broken_streams(&mut self) {
@@ -537,23 +563,8 @@ impl<'a> Supervisor<'a> {
     /// the unfinished lines.
     fn drain(&mut self) {
         let until = Instant::now() + DRAIN_LIMIT;
-        while Instant::now() < until {
-            self.build_pollfds([false; 2]);
-            if self.pollfds.len() == 1 {
-                break;
-            }
-            // SAFETY: pollfds is a valid array; timeout 0 only looks.
-            let n = unsafe { libc::poll(self.pollfds.as_mut_ptr(), self.pollfds.len() as libc::nfds_t, 0) };
-            if n <= 0 {
-                break; // nothing more to read now: the rest is not from a PE
-            }
-            for k in 1..self.pollfds.len() {
-                if self.pollfds[k].revents != 0 {
-                    let (pe, s) = self.polled[k - 1];
-                    self.read_stream(pe, s);
-                }
-            }
-        }
+        // Nothing more to read now: the rest is not from a PE.
+        while Instant::now() < until && self.forward_pending([false; 2]) {}
         for pe in &mut self.pes {
             for (s, stream) in pe.streams.iter_mut().enumerate() {
                 if let Some(mut st) = stream.take() {

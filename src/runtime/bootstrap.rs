@@ -5,7 +5,8 @@
 //! 2. Publish: each PE writes the size of its program data and of the heap it
 //!    wants into its slot and marks itself arrived.
 //! 3. PE 0 checks that all PEs agree and that the heaps fit in the machine,
-//!    sizes the file for every segment, and announces the layout.
+//!    sizes the file for every segment, and announces the layout (or, having
+//!    printed why, that there is none).
 //! 4. Every PE maps all segments and moves its globals into its own segment.
 //!
 //! The caller then marks the PE running and meets the others in a barrier.
@@ -167,8 +168,11 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
             heap_len,
             config.space_arena_size.next_multiple_of(SEGMENT_ALIGN),
         ) {
+            // The explanation first: the others exit as soon as they see the
+            // failure, and the launcher may end this PE before it prints.
+            let e = fail(ErrorKind::Startup(why)).report_now();
             announce(LAYOUT_FAILED);
-            return Err(fail(ErrorKind::Startup(why)));
+            return Err(e);
         }
         announce(LAYOUT_READY);
     } else {
@@ -177,6 +181,7 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
             || format!("PE {planner} to lay out the symmetric segments"),
         );
         if header.layout_ready.load(Ordering::Acquire) == LAYOUT_FAILED {
+            // PE `planner` printed why before it announced the failure.
             return Err(fail(ErrorKind::Startup(format!(
                 "PE {planner} could not set up the job (see its message)"
             ))));
