@@ -140,6 +140,13 @@ const DEFAULT_COMPONENTS: &[&str] = &[
     "unit/lock_table",
 ];
 
+/// Programs whose length is set by `RSHMEM_TEST_ITERS`, and the value they
+/// get here: their one-node count costs minutes over TCP on a 2-core machine,
+/// and a test's limit must hold with a wide margin on a loaded one. The
+/// counts keep what the programs check (`team_churn` still passes its
+/// 1000-round footprint check).
+const REMOTE_ITERS: &[(&str, &str)] = &[("unit/team_churn", "1000"), ("unit/aset_legacy_idiom", "150")];
+
 /// Programs about pSync whose directives do not name the strategies
 /// themselves: here they run under every one too (the default run is
 /// `traditional`). The QTC programs and `space_disjoint_teams` name them.
@@ -321,7 +328,10 @@ fn main() {
             }
             let (p, tools) = (p.clone(), tools.clone());
             trials.push(Trial::test(trial, move || {
-                let extra = [("RSHMEM_NODE_SIZE".to_string(), k.to_string())];
+                let mut extra = vec![("RSHMEM_NODE_SIZE".to_string(), k.to_string())];
+                if let Some((_, n)) = REMOTE_ITERS.iter().find(|(prog, _)| *prog == p.name) {
+                    extra.push(("RSHMEM_TEST_ITERS".into(), n.to_string()));
+                }
                 let command = move |_: &Path, np: usize, timeout: u32| {
                     if open_mpi_defaults {
                         mpirun_defaults(np, timeout)
