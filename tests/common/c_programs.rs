@@ -247,17 +247,33 @@ fn args_timeout(p: &Program, long: bool) -> (&[String], u32) {
     }
 }
 
+/// A test's limit must hold with a margin of 3x its time on a loaded 2-core
+/// machine: a run that takes more than a third of its limit says so on
+/// standard error (shown with `--nocapture`, and in CI's log when the test
+/// fails), so that a limit drifting towards failure is seen before it fails.
+fn note_if_slow(p: &Program, np: usize, took: std::time::Duration, limit: u32) {
+    if took.as_secs_f64() * 3.0 > f64::from(limit) {
+        eprintln!(
+            "note: {} at {np} PEs took {:.1} s, more than a third of its {limit} s limit",
+            p.name,
+            took.as_secs_f64()
+        );
+    }
+}
+
 /// Adds the program's arguments to `cmd` (which starts the job), runs it and
 /// checks the outcome against the directives.
 fn run_command(p: &Program, mut cmd: Command, np: usize, long: bool, noise: fn(&str) -> bool) -> Result<(), Failed> {
     let subst = |s: &str| s.replace("{np}", &np.to_string());
-    let (args, _) = args_timeout(p, long);
+    let (args, limit) = args_timeout(p, long);
     cmd.args(args.iter().map(|a| subst(a)));
     // cargo test puts target/<profile> on LD_LIBRARY_PATH, which beats the rpath
     // oshcc sets and may hold a stale librshmem.so from an earlier `cargo build`:
     // run the programs as a user would.
     cmd.env_remove("LD_LIBRARY_PATH");
+    let started = std::time::Instant::now();
     let out = cmd.output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    note_if_slow(p, np, started.elapsed(), limit);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let code = out.status.code().unwrap_or(-1);
     let stderr = String::from_utf8_lossy(&out.stderr);
