@@ -85,6 +85,10 @@ pub enum ErrorKind {
     Config(String),
     Startup(String),
     Internal(String),
+    /// A call of the remote engine (MPI) failed: after the failure of
+    /// another PE far more often than through a bug, so the message says so
+    /// rather than asking for a bug report.
+    Engine(String),
 }
 
 /// A usage error: the routine and what went wrong.
@@ -157,6 +161,10 @@ impl ErrorKind {
             ),
             ErrorKind::Usage(s) | ErrorKind::Config(s) | ErrorKind::Startup(s) => s.clone(),
             ErrorKind::Internal(s) => format!("internal error: {s} (please report this bug)"),
+            ErrorKind::Engine(s) => format!(
+                "the MPI engine failed: {s} (usually because a PE it was talking to has ended or cannot be \
+                 reached: the launcher's messages name it)"
+            ),
         }
     }
 }

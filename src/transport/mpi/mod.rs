@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub(crate) fn failed(what: String) -> ! {
     fatal(&Error::new(
         "shmem (MPI transport)",
-        ErrorKind::Internal(format!("the MPI engine failed: {what}")),
+        ErrorKind::Engine(what),
     ))
 }
 
