@@ -252,6 +252,76 @@ fn sh_program(name: &str, np: usize, timeout: &str) -> Run {
     finish(child, t)
 }
 
+/// Whether the tests across nodes can run here (else they print why and pass,
+/// unless `RSHMEM_REQUIRE_MPI=1`).
+fn mpi_present() -> bool {
+    let shim = common::mpi::profile_dir().join("librshmem_mpi.so");
+    if common::mpi::on_path("mpirun").is_none() || !shim.is_file() {
+        assert!(
+            std::env::var("RSHMEM_REQUIRE_MPI").map_or(true, |v| v != "1"),
+            "RSHMEM_REQUIRE_MPI=1 but no mpirun or no {}",
+            shim.display()
+        );
+        println!("skipped: no MPI (install openmpi-bin libopenmpi-dev)");
+        return false;
+    }
+    true
+}
+
+/// `oshrun` handing a job to Open MPI's `mpirun` (`RSHMEM_LAUNCHER`), two
+/// virtual nodes of 2 PEs, with `opts` before the program.
+fn oshrun_mpirun(name: &str, opts: &[&str], env: &[(&str, &str)]) -> Watched {
+    let exe = program(name);
+    let mut cmd = Command::new(OSHRUN);
+    cmd.args(["-np", "4", "--oversubscribe"]).args(opts);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        cmd.arg("--allow-run-as-root");
+    }
+    cmd.arg(&exe)
+        .env("RSHMEM_LAUNCHER", "mpirun")
+        .env("RSHMEM_NODE_SIZE", "2")
+        .envs(env.iter().copied());
+    watch_command(cmd)
+}
+
+/// `--hang-abort` reaches the PEs under mpirun: the first node watcher that
+/// reports ends the job with 124, as oshrun does on one node.
+#[test]
+fn across_nodes_hang_abort_ends_the_job_with_124() {
+    if !mpi_present() {
+        return;
+    }
+    let t = Instant::now();
+    let mut w = oshrun_mpirun("order", &["--hang-abort"], &[("SHMEM_HANG_TIMEOUT", "1")]);
+    let limit = Duration::from_secs(1) + SLACK + FAST;
+    let Some(_) = line_with(&w.lines, "ending the job (--hang-abort)", limit) else {
+        panic!("no --hang-abort line within {limit:?}");
+    };
+    assert_eq!(w.child.wait().unwrap().code(), Some(124));
+    assert!(t.elapsed() < WATCHDOG, "{:?}", t.elapsed());
+}
+
+/// A stopped PE that is its node's first PE (whose own watcher is stopped
+/// with it) is named by the node's second PE, after `--stopped-grace`.
+#[test]
+fn across_nodes_a_stopped_first_pe_is_named() {
+    if !mpi_present() {
+        return;
+    }
+    let w = oshrun_mpirun(
+        "stopped_first",
+        &["--stopped-grace", "1"],
+        &[("SHMEM_HANG_TIMEOUT", "60")],
+    );
+    let limit = Duration::from_secs(1) + SLACK + FAST;
+    let Some(l) = line_with(&w.lines, "is stopped", limit) else {
+        panic!("no stopped line within {limit:?}");
+    };
+    assert!(l.contains("(PEs 2, 3): PE 2 on ") && l.contains("kill -CONT"), "{l}");
+    drop(w); // kills the job's process group
+}
+
 /// Across nodes no oshrun watches: each node's first PE reports its node.
 /// Two virtual nodes of 2 PEs (`RSHMEM_NODE_SIZE`) under Open MPI's mpirun.
 #[test]

@@ -199,7 +199,9 @@ pub fn proc_life(pid: i32) -> Life {
         return Life::Ended("gone".into());
     };
     match stat.first().map(String::as_str) {
-        Some("T" | "t") => Life::Stopped("stopped".into()),
+        // /proc says stopped, not by which signal.
+        Some("T") => Life::Stopped("by a stop signal".into()),
+        Some("t") => Life::Stopped("by a debugger".into()),
         Some("Z" | "X") => Life::Ended("exited".into()),
         _ => Life::Alive,
     }

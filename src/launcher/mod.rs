@@ -37,7 +37,7 @@ const FLUSH_LIMIT: Duration = Duration::from_secs(2);
 /// How long a PE may stay stopped before oshrun says so, unless
 /// `--stopped-grace` or this variable says otherwise.
 const STOPPED_GRACE: &str = "3";
-const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
+use remote::ENV_STOPPED_GRACE;
 
 /// Runs the launcher with the process arguments; returns its exit status.
 pub fn main() -> i32 {

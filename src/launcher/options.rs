@@ -306,6 +306,15 @@ pub(super) fn parse_on(
         (None, None) => None,
     };
     if let Some(reason) = reason {
+        // The node watchers in the PEs act on these (runtime::node_watch):
+        // under another launcher no oshrun watches the PEs.
+        let mut env = env;
+        if let Some((_, text)) = &stopped_grace {
+            env.push((remote::ENV_STOPPED_GRACE.into(), text.into()));
+        }
+        if hang_abort {
+            env.push((remote::ENV_HANG_ABORT.into(), "1".into()));
+        }
         return Ok(Action::Remote(remote::Job {
             reason,
             launcher,
@@ -324,7 +333,6 @@ pub(super) fn parse_on(
             oversubscribe,
             allow_run_as_root,
             timeout,
-            stopped_grace: stopped_grace.is_some(),
             verbose,
             program,
             args: rest.cloned().collect(),

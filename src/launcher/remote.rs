@@ -24,6 +24,12 @@ use std::time::Duration;
 
 /// Names (or a path) of the launcher to run instead of oshrun's own.
 pub const ENV_LAUNCHER: &str = "RSHMEM_LAUNCHER";
+/// `--stopped-grace`, passed to the PEs of a job under another launcher
+/// (their node watchers report stopped PEs after it).
+pub const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
+/// `--hang-abort`, passed to the PEs of a job under another launcher ("1":
+/// a node watcher that prints a hang report ends the job, status 124).
+pub const ENV_HANG_ABORT: &str = "RSHMEM_HANG_ABORT";
 /// Launchers looked for on `PATH`, in this order.
 pub const CANDIDATES: [&str; 3] = ["mpirun", "mpiexec", "srun"];
 /// Prefixes of the variables passed to every PE.
@@ -57,8 +63,6 @@ pub struct Job {
     pub oversubscribe: bool,
     pub allow_run_as_root: bool,
     pub timeout: Option<(Duration, String)>,
-    /// `--stopped-grace` was given (it has no meaning under another launcher).
-    pub stopped_grace: bool,
     /// `-v`/`--verbose`: print the command before running it.
     pub verbose: bool,
     pub program: OsString,
@@ -376,9 +380,6 @@ pub fn command(kind: Kind, job: &Job, env: &[(OsString, OsString)]) -> Result<Cm
             }
             ignored.extend(job.timeout.iter().map(|(_, t)| format!("--timeout {t}")));
         }
-    }
-    if job.stopped_grace {
-        ignored.push("--stopped-grace".into());
     }
     if !ignored.is_empty() {
         notes.push(format!(

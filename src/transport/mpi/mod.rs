@@ -43,10 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cold]
 #[inline(never)]
 pub(crate) fn failed(what: String) -> ! {
-    fatal(&Error::new(
-        "shmem (MPI transport)",
-        ErrorKind::Engine(what),
-    ))
+    fatal(&Error::new("shmem (MPI transport)", ErrorKind::Engine(what)))
 }
 
 /// `r`'s value, or the end of the PE.
