@@ -322,6 +322,32 @@ fn across_nodes_a_stopped_first_pe_is_named() {
     drop(w); // kills the job's process group
 }
 
+/// A PE stopped alone on its node is named by the other nodes: their PEs,
+/// blocked, tell each other where they are, and nobody hears from it.
+#[test]
+fn across_nodes_a_stopped_lone_pe_is_named_by_the_others() {
+    if !mpi_present() {
+        return;
+    }
+    let w = oshrun_mpirun(
+        "stopped",
+        &[],
+        // Long enough for the blocked PEs' first words (after 1 s) to arrive
+        // on a loaded machine.
+        &[("SHMEM_HANG_TIMEOUT", "5"), ("RSHMEM_NODE_SIZE", "1")],
+    );
+    let limit = Duration::from_secs(5) + SLACK + FAST;
+    let Some(l) = line_with(&w.lines, "other nodes: PE 3 on ", limit) else {
+        panic!("no line naming the silent PE 3 alone within {limit:?}");
+    };
+    assert!(l.contains("not heard from"), "{l}");
+    let Some(l) = line_with(&w.lines, "other nodes: PEs", Duration::from_secs(2)) else {
+        panic!("no line on the PEs heard from");
+    };
+    assert!(l.contains("blocked in shmem_barrier_all"), "{l}");
+    drop(w); // kills the job's process group
+}
+
 /// Across nodes no oshrun watches: each node's first PE reports its node.
 /// Two virtual nodes of 2 PEs (`RSHMEM_NODE_SIZE`) under Open MPI's mpirun.
 #[test]

@@ -289,6 +289,9 @@ fn open_transport(
     // mapping of every segment, which lives as long as the process.
     let remote = unsafe { Remote::open(s.shim, segs.base.add(segs.me * segs.stride), segs.stride) }
         .map_err(|e| format!("cannot expose this PE's symmetric memory to MPI: {e}"))?;
+    remote.start_status(crate::transport::mpi::status::Exchange::new(
+        s.shim, control, segs.me, &s.node_of,
+    ));
     Ok(Hybrid::new(
         shm,
         Some(Nodes {

@@ -101,7 +101,7 @@ pub fn stop() {
 
 fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &AtomicBool) {
     let mut w = set.timeout.map(hang::Watch::new);
-    let host = hostname();
+    let host = crate::transport::mpi::status::this_host();
     let label = format!("rshmem: node {host} ({})", hang::pes_list(node));
     let mut here = vec![false; rt.npes];
     for &pe in node {
@@ -133,11 +133,14 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                     (Life::Stopped(how), Some((since, said))) => {
                         if !*said && now.duration_since(*since) >= grace {
                             *said = true;
-                            eprintln!(
-                                "{label}: PE {pe} on {host} is stopped ({how}) for {:.0} s; kill -CONT {} resumes it \
-                                 (the PEs that wait for it wait until then)",
-                                grace.as_secs_f64(),
-                                pids[pe]
+                            say(
+                                &label,
+                                &[format!(
+                                    "PE {pe} on {host} is stopped ({how}) for {:.0} s; kill -CONT {} resumes it \
+                                     (the PEs that wait for it wait until then)",
+                                    grace.as_secs_f64(),
+                                    pids[pe]
+                                )],
                             );
                         }
                     }
@@ -154,11 +157,13 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                 hang::ENV_TIMEOUT,
                 rt.config.hang_timeout_secs
             );
-            for line in hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control))) {
-                eprintln!("{label}: {line}");
-            }
+            let mut lines = hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control)));
+            lines.extend(other_nodes(&here));
             if set.hang_abort {
-                eprintln!("{label}: ending the job (--hang-abort)");
+                lines.push("ending the job (--hang-abort)".into());
+            }
+            say(&label, &lines);
+            if set.hang_abort {
                 // The MPI launcher ends the others on this PE's exit status;
                 // no exit handler may run (this PE is blocked in the library).
                 // SAFETY: _exit has no preconditions.
@@ -168,14 +173,57 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
     }
 }
 
-fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: gethostname writes at most buf.len() bytes into buf.
-    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    if rc == 0 {
-        String::from_utf8_lossy(&buf[..end]).into_owned()
-    } else {
-        "?".into()
+/// Prints `lines`, each prefixed with `label`, in one write: the MPI
+/// launcher merges the PEs' output by the chunk, and a line written in
+/// pieces gets another node's text in the middle.
+fn say(label: &str, lines: &[String]) {
+    use std::io::Write;
+    let text: String = lines.iter().map(|l| format!("{label}: {l}\n")).collect();
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// What this node heard from the other nodes' PEs (`transport::mpi::status`):
+/// one line per host and state, and last, the PEs nobody heard from, which
+/// are the ones to look at when every PE heard from waits.
+fn other_nodes(here: &[bool]) -> Vec<String> {
+    use crate::transport::mpi::status::{self, FRESH_NS};
+    let now = crate::job::monotonic_ns();
+    // (host, what, PEs), in order of first PE.
+    let mut groups: Vec<(String, String, Vec<usize>)> = Vec::new();
+    let mut silent: Vec<usize> = Vec::new();
+    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
+        let host = status::host(pe).unwrap_or("?").to_string();
+        let what = match status::heard(pe) {
+            Some(h) if now.saturating_sub(h.at_ns) < FRESH_NS => {
+                let blocked = (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9;
+                format!(
+                    "blocked in {} (for {blocked:.0} s)",
+                    crate::job::routine_text(&h.record.routine)
+                )
+            }
+            _ => {
+                silent.push(pe);
+                continue;
+            }
+        };
+        match groups.iter_mut().find(|g| g.0 == host && g.1 == what) {
+            Some(g) => g.2.push(pe),
+            None => groups.push((host, what, vec![pe])),
+        }
     }
+    let mut lines: Vec<String> = groups
+        .iter()
+        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", hang::pes_list(pes)))
+        .collect();
+    if !silent.is_empty() {
+        let mut hosts: Vec<&str> = silent.iter().map(|&pe| status::host(pe).unwrap_or("?")).collect();
+        hosts.dedup();
+        lines.push(format!(
+            "other nodes: {} on {}: not heard from (a PE blocked for a second says where it is): \
+             computing outside the library, stopped, or unreachable",
+            hang::pes_list(&silent),
+            hosts.join(", ")
+        ));
+    }
+    lines
 }

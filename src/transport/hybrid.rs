@@ -404,7 +404,7 @@ fn leader_rendezvous<'p>(
         return waiter.wait_at(
             || post,
             || {
-                shim.progress();
+                n.remote.progress();
                 episodes.load(Ordering::Acquire) != episode
             },
             || format!("this node's leader (PE {leader}) to end the {name} (episode {episode})"),
@@ -413,7 +413,7 @@ fn leader_rendezvous<'p>(
     waiter.wait_at(
         || post,
         || {
-            shim.progress();
+            n.remote.progress();
             count.load(Ordering::Acquire) == node_n
         },
         || {
@@ -430,12 +430,16 @@ fn leader_rendezvous<'p>(
     let mut agreed = None;
     waiter.wait_at(
         || post,
-        || match shim.iagree_test::<AGREEMENT>(Comm::Leaders) {
-            Ok(done) => {
-                agreed = done;
-                done.is_some()
+        || {
+            n.remote.progress();
+            let test = shim.iagree_test::<AGREEMENT>(Comm::Leaders);
+            match test {
+                Ok(done) => {
+                    agreed = done;
+                    done.is_some()
+                }
+                Err(e) => super::mpi::failed(e),
             }
-            Err(e) => super::mpi::failed(e),
         },
         || format!("the other nodes to reach the {name} (episode {episode})"),
     );

@@ -205,6 +205,7 @@ impl Seen {
 static OTHER_NODES: std::sync::OnceLock<Box<[bool]>> = std::sync::OnceLock::new();
 
 /// Records which PEs are on other nodes (once, at start-up).
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub fn set_other_nodes(other: Box<[bool]>) {
     let _ = OTHER_NODES.set(other);
 }

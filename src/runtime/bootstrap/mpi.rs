@@ -110,6 +110,7 @@ pub fn attach(want_multiple: bool) -> Result<(Attached, Session), String> {
             node_pes,
             we_initialized: started.we_initialized,
             library: started.library,
+            node_of,
         },
     ))
 }
@@ -122,6 +123,9 @@ fn online_cpus() -> usize {
     if n > 0 { n as usize } else { 1 }
 }
 
+/// Bytes each PE contributes to [`agree_sizes`]: three sizes and its host name.
+const RECORD: usize = 64;
+
 /// The sizes every PE asks for, agreed across nodes: each PE contributes
 /// (program data, heap, whether the heap size was set); the data sizes must
 /// match, set heap sizes must match, and default heaps (lowered to fit each
@@ -133,15 +137,29 @@ pub fn agree_sizes(
     heap_len: usize,
     heap_set: bool,
 ) -> Result<usize, String> {
-    let mut mine = [0u8; 24];
+    // The sizes, then the host name (for messages naming another node's PE,
+    // transport::mpi::status), in the same exchange.
+    let mut mine = [0u8; RECORD];
     mine[..8].copy_from_slice(&(data_len as u64).to_le_bytes());
     mine[8..16].copy_from_slice(&(heap_len as u64).to_le_bytes());
-    mine[16..].copy_from_slice(&u64::from(heap_set).to_le_bytes());
+    mine[16..24].copy_from_slice(&u64::from(heap_set).to_le_bytes());
+    let host = crate::transport::mpi::status::this_host();
+    let n = host.len().min(RECORD - 24);
+    mine[24..24 + n].copy_from_slice(&host.as_bytes()[..n]);
     let all = shim.allgather(&mine, npes)?;
     let field = |pe: usize, i: usize| {
-        let at = pe * 24 + i * 8;
+        let at = pe * RECORD + i * 8;
         u64::from_le_bytes(all[at..at + 8].try_into().expect("8 bytes")) as usize
     };
+    crate::transport::mpi::status::set_hosts(
+        (0..npes)
+            .map(|pe| {
+                let name = &all[pe * RECORD + 24..(pe + 1) * RECORD];
+                let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+                String::from_utf8_lossy(&name[..end]).into_owned()
+            })
+            .collect(),
+    );
     let mut heap = heap_len;
     for pe in 0..npes {
         if field(pe, 0) != field(0, 0) {

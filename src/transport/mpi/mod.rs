@@ -30,6 +30,7 @@
 //! the hybrid transport that branch around them.
 
 pub(crate) mod shim;
+pub mod status;
 
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
@@ -64,6 +65,8 @@ pub struct Session {
     pub we_initialized: bool,
     /// The MPI library's version line, for `SHMEM_INFO`.
     pub library: String,
+    /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
+    pub node_of: Vec<usize>,
 }
 
 /// The bits of a 4- or 8-byte word, widened.
@@ -99,6 +102,8 @@ pub struct Remote {
     scratch: std::cell::UnsafeCell<u64>,
     /// Origin buffers of operations still outstanding, freed at the next flush.
     kept: Mutex<Kept>,
+    /// Telling other nodes where this PE blocks (set once at start-up).
+    status: std::sync::OnceLock<status::Exchange>,
 }
 
 /// What MPI may still read: the operands of outstanding atomics and the
@@ -137,6 +142,7 @@ impl Remote {
             pending: AtomicBool::new(false),
             scratch: std::cell::UnsafeCell::new(0),
             kept: Mutex::new(Kept::default()),
+            status: std::sync::OnceLock::new(),
         })
     }
 
@@ -576,6 +582,14 @@ impl Remote {
     #[inline]
     pub fn progress(&self) {
         self.shim.progress();
+        if let Some(x) = self.status.get() {
+            x.tick();
+        }
+    }
+
+    /// Starts telling other nodes where this PE blocks ([`status`]).
+    pub fn start_status(&self, x: status::Exchange) {
+        let _ = self.status.set(x);
     }
 
     /// Frees the window (collective, at finalize).

@@ -21,6 +21,7 @@
 static MPI_Comm world = MPI_COMM_NULL;   /* dup of MPI_COMM_WORLD */
 static MPI_Comm node = MPI_COMM_NULL;    /* this PE's node, by world rank */
 static MPI_Comm leaders = MPI_COMM_NULL; /* first rank of every node */
+static MPI_Comm status = MPI_COMM_NULL;  /* blocked PEs' status messages */
 static MPI_Win win = MPI_WIN_NULL;
 static MPI_Request barrier_req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 static int my_rank = -1, world_size = 0, we_init = 0, thread_multiple = 0;
@@ -115,6 +116,7 @@ int rsm_init(int want_multiple, int *multiple, int *we_initialized, int *rank, i
         thread_multiple = provided >= MPI_THREAD_MULTIPLE;
         TRY("MPI_Comm_dup", -1, MPI_Comm_dup(MPI_COMM_WORLD, &world));
         TRY("MPI_Comm_set_errhandler", -1, MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN));
+        TRY("MPI_Comm_dup", -1, MPI_Comm_dup(world, &status));
         TRY("MPI_Comm_rank", -1, MPI_Comm_rank(world, &my_rank));
         TRY("MPI_Comm_size", -1, MPI_Comm_size(world, &world_size));
         const char *c = getenv("RSHMEM_MPI_CHUNK");
@@ -401,11 +403,72 @@ int rsm_iagree_test(int which, int *done, int64_t *values, int n) {
     return 0;
 }
 
+/* Status messages: small, sent eagerly, never waited for (a PE that stopped
+ * or died must not block the sender), so a few are kept in flight and a
+ * message finding every slot busy is dropped (the next one replaces it). */
+#define STATUS_SLOTS 32
+#define STATUS_MAX 256
+#define STATUS_TAG 1
+static struct {
+    MPI_Request req;
+    char buf[STATUS_MAX];
+} status_out[STATUS_SLOTS];
+static int status_init_done;
+
+static void status_slots_init(void) {
+    if (status_init_done) return;
+    for (int i = 0; i < STATUS_SLOTS; i++) status_out[i].req = MPI_REQUEST_NULL;
+    status_init_done = 1;
+}
+
+int rsm_status_send(int dest, const void *msg, int len) {
+    if (status == MPI_COMM_NULL) return failf("rsm_status_send: rsm_init was not called");
+    if (len < 0 || len > STATUS_MAX) return failf("rsm_status_send: %d bytes (at most %d)", len, STATUS_MAX);
+    status_slots_init();
+    for (int i = 0; i < STATUS_SLOTS; i++) {
+        int done = 1;
+        if (status_out[i].req != MPI_REQUEST_NULL)
+            TRY("MPI_Test", dest, MPI_Test(&status_out[i].req, &done, MPI_STATUS_IGNORE));
+        if (!done) continue;
+        memcpy(status_out[i].buf, msg, (size_t)len);
+        TRY("MPI_Isend", dest, MPI_Isend(status_out[i].buf, len, MPI_BYTE, dest, STATUS_TAG, status, &status_out[i].req));
+        return 0;
+    }
+    return 1; /* every slot busy: dropped */
+}
+
+int rsm_status_recv(void *msg, int cap, int *src) {
+    if (status == MPI_COMM_NULL) return 0;
+    int flag = 0, len = 0;
+    MPI_Status st;
+    TRY("MPI_Iprobe", -1, MPI_Iprobe(MPI_ANY_SOURCE, STATUS_TAG, status, &flag, &st));
+    if (!flag) return 0;
+    TRY("MPI_Get_count", -1, MPI_Get_count(&st, MPI_BYTE, &len));
+    if (len > cap) return failf("rsm_status_recv: a message of %d bytes (at most %d)", len, cap);
+    TRY("MPI_Recv", st.MPI_SOURCE, MPI_Recv(msg, len, MPI_BYTE, st.MPI_SOURCE, STATUS_TAG, status, MPI_STATUS_IGNORE));
+    *src = st.MPI_SOURCE;
+    return len;
+}
+
+/* Lets go of the status messages still in flight (MPI completes them or drops
+ * them at MPI_Finalize) and of those received but not read. */
+static void status_end(void) {
+    if (status == MPI_COMM_NULL) return;
+    for (int i = 0; status_init_done && i < STATUS_SLOTS; i++)
+        if (status_out[i].req != MPI_REQUEST_NULL) MPI_Request_free(&status_out[i].req);
+    char drain[STATUS_MAX];
+    int src;
+    while (rsm_status_recv(drain, STATUS_MAX, &src) > 0) {
+    }
+    free_comm(&status);
+}
+
 int rsm_finalize(void) {
     /* Our own MPI_Finalize below must not call back into the library. */
     finalize_hook = NULL;
     if (world == MPI_COMM_NULL) return 0;
     if (rsm_win_free()) return -1;
+    status_end();
     free_comm(&leaders);
     free_comm(&node);
     free_comm(&world);

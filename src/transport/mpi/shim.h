@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 3
+#define RSM_ABI_VERSION 4
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -119,6 +119,11 @@ void rsm_progress(void);
  * test gives the maxima once every member has started it. */
 int rsm_iagree_start(int which, const int64_t *values, int n);
 int rsm_iagree_test(int which, int *done, int64_t *values, int n);
+/* Status messages between PEs (at most 256 bytes): the send never waits
+ * (returns 1 when it had to drop the message), the receive takes one
+ * pending message if any (returns its length and sender, 0 if none). */
+int rsm_status_send(int dest, const void *msg, int len);
+int rsm_status_recv(void *msg, int cap, int *src);
 
 /* Frees the shim's communicators and window; MPI_Finalize if
  * we_initialized was set by rsm_init. */

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 3;
+const ABI_VERSION: c_int = 4;
 /// Where to find the shim instead of the usual places.
 pub const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
@@ -84,6 +84,8 @@ type GetStrided = unsafe extern "C" fn(c_int, u64, i64, *mut c_void, i64, u64, u
 type Amo = unsafe extern "C" fn(c_int, u64, c_int, c_int, *const c_void, *const c_void, *mut c_void) -> c_int;
 type IagreeStart = unsafe extern "C" fn(c_int, *const i64, c_int) -> c_int;
 type IagreeTest = unsafe extern "C" fn(c_int, *mut c_int, *mut i64, c_int) -> c_int;
+type StatusSend = unsafe extern "C" fn(c_int, *const c_void, c_int) -> c_int;
+type StatusRecv = unsafe extern "C" fn(*mut c_void, c_int, *mut c_int) -> c_int;
 
 /// The loaded shim: its functions, resolved once.
 pub(crate) struct Shim {
@@ -111,6 +113,8 @@ pub(crate) struct Shim {
     progress: unsafe extern "C" fn(),
     iagree_start: IagreeStart,
     iagree_test: IagreeTest,
+    status_send: StatusSend,
+    status_recv: StatusRecv,
     finalize: Status0,
     on_mpi_finalize: unsafe extern "C" fn(extern "C" fn()) -> c_int,
     abort: unsafe extern "C" fn(c_int),
@@ -398,6 +402,29 @@ impl Shim {
         Ok((done != 0).then_some(out))
     }
 
+    /// Sends a status message to `pe` without waiting; `Ok(false)` if it was
+    /// dropped (too many still in flight).
+    pub fn status_send(&self, pe: usize, msg: &[u8]) -> Result<bool, String> {
+        let to = rank(pe)?;
+        // SAFETY: msg is msg.len() readable bytes; the shim copies them.
+        let rc = unsafe { (self.status_send)(to, msg.as_ptr().cast(), msg.len() as c_int) };
+        if rc == 1 {
+            return Ok(false);
+        }
+        self.check(rc).map(|()| true)
+    }
+
+    /// One pending status message into `buf`, with its sender, if any.
+    pub fn status_recv(&self, buf: &mut [u8]) -> Result<Option<(usize, usize)>, String> {
+        let mut src: c_int = -1;
+        // SAFETY: buf has buf.len() writable bytes, which the shim checks.
+        let n = unsafe { (self.status_recv)(buf.as_mut_ptr().cast(), buf.len() as c_int, &mut src) };
+        if n < 0 {
+            return self.check(n).map(|()| None);
+        }
+        Ok((n > 0).then_some((src as usize, n as usize)))
+    }
+
     /// Frees the shim's communicators and window; `MPI_Finalize` if `init`
     /// initialised MPI.
     pub fn finalize(&self) -> Result<(), String> {
@@ -570,6 +597,8 @@ fn open(path: &Path) -> Result<Shim, String> {
         progress: f!(c"rsm_progress" as unsafe extern "C" fn()),
         iagree_start: f!(c"rsm_iagree_start" as IagreeStart),
         iagree_test: f!(c"rsm_iagree_test" as IagreeTest),
+        status_send: f!(c"rsm_status_send" as StatusSend),
+        status_recv: f!(c"rsm_status_recv" as StatusRecv),
         finalize: f!(c"rsm_finalize" as Status0),
         on_mpi_finalize: f!(c"rsm_on_mpi_finalize" as unsafe extern "C" fn(extern "C" fn()) -> c_int),
         abort: f!(c"rsm_abort" as unsafe extern "C" fn(c_int)),
