@@ -17,6 +17,7 @@
 #   ONLY           a regular expression: only programs whose path matches
 #   TIMEOUT        seconds per run (default 60)
 #   OUT            build directory (default target/sos-suite)
+#   BIN            directory of the oshcc and oshrun to use (default target/debug)
 # Needs a built rshmem (cargo build) and, for the remote modes, Open MPI.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +25,7 @@ sos=${1:?usage: scripts/sos-suite.sh TESTS_SOS_DIR [NP...]}
 shift
 nps=("$@")
 [ ${#nps[@]} -gt 0 ] || nps=(2 4)
-bin=$here/target/debug
+bin=${BIN:-$here/target/debug}
 out=${OUT:-$here/target/sos-suite}
 timeout=${TIMEOUT:-60}
 modes=${MODES:-node remote}

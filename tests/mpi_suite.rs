@@ -112,6 +112,7 @@ const PROGRAMS: &[&str] = &[
     // a PE that exits without shmem_finalize: mid-loop, and holding a lock
     "errors/exit_mid_loop",
     "errors/exit_holding_lock_queued",
+    "errors/exit_mid_wait",
     // checked collective arguments: correct calls pass, disagreeing ones end the job
     "unit/check_collectives_ok",
     "errors/check_kind_barrier_bcast",

@@ -109,6 +109,8 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
     }
     // Since when each PE of the node is stopped, and whether that was said.
     let mut stopped: Vec<Option<(Instant, bool)>> = vec![None; rt.npes];
+    // The job's picture while it looks doomed, and since when.
+    let mut doomed: Option<(Vec<(u32, String, u64)>, Instant)> = None;
     while !stop.load(Ordering::Acquire) {
         std::thread::park_timeout(hang::LOOK_EVERY);
         let pids: Vec<i32> = (0..rt.npes)
@@ -149,6 +151,22 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                 }
             }
         }
+        // Only the watcher of PE 0's node judges the whole job.
+        if here[0] {
+            match (doomed_picture(&view, &here), &doomed) {
+                (Some(p), Some((q, since))) if &p == q => {
+                    if now.duration_since(*since) >= DOOMED_SETTLE {
+                        let mut lines = vec![format!("the job can never finish: {}", describe(&p))];
+                        lines.push("ending the job (a PE finalizing waits for PEs that wait for each other)".into());
+                        say(&label, &lines);
+                        // SAFETY: _exit has no preconditions; the MPI launcher
+                        // ends the others on this exit status.
+                        unsafe { libc::_exit(1) };
+                    }
+                }
+                (p, _) => doomed = p.map(|p| (p, now)),
+            }
+        }
         let Some(w) = w.as_mut() else { continue };
         if w.look(&view, now) {
             let why = format!(
@@ -171,6 +189,73 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
             }
         }
     }
+}
+
+/// How long the job's picture must stay doomed before the watcher ends it:
+/// the other nodes' words are refreshed twice a second, so a PE that left
+/// its wait has said so (or stopped saying it is blocked) by then.
+const DOOMED_SETTLE: Duration = Duration::from_secs(3);
+
+/// Every PE of the job, local or heard from, blocked in the library, and at
+/// least one, but not all, in `shmem_finalize`: the job can never finish
+/// (across nodes, as `wait::stuck` judges one node). The picture: each PE's
+/// wait kind, routine and the count of published waits it has left (which
+/// moves when it leaves a wait); `None` when the job may go on.
+fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Vec<(u32, String, u64)>> {
+    use crate::transport::mpi::status::{self, FRESH_NS};
+    use crate::wait::stuck::Kind;
+    let now = crate::job::monotonic_ns();
+    let mut picture = Vec::with_capacity(here.len());
+    for (pe, &local) in here.iter().enumerate() {
+        let (kind, routine, mark) = if local {
+            let p = &view.pes[pe];
+            if p.life != Life::Alive || p.state != crate::job::PeState::Running || p.seq % 2 == 1 {
+                return None;
+            }
+            (p.kind, p.routine.clone(), p.progress)
+        } else {
+            let h = status::heard(pe).filter(|h| now.saturating_sub(h.at_ns) < FRESH_NS / 2)?;
+            (
+                h.record.kind,
+                crate::job::routine_text(&h.record.routine),
+                h.record.progress,
+            )
+        };
+        if kind == Kind::None as u32 {
+            return None;
+        }
+        picture.push((kind, routine, mark));
+    }
+    let finalizing = |k: u32| k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32;
+    let n = picture.iter().filter(|(k, _, _)| finalizing(*k)).count();
+    (n > 0 && n < picture.len()).then_some(picture)
+}
+
+/// "PE 3 is in shmem_finalize (at exit); PEs 0, 1, 2 are in shmem_int_wait_until".
+fn describe(picture: &[(u32, String, u64)]) -> String {
+    use crate::wait::stuck::Kind;
+    let label = |(k, r, _): &(u32, String, u64)| match *k {
+        k if k == Kind::FinalizeAtExit as u32 => "in shmem_finalize (at exit)".to_string(),
+        k if k == Kind::Finalize as u32 => "in shmem_finalize".to_string(),
+        _ => format!("in {r}"),
+    };
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (pe, p) in picture.iter().enumerate() {
+        let l = label(p);
+        match groups.iter_mut().find(|g| g.0 == l) {
+            Some(g) => g.1.push(pe),
+            None => groups.push((l, vec![pe])),
+        }
+    }
+    groups.sort_by_key(|g| !g.0.starts_with("in shmem_finalize"));
+    groups
+        .iter()
+        .map(|(l, pes)| match pes.as_slice() {
+            [one] => format!("PE {one} is {l}"),
+            _ => format!("{} are {l}", hang::pes_list(pes)),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Prints `lines`, each prefixed with `label`, in one write: the MPI

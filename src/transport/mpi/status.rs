@@ -38,6 +38,8 @@ pub struct Record {
     pub group_size: u32,
     pub awaited: Vec<u32>,
     pub addr: u64,
+    /// Published waits the PE has left: moves when it leaves this one.
+    pub progress: u64,
 }
 
 /// What arrived from one PE, and when.
@@ -65,6 +67,7 @@ impl Record {
             b.extend(a.to_le_bytes());
         }
         b.extend(self.addr.to_le_bytes());
+        b.extend(self.progress.to_le_bytes());
         b
     }
 
@@ -92,6 +95,7 @@ impl Record {
             awaited.push(u32_(take(4)?));
         }
         let addr = u64_(take(8)?);
+        let progress = u64_(take(8)?);
         Some(Record {
             kind,
             routine,
@@ -101,6 +105,7 @@ impl Record {
             group_size,
             awaited,
             addr,
+            progress,
         })
     }
 
@@ -117,6 +122,7 @@ impl Record {
                 group_size: w.group_size.load(Ordering::Relaxed),
                 awaited: w.awaited[..n].iter().map(|a| a.load(Ordering::Relaxed)).collect(),
                 addr: w.addr.load(Ordering::Relaxed),
+                progress: w.progress.load(Ordering::Relaxed),
             }
         });
         (seq % 2 == 0 && r.kind != 0).then_some(r)
@@ -250,6 +256,7 @@ mod tests {
             group_size: 9,
             awaited: vec![4, 5, 6],
             addr: 0xdead_beef,
+            progress: 11,
         };
         let b = r.encode();
         assert!(b.len() <= MAX_BYTES);
