@@ -110,7 +110,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
     // Since when each PE of the node is stopped, and whether that was said.
     let mut stopped: Vec<Option<(Instant, bool)>> = vec![None; rt.npes];
     // The job's picture while it looks doomed, and since when.
-    let mut doomed: Option<(Vec<(u32, String, u64)>, Instant)> = None;
+    let mut doomed: Option<(Picture, Instant)> = None;
     while !stop.load(Ordering::Acquire) {
         std::thread::park_timeout(hang::LOOK_EVERY);
         let pids: Vec<i32> = (0..rt.npes)
@@ -191,6 +191,9 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
     }
 }
 
+/// Each PE's wait kind, routine and count of waits left ([`doomed_picture`]).
+type Picture = Vec<(u32, String, u64)>;
+
 /// How long the job's picture must stay doomed before the watcher ends it:
 /// the other nodes' words are refreshed twice a second, so a PE that left
 /// its wait has said so (or stopped saying it is blocked) by then.
@@ -201,7 +204,7 @@ const DOOMED_SETTLE: Duration = Duration::from_secs(3);
 /// (across nodes, as `wait::stuck` judges one node). The picture: each PE's
 /// wait kind, routine and the count of published waits it has left (which
 /// moves when it leaves a wait); `None` when the job may go on.
-fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Vec<(u32, String, u64)>> {
+fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Picture> {
     use crate::transport::mpi::status::{self, FRESH_NS};
     use crate::wait::stuck::Kind;
     let now = crate::job::monotonic_ns();
