@@ -85,7 +85,7 @@ pub fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usi
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(c.g.size);
     let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
-    let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), off) else {
+    let Some(base) = c.rt.transport.local_ptr(c.reach(receiver), off) else {
         unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
     };
     // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
@@ -235,7 +235,7 @@ unsafe fn exchange_slabs(
     // of rank `sender`: (n - 1) headers, then (n - 1) blocks of `stride`,
     // within the slab (slab_fits).
     let slab_of = |receiver: usize| {
-        let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), slab) else {
+        let Some(base) = c.rt.transport.local_ptr(c.reach(receiver), slab) else {
             unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
         };
         base.as_ptr()
