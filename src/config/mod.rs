@@ -172,7 +172,7 @@ pub const VARS: &[Var] = &[
         also: &[],
         kind: Kind::Count,
         default: "auto",
-        help: "Other PEs whose memory a PE's collectives may reach before it drops its page tables for every other PE's memory (rebuilt by a page fault at the next access; the data stays), so that the page tables of a job do not grow with the square of its PEs; 0: never drop them; auto: the job's page tables for other PEs' memory stay within 1/256 of the machine's memory, at least 16 PEs each.",
+        help: "Other PEs whose memory a PE's collectives may reach before it drops its page tables for every other PE's memory (rebuilt by a page fault at the next access; the data stays), so that the page tables of a job do not grow with the square of its PEs; 0: never drop them; auto: the job's page tables for other PEs' memory stay within 1/128 of the machine's memory, at least 16 PEs each.",
     },
     Var {
         name: "TEAM_SCRATCH_SIZE",

@@ -27,9 +27,13 @@
 //! (that is the hot path) but is dropped with the rest.
 //!
 //! The budget (`SHMEM_PEER_TABLES`, other PEs) defaults to what keeps the
-//! page tables of the whole job for other PEs' segments within 1/256 of the
+//! page tables of the whole job for other PEs' segments within 1/128 of the
 //! machine's memory, at least [`MIN_AUTO`] PEs each; a job whose PEs all fit
-//! it never remaps (on this 24 GiB machine, up to about 110 PEs).
+//! it never remaps (on a 24 GiB machine, up to about 150 PEs). Past that,
+//! every collective that reaches more other PEs than the budget pays a
+//! fault per other PE it reaches and a share of a remap, about 5 µs per
+//! other PE here: the price of page tables that do not grow with the
+//! square of the job.
 
 use super::Segments;
 use super::segment;
@@ -42,7 +46,7 @@ pub const MIN_AUTO: usize = 16;
 
 /// Share of the machine's memory that the page tables of the whole job may
 /// take for other PEs' segments under the automatic budget (1 / this).
-const MACHINE_SHARE: u128 = 256;
+const MACHINE_SHARE: u128 = 128;
 
 /// Bytes of page tables one other PE costs, at most, when a PE touches its
 /// segment in one place: a page of last-level entries, and a share of a
@@ -198,8 +202,10 @@ mod tests {
         assert_eq!(per_peer_bytes(gib + (64 << 20), page), 8192);
         assert_eq!(per_peer_bytes(64 << 20, page), 4096 + 256);
         let machine = 24u128 << 30;
-        // 96 MiB for the job: 512 PEs get 24 others each, 8 PEs never remap.
-        assert_eq!(auto_budget(512, 2 * gib, page, machine), Some(24));
+        // 192 MiB for the job: 512 PEs get 48 others each, 8 PEs never remap.
+        assert_eq!(auto_budget(512, 2 * gib, page, machine), Some(48));
+        assert_eq!(auto_budget(150, 2 * gib, page, machine), None);
+        assert_eq!(auto_budget(160, 2 * gib, page, machine), Some(153));
         assert_eq!(auto_budget(8, 2 * gib, page, machine), None);
         assert_eq!(auto_budget(4096, 2 * gib, page, machine), Some(MIN_AUTO));
         assert_eq!(auto_budget(1, 2 * gib, page, 0), None);
