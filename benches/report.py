@@ -736,14 +736,17 @@ def repo_relative(path):
 
 # Sections that come from runs of their own, not from this report's CSV: "Across nodes"
 # (`cargo xtask bench --multinode`, often as root for the namespaces), "NAS FT"
-# (`cargo xtask bench --ft`) and "Halo exchange" (`cargo xtask bench --halo`).
+# (`cargo xtask bench --ft`), "Halo exchange" (`cargo xtask bench --halo`) and "Memory at
+# scale" (`benches/mem_scale.py`, hundreds of PEs), each with the section it goes before.
 # Regenerating the one-node report must not drop them.
-KEPT_SECTIONS = ("## Across nodes", "## NAS FT", "## Halo exchange")
+KEPT_SECTIONS = (("## Across nodes", "## Machine floor"), ("## NAS FT", "## Machine floor"),
+                 ("## Halo exchange", "## Machine floor"), ("## Memory at scale", "## Across nodes"))
 
 
-def keep_section(text, out, heading):
+def keep_section(text, out, heading, before="## Machine floor"):
     """The section `heading` of the report being replaced, if it has one, carried into
-    `text` before "## Machine floor" (unless `text` has that section itself)."""
+    `text` before the section `before` (or the machine floor, or at the end), unless `text`
+    has that section itself."""
     try:
         old = Path(out).read_text()
     except OSError:
@@ -753,7 +756,9 @@ def keep_section(text, out, heading):
         return text
     end = old.find("\n## ", start + len(heading))
     section = old[start:] if end < 0 else old[start:end + 1]
-    floor = text.find("## Machine floor")
+    floor = text.find(before + "\n")
+    if floor < 0:
+        floor = text.find("## Machine floor\n")
     if floor < 0:
         return text.rstrip("\n") + "\n\n" + section
     return text[:floor] + section.rstrip("\n") + "\n\n" + text[floor:]
@@ -761,8 +766,8 @@ def keep_section(text, out, heading):
 
 def keep_sections(text, out):
     """Every KEPT_SECTIONS section of the old report, in that order, before the floor."""
-    for heading in KEPT_SECTIONS:
-        text = keep_section(text, out, heading)
+    for heading, before in KEPT_SECTIONS:
+        text = keep_section(text, out, heading, before)
     return text
 
 

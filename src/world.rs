@@ -11,13 +11,13 @@
 use crate::config::Config;
 use crate::heap::Segments;
 use crate::heap::alloc::Allocator;
+use crate::heap::tables::PeerTables;
 use crate::job::Control;
 use crate::psync::SyncState;
 use crate::transport::Active;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
 use crate::wait::stuck::{Kind, On, Place, Post};
-use std::os::fd::OwnedFd;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -38,8 +38,10 @@ pub struct World {
     pub psync: SyncState,
     /// Thread level granted by `shmem_init_thread`.
     pub thread_level: AtomicI32,
-    /// The job file; kept open so the job outlives `oshrun`'s own descriptor.
-    pub _job_file: OwnedFd,
+    /// This process's page tables for the other PEs' segments, kept within
+    /// a budget; holds the job file (kept open so the job outlives `oshrun`'s
+    /// own descriptor).
+    pub tables: PeerTables,
     /// The MPI job, when an MPI launcher started this PE.
     pub mpi: Option<crate::transport::mpi::Session>,
 }

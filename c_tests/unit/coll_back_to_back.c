@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
+ * variant: SHMEM_PEER_TABLES=1
  * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
  * stdout: back-to-back collectives ok
  */

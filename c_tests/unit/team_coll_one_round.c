@@ -1,6 +1,7 @@
 /* rshmem-test
  * np: 2 3 4 8
  * timeout: 60
+ * variant: SHMEM_PEER_TABLES=1
  * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
  */
 /* Small team fcollects, alltoalls and reductions complete in one round through the team's

@@ -66,7 +66,7 @@ pub fn alltoalls<T: Copy>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, dst:
         // SAFETY: the caller checked that every strided element of dest and
         // source lies in this PE's symmetric memory; the same offsets are valid
         // on member k.
-        unsafe { c.rt.transport.get_strided::<T>(c.g.pe(k), from, sst, to, dst, nelems) };
+        unsafe { c.rt.transport.get_strided::<T>(c.reach(k), from, sst, to, dst, nelems) };
     }
     c.barrier();
 }

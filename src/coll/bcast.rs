@@ -156,7 +156,9 @@ pub fn eager_rings(
         // SAFETY: the root's source, len bytes (checked by the caller), which
         // the user leaves alone during the call.
         let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
-        send(c, src, total, cur, ring_of);
+        send(c, (src, total), cur, ring_of, |k, start| {
+            inbox::prefetch_ring(c, inbox, (root, k), start, total)
+        });
     } else {
         // SAFETY: this PE's dest, len bytes (checked by the caller); nobody
         // else writes it: that is what the inbox is for.
@@ -188,14 +190,21 @@ pub fn eager_rings(
 
 /// The root's side of [`eager`]: every receiver's ring gets the message;
 /// receivers whose ring is full are served as room appears, in turn.
-fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: impl Fn(usize) -> ring::Ring) {
+/// `prefetch(k, start)` asks for the lines receiver k's push will write.
+fn send(
+    c: &Coll<'_>,
+    (src, total): (&[u8], usize),
+    cur: &ring::Cursors,
+    ring_of: impl Fn(usize) -> ring::Ring,
+    prefetch: impl Fn(usize, u64),
+) {
     let (root, n) = (c.g.rank, c.g.size);
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
     // (rank, cells written) of the receivers not yet served in full.
     let mut rest = Vec::new();
     // Every receiver's lines asked for first, so that their transfers overlap.
     for k in (0..n).filter(|&k| k != root) {
-        ring_of(k).prefetch_push(start(k), total, 0);
+        prefetch(k, start(k));
     }
     for k in (0..n).filter(|&k| k != root) {
         let done = ring_of(k).push(start(k), src, 0);

@@ -76,6 +76,7 @@ pub fn agree_set(rt: &World, routine: &'static str, g: Group, triple: (i32, i32,
     let slot = |sender: usize, k: u64| SymOffset(mb.base.0 + (sender * 2 + (k % 2) as usize) * SLOT);
     for r in (0..n).filter(|&r| r != g.rank) {
         let to = g.pe(r);
+        rt.tables.reach(to);
         let k = mb.sent[to];
         let at = slot(rt.me, k);
         let sig = SymOffset(at.0 + CHECK_RECORD_BYTES);

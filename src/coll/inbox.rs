@@ -81,11 +81,23 @@ pub fn members_share_memory(c: &Coll<'_>) -> bool {
 /// at this process's address for it. [`members_share_memory`] holds, and
 /// the inbox is `INBOX_BYTES` on every member.
 pub fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> ring::Ring {
+    ring_in(c, inbox, sender, receiver, c.reach(receiver))
+}
+
+/// Asks for the lines of the cells a push of `total` cells from `start`
+/// will write in the ring from `sender` to `receiver`. Not counted against
+/// the page-table budget (`heap::tables`): a prefetch maps nothing.
+pub fn prefetch_ring(c: &Coll<'_>, inbox: SymOffset, (sender, receiver): (usize, usize), start: u64, total: usize) {
+    ring_in(c, inbox, sender, receiver, c.g.pe(receiver)).prefetch_push(start, total, 0);
+}
+
+/// [`ring_between`], `receiver` being world PE `pe`.
+fn ring_in(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize, pe: usize) -> ring::Ring {
     // Same padding on every PE: segments are page-aligned.
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(c.g.size);
     let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
-    let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), off) else {
+    let Some(base) = c.rt.transport.local_ptr(pe, off) else {
         unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
     };
     // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
@@ -163,7 +175,7 @@ pub unsafe fn exchange(
     // transfers overlap.
     for k in others() {
         let start = cur.to(c.g.pe(k)).load(Ordering::Relaxed);
-        ring_between(c, inbox, r, k).prefetch_push(start, total, 0);
+        prefetch_ring(c, inbox, (r, k), start, total);
     }
     for k in others() {
         let to = cur.to(c.g.pe(k));
@@ -235,7 +247,7 @@ unsafe fn exchange_slabs(
     // of rank `sender`: (n - 1) headers, then (n - 1) blocks of `stride`,
     // within the slab (slab_fits).
     let slab_of = |receiver: usize| {
-        let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), slab) else {
+        let Some(base) = c.rt.transport.local_ptr(c.reach(receiver), slab) else {
             unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
         };
         base.as_ptr()

@@ -172,15 +172,18 @@ impl Remote for Transported<'_> {
         self.rt.me
     }
     fn fetch(&mut self, pe: usize, off: SymOffset) -> u64 {
+        self.rt.tables.reach(pe);
         // SAFETY: strategies name words of a team's region (its release
         // words), which lies in every member's segment while the team lives.
         unsafe { self.rt.transport.atomic::<u64>(pe, off, AmoOp::Fetch) }
     }
     fn compare_swap(&mut self, pe: usize, off: SymOffset, old: u64, new: u64) -> bool {
+        self.rt.tables.reach(pe);
         // SAFETY: as in `fetch`.
         unsafe { self.rt.transport.atomic::<u64>(pe, off, AmoOp::CompareSwap(old, new)) == old }
     }
     fn add(&mut self, pe: usize, off: SymOffset, v: u64) {
+        self.rt.tables.reach(pe);
         // SAFETY: as in `fetch`; a release word lives until every member has
         // passed the destroy barrier, which follows every release.
         unsafe { self.rt.transport.flag_add(pe, off, v) }
@@ -249,7 +252,7 @@ impl<'a> Coll<'a> {
     pub fn signal(&self, r: usize, idx: usize) {
         self.rt.psync.accounting.count_signal();
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
-        unsafe { self.rt.transport.flag_add(self.g.pe(r), self.target(idx), 1) }
+        unsafe { self.rt.transport.flag_add(self.reach(r), self.target(idx), 1) }
     }
 
     /// Waits until `n` signals from rank `from` have arrived on word `idx`,
@@ -404,7 +407,7 @@ impl<'a> Coll<'a> {
         unsafe {
             self.rt
                 .transport
-                .get(self.g.pe(r), self.count_word(), &mut v as *mut u64 as *mut u8, 8)
+                .get(self.reach(r), self.count_word(), &mut v as *mut u64 as *mut u8, 8)
         };
         v
     }
@@ -417,7 +420,7 @@ impl<'a> Coll<'a> {
     pub unsafe fn get(&self, r: usize, off: SymOffset, dst: *mut u8, len: usize) {
         if len > 0 {
             // SAFETY: caller's contract.
-            unsafe { self.rt.transport.get(self.g.pe(r), off, dst, len) }
+            unsafe { self.rt.transport.get(self.reach(r), off, dst, len) }
         }
     }
 
@@ -429,8 +432,17 @@ impl<'a> Coll<'a> {
     pub unsafe fn put(&self, r: usize, off: SymOffset, src: *const u8, len: usize) {
         if len > 0 {
             // SAFETY: caller's contract.
-            unsafe { self.rt.transport.put(self.g.pe(r), off, src, len) }
+            unsafe { self.rt.transport.put(self.reach(r), off, src, len) }
         }
+    }
+
+    /// World PE of rank `r`, which this PE is about to address: counted
+    /// against the budget of page tables for other PEs (`heap::tables`).
+    #[inline]
+    fn reach(&self, r: usize) -> usize {
+        let pe = self.g.pe(r);
+        self.rt.tables.reach(pe);
+        pe
     }
 
     /// This PE's address of symmetric offset `off` (its own memory, which it

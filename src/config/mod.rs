@@ -167,6 +167,14 @@ pub const VARS: &[Var] = &[
         help: "Bytes per PE of address space for spaces: those created with shmemx_space_create and every team's own synchronisation memory (pages are used only when touched); at least 1M.",
     },
     Var {
+        name: "PEER_TABLES",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "auto",
+        help: "Other PEs whose memory a PE's collectives may reach before it drops its page tables for every other PE's memory (rebuilt by a page fault at the next access; the data stays), so that the page tables of a job do not grow with the square of its PEs; 0: never drop them; auto: the job's page tables for other PEs' memory stay within 1/128 of the machine's memory, at least 16 PEs each.",
+    },
+    Var {
         name: "TEAM_SCRATCH_SIZE",
         sma_alias: false,
         also: &[],
@@ -262,6 +270,9 @@ pub const MAX_POOL: usize = 1 << 16;
 /// counts spins and yields together in 32 bits.
 pub const MAX_WAIT_SPIN: u32 = 1 << 30;
 
+/// Largest `SHMEM_PEER_TABLES` (the most PEs `oshrun` starts).
+pub const MAX_PEER_TABLES: u64 = 1 << 20;
+
 /// The typed configuration, read once at `shmem_init`.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -290,6 +301,8 @@ pub struct Config {
     pub psync_pool: usize,
     pub psync_pool_max: usize,
     pub space_arena_size: usize,
+    /// `SHMEM_PEER_TABLES`: None for auto, Some(0) for never.
+    pub peer_tables: Option<usize>,
     pub team_scratch_size: usize,
     pub barrier_algorithm: BarrierAlgorithm,
     pub bcast_algorithm: BcastAlgorithm,
@@ -390,6 +403,14 @@ impl Config {
             ),
             None => None,
         };
+        let (n, v) = raw("PEER_TABLES");
+        let peer_tables = match v {
+            Some(s) if s.trim() == "auto" => None,
+            Some(s) => {
+                Some(parse_count(&s, MAX_PEER_TABLES).map_err(|why| err(n, &s, format!("{why} (or 'auto')")))? as usize)
+            }
+            None => None,
+        };
         let (n, v) = raw("HANG_WARN");
         let hang_warn_secs = match v {
             Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
@@ -461,6 +482,7 @@ impl Config {
             psync_strategy: choice("PSYNC_STRATEGY", &raw, Strategy::from_name)?,
             psync_stats: raw("PSYNC_STATS").1.is_some(),
             space_arena_size,
+            peer_tables,
             team_scratch_size,
             barrier_algorithm: choice("BARRIER_ALGORITHM", &raw, BarrierAlgorithm::from_name)?,
             bcast_algorithm: choice("BCAST_ALGORITHM", &raw, BcastAlgorithm::from_name)?,
@@ -501,6 +523,7 @@ impl Config {
                 "PSYNC_POOL" => self.psync_pool.to_string(),
                 "PSYNC_POOL_MAX" => self.psync_pool_max.to_string(),
                 "SPACE_ARENA_SIZE" => self.space_arena_size.to_string(),
+                "PEER_TABLES" => self.peer_tables.map_or("auto".into(), |n| n.to_string()),
                 "TEAM_SCRATCH_SIZE" => self.team_scratch_size.to_string(),
                 "BARRIER_ALGORITHM" => self.barrier_algorithm.name().to_string(),
                 "BCAST_ALGORITHM" => self.bcast_algorithm.name().to_string(),

@@ -45,6 +45,11 @@ fn errors_name_the_variable_and_value() {
     assert!(e.to_string().contains("12Q"));
     assert!(cfg(&[("SHMEM_SYMMETRIC_SIZE", "0")]).is_err());
     assert!(cfg(&[("SHMEM_WAIT_SPIN", "lots")]).is_err());
+    assert_eq!(
+        cfg(&[("SHMEM_PEER_TABLES", "some")]).unwrap_err().var,
+        "SHMEM_PEER_TABLES"
+    );
+    assert!(cfg(&[("SHMEM_PEER_TABLES", "1048577")]).is_err());
     assert!(cfg(&[("SHMEM_HANG_WARN", "-1")]).is_err());
 }
 
@@ -53,7 +58,10 @@ fn defaults() {
     let c = cfg(&[]).unwrap();
     assert_eq!(c.symmetric_size, 512 << 20);
     assert!(!c.debug && !c.info && !c.version);
-    assert_eq!(c.wait_spin, None);
+    assert_eq!((c.wait_spin, c.peer_tables), (None, None));
+    assert_eq!(cfg(&[("SHMEM_PEER_TABLES", "auto")]).unwrap().peer_tables, None);
+    assert_eq!(cfg(&[("SHMEM_PEER_TABLES", "0")]).unwrap().peer_tables, Some(0));
+    assert_eq!(cfg(&[("SHMEM_PEER_TABLES", " 24 ")]).unwrap().peer_tables, Some(24));
     assert!(c.info_text().contains("SHMEM_SYMMETRIC_SIZE"));
 }
 

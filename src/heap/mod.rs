@@ -19,10 +19,13 @@
 //! both translate to offsets, and `peer_addr` turns an offset back into an
 //! address in any PE's segment (only in its own with the checking transport,
 //! which also makes the other segments inaccessible: see `transport::check`).
+//! [`tables`] keeps this process's page tables for the other segments within
+//! a budget.
 
 pub mod alloc;
 pub mod globals;
 pub mod segment;
+pub mod tables;
 
 use globals::DataRange;
 

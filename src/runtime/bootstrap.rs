@@ -18,6 +18,7 @@ pub mod mpi;
 use crate::config::{Config, Setting, human_bytes};
 use crate::error::{Error, ErrorKind};
 use crate::heap::alloc::Allocator;
+use crate::heap::tables::{self, PeerTables};
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
 use crate::transport::Active;
@@ -235,6 +236,17 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         session.as_ref().filter(|_| spans_nodes),
     )
     .map_err(|why| fail(ErrorKind::Startup(why)))?;
+    let mut in_file = vec![false; npes];
+    for &pe in &file_pes {
+        in_file[pe] = true;
+    }
+    let tables = PeerTables::new(
+        segs,
+        |pe| in_file[pe],
+        file,
+        seg_offset,
+        peer_budget(&config, file_pes.len(), stride, page),
+    );
     Ok(World {
         mpi: session,
         me,
@@ -247,8 +259,23 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         segs,
         policy,
         thread_level: AtomicI32::new(0),
-        _job_file: file,
+        tables,
     })
+}
+
+/// Other PEs a PE may reach before it drops their page tables
+/// (`heap::tables`): `SHMEM_PEER_TABLES`, or the automatic budget for the
+/// `node_pes` PEs sharing the job file. None: never (also under the checking
+/// transport, where the other segments are inaccessible and must stay so).
+fn peer_budget(config: &Config, node_pes: usize, stride: usize, page: usize) -> Option<usize> {
+    if cfg!(feature = "check-transport") {
+        return None;
+    }
+    match config.peer_tables {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => tables::auto_budget(node_pes, stride, page, segment::machine_memory()),
+    }
 }
 
 /// Bytes of the job file, after the segments, that the transport of this

@@ -78,6 +78,15 @@ impl Runtime {
         if self.config.psync_stats {
             eprintln!("{}", self.psync.stats_line(self.me, self.npes));
         }
+        if let Some(budget) = self.tables.budget() {
+            crate::error::debug(
+                "shmem_finalize",
+                format_args!(
+                    "dropped the page tables of other PEs' memory {} times (SHMEM_PEER_TABLES: after {budget} PEs)",
+                    self.tables.remaps()
+                ),
+            );
+        }
         self.teams.finalize(&self.spaces);
         self.psync.set_world(None);
     }
