@@ -142,11 +142,15 @@ const DEFAULT_COMPONENTS: &[&str] = &[
 ];
 
 /// Programs whose length is set by `RSHMEM_TEST_ITERS`, and the value they
-/// get here: their one-node count costs minutes over TCP on a 2-core machine,
+/// get here over TCP: their one-node count costs minutes there on a 2-core machine,
 /// and a test's limit must hold with a wide margin on a loaded one. The
 /// counts keep what the programs check (`team_churn` still passes its
 /// 1000-round footprint check).
-const REMOTE_ITERS: &[(&str, &str)] = &[("unit/team_churn", "1000"), ("unit/aset_legacy_idiom", "150")];
+const REMOTE_ITERS: &[(&str, &str)] = &[
+    ("unit/team_churn", "1000"),
+    ("unit/aset_legacy_idiom", "150"),
+    ("unit/amo_every_width", "8"),
+];
 
 /// Programs about pSync whose directives do not name the strategies
 /// themselves: here they run under every one too (the default run is
@@ -330,7 +334,9 @@ fn main() {
             let (p, tools) = (p.clone(), tools.clone());
             trials.push(Trial::test(trial, move || {
                 let mut extra = vec![("RSHMEM_NODE_SIZE".to_string(), k.to_string())];
-                if let Some((_, n)) = REMOTE_ITERS.iter().find(|(prog, _)| *prog == p.name) {
+                // Open MPI's default components run over shared memory: fast.
+                let tcp = !open_mpi_defaults;
+                if let Some((_, n)) = REMOTE_ITERS.iter().find(|(prog, _)| tcp && *prog == p.name) {
                     extra.push(("RSHMEM_TEST_ITERS".into(), n.to_string()));
                 }
                 let command = move |_: &Path, np: usize, timeout: u32| {
