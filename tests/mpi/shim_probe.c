@@ -36,13 +36,20 @@ static unsigned char *seg;
     } while (0)
 #define OK(call) CHECK((call) == 0, "%s failed: %s", #call, rsm_last_error())
 
-static void barrier(int which) {
+/* The maxima of two values over communicator which: a barrier that agrees. */
+static void agree(int which, int64_t a, int64_t b, int64_t max[2]) {
     int done = 0;
-    OK(rsm_ibarrier_start(which));
+    int64_t mine[2] = {a, b};
+    OK(rsm_iagree_start(which, mine, 2));
     while (!done) {
         rsm_progress();
-        OK(rsm_ibarrier_test(which, &done));
+        OK(rsm_iagree_test(which, &done, max, 2));
     }
+}
+
+static void barrier(int which) {
+    int64_t max[2];
+    agree(which, 0, 0, max);
 }
 
 /* Remote writes to this rank are visible to its loads after this. */
@@ -216,7 +223,7 @@ static void test_contention(void) {
     sync_all();
 }
 
-/* Node maps for forced sizes; bcast, barriers and the leaders' ibarrier. */
+/* Node maps for forced sizes; bcast, barriers and the leaders' agreement. */
 static void test_nodes(int forced) {
     int node_of[64];
     OK(rsm_split_nodes(forced, node_of));
@@ -229,12 +236,17 @@ static void test_nodes(int forced) {
     CHECK(v == node_of[rank], "forced %d: node bcast gave %d", forced, v);
     OK(rsm_node_barrier());
     if (node_of[rank] == rank) {
-        barrier(1);
+        int64_t max[2];
+        agree(1, rank, -rank, max);
+        int last = forced > 0 ? size - 1 - (size - 1) % forced : 0;
+        CHECK(max[0] == last && max[1] == 0, "forced %d: the leaders agreed on %lld and %lld, want %d and 0",
+              forced, (long long)max[0], (long long)max[1], last);
     } else {
         int done;
-        CHECK(rsm_ibarrier_start(1) != 0 && strstr(rsm_last_error(), "not a node leader"),
-              "a non-leader started a leaders' barrier: '%s'", rsm_last_error());
-        CHECK(rsm_ibarrier_test(1, &done) != 0, "a non-leader tested a leaders' barrier");
+        int64_t v[2] = {0, 0};
+        CHECK(rsm_iagree_start(1, v, 2) != 0 && strstr(rsm_last_error(), "not a node leader"),
+              "a non-leader started a leaders' agreement: '%s'", rsm_last_error());
+        CHECK(rsm_iagree_test(1, &done, v, 2) != 0, "a non-leader tested a leaders' agreement");
     }
     barrier(0);
 }

@@ -111,12 +111,10 @@ int rsm_win_sync(void);
  * over software RMA a put to this PE lands only when it calls into MPI. */
 void rsm_progress(void);
 
-/* Non-blocking barrier over the leaders communicator (which = 1) or the
- * world (which = 0): start it, then test until *done = 1. One at a time
- * per communicator. */
-/* A non-blocking barrier that also agrees: starts the element-wise maximum of
- * n (at most 8) values over communicator which (0 world, 1 leaders); the
- * test gives the maxima once every member has started it. */
+/* A non-blocking barrier that also agrees, over the leaders communicator
+ * (which = 1) or the world (which = 0): starts the element-wise maximum of
+ * n (at most 8) values; test until *done = 1, which gives the maxima once
+ * every member has started it. One at a time per communicator. */
 int rsm_iagree_start(int which, const int64_t *values, int n);
 int rsm_iagree_test(int which, int *done, int64_t *values, int n);
 /* Status messages between PEs (at most 256 bytes): the send never waits
