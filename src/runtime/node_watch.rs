@@ -35,7 +35,7 @@ pub fn stop() {
 
 fn watch(rt: &Runtime, node: &[usize], timeout: Duration, stop: &AtomicBool) {
     let mut w = hang::Watch::new(timeout);
-    let host = hostname();
+    let host = super::net_watch::hostname();
     let label = format!("rshmem: node {host} ({})", hang::pes_list(node));
     let mut here = vec![false; rt.npes];
     for &pe in node {
@@ -65,17 +65,5 @@ fn watch(rt: &Runtime, node: &[usize], timeout: Duration, stop: &AtomicBool) {
                 eprintln!("{label}: {line}");
             }
         }
-    }
-}
-
-fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: gethostname writes at most buf.len() bytes into buf.
-    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    if rc == 0 {
-        String::from_utf8_lossy(&buf[..end]).into_owned()
-    } else {
-        "?".into()
     }
 }
