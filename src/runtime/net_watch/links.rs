@@ -226,9 +226,10 @@ pub fn greet(s: &TcpStream, token: u64, me: usize) -> io::Result<usize> {
     Ok(from)
 }
 
-/// Seconds between two keepalive probes for `timeout`: a twentieth of it
-/// (so the end comes between 0.95 and 1.05 times the timeout after the
-/// last answer), at least 1 s (the kernel's unit), at most a minute.
+/// Seconds between two keepalive probes for `timeout`: a twentieth of it,
+/// at least 1 s (the kernel's unit), at most a minute. The last answer comes
+/// at most one interval before the network fails, and the kernel checks once
+/// per interval, so the end comes within one interval of the timeout.
 pub fn probe_interval(timeout: Duration) -> u32 {
     (timeout.as_secs_f64() / 20.0).round().clamp(1.0, 60.0) as u32
 }
