@@ -127,6 +127,14 @@ pub const VARS: &[Var] = &[
         help: "Microseconds the progress thread (SHMEM_PROGRESS_THREAD) sleeps between polls; 1 to 1000000.",
     },
     Var {
+        name: "NETWORK_TIMEOUT",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Seconds,
+        default: "120",
+        help: "In a job that spans nodes, seconds another node may stay unreachable (its kernel answers no TCP keepalive probe of the network watch) before the job ends with a message naming it; outages shorter than this are ridden out. 0: wait for ever; otherwise 1 to 86400. Set it the same on every node (see docs/debugging.md, Network faults).",
+    },
+    Var {
         name: "PSYNC_STRATEGY",
         sma_alias: false,
         also: &[],
@@ -296,6 +304,8 @@ pub struct Config {
     pub progress_thread: bool,
     /// `SHMEM_PROGRESS_INTERVAL`, in microseconds.
     pub progress_interval_us: u64,
+    /// `SHMEM_NETWORK_TIMEOUT`; zero means no bound.
+    pub network_timeout_secs: f64,
     pub psync_strategy: Strategy,
     pub psync_stats: bool,
     pub psync_pool: usize,
@@ -421,6 +431,11 @@ impl Config {
             Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
             None => HANG_TIMEOUT_DEFAULT,
         };
+        let (n, v) = raw("NETWORK_TIMEOUT");
+        let network_timeout_secs = match v {
+            Some(s) => parse_network_timeout(&s).map_err(|why| err(n, &s, why))?,
+            None => NETWORK_TIMEOUT_DEFAULT,
+        };
         // One of the names of a choice variable, parsed by `parse` (which
         // accepts exactly the variable's list, see `names`).
         fn choice<T>(
@@ -477,6 +492,7 @@ impl Config {
             trace_buffer,
             progress_thread: raw("PROGRESS_THREAD").1.is_some(),
             progress_interval_us,
+            network_timeout_secs,
             psync_pool,
             psync_pool_max,
             psync_strategy: choice("PSYNC_STRATEGY", &raw, Strategy::from_name)?,
@@ -518,6 +534,7 @@ impl Config {
                 "HANG_TIMEOUT" => self.hang_timeout_secs.to_string(),
                 "PROGRESS_THREAD" => self.progress_thread.to_string(),
                 "PROGRESS_INTERVAL" => self.progress_interval_us.to_string(),
+                "NETWORK_TIMEOUT" => self.network_timeout_secs.to_string(),
                 "PSYNC_STRATEGY" => self.psync_strategy.name().to_string(),
                 "PSYNC_STATS" => self.psync_stats.to_string(),
                 "PSYNC_POOL" => self.psync_pool.to_string(),
@@ -688,6 +705,23 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
 
 /// `SHMEM_HANG_TIMEOUT` when unset (`hang::DEFAULT_TIMEOUT` says why).
 pub const HANG_TIMEOUT_DEFAULT: f64 = 30.0;
+
+/// `SHMEM_NETWORK_TIMEOUT` when unset (`runtime::net_watch` says why).
+pub const NETWORK_TIMEOUT_DEFAULT: f64 = 120.0;
+
+/// Longest `SHMEM_NETWORK_TIMEOUT`: a day (the kernel counts it in
+/// milliseconds in 32 bits).
+pub const NETWORK_TIMEOUT_MAX: f64 = 86400.0;
+
+/// `SHMEM_NETWORK_TIMEOUT`: 0 (no bound), or 1 to a day: the kernel's
+/// keepalive probes that measure it go at most once a second.
+fn parse_network_timeout(s: &str) -> Result<f64, String> {
+    let v = parse_seconds(s)?;
+    if v != 0.0 && !(1.0..=NETWORK_TIMEOUT_MAX).contains(&v) {
+        return Err(format!("expected 0 (no bound) or 1 to {NETWORK_TIMEOUT_MAX} seconds"));
+    }
+    Ok(v)
+}
 
 /// A number of seconds, 0 or more (fractions allowed).
 pub fn parse_seconds(s: &str) -> Result<f64, String> {

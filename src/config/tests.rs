@@ -232,3 +232,29 @@ fn trace_settings() {
         assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_TRACE_BUFFER", bad));
     }
 }
+
+#[test]
+fn network_timeout() {
+    assert_eq!(cfg(&[]).unwrap().network_timeout_secs, 120.0);
+    assert_eq!(
+        cfg(&[("SHMEM_NETWORK_TIMEOUT", "0")]).unwrap().network_timeout_secs,
+        0.0
+    );
+    assert_eq!(
+        cfg(&[("SHMEM_NETWORK_TIMEOUT", "10")]).unwrap().network_timeout_secs,
+        10.0
+    );
+    assert_eq!(
+        cfg(&[("SHMEM_NETWORK_TIMEOUT", " 2.5 ")]).unwrap().network_timeout_secs,
+        2.5
+    );
+    for bad in ["", "ten", "-1", "0.5", "86401", "inf", "nan"] {
+        let e = cfg(&[("SHMEM_NETWORK_TIMEOUT", bad)]).unwrap_err();
+        assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_NETWORK_TIMEOUT", bad));
+    }
+    let e = cfg(&[("SHMEM_NETWORK_TIMEOUT", "0.5")]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "environment variable SHMEM_NETWORK_TIMEOUT=\"0.5\" is invalid: expected 0 (no bound) or 1 to 86400 seconds"
+    );
+}

@@ -19,6 +19,7 @@
 
 mod background;
 pub mod bootstrap;
+mod net_watch;
 mod node_watch;
 mod progress;
 mod trace;
@@ -178,6 +179,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         }
         node_watch::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+        net_watch::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         rt
     } else {
         // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
@@ -360,6 +362,7 @@ fn end_mpi(rt: &Runtime) {
     let closed: Result<(), String> = Ok(());
     MPI_ENDED.store(true, Ordering::Release);
     let ended = closed.and_then(|()| if s.we_initialized { s.shim.finalize() } else { Ok(()) });
+    net_watch::stop();
     if let Err(e) = ended {
         error::fatal(&Error::new(
             "shmem_finalize",

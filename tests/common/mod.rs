@@ -8,6 +8,7 @@
 pub mod c_programs;
 pub mod example_job;
 pub mod mpi;
+pub mod netns;
 
 use rshmem::job::{self, JobHeader, PeInfo, PeSlot};
 use std::mem::{offset_of, size_of};

@@ -7,16 +7,19 @@
 #   netns.sh up [TAG]   create them (removing a leftover of the same TAG
 #                       first) and print TAG (default: this script's pid)
 #   netns.sh down TAG   kill every process in them and delete them; idempotent
+#   netns.sh link TAG up|down
+#                       bring the link between them up or down (nodea's end of
+#                       the pair; both ends lose their carrier)
 #
 # TAG: 1 to 8 lowercase letters or digits (interface names have 15 bytes).
 # fake-ssh (next to this script) starts Open MPI's daemons in them.
 set -u
 
 usage() {
-    echo "usage: $0 up [TAG] | down TAG (TAG: 1 to 8 lowercase letters or digits)" >&2
+    echo "usage: $0 up [TAG] | down TAG | link TAG up|down (TAG: 1 to 8 lowercase letters or digits)" >&2
     exit 2
 }
-[ $# -eq 2 ] || { [ $# -eq 1 ] && [ "$1" = up ]; } || usage
+case "$#:$1" in 1:up | 2:up | 2:down | 3:link) ;; *) usage ;; esac
 tag=${2:-$$}
 case "$tag" in '' | *[!a-z0-9]*) usage ;; esac
 [ ${#tag} -le 8 ] || usage
@@ -63,5 +66,9 @@ up)
     echo "$tag"
     ;;
 down) down ;;
+link)
+    case "$3" in up | down) ;; *) usage ;; esac
+    exec ip -n "$na" link set "$va" "$3"
+    ;;
 *) usage ;;
 esac
