@@ -352,14 +352,7 @@ fn across_nodes_a_stopped_lone_pe_is_named_by_the_others() {
 /// Two virtual nodes of 2 PEs (`RSHMEM_NODE_SIZE`) under Open MPI's mpirun.
 #[test]
 fn across_nodes_every_node_reports_its_pes() {
-    let shim = common::mpi::profile_dir().join("librshmem_mpi.so");
-    if common::mpi::on_path("mpirun").is_none() || !shim.is_file() {
-        assert!(
-            std::env::var("RSHMEM_REQUIRE_MPI").map_or(true, |v| v != "1"),
-            "RSHMEM_REQUIRE_MPI=1 but no mpirun or no {}",
-            shim.display()
-        );
-        println!("skipped: no MPI (install openmpi-bin libopenmpi-dev)");
+    if !mpi_present() {
         return;
     }
     let exe = program("order");

@@ -37,17 +37,7 @@ fn queue<'a>(
     lock: *mut c_long,
     post: Option<&'a Post<'a>>,
 ) -> QueueLock<'a, queue::Remote<'a, Active>> {
-    let halves = queue::Remote {
-        transport: &rt.transport,
-        me: rt.me,
-        npes: rt.npes,
-        off,
-        waiter: rt.waiter(),
-        post,
-        routine,
-        addr: lock as usize,
-    };
-    QueueLock::new(halves, &queue::CLAIMS, off)
+    runtime::queue_lock(rt, off, routine, lock as usize, post)
 }
 
 fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {

@@ -285,6 +285,30 @@ pub fn finalize(at_exit: bool) {
     end_mpi(rt);
 }
 
+/// The queue lock (of jobs that span nodes) at `off`, the user's `addr`,
+/// for this PE and its process's claims; `post` says where an acquire
+/// blocks.
+pub fn queue_lock<'a>(
+    rt: &'a Runtime,
+    off: crate::heap::SymOffset,
+    routine: &'static str,
+    addr: usize,
+    post: Option<&'a crate::wait::stuck::Post<'a>>,
+) -> crate::lock::queue::QueueLock<'a, crate::lock::queue::Remote<'a, crate::transport::Active>> {
+    use crate::lock::queue;
+    let halves = queue::Remote {
+        transport: &rt.transport,
+        me: rt.me,
+        npes: rt.npes,
+        off,
+        waiter: rt.waiter(),
+        post,
+        routine,
+        addr,
+    };
+    queue::QueueLock::new(halves, &queue::CLAIMS, off)
+}
+
 /// A PE that finalizes (often at `exit`) while it holds a queue lock: if
 /// another PE has queued for the lock, that PE can never get it and the job
 /// can never finish, so this PE ends the job naming the lock; otherwise the
@@ -292,7 +316,7 @@ pub fn finalize(at_exit: bool) {
 /// wait for ever. On one node the stuck detector sees the waiters (wait::stuck);
 /// across nodes nothing else would.
 fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
-    use crate::lock::queue::{self, CLAIMS, QueueLock};
+    use crate::lock::queue::CLAIMS;
     let routine = if at_exit {
         "shmem_finalize (at exit)"
     } else {
@@ -310,17 +334,7 @@ fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
     }
     for off in held {
         let addr = crate::transport::Transport::local_ptr(&rt.transport, rt.me, off).map_or(0, |p| p.as_ptr() as usize);
-        let halves = queue::Remote {
-            transport: &rt.transport,
-            me: rt.me,
-            npes: rt.npes,
-            off,
-            waiter: rt.waiter(),
-            post: None,
-            routine,
-            addr,
-        };
-        let lock = QueueLock::new(halves, &CLAIMS, off);
+        let lock = queue_lock(rt, off, routine, addr, None);
         if lock.queued_behind() {
             error::fatal(&Error::new(
                 routine,
