@@ -42,7 +42,19 @@ pub struct World {
     pub _job_file: OwnedFd,
     /// The MPI job, when an MPI launcher started this PE.
     pub mpi: Option<crate::transport::mpi::Session>,
+    /// Per element size (1, 2, 4, 8 and 16 bytes), the most elements of a
+    /// short transfer, which the RMA routines hand to the transport without
+    /// a record for the fault handler (`ffi::transfer`).
+    pub short_elems: [usize; 5],
 }
+
+/// The longest transfer that records nothing for the fault handler. A
+/// shorter one faults only with a wild pointer or a buffer that ends within
+/// this many bytes of unmapped memory, and its record would cost it a
+/// quarter more instructions (a thread-local access, through
+/// `__tls_get_addr` in a shared library); above it, the record costs less
+/// than the copy's own variation.
+pub const SHORT_TRANSFER: usize = 256;
 
 impl World {
     /// A waiter on this PE's symmetric memory (woken by puts and atomics).

@@ -36,6 +36,7 @@ pub mod space;
 pub mod space_config;
 pub mod table;
 pub mod team;
+pub mod transfer;
 pub mod type_sets;
 
 /// The library constants live below every module that uses them; C sees them

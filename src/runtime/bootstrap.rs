@@ -243,6 +243,7 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         policy,
         thread_level: AtomicI32::new(0),
         _job_file: file,
+        short_elems: std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
     })
 }
 
