@@ -6,7 +6,7 @@
 use super::handle::CtxHandle;
 use super::{check, transfer};
 use crate::heap::SymOffset;
-use crate::runtime::fault::{self, Range};
+use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
 use crate::types::ShmemType;
@@ -68,8 +68,8 @@ fn put_as<T: ShmemType, const NBI: bool>(
 }
 
 /// [`put_as`] of nothing, or of more than a short transfer: the same
-/// arguments (so that the short path jumps here without moving them), for
-/// [`put_checked`].
+/// arguments, so that the short path jumps here without moving them. The
+/// copy runs with its record for the fault handler (`runtime::fault`).
 #[inline(never)]
 fn put_bulk<T, const NBI: bool>(
     routine: &'static str,
@@ -79,37 +79,25 @@ fn put_bulk<T, const NBI: bool>(
     nelems: usize,
     pe: c_int,
 ) {
-    let size = size_of::<T>();
-    put_checked::<NBI>(routine, ctx, dest as usize, source as *const u8, nelems, size, pe)
-}
-
-/// A put of `nelems` elements of `size` bytes whose copy runs with its
-/// record for the fault handler (`runtime::fault`).
-fn put_checked<const NBI: bool>(
-    routine: &'static str,
-    ctx: CtxHandle,
-    dest: usize,
-    source: *const u8,
-    nelems: usize,
-    size: usize,
-    pe: c_int,
-) {
     let rt = runtime::get(routine);
     let t = check::ctx_target(rt, routine, ctx, pe);
-    let len = check::bytes(routine, "nelems", nelems, size);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
     }
+    let (dest, source) = (dest as usize, source as *const u8);
     let off = check::remote(rt, routine, "dest", dest, len, t);
     check::local(routine, "source", source, true);
-    let local = Range {
-        name: "source",
-        start: source as usize,
-        len,
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local: (source as usize, len),
+        remote: (off, len),
+        pe: t.pe,
+        put: true,
     };
-    let record = transfer::record(rt, routine, ("nelems", nelems), local, ("dest", off, len), t.pe, true);
     // SAFETY: as in put_as.
-    fault::during(record, || unsafe { put_bytes::<NBI>(rt, t.pe, off, source, len) })
+    fault::during(&record, || unsafe { put_bytes::<NBI>(rt, t.pe, off, source, len) })
 }
 
 /// The transport's put of `len` bytes from `source` to `off` on `pe`.
@@ -192,45 +180,25 @@ fn get_bulk<T, const NBI: bool>(
     nelems: usize,
     pe: c_int,
 ) {
-    let size = size_of::<T>();
-    get_checked::<NBI>(routine, ctx, dest as *mut u8, source as usize, nelems, size, pe)
-}
-
-/// A get of `nelems` elements of `size` bytes whose copy runs with its
-/// record for the fault handler.
-fn get_checked<const NBI: bool>(
-    routine: &'static str,
-    ctx: CtxHandle,
-    dest: *mut u8,
-    source: usize,
-    nelems: usize,
-    size: usize,
-    pe: c_int,
-) {
     let rt = runtime::get(routine);
     let t = check::ctx_target(rt, routine, ctx, pe);
-    let len = check::bytes(routine, "nelems", nelems, size);
+    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
     }
+    let (dest, source) = (dest as *mut u8, source as usize);
     let off = check::remote(rt, routine, "source", source, len, t);
     check::local(routine, "dest", dest, true);
-    let local = Range {
-        name: "dest",
-        start: dest as usize,
-        len,
-    };
-    let record = transfer::record(
-        rt,
+    let record = Transfer {
         routine,
-        ("nelems", nelems),
-        local,
-        ("source", off, len),
-        t.pe,
-        false,
-    );
+        count: ("nelems", nelems),
+        local: (dest as usize, len),
+        remote: (off, len),
+        pe: t.pe,
+        put: false,
+    };
     // SAFETY: as in get_as.
-    fault::during(record, || unsafe { get_bytes::<NBI>(rt, t.pe, off, dest, len) })
+    fault::during(&record, || unsafe { get_bytes::<NBI>(rt, t.pe, off, dest, len) })
 }
 
 /// The transport's get of `len` bytes from `off` on `pe` into `dest`.
@@ -316,11 +284,11 @@ fn span(base: usize, stride: isize, n: usize, size: usize, run: usize) -> Option
     Some((lo, last.unsigned_abs().checked_add(run)?))
 }
 
-/// The caller's side of a strided transfer, for the fault record (empty if
-/// its span overflows: a fault there is then not claimed).
-fn local_span(name: &'static str, base: usize, stride: isize, n: usize, size: usize, run: usize) -> Range {
-    let (start, len) = span(base, stride, n, size, run).unwrap_or((0, 0));
-    Range { name, start, len }
+/// The caller's side of a strided transfer, for the fault record and the
+/// bounds check: (lowest address, length), empty if its span overflows (a
+/// fault there is then not claimed).
+fn local_span(base: usize, stride: isize, n: usize, size: usize, run: usize) -> (usize, usize) {
+    span(base, stride, n, size, run).unwrap_or((0, 0))
 }
 
 pub fn iput<T: ShmemType>(
@@ -341,12 +309,18 @@ pub fn iput<T: ShmemType>(
     let at = strided::<T>(rt, routine, "dest", dest as usize, dst, nelems, t);
     check::local(routine, "source", source, true);
     let size = size_of::<T>();
-    let local = local_span("source", source as usize, sst, nelems, size, size);
-    let (lo, len) = at.span;
-    let record = transfer::record(rt, routine, ("nelems", nelems), local, ("dest", lo, len), t.pe, true);
+    let local = local_span(source as usize, sst, nelems, size, size);
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: true,
+    };
     // SAFETY: every destination element is inside a segment (checked);
     // the source elements are the caller's local buffer.
-    fault::during(record, || unsafe {
+    fault::during(&record, || unsafe {
         rt.transport.put_strided(t.pe, at.first, dst, source, sst, nelems)
     })
 }
@@ -369,12 +343,18 @@ pub fn iget<T: ShmemType>(
     let at = strided::<T>(rt, routine, "source", source as usize, sst, nelems, t);
     check::local(routine, "dest", dest, true);
     let size = size_of::<T>();
-    let local = local_span("dest", dest as usize, dst, nelems, size, size);
-    let (lo, len) = at.span;
-    let record = transfer::record(rt, routine, ("nelems", nelems), local, ("source", lo, len), t.pe, false);
+    let local = local_span(dest as usize, dst, nelems, size, size);
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: false,
+    };
     // SAFETY: every source element is inside a segment (checked); the
     // destination elements are the caller's local buffer.
-    fault::during(record, || unsafe {
+    fault::during(&record, || unsafe {
         rt.transport.get_strided(t.pe, at.first, sst, dest, dst, nelems)
     })
 }
@@ -421,10 +401,16 @@ pub fn ibput<T: ShmemType>(
     let at = block_strided::<T>(rt, routine, "dest", dest as usize, dst, bsize, nblocks, t);
     check::local(routine, "source", source, true);
     let (size, block) = (size_of::<T>(), bsize * size_of::<T>());
-    let local = local_span("source", source as usize, sst, nblocks, size, block);
-    let (lo, len) = at.span;
-    let record = transfer::record(rt, routine, ("nblocks", nblocks), local, ("dest", lo, len), t.pe, true);
-    fault::during(record, || {
+    let local = local_span(source as usize, sst, nblocks, size, block);
+    let record = Transfer {
+        routine,
+        count: ("nblocks", nblocks),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: true,
+    };
+    fault::during(&record, || {
         for i in 0..nblocks as isize {
             let to = SymOffset((at.first.0 as isize + i * dst * size as isize) as usize);
             // SAFETY: every destination block is inside a segment (checked);
@@ -454,18 +440,16 @@ pub fn ibget<T: ShmemType>(
     let at = block_strided::<T>(rt, routine, "source", source as usize, sst, bsize, nblocks, t);
     check::local(routine, "dest", dest, true);
     let (size, block) = (size_of::<T>(), bsize * size_of::<T>());
-    let local = local_span("dest", dest as usize, dst, nblocks, size, block);
-    let (lo, len) = at.span;
-    let record = transfer::record(
-        rt,
+    let local = local_span(dest as usize, dst, nblocks, size, block);
+    let record = Transfer {
         routine,
-        ("nblocks", nblocks),
+        count: ("nblocks", nblocks),
         local,
-        ("source", lo, len),
-        t.pe,
-        false,
-    );
-    fault::during(record, || {
+        remote: at.span,
+        pe: t.pe,
+        put: false,
+    };
+    fault::during(&record, || {
         for i in 0..nblocks as isize {
             let from = SymOffset((at.first.0 as isize + i * sst * size as isize) as usize);
             // SAFETY: every source block is inside a segment (checked); the

@@ -10,7 +10,7 @@ use super::handle::CtxHandle;
 use super::{check, transfer};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
-use crate::runtime::fault::{self, Range};
+use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
 use crate::transport::{Transport, polled};
 use crate::types::{AmoOp, ShmemType, WaitWord};
@@ -85,58 +85,54 @@ fn put_signal_as<T: ShmemType, const NBI: bool>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    if !transfer::short::<T>(rt, nelems) {
-        return put_signal_bulk::<T, NBI>(routine, ctx, dest, source, nelems, sig_addr, signal, sig_op, pe);
-    }
     let t = check::ctx_target(rt, routine, ctx, pe);
     let op = signal_op(routine, sig_op, signal);
     let sig = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
+    let src = source as *const u8;
+    if !transfer::short::<T>(rt, nelems) {
+        let data = (dest as usize, src, nelems, size_of::<T>());
+        return put_signal_bulk::<NBI>(rt, routine, t, data, sig, op);
+    }
     // Cannot overflow: a short transfer is a few hundred bytes at most.
     let len = nelems * size_of::<T>();
     let off = check::remote(rt, routine, "dest", dest as usize, len, t);
     check::local(routine, "source", source, true);
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
-    unsafe { put_signal_bytes::<NBI>(rt, t.pe, off, source as *const u8, len, sig, op) }
+    unsafe { put_signal_bytes::<NBI>(rt, t.pe, off, src, len, sig, op) }
 }
 
-/// [`put_signal_as`] of no data, or of more than a short transfer: the copy
-/// runs with its record for the fault handler (`runtime::fault`).
-#[allow(clippy::too_many_arguments)]
+/// [`put_signal_as`] of no data, or of more than a short transfer: `data`
+/// is the destination, the source, and `nelems` elements of a size. The
+/// copy runs with its record for the fault handler (`runtime::fault`).
 #[inline(never)]
-fn put_signal_bulk<T: ShmemType, const NBI: bool>(
+fn put_signal_bulk<const NBI: bool>(
+    rt: &Runtime,
     routine: &'static str,
-    ctx: CtxHandle,
-    dest: *mut T,
-    source: *const T,
-    nelems: usize,
-    sig_addr: *mut u64,
-    signal: u64,
-    sig_op: c_int,
-    pe: c_int,
+    t: check::Target,
+    data: (usize, *const u8, usize, usize),
+    sig: SymOffset,
+    op: AmoOp<u64>,
 ) {
-    let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
-    let op = signal_op(routine, sig_op, signal);
-    let sig = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
-    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
-    let src = source as *const u8;
+    let (dest, src, nelems, size) = data;
+    let len = check::bytes(routine, "nelems", nelems, size);
     if len == 0 {
-        check::local(routine, "source", source, false);
         // SAFETY: the signal is an aligned word inside a segment (checked);
         // no data is read.
         return unsafe { put_signal_bytes::<NBI>(rt, t.pe, sig, src, 0, sig, op) };
     }
-    let off = check::remote(rt, routine, "dest", dest as usize, len, t);
-    check::local(routine, "source", source, true);
-    let local = Range {
-        name: "source",
-        start: src as usize,
-        len,
+    let off = check::remote(rt, routine, "dest", dest, len, t);
+    check::local(routine, "source", src, true);
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local: (src as usize, len),
+        remote: (off, len),
+        pe: t.pe,
+        put: true,
     };
-    let record = transfer::record(rt, routine, ("nelems", nelems), local, ("dest", off, len), t.pe, true);
     // SAFETY: as in put_signal_as.
-    fault::during(record, || unsafe {
+    fault::during(&record, || unsafe {
         put_signal_bytes::<NBI>(rt, t.pe, off, src, len, sig, op)
     })
 }

@@ -4,10 +4,7 @@
 //! (`runtime::fault`), so that a fault inside it is reported with the
 //! routine, the PE and the address.
 
-use crate::heap::SymOffset;
 use crate::runtime::Runtime;
-use crate::runtime::fault::{Range, Transfer};
-use crate::transport::Transport;
 use std::mem::size_of;
 
 /// Whether a transfer of `nelems` elements of `T` takes the short path: 1
@@ -21,35 +18,4 @@ pub fn short<T>(rt: &Runtime, nelems: usize) -> bool {
     }
     let log = size_of::<T>().trailing_zeros() as usize;
     nelems.wrapping_sub(1) < rt.short_elems[log]
-}
-
-/// The record of a transfer between the caller's buffer `local` and
-/// `remote` (its argument's name, offset and length) on `pe`: a put when
-/// `put`, a get otherwise.
-pub fn record(
-    rt: &Runtime,
-    routine: &'static str,
-    count: (&'static str, usize),
-    local: Range,
-    remote: (&'static str, SymOffset, usize),
-    pe: usize,
-    put: bool,
-) -> Transfer {
-    let (name, off, len) = remote;
-    let remote = match rt.transport.local_ptr(pe, off) {
-        Some(p) => Range {
-            name,
-            start: p.as_ptr() as usize,
-            len,
-        },
-        None => Range { name, start: 0, len: 0 },
-    };
-    Transfer {
-        routine,
-        count,
-        local,
-        remote,
-        pe,
-        put,
-    }
 }

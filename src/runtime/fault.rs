@@ -18,57 +18,62 @@
 //! (an atomic store) and leaves with _exit(2). It never allocates or locks.
 
 use crate::error::params;
+use crate::heap::SymOffset;
+use crate::transport::Transport;
 use std::cell::Cell;
 use std::sync::OnceLock;
 use std::sync::atomic::{Ordering, compiler_fence};
 
-/// A byte range of this process that a transfer reads or writes, named as
-/// the routine's argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Range {
-    pub name: &'static str,
-    pub start: usize,
-    pub len: usize,
-}
-
-impl Range {
-    fn offset_of(&self, addr: usize) -> Option<usize> {
-        addr.checked_sub(self.start).filter(|&k| k < self.len)
-    }
-}
-
-/// What a transfer routine is copying, for the report of a fault inside it.
+/// What a transfer routine is copying, for the report of a fault inside it:
+/// small, since the bulk path writes it before every copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Transfer {
     pub routine: &'static str,
     /// The argument that sets the length and its value (`nelems`, 512).
     pub count: (&'static str, usize),
-    /// The caller's own buffer (`source` of a put, `dest` of a get).
-    pub local: Range,
-    /// The target's symmetric memory as this process maps it (empty when it
-    /// does not: a PE on another node).
-    pub remote: Range,
+    /// The caller's own buffer (`source` of a put, `dest` of a get): its
+    /// address and length.
+    pub local: (usize, usize),
+    /// The target's symmetric range: its offset in a segment and length (the
+    /// handler finds where this process maps it, if it does).
+    pub remote: (SymOffset, usize),
     pub pe: usize,
     /// A put (reads the local range, writes the remote one) or a get.
     pub put: bool,
 }
 
+impl Transfer {
+    /// The argument names of the local and the remote side.
+    fn names(&self) -> (&'static str, &'static str) {
+        if self.put {
+            ("source", "dest")
+        } else {
+            ("dest", "source")
+        }
+    }
+}
+
 thread_local! {
-    /// The transfer this thread is copying for, if it announced one.
-    static CURRENT: Cell<Option<Transfer>> = const { Cell::new(None) };
+    /// The transfer this thread is copying for, if it announced one: the
+    /// record lives in the frame of [`during`], which outlives the copy.
+    static CURRENT: Cell<*const Transfer> = const { Cell::new(std::ptr::null()) };
 }
 
 /// Runs `copy` (the copy of transfer `t`) with `t` recorded for the fault
-/// handler.
+/// handler: one thread-local address, one store before and one after.
 #[inline]
-pub fn during<R>(t: Transfer, copy: impl FnOnce() -> R) -> R {
-    CURRENT.set(Some(t));
+pub fn during<R>(t: &Transfer, copy: impl FnOnce() -> R) -> R {
+    let current = CURRENT.with(|c| c as *const Cell<*const Transfer>);
+    // SAFETY: this thread's own cell, which has no destructor and lives as
+    // long as the thread.
+    let current = unsafe { &*current };
+    current.set(t);
     // The record must be in place before the first access of the copy and
     // stay until the last (a signal fence: the handler runs on this thread).
     compiler_fence(Ordering::SeqCst);
     let r = copy();
     compiler_fence(Ordering::SeqCst);
-    CURRENT.set(None);
+    current.set(std::ptr::null());
     r
 }
 
@@ -106,13 +111,20 @@ pub fn install() {
 extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
     let (code, addr) = unsafe { ((*info).si_code, (*info).si_addr() as usize) };
+    let t = CURRENT.try_with(Cell::get).unwrap_or(std::ptr::null());
+    // SAFETY: a non-null record is the one `during` set on this thread, in
+    // a frame that lives until it clears it; the fault interrupted its copy.
+    let t = unsafe { t.as_ref() };
     // si_code > 0: raised by the kernel for an access (not sent by kill).
     if code > 0
-        && let Some(t) = CURRENT.try_with(Cell::get).ok().flatten()
+        && let Some(t) = t
     {
         let mut line = Line::new();
         let (me, npes) = crate::error::identity_known();
-        if describe(&mut line, sig, &t, addr, me, npes) {
+        // Where this process maps the target's range (address arithmetic).
+        let remote = super::try_get().and_then(|rt| rt.transport.local_ptr(t.pe, t.remote.0));
+        let remote = remote.map(|p| p.as_ptr() as usize);
+        if describe(&mut line, sig, t, remote, addr, me, npes) {
             // SAFETY: writes the formatted bytes of a live stack buffer.
             unsafe { libc::write(2, line.buf.as_ptr().cast(), line.len) };
             super::abort_from_signal(1)
@@ -167,12 +179,24 @@ unsafe fn forward(sig: libc::c_int, code: libc::c_int, info: *mut libc::siginfo_
     }
 }
 
-/// Writes the report of a fault at `addr` inside `t` (without allocating);
-/// false if `addr` is in neither of its ranges.
-fn describe(l: &mut Line, sig: libc::c_int, t: &Transfer, addr: usize, me: usize, npes: usize) -> bool {
-    let (side, k, local) = match (t.local.offset_of(addr), t.remote.offset_of(addr)) {
-        (Some(k), _) => (t.local, k, true),
-        (None, Some(k)) => (t.remote, k, false),
+/// Writes the report of a fault at `addr` inside `t` (without allocating),
+/// whose remote range this process maps at `remote`, if it does; false if
+/// `addr` is in neither of its ranges.
+fn describe(
+    l: &mut Line,
+    sig: libc::c_int,
+    t: &Transfer,
+    remote: Option<usize>,
+    addr: usize,
+    me: usize,
+    npes: usize,
+) -> bool {
+    let within = |start: usize, len: usize| addr.checked_sub(start).filter(|&k| k < len);
+    let (local_name, remote_name) = t.names();
+    let in_remote = remote.and_then(|r| within(r, t.remote.1));
+    let (name, len, k, local) = match (within(t.local.0, t.local.1), in_remote) {
+        (Some(k), _) => (local_name, t.local.1, k, true),
+        (None, Some(k)) => (remote_name, t.remote.1, k, false),
         (None, None) => return false,
     };
     // A put reads its local range and writes the remote one; a get the reverse.
@@ -190,11 +214,11 @@ fn describe(l: &mut Line, sig: libc::c_int, t: &Transfer, addr: usize, me: usize
     });
     l.hex(addr);
     l.push(" (");
-    l.push(side.name);
+    l.push(name);
     l.push(" + ");
     l.dec(k);
     l.push(" bytes of ");
-    l.dec(side.len);
+    l.dec(len);
     if !local {
         l.push(" on PE ");
         l.dec(t.pe);
@@ -205,7 +229,7 @@ fn describe(l: &mut Line, sig: libc::c_int, t: &Transfer, addr: usize, me: usize
         ", SIGSEGV): "
     });
     if local {
-        l.label(t.routine, side.name);
+        l.label(t.routine, name);
         l.push(" is shorter than ");
         l.label(t.routine, t.count.0);
         l.push(" = ");
@@ -292,24 +316,17 @@ mod tests {
         Transfer {
             routine: "shmem_putmem",
             count: ("nelems", 1 << 20),
-            local: Range {
-                name: "source",
-                start: 0x7000,
-                len: 1 << 20,
-            },
-            remote: Range {
-                name: "dest",
-                start: 0x40_0000,
-                len: 1 << 20,
-            },
+            local: (0x7000, 1 << 20),
+            remote: (SymOffset(0x1000), 1 << 20),
             pe: 1,
             put: true,
         }
     }
 
+    /// The remote range is mapped at 0x40_0000 in these tests.
     fn line(sig: libc::c_int, t: &Transfer, addr: usize) -> Option<String> {
         let mut l = Line::new();
-        describe(&mut l, sig, t, addr, 0, 2).then(|| l.text().to_string())
+        describe(&mut l, sig, t, Some(0x40_0000), addr, 0, 2).then(|| l.text().to_string())
     }
 
     #[test]
@@ -322,14 +339,6 @@ mod tests {
         let get = Transfer {
             routine: "shmem_ctx_long_get",
             count: ("nelems", 131072),
-            local: Range {
-                name: "dest",
-                ..putmem().local
-            },
-            remote: Range {
-                name: "source",
-                ..putmem().remote
-            },
             put: false,
             ..putmem()
         };
@@ -350,6 +359,11 @@ mod tests {
         assert_eq!(line(libc::SIGSEGV, &putmem(), 0x6fff), None);
         assert_eq!(line(libc::SIGSEGV, &putmem(), 0x7000 + (1 << 20)), None);
         assert_eq!(line(libc::SIGSEGV, &putmem(), 0), None);
+        let mut l = Line::new();
+        assert!(
+            !describe(&mut l, libc::SIGBUS, &putmem(), None, 0x40_0010, 0, 2),
+            "a remote range this process does not map is not ours"
+        );
     }
 
     #[test]
