@@ -44,7 +44,8 @@ pub struct World {
     pub mpi: Option<crate::transport::mpi::Session>,
     /// Per element size (1, 2, 4, 8 and 16 bytes), the most elements of a
     /// short transfer, which the RMA routines hand to the transport without
-    /// a record for the fault handler (`ffi::transfer`).
+    /// a record for the fault handler (`ffi::transfer`); none under
+    /// `SHMEM_CHECK_BOUNDS`, whose checks are on the other path.
     pub short_elems: [usize; 5],
 }
 

@@ -14,6 +14,7 @@
 #![allow(clippy::too_many_arguments)]
 
 pub mod amo;
+pub mod bounds;
 pub mod check;
 pub mod coll;
 pub mod context;

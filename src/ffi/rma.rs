@@ -4,7 +4,7 @@
 //! completes them at once).
 
 use super::handle::CtxHandle;
-use super::{check, transfer};
+use super::{bounds, check, transfer};
 use crate::heap::SymOffset;
 use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
@@ -86,6 +86,10 @@ fn put_bulk<T, const NBI: bool>(
         return;
     }
     let (dest, source) = (dest as usize, source as *const u8);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", dest, len, ("nelems", nelems));
+        bounds::within(rt, routine, "source", source as usize, len, ("nelems", nelems));
+    }
     let off = check::remote(rt, routine, "dest", dest, len, t);
     check::local(routine, "source", source, true);
     let record = Transfer {
@@ -187,6 +191,10 @@ fn get_bulk<T, const NBI: bool>(
         return;
     }
     let (dest, source) = (dest as *mut u8, source as usize);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "source", source, len, ("nelems", nelems));
+        bounds::within(rt, routine, "dest", dest as usize, len, ("nelems", nelems));
+    }
     let off = check::remote(rt, routine, "source", source, len, t);
     check::local(routine, "dest", dest, true);
     let record = Transfer {
@@ -253,6 +261,9 @@ fn strided<T>(
     t: check::Target,
 ) -> Strided {
     let (lo, len) = strided_span::<T>(routine, "nelems", base, stride, nelems);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, name, lo, len, ("nelems", nelems));
+    }
     let span = (check::remote(rt, routine, name, lo, len, t), len);
     let first = check::remote(rt, routine, name, base, size_of::<T>(), t);
     Strided { first, span }
@@ -310,6 +321,9 @@ pub fn iput<T: ShmemType>(
     check::local(routine, "source", source, true);
     let size = size_of::<T>();
     let local = local_span(source as usize, sst, nelems, size, size);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "source", local.0, local.1, ("nelems", nelems));
+    }
     let record = Transfer {
         routine,
         count: ("nelems", nelems),
@@ -344,6 +358,9 @@ pub fn iget<T: ShmemType>(
     check::local(routine, "dest", dest, true);
     let size = size_of::<T>();
     let local = local_span(dest as usize, dst, nelems, size, size);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", local.0, local.1, ("nelems", nelems));
+    }
     let record = Transfer {
         routine,
         count: ("nelems", nelems),
@@ -375,6 +392,9 @@ fn block_strided<T>(
     let block = check::bytes(routine, "bsize", bsize, size_of::<T>());
     let (lo, len) =
         span(base, stride, nblocks, size_of::<T>(), block).unwrap_or_else(|| check::too_large(routine, "bsize", bsize));
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, name, lo, len, ("nblocks", nblocks));
+    }
     let span = (check::remote(rt, routine, name, lo, len, t), len);
     let first = check::remote(rt, routine, name, base, block, t);
     Strided { first, span }
@@ -402,6 +422,9 @@ pub fn ibput<T: ShmemType>(
     check::local(routine, "source", source, true);
     let (size, block) = (size_of::<T>(), bsize * size_of::<T>());
     let local = local_span(source as usize, sst, nblocks, size, block);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "source", local.0, local.1, ("nblocks", nblocks));
+    }
     let record = Transfer {
         routine,
         count: ("nblocks", nblocks),
@@ -441,6 +464,9 @@ pub fn ibget<T: ShmemType>(
     check::local(routine, "dest", dest, true);
     let (size, block) = (size_of::<T>(), bsize * size_of::<T>());
     let local = local_span(dest as usize, dst, nblocks, size, block);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", local.0, local.1, ("nblocks", nblocks));
+    }
     let record = Transfer {
         routine,
         count: ("nblocks", nblocks),

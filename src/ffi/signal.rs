@@ -7,7 +7,7 @@
 
 use super::constants::{SHMEM_SIGNAL_ADD, SHMEM_SIGNAL_SET};
 use super::handle::CtxHandle;
-use super::{check, transfer};
+use super::{bounds, check, transfer};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::runtime::fault::{self, Transfer};
@@ -120,6 +120,10 @@ fn put_signal_bulk<const NBI: bool>(
         // SAFETY: the signal is an aligned word inside a segment (checked);
         // no data is read.
         return unsafe { put_signal_bytes::<NBI>(rt, t.pe, sig, src, 0, sig, op) };
+    }
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", dest, len, ("nelems", nelems));
+        bounds::within(rt, routine, "source", src as usize, len, ("nelems", nelems));
     }
     let off = check::remote(rt, routine, "dest", dest, len, t);
     check::local(routine, "source", src, true);

@@ -230,6 +230,11 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         session.as_ref().filter(|_| spans_nodes),
     )
     .map_err(|why| fail(ErrorKind::Startup(why)))?;
+    // Under SHMEM_CHECK_BOUNDS no transfer is short: every one is checked.
+    let short_elems = match config.check_bounds {
+        true => [0; 5],
+        false => std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
+    };
     Ok(World {
         mpi: session,
         me,
@@ -243,7 +248,7 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         policy,
         thread_level: AtomicI32::new(0),
         _job_file: file,
-        short_elems: std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
+        short_elems,
     })
 }
 
