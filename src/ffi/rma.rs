@@ -57,7 +57,7 @@ fn put_as<T: ShmemType, const NBI: bool>(
         return put_bulk::<T, NBI>(routine, ctx, dest, source, nelems, pe);
     }
     let t = check::ctx_target(rt, routine, ctx, pe);
-    // Cannot overflow: a short transfer is a few hundred bytes at most.
+    // Cannot overflow: a short transfer is a few KiB at most.
     let len = nelems * size_of::<T>();
     let off = check::remote(rt, routine, "dest", dest as usize, len, t);
     check::local(routine, "source", source, true);
@@ -165,7 +165,7 @@ fn get_as<T: ShmemType, const NBI: bool>(
         return get_bulk::<T, NBI>(routine, ctx, dest, source, nelems, pe);
     }
     let t = check::ctx_target(rt, routine, ctx, pe);
-    // Cannot overflow: a short transfer is a few hundred bytes at most.
+    // Cannot overflow: a short transfer is a few KiB at most.
     let len = nelems * size_of::<T>();
     let off = check::remote(rt, routine, "source", source as usize, len, t);
     check::local(routine, "dest", dest, true);

@@ -93,7 +93,7 @@ fn put_signal_as<T: ShmemType, const NBI: bool>(
         let data = (dest as usize, src, nelems, size_of::<T>());
         return put_signal_bulk::<NBI>(rt, routine, t, data, sig, op);
     }
-    // Cannot overflow: a short transfer is a few hundred bytes at most.
+    // Cannot overflow: a short transfer is a few KiB at most.
     let len = nelems * size_of::<T>();
     let off = check::remote(rt, routine, "dest", dest as usize, len, t);
     check::local(routine, "source", source, true);
