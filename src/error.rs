@@ -193,6 +193,13 @@ pub fn identity() -> (usize, usize) {
     }
 }
 
+/// [`identity`] as `shmem_init` recorded it, without the fallback to the
+/// environment (which allocates): for a signal handler.
+pub fn identity_known() -> (usize, usize) {
+    let npes = IDENTITY[1].load(Ordering::Acquire);
+    (IDENTITY[0].load(Ordering::Relaxed), npes)
+}
+
 /// Formats the one-line report for `e`.
 pub fn message(e: &Error) -> String {
     let (pe, npes) = identity();

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 4 8
+ * variant: SHMEM_CHECK_BOUNDS=1
  */
 /* Global and static variables are symmetric: put/get/p/g/shmem_ptr on a static long,
  * initialised global arrays, a function-local static and large (> 1 page) arrays in

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 4
+ * variant: SHMEM_CHECK_BOUNDS=1
  * cflags: -std=c11
  */
 /* OpenSHMEM 1.6 block-strided RMA: shmem_TYPE_ibput / shmem_TYPE_ibget for the 24 RMA

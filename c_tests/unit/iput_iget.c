@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 4 8
+ * variant: SHMEM_CHECK_BOUNDS=1
  */
 /* Strided shmem_TYPE_iput / shmem_TYPE_iget for the 24 standard RMA types and the
  * sized shmem_iputN / shmem_igetN (8..128): only the strided elements change. */

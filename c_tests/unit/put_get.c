@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 4 8
+ * variant: SHMEM_CHECK_BOUNDS=1
  */
 /* shmem_TYPE_put / shmem_TYPE_get for the 24 standard RMA types, with extreme and
  * negative values, heap and global destinations, partial and empty transfers. */

@@ -1,5 +1,6 @@
 /* rshmem-test
  * np: 1 2 4
+ * variant: SHMEM_CHECK_BOUNDS=1
  * cflags: -std=c11
  */
 /* Put-with-signal (OpenSHMEM 1.5 section 9.8) for the 24 RMA types, the sized forms

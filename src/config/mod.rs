@@ -60,7 +60,7 @@ pub const VARS: &[Var] = &[
         also: &[],
         kind: Kind::Flag,
         default: "",
-        help: "Print debugging messages, e.g. why an allocation returned NULL. Also turns on SHMEM_CHECK_COLLECTIVES unless that is set to 0.",
+        help: "Print debugging messages, e.g. why an allocation returned NULL. Also turns on SHMEM_CHECK_COLLECTIVES and SHMEM_CHECK_BOUNDS unless they are set to 0.",
     },
     Var {
         name: "CHECK_COLLECTIVES",
@@ -69,6 +69,14 @@ pub const VARS: &[Var] = &[
         kind: Kind::Switch,
         default: "",
         help: "1: before every collective (barriers, broadcast, collect, fcollect, alltoall(s), reductions, scans, shmem_malloc and the other allocation routines, team splits) the team's members exchange their arguments, and a disagreement ends the job with one message naming the first PE that differs and both values (see docs/debugging.md; active-set routines are not checked). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs one small exchange among the team's members per collective.",
+    },
+    Var {
+        name: "CHECK_BOUNDS",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "",
+        help: "1: a put, get, strided or block-strided transfer or put-with-signal whose symmetric address lies in a block of the symmetric heap or in a global variable of the program (found in its symbol table) must stay inside that object, or the job ends with a message naming the argument, the object and both lengths, before any byte moves; a local buffer that is itself symmetric is checked too (see docs/debugging.md). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs a lookup of the heap block (under the heap's lock) or of the symbol per transfer.",
     },
     Var {
         name: "INFO",
@@ -292,6 +300,9 @@ pub struct Config {
     /// `SHMEM_CHECK_COLLECTIVES` (or `SHMEM_DEBUG`): collectives first agree
     /// on their arguments (`coll::check`).
     pub check_collectives: bool,
+    /// `SHMEM_CHECK_BOUNDS` (or `SHMEM_DEBUG`): transfers stay inside the
+    /// objects their symmetric addresses point into (`ffi::bounds`).
+    pub check_bounds: bool,
     pub info: bool,
     pub version: bool,
     /// `None` means automatic.
@@ -478,13 +489,18 @@ impl Config {
         }
         let progress_interval_us = count("PROGRESS_INTERVAL", 1, 1_000_000)? as u64;
         let debug = raw("DEBUG").1.is_some();
-        let (n, v) = raw("CHECK_COLLECTIVES");
-        let check_collectives = match v.as_deref().map(str::trim) {
-            None => debug,
-            Some("0") => false,
-            Some("1") => true,
-            Some(_) => return Err(err(n, v.as_deref().unwrap_or(""), "expected 0 or 1".into())),
+        // A `Switch` that SHMEM_DEBUG turns on when it is unset.
+        let switch = |name: &str| -> Result<bool, ConfigError> {
+            let (n, v) = raw(name);
+            match v.as_deref().map(str::trim) {
+                None => Ok(debug),
+                Some("0") => Ok(false),
+                Some("1") => Ok(true),
+                Some(_) => Err(err(n, v.as_deref().unwrap_or(""), "expected 0 or 1".into())),
+            }
         };
+        let check_collectives = switch("CHECK_COLLECTIVES")?;
+        let check_bounds = switch("CHECK_BOUNDS")?;
         let trace = raw("TRACE").1.filter(|f| !f.is_empty());
         let trace_buffer = count("TRACE_BUFFER", 1, MAX_TRACE_BUFFER)?;
         Ok(Config {
@@ -508,6 +524,7 @@ impl Config {
             symmetric_size_set_by,
             debug,
             check_collectives,
+            check_bounds,
             info: raw("INFO").1.is_some(),
             version: raw("VERSION").1.is_some(),
             wait_spin,
@@ -527,6 +544,7 @@ impl Config {
                 },
                 "DEBUG" => self.debug.to_string(),
                 "CHECK_COLLECTIVES" => self.check_collectives.to_string(),
+                "CHECK_BOUNDS" => self.check_bounds.to_string(),
                 "INFO" => self.info.to_string(),
                 "VERSION" => self.version.to_string(),
                 "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),

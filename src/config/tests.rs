@@ -207,7 +207,7 @@ fn human_sizes() {
 }
 
 #[test]
-fn collective_checks_follow_debug_unless_set() {
+fn argument_and_bounds_checks_follow_debug_unless_set() {
     assert!(!cfg(&[]).unwrap().check_collectives);
     assert!(cfg(&[("SHMEM_CHECK_COLLECTIVES", "1")]).unwrap().check_collectives);
     assert!(cfg(&[("SHMEM_DEBUG", "")]).unwrap().check_collectives);
@@ -216,6 +216,16 @@ fn collective_checks_follow_debug_unless_set() {
     assert!(off.debug && !off.check_collectives);
     let e = cfg(&[("SHMEM_CHECK_COLLECTIVES", "yes")]).unwrap_err();
     assert_eq!((e.var.as_str(), e.value.as_str()), ("SHMEM_CHECK_COLLECTIVES", "yes"));
+    assert!(!cfg(&[]).unwrap().check_bounds);
+    assert!(cfg(&[("SHMEM_CHECK_BOUNDS", "1")]).unwrap().check_bounds);
+    assert!(cfg(&[("SHMEM_DEBUG", "")]).unwrap().check_bounds);
+    let off = cfg(&[("SHMEM_DEBUG", "1"), ("SHMEM_CHECK_BOUNDS", "0")]).unwrap();
+    assert!(off.debug && !off.check_bounds && off.check_collectives);
+    let e = cfg(&[("SHMEM_CHECK_BOUNDS", "2")]).unwrap_err();
+    assert_eq!(
+        (e.var.as_str(), e.why.as_str()),
+        ("SHMEM_CHECK_BOUNDS", "expected 0 or 1")
+    );
     assert!(e.to_string().contains("expected 0 or 1"));
 }
 

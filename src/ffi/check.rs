@@ -229,7 +229,7 @@ pub fn word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: us
 }
 
 /// [`word`] on the target of a remote access.
-#[inline]
+#[inline(always)]
 pub fn remote_word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, t: Target) -> SymOffset {
     let off = remote(rt, routine, name, addr, std::mem::size_of::<T>(), t);
     aligned::<T>(routine, name, addr);

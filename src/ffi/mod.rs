@@ -14,6 +14,7 @@
 #![allow(clippy::too_many_arguments)]
 
 pub mod amo;
+pub mod bounds;
 pub mod check;
 pub mod coll;
 pub mod context;
@@ -36,6 +37,7 @@ pub mod space;
 pub mod space_config;
 pub mod table;
 pub mod team;
+pub mod transfer;
 pub mod type_sets;
 
 /// The library constants live below every module that uses them; C sees them

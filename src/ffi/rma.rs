@@ -3,9 +3,10 @@
 //! `get_nbi` (complete by the next quiet; the shared-memory transport
 //! completes them at once).
 
-use super::check;
 use super::handle::CtxHandle;
+use super::{bounds, check, transfer};
 use crate::heap::SymOffset;
+use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
 use crate::types::ShmemType;
@@ -39,9 +40,38 @@ pub fn put_nbi<T: ShmemType>(
 }
 
 /// A put, blocking or (`NBI`) completed by the next quiet; one body so that
-/// both check their arguments the same way.
+/// both check their arguments the same way. Short transfers (the hot path)
+/// go straight to the transport; the others, and a transfer of nothing, take
+/// [`put_bulk`].
 #[inline(always)]
 fn put_as<T: ShmemType, const NBI: bool>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    if !transfer::short::<T>(rt, nelems) {
+        return put_bulk::<T, NBI>(routine, ctx, dest, source, nelems, pe);
+    }
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    // Cannot overflow: a short transfer is a few KiB at most.
+    let len = nelems * size_of::<T>();
+    let off = check::remote(rt, routine, "dest", dest as usize, len, t);
+    check::local(routine, "source", source, true);
+    // SAFETY: the destination range is inside a segment (checked); the source is
+    // the caller's local buffer of nelems elements (not NULL, checked), as the
+    // API requires.
+    unsafe { put_bytes::<NBI>(rt, t.pe, off, source as *const u8, len) }
+}
+
+/// [`put_as`] of nothing, or of more than a short transfer: the same
+/// arguments, so that the short path jumps here without moving them. The
+/// copy runs with its record for the fault handler (`runtime::fault`).
+#[inline(never)]
+fn put_bulk<T, const NBI: bool>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -55,17 +85,39 @@ fn put_as<T: ShmemType, const NBI: bool>(
     if len == 0 {
         return;
     }
-    let off = check::remote(rt, routine, "dest", dest as usize, len, t);
+    let (dest, source) = (dest as usize, source as *const u8);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", dest, len, ("nelems", nelems));
+        bounds::within(rt, routine, "source", source as usize, len, ("nelems", nelems));
+    }
+    let off = check::remote(rt, routine, "dest", dest, len, t);
     check::local(routine, "source", source, true);
-    // SAFETY: the destination range is inside a segment (checked); the source is
-    // the caller's local buffer of nelems elements (not NULL, checked), as the
-    // API requires (for the nbi form, reusable on return: the transport copies
-    // or sends it before returning).
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local: (source as usize, len),
+        remote: (off, len),
+        pe: t.pe,
+        put: true,
+    };
+    // SAFETY: as in put_as.
+    fault::during(&record, || unsafe { put_bytes::<NBI>(rt, t.pe, off, source, len) })
+}
+
+/// The transport's put of `len` bytes from `source` to `off` on `pe`.
+///
+/// # Safety
+/// `off` and `len` within a segment; `source` readable for `len` bytes (for
+/// the nbi form, reusable on return: the transport copies or sends it before
+/// returning).
+#[inline(always)]
+unsafe fn put_bytes<const NBI: bool>(rt: &Runtime, pe: usize, off: SymOffset, source: *const u8, len: usize) {
+    // SAFETY: the caller's contract.
     unsafe {
         if NBI {
-            rt.transport.put_nbi(t.pe, off, source as *const u8, len)
+            rt.transport.put_nbi(pe, off, source, len)
         } else {
-            rt.transport.put(t.pe, off, source as *const u8, len)
+            rt.transport.put(pe, off, source, len)
         }
     }
 }
@@ -97,9 +149,34 @@ pub fn get_nbi<T: ShmemType>(
     get_as::<T, true>(routine, ctx, dest, source, nelems, pe)
 }
 
-/// A get, blocking or (`NBI`) completed by the next quiet.
+/// A get, blocking or (`NBI`) completed by the next quiet; short transfers
+/// as in [`put_as`], the others through [`get_bulk`].
 #[inline(always)]
 fn get_as<T: ShmemType, const NBI: bool>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    dest: *mut T,
+    source: *const T,
+    nelems: usize,
+    pe: c_int,
+) {
+    let rt = runtime::get(routine);
+    if !transfer::short::<T>(rt, nelems) {
+        return get_bulk::<T, NBI>(routine, ctx, dest, source, nelems, pe);
+    }
+    let t = check::ctx_target(rt, routine, ctx, pe);
+    // Cannot overflow: a short transfer is a few KiB at most.
+    let len = nelems * size_of::<T>();
+    let off = check::remote(rt, routine, "source", source as usize, len, t);
+    check::local(routine, "dest", dest, true);
+    // SAFETY: the source range is inside a segment (checked); the destination is
+    // the caller's local buffer of nelems elements (not NULL, checked).
+    unsafe { get_bytes::<NBI>(rt, t.pe, off, dest as *mut u8, len) }
+}
+
+/// [`get_as`] of nothing, or of more than a short transfer, as [`put_bulk`].
+#[inline(never)]
+fn get_bulk<T, const NBI: bool>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -113,16 +190,38 @@ fn get_as<T: ShmemType, const NBI: bool>(
     if len == 0 {
         return;
     }
-    let off = check::remote(rt, routine, "source", source as usize, len, t);
+    let (dest, source) = (dest as *mut u8, source as usize);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "source", source, len, ("nelems", nelems));
+        bounds::within(rt, routine, "dest", dest as usize, len, ("nelems", nelems));
+    }
+    let off = check::remote(rt, routine, "source", source, len, t);
     check::local(routine, "dest", dest, true);
-    // SAFETY: the source range is inside a segment (checked); the destination is
-    // the caller's local buffer of nelems elements (not NULL, checked), which
-    // the API requires to stay valid until the next quiet for the nbi form.
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local: (dest as usize, len),
+        remote: (off, len),
+        pe: t.pe,
+        put: false,
+    };
+    // SAFETY: as in get_as.
+    fault::during(&record, || unsafe { get_bytes::<NBI>(rt, t.pe, off, dest, len) })
+}
+
+/// The transport's get of `len` bytes from `off` on `pe` into `dest`.
+///
+/// # Safety
+/// `off` and `len` within a segment; `dest` writable for `len` bytes (for
+/// the nbi form, until the next quiet).
+#[inline(always)]
+unsafe fn get_bytes<const NBI: bool>(rt: &Runtime, pe: usize, off: SymOffset, dest: *mut u8, len: usize) {
+    // SAFETY: the caller's contract.
     unsafe {
         if NBI {
-            rt.transport.get_nbi(t.pe, off, dest as *mut u8, len)
+            rt.transport.get_nbi(pe, off, dest, len)
         } else {
-            rt.transport.get(t.pe, off, dest as *mut u8, len)
+            rt.transport.get(pe, off, dest, len)
         }
     }
 }
@@ -143,8 +242,15 @@ pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, 
     unsafe { rt.transport.get_value(t.pe, off) }
 }
 
-/// Offset of the first of `nelems` elements of `T` from `base`, `stride`
-/// elements apart, all of which must be symmetric.
+/// A checked strided range of the target: the offset of its first element
+/// and the span of all of them (offset of the lowest byte, length).
+struct Strided {
+    first: SymOffset,
+    span: (SymOffset, usize),
+}
+
+/// `nelems` elements of `T` from `base`, `stride` elements apart, all of
+/// which must be symmetric.
 fn strided<T>(
     rt: &Runtime,
     routine: &'static str,
@@ -153,10 +259,14 @@ fn strided<T>(
     stride: isize,
     nelems: usize,
     t: check::Target,
-) -> SymOffset {
+) -> Strided {
     let (lo, len) = strided_span::<T>(routine, "nelems", base, stride, nelems);
-    check::remote(rt, routine, name, lo, len, t);
-    check::remote(rt, routine, name, base, size_of::<T>(), t)
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, name, lo, len, ("nelems", nelems));
+    }
+    let span = (check::remote(rt, routine, name, lo, len, t), len);
+    let first = check::remote(rt, routine, name, base, size_of::<T>(), t);
+    Strided { first, span }
 }
 
 /// The byte range covered by `nelems` elements of `T` from `base`, `stride`
@@ -168,17 +278,28 @@ fn strided_span<T>(
     stride: isize,
     nelems: usize,
 ) -> (usize, usize) {
-    let size = size_of::<T>() as isize;
-    let last = (nelems as isize - 1)
-        .checked_mul(stride)
-        .and_then(|e| e.checked_mul(size))
-        .unwrap_or_else(|| check::too_large(routine, count, nelems));
+    span(base, stride, nelems, size_of::<T>(), size_of::<T>())
+        .unwrap_or_else(|| check::too_large(routine, count, nelems))
+}
+
+/// The bytes covered by `n` runs of `run` bytes whose starts are `stride`
+/// elements of `size` bytes apart from `base`, as (lowest address, length);
+/// None if that overflows.
+fn span(base: usize, stride: isize, n: usize, size: usize, run: usize) -> Option<(usize, usize)> {
+    let last = (n as isize - 1).checked_mul(stride)?.checked_mul(size as isize)?;
     let lo = if last < 0 {
         base.wrapping_sub(last.unsigned_abs())
     } else {
         base
     };
-    (lo, last.unsigned_abs() + size as usize)
+    Some((lo, last.unsigned_abs().checked_add(run)?))
+}
+
+/// The caller's side of a strided transfer, for the fault record and the
+/// bounds check: (lowest address, length), empty if its span overflows (a
+/// fault there is then not claimed).
+fn local_span(base: usize, stride: isize, n: usize, size: usize, run: usize) -> (usize, usize) {
+    span(base, stride, n, size, run).unwrap_or((0, 0))
 }
 
 pub fn iput<T: ShmemType>(
@@ -196,11 +317,26 @@ pub fn iput<T: ShmemType>(
     if nelems == 0 {
         return;
     }
-    let off = strided::<T>(rt, routine, "dest", dest as usize, dst, nelems, t);
+    let at = strided::<T>(rt, routine, "dest", dest as usize, dst, nelems, t);
     check::local(routine, "source", source, true);
+    let size = size_of::<T>();
+    let local = local_span(source as usize, sst, nelems, size, size);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "source", local.0, local.1, ("nelems", nelems));
+    }
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: true,
+    };
     // SAFETY: every destination element is inside a segment (checked);
     // the source elements are the caller's local buffer.
-    unsafe { rt.transport.put_strided(t.pe, off, dst, source, sst, nelems) }
+    fault::during(&record, || unsafe {
+        rt.transport.put_strided(t.pe, at.first, dst, source, sst, nelems)
+    })
 }
 
 pub fn iget<T: ShmemType>(
@@ -218,15 +354,30 @@ pub fn iget<T: ShmemType>(
     if nelems == 0 {
         return;
     }
-    let off = strided::<T>(rt, routine, "source", source as usize, sst, nelems, t);
+    let at = strided::<T>(rt, routine, "source", source as usize, sst, nelems, t);
     check::local(routine, "dest", dest, true);
+    let size = size_of::<T>();
+    let local = local_span(dest as usize, dst, nelems, size, size);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", local.0, local.1, ("nelems", nelems));
+    }
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: false,
+    };
     // SAFETY: every source element is inside a segment (checked); the
     // destination elements are the caller's local buffer.
-    unsafe { rt.transport.get_strided(t.pe, off, sst, dest, dst, nelems) }
+    fault::during(&record, || unsafe {
+        rt.transport.get_strided(t.pe, at.first, sst, dest, dst, nelems)
+    })
 }
 
 /// Checks a block-strided range: `nblocks` blocks of `bsize` elements of `T`,
-/// block starts `stride` elements apart. Returns the offset of `base`.
+/// block starts `stride` elements apart.
 fn block_strided<T>(
     rt: &Runtime,
     routine: &'static str,
@@ -236,14 +387,17 @@ fn block_strided<T>(
     bsize: usize,
     nblocks: usize,
     t: check::Target,
-) -> SymOffset {
-    let (lo, starts_len) = strided_span::<T>(routine, "nblocks", base, stride, nblocks);
+) -> Strided {
+    strided_span::<T>(routine, "nblocks", base, stride, nblocks);
     let block = check::bytes(routine, "bsize", bsize, size_of::<T>());
-    let len = (starts_len - size_of::<T>())
-        .checked_add(block)
-        .unwrap_or_else(|| check::too_large(routine, "bsize", bsize));
-    check::remote(rt, routine, name, lo, len, t);
-    check::remote(rt, routine, name, base, block, t)
+    let (lo, len) =
+        span(base, stride, nblocks, size_of::<T>(), block).unwrap_or_else(|| check::too_large(routine, "bsize", bsize));
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, name, lo, len, ("nblocks", nblocks));
+    }
+    let span = (check::remote(rt, routine, name, lo, len, t), len);
+    let first = check::remote(rt, routine, name, base, block, t);
+    Strided { first, span }
 }
 
 /// `shmem_TYPE_ibput` (OpenSHMEM 1.6): block `i` of `source` (blocks `sst`
@@ -264,15 +418,29 @@ pub fn ibput<T: ShmemType>(
     if nblocks == 0 || bsize == 0 {
         return;
     }
-    let off = block_strided::<T>(rt, routine, "dest", dest as usize, dst, bsize, nblocks, t);
+    let at = block_strided::<T>(rt, routine, "dest", dest as usize, dst, bsize, nblocks, t);
     check::local(routine, "source", source, true);
-    let block = bsize * size_of::<T>();
-    for i in 0..nblocks as isize {
-        let to = SymOffset((off.0 as isize + i * dst * size_of::<T>() as isize) as usize);
-        // SAFETY: every destination block is inside a segment (checked); the
-        // source blocks are the caller's local buffer.
-        unsafe { rt.transport.put(t.pe, to, source.offset(i * sst) as *const u8, block) }
+    let (size, block) = (size_of::<T>(), bsize * size_of::<T>());
+    let local = local_span(source as usize, sst, nblocks, size, block);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "source", local.0, local.1, ("nblocks", nblocks));
     }
+    let record = Transfer {
+        routine,
+        count: ("nblocks", nblocks),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: true,
+    };
+    fault::during(&record, || {
+        for i in 0..nblocks as isize {
+            let to = SymOffset((at.first.0 as isize + i * dst * size as isize) as usize);
+            // SAFETY: every destination block is inside a segment (checked);
+            // the source blocks are the caller's local buffer.
+            unsafe { rt.transport.put(t.pe, to, source.offset(i * sst) as *const u8, block) }
+        }
+    })
 }
 
 /// `shmem_TYPE_ibget` (OpenSHMEM 1.6), the mirror of `ibput`.
@@ -292,17 +460,30 @@ pub fn ibget<T: ShmemType>(
     if nblocks == 0 || bsize == 0 {
         return;
     }
-    let off = block_strided::<T>(rt, routine, "source", source as usize, sst, bsize, nblocks, t);
+    let at = block_strided::<T>(rt, routine, "source", source as usize, sst, bsize, nblocks, t);
     check::local(routine, "dest", dest, true);
-    let block = bsize * size_of::<T>();
-    for i in 0..nblocks as isize {
-        let from = SymOffset((off.0 as isize + i * sst * size_of::<T>() as isize) as usize);
-        // SAFETY: every source block is inside a segment (checked); the
-        // destination blocks are the caller's local buffer.
-        unsafe { rt.transport.get(t.pe, from, dest.offset(i * dst) as *mut u8, block) }
+    let (size, block) = (size_of::<T>(), bsize * size_of::<T>());
+    let local = local_span(dest as usize, dst, nblocks, size, block);
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", local.0, local.1, ("nblocks", nblocks));
     }
+    let record = Transfer {
+        routine,
+        count: ("nblocks", nblocks),
+        local,
+        remote: at.span,
+        pe: t.pe,
+        put: false,
+    };
+    fault::during(&record, || {
+        for i in 0..nblocks as isize {
+            let from = SymOffset((at.first.0 as isize + i * sst * size as isize) as usize);
+            // SAFETY: every source block is inside a segment (checked); the
+            // destination blocks are the caller's local buffer.
+            unsafe { rt.transport.get(t.pe, from, dest.offset(i * dst) as *mut u8, block) }
+        }
+    })
 }
-
 #[cfg(test)]
 mod tests {
     use super::super::table::FAMILIES;

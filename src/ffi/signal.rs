@@ -5,11 +5,12 @@
 //! announces (see `Transport::put_signal`); readers load it with acquire
 //! ordering, so the data is visible once the signal is.
 
-use super::check;
 use super::constants::{SHMEM_SIGNAL_ADD, SHMEM_SIGNAL_SET};
 use super::handle::CtxHandle;
+use super::{bounds, check, transfer};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
+use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
 use crate::transport::{Transport, polled};
 use crate::types::{AmoOp, ShmemType, WaitWord};
@@ -67,7 +68,9 @@ pub fn put_signal_nbi<T: ShmemType>(
     put_signal_as::<T, true>(routine, ctx, dest, source, nelems, sig_addr, signal, sig_op, pe)
 }
 
-/// A put with signal, blocking or (`NBI`) completed by the next quiet.
+/// A put with signal, blocking or (`NBI`) completed by the next quiet. Short
+/// transfers (as `rma::put` defines them) go straight to the transport, the
+/// others (and a signal without data) take [`put_signal_bulk`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn put_signal_as<T: ShmemType, const NBI: bool>(
@@ -85,21 +88,81 @@ fn put_signal_as<T: ShmemType, const NBI: bool>(
     let t = check::ctx_target(rt, routine, ctx, pe);
     let op = signal_op(routine, sig_op, signal);
     let sig = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
-    let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
-    let off = if len == 0 {
-        sig
-    } else {
-        check::remote(rt, routine, "dest", dest as usize, len, t)
-    };
-    check::local(routine, "source", source, len > 0);
     let src = source as *const u8;
+    if !transfer::short::<T>(rt, nelems) {
+        let data = (dest as usize, src, nelems, size_of::<T>());
+        return put_signal_bulk::<NBI>(rt, routine, t, data, sig, op);
+    }
+    // Cannot overflow: a short transfer is a few KiB at most.
+    let len = nelems * size_of::<T>();
+    let off = check::remote(rt, routine, "dest", dest as usize, len, t);
+    check::local(routine, "source", source, true);
     // SAFETY: both ranges are inside segments and the signal is aligned
     // (checked); the source is the caller's buffer of nelems elements.
+    unsafe { put_signal_bytes::<NBI>(rt, t.pe, off, src, len, sig, op) }
+}
+
+/// [`put_signal_as`] of no data, or of more than a short transfer: `data`
+/// is the destination, the source, and `nelems` elements of a size. The
+/// copy runs with its record for the fault handler (`runtime::fault`).
+#[inline(never)]
+fn put_signal_bulk<const NBI: bool>(
+    rt: &Runtime,
+    routine: &'static str,
+    t: check::Target,
+    data: (usize, *const u8, usize, usize),
+    sig: SymOffset,
+    op: AmoOp<u64>,
+) {
+    let (dest, src, nelems, size) = data;
+    let len = check::bytes(routine, "nelems", nelems, size);
+    if len == 0 {
+        // SAFETY: the signal is an aligned word inside a segment (checked);
+        // no data is read.
+        return unsafe { put_signal_bytes::<NBI>(rt, t.pe, sig, src, 0, sig, op) };
+    }
+    if rt.config.check_bounds {
+        bounds::within(rt, routine, "dest", dest, len, ("nelems", nelems));
+        bounds::within(rt, routine, "source", src as usize, len, ("nelems", nelems));
+    }
+    let off = check::remote(rt, routine, "dest", dest, len, t);
+    check::local(routine, "source", src, true);
+    let record = Transfer {
+        routine,
+        count: ("nelems", nelems),
+        local: (src as usize, len),
+        remote: (off, len),
+        pe: t.pe,
+        put: true,
+    };
+    // SAFETY: as in put_signal_as.
+    fault::during(&record, || unsafe {
+        put_signal_bytes::<NBI>(rt, t.pe, off, src, len, sig, op)
+    })
+}
+
+/// The transport's put of `len` bytes from `src` to `off` on `pe`, then the
+/// update `op` of the signal at `sig` there.
+///
+/// # Safety
+/// `off` and `len` within a segment, `sig` an aligned word of one, `src`
+/// readable for `len` bytes.
+#[inline(always)]
+unsafe fn put_signal_bytes<const NBI: bool>(
+    rt: &Runtime,
+    pe: usize,
+    off: SymOffset,
+    src: *const u8,
+    len: usize,
+    sig: SymOffset,
+    op: AmoOp<u64>,
+) {
+    // SAFETY: the caller's contract.
     unsafe {
         if NBI {
-            rt.transport.put_signal_nbi(t.pe, off, src, len, sig, op)
+            rt.transport.put_signal_nbi(pe, off, src, len, sig, op)
         } else {
-            rt.transport.put_signal(t.pe, off, src, len, sig, op);
+            rt.transport.put_signal(pe, off, src, len, sig, op);
         }
     }
 }

@@ -1,52 +1,14 @@
 //! What the hang report may learn about a PE's memory from outside: the name
-//! of the global variable at an address (the program's ELF symbol table, or
-//! its dynamic one when stripped) and the current value of a word
+//! of the global variable at an address (the program's symbols, see
+//! [`super::symbols`]) and the current value of a word
 //! (`process_vm_readv`, allowed for the PE's parent and, where the system
 //! permits, for its user).
 
+use super::symbols::Symbols;
 use super::{Life, Lookup};
-use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// A program's data symbols, sorted by address (link-time addresses).
-struct Table {
-    /// Link-time address of the first loadable segment.
-    first_load: u64,
-    syms: Vec<(u64, u64, String)>,
-}
-
-impl Table {
-    fn load(path: &Path) -> Option<Table> {
-        let data = std::fs::read(path).ok()?;
-        let file = object::File::parse(&*data).ok()?;
-        let first_load = file.segments().map(|s| s.address()).min()?;
-        let mut syms: Vec<(u64, u64, String)> = file
-            .symbols()
-            .chain(file.dynamic_symbols())
-            .filter(|s| matches!(s.kind(), SymbolKind::Data | SymbolKind::Tls | SymbolKind::Unknown))
-            .filter(|s| s.address() != 0 && s.is_definition())
-            .filter_map(|s| Some((s.address(), s.size(), s.name().ok()?.to_string())))
-            .filter(|(_, _, n)| !n.is_empty() && !n.starts_with('$'))
-            .collect();
-        syms.sort();
-        syms.dedup_by(|a, b| a.0 == b.0 && a.2 == b.2);
-        Some(Table { first_load, syms })
-    }
-
-    /// "flag", or "grid+24" inside an array.
-    fn name(&self, vaddr: u64) -> Option<String> {
-        let i = self.syms.partition_point(|s| s.0 <= vaddr).checked_sub(1)?;
-        let (start, size, name) = &self.syms[i];
-        let off = vaddr - start;
-        match off {
-            0 => Some(name.clone()),
-            _ if off < (*size).max(1) => Some(format!("{name}+{off}")),
-            _ => None,
-        }
-    }
-}
 
 /// Where the segments lie in the job's memory file (its header's words).
 #[derive(Clone, Copy, Debug, Default)]
@@ -86,7 +48,7 @@ impl FileLayout {
 pub struct ProcLookup {
     pids: Vec<i32>,
     layout: FileLayout,
-    tables: RefCell<HashMap<PathBuf, Option<std::rc::Rc<Table>>>>,
+    tables: RefCell<HashMap<PathBuf, Option<std::rc::Rc<Symbols>>>>,
 }
 
 impl ProcLookup {
@@ -107,11 +69,11 @@ impl ProcLookup {
         self.layout.place(m.offset + (addr - m.lo))
     }
 
-    fn table(&self, exe: &Path) -> Option<std::rc::Rc<Table>> {
+    fn table(&self, exe: &Path) -> Option<std::rc::Rc<Symbols>> {
         self.tables
             .borrow_mut()
             .entry(exe.to_path_buf())
-            .or_insert_with(|| Table::load(exe).map(std::rc::Rc::new))
+            .or_insert_with(|| Symbols::load(exe).map(std::rc::Rc::new))
             .clone()
     }
 }

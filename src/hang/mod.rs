@@ -18,6 +18,7 @@
 
 pub mod diagnose;
 pub mod lookup;
+pub mod symbols;
 
 use crate::job::{AWAITED_MAX, Control, PeState, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
 use crate::wait::stuck::{Kind, SIGNED};

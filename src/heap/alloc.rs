@@ -35,13 +35,21 @@ pub struct Allocator {
     capacity: usize,
     /// offset -> length of free blocks; never two adjacent.
     free: BTreeMap<usize, usize>,
-    /// offset -> length of allocated blocks.
-    used: BTreeMap<usize, usize>,
+    /// offset -> allocated block.
+    used: BTreeMap<usize, Block>,
     /// Starts of freed blocks whose memory no later block has taken: a
     /// pointer there was an allocation once (`shmem_realloc` of it is
     /// tolerated, see `ffi::memory::realloc`). At most one per free block
     /// granule, so bounded by the heap.
     freed: BTreeSet<usize>,
+}
+
+/// An allocated block: its length (rounded up to [`MIN_ALIGN`]) and the
+/// bytes the program asked for, the object's size (`SHMEM_CHECK_BOUNDS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Block {
+    len: usize,
+    asked: usize,
 }
 
 /// Why an allocation failed, for `SHMEM_DEBUG`.
@@ -117,7 +125,13 @@ impl Allocator {
         if end < off + len {
             self.free.insert(end, off + len - end);
         }
-        self.used.insert(start, size);
+        self.used.insert(
+            start,
+            Block {
+                len: size,
+                asked: requested,
+            },
+        );
         self.claim(start, size);
         Ok(start)
     }
@@ -151,20 +165,28 @@ impl Allocator {
 
     /// Length of the block allocated at `off`, if one is.
     pub fn block_len(&self, off: usize) -> Option<usize> {
-        self.used.get(&off).copied()
+        self.used.get(&off).map(|b| b.len)
     }
 
     /// The allocated block that contains offset `off` (start, length), if any.
     pub fn block_containing(&self, off: usize) -> Option<(usize, usize)> {
-        let (&start, &len) = self.used.range(..=off).next_back()?;
-        (off < start + len).then_some((start, len))
+        let (&start, b) = self.used.range(..=off).next_back()?;
+        (off < start + b.len).then_some((start, b.len))
+    }
+
+    /// The object allocated in the block that contains offset `off`: its
+    /// start and the bytes asked for (`off` may lie past them, in the
+    /// rounding of the block).
+    pub fn object_containing(&self, off: usize) -> Option<(usize, usize)> {
+        let (&start, b) = self.used.range(..=off).next_back()?;
+        (off < start + b.len).then_some((start, b.asked))
     }
 
     /// Frees the block at `off`; returns its length, or `None` if no block
     /// starts there.
     pub fn free(&mut self, off: usize) -> Option<usize> {
         changed();
-        let len = self.used.remove(&off)?;
+        let len = self.used.remove(&off)?.len;
         self.insert_free(off, len);
         self.freed.insert(off);
         Some(len)
@@ -188,15 +210,16 @@ impl Allocator {
     /// space after it allows. Returns false (and changes nothing) otherwise.
     pub fn resize_in_place(&mut self, off: usize, size: usize) -> bool {
         changed();
-        let Some(&old) = self.used.get(&off) else {
+        let Some(old) = self.used.get(&off).map(|b| b.len) else {
             return false;
         };
         let Some(new) = size.max(1).checked_next_multiple_of(MIN_ALIGN) else {
             return false;
         };
+        let block = Block { len: new, asked: size };
         if new <= old {
+            self.used.insert(off, block);
             if new < old {
-                self.used.insert(off, new);
                 self.insert_free(off + new, old - new);
             }
             return true;
@@ -205,7 +228,7 @@ impl Allocator {
         match self.free.get(&end).copied() {
             Some(flen) if old + flen >= new => {
                 self.free.remove(&end);
-                self.used.insert(off, new);
+                self.used.insert(off, block);
                 self.claim(end, new - old);
                 if old + flen > new {
                     self.free.insert(off + new, old + flen - new);
@@ -223,7 +246,7 @@ impl Allocator {
 
     /// Bytes currently allocated.
     pub fn used_bytes(&self) -> usize {
-        self.used.values().sum()
+        self.used.values().map(|b| b.len).sum()
     }
 
     /// Frees everything (re-initialisation after `shmem_finalize`).
@@ -250,6 +273,13 @@ mod tests {
         assert_eq!(a.block_containing(y + 127), Some((y, 128)));
         assert_eq!(a.block_containing(y + 128), None, "free space between y and z");
         assert_eq!(a.block_containing(z), Some((z, 64)));
+        assert_eq!(
+            a.object_containing(y + 127),
+            Some((y, 100)),
+            "the object is what was asked for"
+        );
+        assert_eq!(a.object_containing(x), Some((x, 10)));
+        assert_eq!(a.object_containing(y + 128), None);
         // Same calls on a fresh allocator give the same offsets.
         let mut b = Allocator::new(1 << 20);
         assert_eq!(
@@ -309,6 +339,11 @@ mod tests {
         assert!(!a.resize_in_place(x, 2000), "y is in the way");
         assert!(a.resize_in_place(x, 100));
         assert_eq!(a.block_len(x), Some(128));
+        assert_eq!(
+            a.object_containing(x),
+            Some((x, 100)),
+            "resizing sets the object's size"
+        );
         assert_eq!(a.alloc(64, 1), Ok(128), "shrinking freed the tail");
         let _ = y;
     }

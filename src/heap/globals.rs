@@ -86,6 +86,26 @@ pub fn program_data() -> Option<DataRange> {
     s.found
 }
 
+/// How far the main program is loaded from its link-time addresses (0 for
+/// an executable that is not position-independent): a symbol's address in
+/// this process is its link-time address plus this.
+pub fn load_bias() -> usize {
+    unsafe extern "C" fn first(
+        info: *mut libc::dl_phdr_info,
+        _size: libc::size_t,
+        data: *mut libc::c_void,
+    ) -> libc::c_int {
+        // SAFETY: dl_iterate_phdr passes a valid info and the `usize` we gave it.
+        unsafe { *(data as *mut usize) = (*info).dlpi_addr as usize };
+        // The first object reported is the main program: stop there.
+        1
+    }
+    let mut bias = 0usize;
+    // SAFETY: `first` matches the callback type and only writes `bias` during the call.
+    unsafe { libc::dl_iterate_phdr(Some(first), &mut bias as *mut usize as *mut libc::c_void) };
+    bias
+}
+
 /// Moves the program's data into the file at `offset` and maps it back in place.
 /// `alias` is this process's existing mapping of that file region.
 ///

@@ -247,6 +247,11 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         seg_offset,
         peer_budget(&config, file_pes.len(), stride, page),
     );
+    // Under SHMEM_CHECK_BOUNDS no transfer is short: every one is checked.
+    let short_elems = match config.check_bounds {
+        true => [0; 5],
+        false => std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
+    };
     Ok(World {
         mpi: session,
         me,
@@ -260,6 +265,7 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         policy,
         thread_level: AtomicI32::new(0),
         tables,
+        short_elems,
     })
 }
 

@@ -19,6 +19,7 @@
 
 mod background;
 pub mod bootstrap;
+pub mod fault;
 mod net_watch;
 mod node_watch;
 mod progress;
@@ -180,6 +181,8 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         }
         node_watch::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         net_watch::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+        // After MPI's start-up, whose handlers it then chains to.
+        fault::install();
         rt
     } else {
         // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
@@ -450,6 +453,15 @@ pub fn abort_job(status: i32) -> ! {
         }
     }
     std::process::exit(status)
+}
+
+/// [`abort_job`] from a signal handler, after a fault was reported: only its
+/// async-signal-safe part (no `MPI_Abort`, exit hooks or stream flushes).
+fn abort_from_signal(status: i32) -> ! {
+    EXITING.store(true, Ordering::SeqCst);
+    set_my_state(PeState::Failed);
+    // SAFETY: _exit is async-signal-safe and never returns.
+    unsafe { libc::_exit(status) }
 }
 
 /// `shmem_global_exit`: ends the whole job with `status`.
