@@ -149,7 +149,7 @@ const DEFAULT_COMPONENTS: &[&str] = &[
 const REMOTE_ITERS: &[(&str, &str)] = &[
     ("unit/team_churn", "1000"),
     ("unit/aset_legacy_idiom", "150"),
-    ("unit/amo_every_width", "8"),
+    ("unit/amo_every_width", "5"),
 ];
 
 /// Programs about pSync whose directives do not name the strategies
