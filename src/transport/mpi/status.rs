@@ -12,7 +12,9 @@
 //! [`Exchange::tick`] (from `progress`, which every wait of a job across
 //! nodes calls), into a table of this process. Nothing is sent by a PE that
 //! is not blocked for a second, so a job that runs pays one clock read per
-//! `progress` call.
+//! `progress` call; but an empty message to each of those PEs at start-up,
+//! so that MPI connects the pair while the network is up (a first message
+//! during an outage is fatal to Open MPI's TCP transport).
 
 use super::shim::Shim;
 use crate::job::{AWAITED_MAX, Control, ROUTINE_BYTES, monotonic_ns};
@@ -196,6 +198,13 @@ impl Exchange {
             }
         }
         let _ = HEARD.set((0..node_of.len()).map(|_| Mutex::new(None)).collect());
+        // An empty message to each, now: MPI connects a pair of processes
+        // when it first talks, and a first message sent while the network
+        // is down is fatal to Open MPI's TCP transport ("Unable to connect
+        // to the peer"), where one on a connection made meanwhile waits.
+        for &pe in &observers {
+            let _ = shim.status_send(pe, &[]);
+        }
         Exchange {
             shim,
             control,
