@@ -187,6 +187,26 @@ mod tests {
     use crate::heap::segment::{create_memfd, map_shared, set_len};
     use std::os::fd::AsRawFd;
 
+    /// A job file of `npes` segments `stride` apart, mapped whole, and its
+    /// segments as PE `me` sees them (the mapping must outlive their use).
+    fn job(npes: usize, stride: usize, me: usize) -> (std::os::fd::OwnedFd, segment::Mapping, Segments) {
+        let fd = create_memfd("rshmem-test").unwrap();
+        set_len(fd.as_raw_fd(), (npes * stride) as u64).unwrap();
+        let all = map_shared(&fd, 0, npes * stride).unwrap();
+        let segs = Segments {
+            base: all.ptr,
+            stride,
+            npes,
+            me,
+            data: None,
+            data_len: 0,
+            heap_len: stride,
+            sync_off: stride,
+            sync_len: 0,
+        };
+        (fd, all, segs)
+    }
+
     /// VmPTE of this process, in kB.
     fn vm_pte_kb() -> u64 {
         let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -216,20 +236,7 @@ mod tests {
         // 64 segments 1 GiB + 2 MiB apart (address space only), one page
         // touched in each: two page-table pages per segment until forgotten.
         let (npes, stride, page) = (64usize, (1usize << 30) + (2 << 20), 4096);
-        let fd = create_memfd("rshmem-test").unwrap();
-        set_len(fd.as_raw_fd(), (npes * stride) as u64).unwrap();
-        let all = map_shared(&fd, 0, npes * stride).unwrap();
-        let segs = Segments {
-            base: all.ptr,
-            stride,
-            npes,
-            me: 3,
-            data: None,
-            data_len: 0,
-            heap_len: stride,
-            sync_off: stride,
-            sync_len: 0,
-        };
+        let (fd, _all, segs) = job(npes, stride, 3);
         let tables = PeerTables::new(segs, |_| true, fd, 0, Some(8));
         let at = |pe: usize| segs.base.wrapping_add(pe * stride + 5 * page + 8);
         let before = vm_pte_kb();
@@ -261,20 +268,7 @@ mod tests {
     #[test]
     fn reaching_past_the_budget_forgets() {
         let (npes, stride) = (200usize, 2usize << 20);
-        let fd = create_memfd("rshmem-test").unwrap();
-        set_len(fd.as_raw_fd(), (npes * stride) as u64).unwrap();
-        let all = map_shared(&fd, 0, npes * stride).unwrap();
-        let segs = Segments {
-            base: all.ptr,
-            stride,
-            npes,
-            me: 70,
-            data: None,
-            data_len: 0,
-            heap_len: stride,
-            sync_off: stride,
-            sync_len: 0,
-        };
+        let (fd, _all, segs) = job(npes, stride, 70);
         let tables = PeerTables::new(segs, |pe| pe != 150, fd, 0, Some(10));
         // Itself and PEs already reached cost nothing.
         for _ in 0..3 {

@@ -236,29 +236,12 @@ fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Picture> {
 
 /// "PE 3 is in shmem_finalize (at exit); PEs 0, 1, 2 are in shmem_int_wait_until".
 fn describe(picture: &[(u32, String, u64)]) -> String {
-    use crate::wait::stuck::Kind;
-    let label = |(k, r, _): &(u32, String, u64)| match *k {
-        k if k == Kind::FinalizeAtExit as u32 => "in shmem_finalize (at exit)".to_string(),
-        k if k == Kind::Finalize as u32 => "in shmem_finalize".to_string(),
-        _ => format!("in {r}"),
-    };
-    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-    for (pe, p) in picture.iter().enumerate() {
-        let l = label(p);
-        match groups.iter_mut().find(|g| g.0 == l) {
-            Some(g) => g.1.push(pe),
-            None => groups.push((l, vec![pe])),
-        }
-    }
-    groups.sort_by_key(|g| !g.0.starts_with("in shmem_finalize"));
-    groups
-        .iter()
-        .map(|(l, pes)| match pes.as_slice() {
-            [one] => format!("PE {one} is {l}"),
-            _ => format!("{} are {l}", hang::pes_list(pes)),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    use crate::wait::stuck::{Kind, group_places};
+    group_places(picture.iter().map(|(k, r, _)| match *k {
+        k if k == Kind::FinalizeAtExit as u32 => ("in shmem_finalize (at exit)".to_string(), true),
+        k if k == Kind::Finalize as u32 => ("in shmem_finalize".to_string(), true),
+        _ => (format!("in {r}"), false),
+    }))
 }
 
 /// Prints `lines`, each prefixed with `label`, in one write: the MPI

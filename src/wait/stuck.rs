@@ -235,15 +235,25 @@ pub fn judge(s: &Snapshot) -> Verdict {
 /// "PE 2 is in shmem_finalize (at exit); PEs 0, 1, 3 are in shmem_barrier_all":
 /// PEs grouped by place, finalizers first, then in order of their first PE.
 pub fn describe(s: &Snapshot) -> String {
-    let mut groups: Vec<(bool, String, Vec<usize>)> = Vec::new();
-    for (pe, p) in s.pes.iter().enumerate() {
+    group_places(s.pes.iter().enumerate().map(|(pe, p)| {
         let label = match p.state {
             PeState::Absent if on_other_node(pe) => "on another node (not seen from here)".into(),
             _ => p.label(),
         };
+        (label, p.finalizer(s))
+    }))
+}
+
+/// PEs grouped by place, in PE order: `places` gives each PE's place ("in
+/// shmem_barrier_all") and whether it is a finalizer; finalizers' groups come
+/// first, then in order of their first PE. Also the words of the node
+/// watcher's verdict across nodes (`runtime::node_watch`).
+pub fn group_places(places: impl Iterator<Item = (String, bool)>) -> String {
+    let mut groups: Vec<(bool, String, Vec<usize>)> = Vec::new();
+    for (pe, (label, finalizer)) in places.enumerate() {
         match groups.iter_mut().find(|g| g.1 == label) {
             Some(g) => g.2.push(pe),
-            None => groups.push((p.finalizer(s), label, vec![pe])),
+            None => groups.push((finalizer, label, vec![pe])),
         }
     }
     groups.sort_by_key(|g| !g.0); // stable: keeps first-PE order within each part
