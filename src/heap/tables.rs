@@ -239,30 +239,34 @@ mod tests {
         let (fd, _all, segs) = job(npes, stride, 3);
         let tables = PeerTables::new(segs, |_| true, fd, 0, Some(8));
         let at = |pe: usize| segs.base.wrapping_add(pe * stride + 5 * page + 8);
-        let before = vm_pte_kb();
-        for pe in 0..npes {
-            // SAFETY: a word inside segment pe of the live mapping.
-            unsafe { at(pe).write_volatile(pe as u8 + 1) };
+        // Other tests of this process map, touch and free memory meanwhile
+        // (a CI run saw 72, 612, then 116 kB), so the level is not compared
+        // and a measurement spoiled by them is taken again: the touches
+        // must add about 512 kB of tables and forgetting must take at least
+        // 400 of them away, in one of three tries.
+        let mut seen = Vec::new();
+        for round in 0..3u8 {
+            let before = vm_pte_kb();
+            for pe in 0..npes {
+                // SAFETY: a word inside segment pe of the live mapping.
+                unsafe { at(pe).write_volatile(pe as u8 + round + 1) };
+            }
+            let touched = vm_pte_kb();
+            tables.forget();
+            let forgotten = vm_pte_kb();
+            for pe in 0..npes {
+                // SAFETY: as above; the page comes back from the file.
+                assert_eq!(unsafe { at(pe).read_volatile() }, pe as u8 + round + 1);
+            }
+            assert_eq!(tables.remaps(), u64::from(round) + 1);
+            seen.push((before, touched, forgotten));
+            let took = touched.saturating_sub(before);
+            let freed = touched.saturating_sub(forgotten);
+            if took >= 100 * 4 && freed >= 100 * 4 {
+                return;
+            }
         }
-        let touched = vm_pte_kb();
-        assert!(touched >= before + 100 * 4, "{before} kB then {touched} kB");
-        tables.forget();
-        let forgotten = vm_pte_kb();
-        // Other tests of this process may map memory meanwhile: compare
-        // what went away with what the touches took.
-        assert!(
-            touched.saturating_sub(forgotten) >= 100 * 4,
-            "{before} kB, {touched} kB, then {forgotten} kB"
-        );
-        assert!(
-            forgotten <= before + 6 * 4,
-            "{before} kB, {touched} kB, then {forgotten} kB"
-        );
-        for pe in 0..npes {
-            // SAFETY: as above; the page comes back from the file.
-            assert_eq!(unsafe { at(pe).read_volatile() }, pe as u8 + 1);
-        }
-        assert_eq!(tables.remaps(), 1);
+        panic!("VmPTE before, touched, forgotten (kB): {seen:?}");
     }
 
     #[test]
