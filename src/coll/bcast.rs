@@ -37,6 +37,18 @@
 //! order, and the receiver makes the same calls in the same order, so the
 //! counts agree and the next message is its call's; a header with another
 //! length means the PEs disagree on `nelems`, which is reported.
+//!
+//! On a team's inbox the header also names the root and the call (the
+//! team's count of one-round calls, `ring::Tag`), so that members that name
+//! different roots are told instead of returning their own data: a receiver
+//! compares the header of the message it takes with its own root and call;
+//! a root, once its pushes are visible (after the fence of its wake-ups),
+//! looks at the next cell from every other member in its own inbox, and a
+//! message of this call there is a member that took itself for the root too
+//! (of two such roots, the one that looks last sees the other's message); a
+//! waiting receiver looks at those cells too now and then, for a root it does
+//! not wait for. None of it costs a message: the root reads lines of its own
+//! inbox.
 
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
@@ -45,9 +57,11 @@
 //! every word has one sender, so these run only on pairwise locations, where
 //! each pair of PEs has its own.
 
+use super::Coll;
+use super::inbox::{self, Disagreement};
 use super::registry::Bcast;
+use super::ring::{self, Tag};
 use super::topology::{self, Flow};
-use super::{Coll, inbox, ring};
 use crate::heap::SymOffset;
 use std::sync::atomic::Ordering;
 
@@ -119,7 +133,7 @@ pub fn eager_fits(n: usize, len: usize) -> bool {
     len <= max && inbox::fits(n, len)
 }
 
-/// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
+/// Eager broadcast of an active set; see the module comment. `inbox` is the pSync's inbox
 /// (`INBOX_BYTES` on every member, checked by the caller), and
 /// `eager_fits(n, len)` holds. The root's dest is left alone (the active-set
 /// routines do not update it). A receiver whose `len` differs from the
@@ -131,32 +145,49 @@ pub fn eager(
     inbox: SymOffset,
     len: usize,
     root: usize,
-) -> Result<(), ring::Mismatch> {
+) -> Result<(), Disagreement> {
     if !inbox::members_share_memory(c) {
         linear(c, dest, source, len, root, &|| {});
         return Ok(());
     }
-    eager_rings(c, dest, source, inbox, len, root)
+    eager_rings(c, (dest, source), (inbox, None), len, root)
 }
 
-/// [`eager`] once [`inbox::members_share_memory`] holds.
+/// Polls of a waiting receiver between two looks for a member that took
+/// itself for the root (`claim`), which reads a line per member.
+const CLAIM_POLLS: u32 = 16;
+
+/// [`eager`] once [`inbox::members_share_memory`] holds; `call` is the
+/// number of this call among the team's one-round calls on a team's inbox
+/// (`TeamSync::inbox_calls`), `None` on an active set's pSync, whose calls
+/// are not counted: there the tags carry the length only and nothing else
+/// is compared. Err: what a member sent instead of this PE's message, or
+/// the message of a member that takes itself for the root of this call too.
 pub fn eager_rings(
     c: &Coll<'_>,
-    dest: SymOffset,
-    source: SymOffset,
-    inbox: SymOffset,
+    (dest, source): (SymOffset, SymOffset),
+    (inbox, call): (SymOffset, Option<u64>),
     len: usize,
     root: usize,
-) -> Result<(), ring::Mismatch> {
+) -> Result<(), Disagreement> {
     let r = c.g.rank;
     let ring_of = |k: usize| inbox::ring_between(c, inbox, root, k);
     let cur = ring::cursors(inbox.0, c.rt.npes);
     let total = ring::cells(len);
+    let tag = call.map_or(Tag::len_only(len), |call| Tag::new(len, Some(root), call));
     if r == root {
         // SAFETY: the root's source, len bytes (checked by the caller), which
         // the user leaves alone during the call.
         let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
-        send(c, src, total, cur, ring_of);
+        send(c, src, tag, cur, ring_of);
+        // After the fence of send's wake-ups: a member that took itself for
+        // the root pushed before its own look, so one of the two sees the
+        // other's message.
+        if call.is_some()
+            && let Some(d) = claim(c, inbox, cur, tag, root)
+        {
+            return Err(d);
+        }
     } else {
         // SAFETY: this PE's dest, len bytes (checked by the caller); nobody
         // else writes it: that is what the inbox is for.
@@ -165,20 +196,51 @@ pub fn eager_rings(
         let start = from.load(Ordering::Relaxed);
         let ring = ring_of(r);
         let mut got = 0;
+        let (mut polls, mut claimed) = (0u32, None);
         while got < total {
-            if !ring.arrived(start, len, got) {
+            if !ring.arrived(start, tag, got) {
                 if got > 0 {
                     // Room freed so far may be what the root waits for.
                     wake(c, root);
                 }
                 c.wait_for(
-                    || ring.arrived(start, len, got),
+                    || {
+                        if ring.arrived(start, tag, got) {
+                            return true;
+                        }
+                        polls += 1;
+                        if call.is_some() && polls % CLAIM_POLLS == 1 {
+                            claimed = claim(c, inbox, cur, tag, root);
+                        }
+                        claimed.is_some()
+                    },
                     std::iter::once(root),
                     || format!("cell {got} of {total} of a {len}-byte message in the broadcast inbox from rank {root}"),
                     String::new,
                 );
+                if let Some(d) = claimed {
+                    return Err(d);
+                }
             }
-            got += ring.pop(start, dst, got)?;
+            match ring.pop(start, dst, got, tag) {
+                Ok(k) => got += k,
+                // Not this call's message: rather a member that broadcast in
+                // it, if one did, than the root that did not.
+                Err(m) if call.is_some() && m.found.call() != tag.call() => {
+                    return Err(claim(c, inbox, cur, tag, root).unwrap_or(Disagreement {
+                        from: root,
+                        found: m.found,
+                        expected: tag,
+                    }));
+                }
+                Err(m) => {
+                    return Err(Disagreement {
+                        from: root,
+                        found: m.found,
+                        expected: tag,
+                    });
+                }
+            }
         }
         from.store(start + total as u64, Ordering::Relaxed);
         wake(c, root);
@@ -186,9 +248,28 @@ pub fn eager_rings(
     Ok(())
 }
 
+/// A member other than this PE and `root` that broadcast in this PE's call
+/// (the call of `mine`) as a root of its own: the next message from it in
+/// this PE's inbox is a broadcast of this call. (A member that ran ahead
+/// sends a later call's number; one that is in this call as a receiver
+/// sends nothing.)
+fn claim(c: &Coll<'_>, inbox: SymOffset, cur: &ring::Cursors, mine: Tag, root: usize) -> Option<Disagreement> {
+    let r = c.g.rank;
+    (0..c.g.size).filter(|&k| k != r && k != root).find_map(|k| {
+        let at = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
+        let found = inbox::ring_between(c, inbox, k, r).peek(at)?;
+        (found.call() == mine.call() && found.root().is_some()).then_some(Disagreement {
+            from: k,
+            found,
+            expected: mine,
+        })
+    })
+}
+
 /// The root's side of [`eager`]: every receiver's ring gets the message;
 /// receivers whose ring is full are served as room appears, in turn.
-fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: impl Fn(usize) -> ring::Ring) {
+fn send(c: &Coll<'_>, src: &[u8], tag: Tag, cur: &ring::Cursors, ring_of: impl Fn(usize) -> ring::Ring) {
+    let total = ring::cells(src.len());
     let (root, n) = (c.g.rank, c.g.size);
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
     // (rank, cells written) of the receivers not yet served in full.
@@ -198,7 +279,7 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
         ring_of(k).prefetch_push(start(k), total, 0);
     }
     for k in (0..n).filter(|&k| k != root) {
-        let done = ring_of(k).push(start(k), src, 0);
+        let done = ring_of(k).push(start(k), src, 0, tag);
         if done < total {
             rest.push((k, done));
         }
@@ -215,7 +296,7 @@ fn send(c: &Coll<'_>, src: &[u8], total: usize, cur: &ring::Cursors, ring_of: im
             String::new,
         );
         for (k, done) in rest.iter_mut() {
-            *done += ring_of(*k).push(start(*k), src, *done);
+            *done += ring_of(*k).push(start(*k), src, *done, tag);
         }
         inbox::wake_all(c, rest.iter().map(|&(k, _)| k));
         rest.retain(|&(_, done)| done < total);
