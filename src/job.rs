@@ -127,8 +127,10 @@ pub struct PeSlot {
 }
 
 /// Where a PE was last seen, for waiters deciding between spinning and giving
-/// up their core when PEs outnumber cores (see `coll::barrier::world`).
-/// Written only by the PE itself; hints, never relied on for correctness.
+/// up their core when PEs outnumber cores (see `coll::barrier::world`), and
+/// what it passed to the allocation routine of a world barrier.
+/// Written only by the PE itself; hints, never relied on for correctness
+/// (the allocation's arguments only for finding a mistake).
 #[repr(C)]
 #[derive(Default)]
 pub struct Whereabouts {
@@ -138,6 +140,26 @@ pub struct Whereabouts {
     pub cpu: AtomicU32,
     /// The finalize rendezvous episode this PE last arrived at, plus one.
     pub finalize_arrived: AtomicU32,
+    /// The arguments of the allocation routine (`shmem_malloc` and the
+    /// others) whose barrier this PE arrived at, by the parity of the
+    /// barrier's episode: written before arriving, read by the other PEs
+    /// once the barrier completes, and not written again before the next
+    /// barrier but one, which nobody passes before every PE has read
+    /// (`transport::shm`, `rendezvous_agreeing`). In the same line as
+    /// `arrived`, which the PE writes at every barrier anyway.
+    pub agreed: [AgreedWords; 2],
+}
+
+/// One [`Whereabouts::agreed`] entry.
+#[repr(C)]
+#[derive(Default)]
+pub struct AgreedWords {
+    /// The barrier episode the entry is for, plus one (0: none yet).
+    pub episode: AtomicU32,
+    /// What the routine is (the caller's code, never 0).
+    pub kind: AtomicU32,
+    /// Its arguments.
+    pub args: [AtomicU64; 2],
 }
 
 /// Longest routine name kept in [`PlaceWords::routine`] (longer ones are cut).
@@ -388,6 +410,8 @@ mod tests {
         // bell) is then a shift, not a multiplication.
         assert!(std::mem::size_of::<PeSlot>().is_power_of_two());
         assert_eq!(std::mem::size_of::<PlaceWords>(), 128);
+        // The allocation's arguments share the line of `arrived`.
+        assert!(std::mem::size_of::<Whereabouts>() <= 64);
         let s = Shape {
             cmp: 6,
             word: 0x108,

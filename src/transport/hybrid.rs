@@ -35,7 +35,7 @@
 use super::mpi::Remote;
 use super::mpi::shim::Comm;
 use super::shm::{SharedMemory, arrived, counters};
-use super::{Atomicity, Pe, Rendezvous, Transport};
+use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport};
 use crate::heap::SymOffset;
 use crate::job::Control;
 use crate::types::{AmoOp, AtomicWord};
@@ -368,6 +368,23 @@ impl Transport for Hybrid {
         match &self.nodes {
             None => self.shm.rendezvous(waiter, which, post),
             Some(n) => leader_rendezvous(n, waiter, which, post),
+        }
+    }
+
+    /// Compared on one node only: across nodes PE 0's words are not in this
+    /// node's control block, and fetching them would cost a message.
+    fn rendezvous_agreeing<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+        mine: &Agreed,
+    ) -> Option<Disagreed> {
+        match &self.nodes {
+            None => self.shm.rendezvous_agreeing(waiter, post, mine),
+            Some(n) => {
+                leader_rendezvous(n, waiter, Rendezvous::Barrier, post);
+                None
+            }
         }
     }
 }

@@ -9,7 +9,9 @@
 //! trait's defaults). `progress` has nothing to do. The node-wide state lives
 //! in the control block of the job file: the bells (woken by [`wake`] and
 //! after each write), the CPU each PE was last seen on (the waits' hint), and
-//! the counters of the world rendezvous ([`rendezvous`]).
+//! the counters of the world rendezvous ([`rendezvous`]), and the arguments
+//! of the allocation a world barrier is for, which the PEs compare there
+//! ([`rendezvous_agreeing`]).
 //!
 //! Ordering (see docs/memory-model.md): a put is complete when its stores have
 //! been issued; `notify` then executes a sequentially consistent fence (x86-64
@@ -19,8 +21,9 @@
 //!
 //! [`wake`]: Transport::wake
 //! [`rendezvous`]: Transport::rendezvous
+//! [`rendezvous_agreeing`]: Transport::rendezvous_agreeing
 
-use super::{Atomicity, Pe, Rendezvous, Transport, copy_strided};
+use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::{Control, JobHeader, Whereabouts};
 use crate::types::{AmoOp, AtomicWord};
@@ -220,6 +223,17 @@ impl Transport for SharedMemory {
 
     /// The counter rendezvous in the control block ([`counter_rendezvous`]).
     fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+        counter_rendezvous(&self.control, self.segs.me, waiter, (which, None), post, || {});
+    }
+
+    /// The counter rendezvous, comparing `mine` in the control block.
+    fn rendezvous_agreeing<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+        mine: &Agreed,
+    ) -> Option<Disagreed> {
+        let which = (Rendezvous::Barrier, Some(mine));
         counter_rendezvous(&self.control, self.segs.me, waiter, which, post, || {})
     }
 }
@@ -268,14 +282,19 @@ const BARRIER_SPINS: u32 = 256;
 /// `progress` runs on every poll (the shared-memory transport has none; the
 /// checking transport serves its mailboxes there). Shared by both, because the
 /// control block is the job's, not any PE's memory.
+///
+/// With `agree` (an allocation's arguments; see
+/// [`rendezvous_agreeing`](Transport::rendezvous_agreeing)), the PE writes
+/// them beside its arrival word before arriving and, once the barrier has
+/// completed, compares them with PE 0's ([`compare`]).
 pub(super) fn counter_rendezvous<'p>(
     control: &Control,
     me: usize,
     waiter: &Waiter<'_>,
-    which: Rendezvous,
+    (which, agree): (Rendezvous, Option<&Agreed>),
     post: impl FnOnce(u32) -> Option<Post<'p>>,
     progress: impl Fn(),
-) {
+) -> Option<Disagreed> {
     let npes = control.npes() as u32;
     let h = control.header();
     let (count, episodes) = counters(which, h);
@@ -284,6 +303,9 @@ pub(super) fn counter_rendezvous<'p>(
     let w = &control.slot(me).whereabouts;
     if shared_cores > 0 {
         locate(w);
+    }
+    if let Some(a) = agree {
+        publish(w, episode, a);
     }
     // Read by waiters deciding whether to spin (when PEs share cores) and by
     // hang reports (which PEs a barrier waits for), so stored always.
@@ -296,7 +318,7 @@ pub(super) fn counter_rendezvous<'p>(
         for pe in 0..control.npes() {
             notify(&control.slot(pe).wake.sync);
         }
-        return;
+        return agree.and_then(|a| compare(control, me, episode, a));
     }
     let done = || {
         progress();
@@ -314,7 +336,8 @@ pub(super) fn counter_rendezvous<'p>(
     };
     let post = post(episode);
     if shared_cores == 0 {
-        return waiter.wait_at(|| post, done, describe);
+        waiter.wait_at(|| post, done, describe);
+        return agree.and_then(|a| compare(control, me, episode, a));
     }
     let may_spin = || {
         // The count is reset to 0 just before the episode advances, so a
@@ -331,5 +354,48 @@ pub(super) fn counter_rendezvous<'p>(
             arrived(which, w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
         })
     };
-    waiter.wait_hinted(|| post, done, may_spin, BARRIER_SPINS, describe)
+    waiter.wait_hinted(|| post, done, may_spin, BARRIER_SPINS, describe);
+    agree.and_then(|a| compare(control, me, episode, a))
+}
+
+/// This PE's entry of [`Whereabouts::agreed`] for the barrier at `episode`.
+fn publish(w: &Whereabouts, episode: u32, a: &Agreed) {
+    let e = &w.agreed[(episode & 1) as usize];
+    e.kind.store(a.kind, Ordering::Relaxed);
+    e.args[0].store(a.args[0], Ordering::Relaxed);
+    e.args[1].store(a.args[1], Ordering::Relaxed);
+    e.episode.store(episode.wrapping_add(1), Ordering::Relaxed);
+}
+
+/// PE `pe`'s entry for the barrier at `episode`, if it wrote one. Called
+/// once the barrier has completed (its acquire of the new episode makes every
+/// PE's entry visible); nobody writes that entry again before the next
+/// barrier but one, which needs this PE's arrival at the next.
+fn entry(control: &Control, pe: usize, episode: u32) -> Option<Agreed> {
+    let e = &control.slot(pe).whereabouts.agreed[(episode & 1) as usize];
+    (e.episode.load(Ordering::Relaxed) == episode.wrapping_add(1)).then(|| Agreed {
+        kind: e.kind.load(Ordering::Relaxed),
+        args: [e.args[0].load(Ordering::Relaxed), e.args[1].load(Ordering::Relaxed)],
+    })
+}
+
+/// After the barrier at `episode`: `mine` against PE 0's entry, one line of
+/// PE 0's slot (PE 0 compares nothing). On a difference, every PE's entry,
+/// to find the one PE that reports: the lowest that compared (wrote an
+/// entry) and differs.
+fn compare(control: &Control, me: usize, episode: u32, mine: &Agreed) -> Option<Disagreed> {
+    if me == 0 {
+        return None;
+    }
+    let theirs = entry(control, 0, episode);
+    if theirs.as_ref() == Some(mine) {
+        return None;
+    }
+    let first = (1..control.npes())
+        .find(|&pe| entry(control, pe, episode).is_some_and(|e| Some(e) != theirs))
+        .unwrap_or(me);
+    Some(Disagreed {
+        theirs,
+        report: first == me,
+    })
 }

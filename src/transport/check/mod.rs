@@ -74,7 +74,7 @@ mod serve;
 #[cfg(test)]
 mod tests;
 
-use super::{Atomicity, Pe, Rendezvous, Transport, copy_strided};
+use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
 use crate::types::{AmoOp, AtomicWord};
@@ -386,6 +386,18 @@ impl Transport for Checking {
     /// Shared memory's counter rendezvous in the control block (job
     /// infrastructure, not another PE's memory), serving requests while it waits.
     fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+        let which = (which, None);
+        super::shm::counter_rendezvous(&self.control, self.me, waiter, which, post, || self.progress());
+    }
+
+    /// As shared memory's, comparing `mine` in the control block.
+    fn rendezvous_agreeing<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+        mine: &Agreed,
+    ) -> Option<Disagreed> {
+        let which = (Rendezvous::Barrier, Some(mine));
         super::shm::counter_rendezvous(&self.control, self.me, waiter, which, post, || self.progress())
     }
 }
