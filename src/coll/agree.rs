@@ -2,8 +2,10 @@
 //! where a collective already exchanges something that can carry them at no
 //! measurable cost (docs/debugging.md, "Agreement checked always"): an
 //! allocation's arguments ride on its world barrier
-//! ([`barrier_all_agreeing`]), and a team broadcast's root in the header of
-//! its messages through the team's inbox (`bcast`, reported by the C shim).
+//! ([`barrier_all_agreeing`]), a team split's on its agreement step
+//! (`team::Teams::create`, reported by [`split_differs`]), and a team
+//! broadcast's root in the header of its messages through the team's inbox
+//! (`bcast`, reported by the C shim).
 //!
 //! Each PE compares its own arguments with those of the (team's) PE 0, so
 //! PE 0 never reports; among the PEs that differ, the lowest reports, with
@@ -84,4 +86,57 @@ fn differing(kind: u32, mine: &[u64], theirs: &[u64], who: &str) -> String {
             )
         })
         .unwrap_or_else(|| format!("the arguments differ from {who}'s"))
+}
+
+/// The arguments of a team split that every PE of the parent team must pass
+/// alike: `What::SplitStrided`'s start, stride and size (as `i64`), or
+/// `What::Split2d`'s xrange. Published in the PE's arena header
+/// (`space::arena::Arena::publish_split`) and compared at the split's
+/// agreement step (`team::Teams::create`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitArgs {
+    pub what: What,
+    pub args: [u64; 3],
+}
+
+impl SplitArgs {
+    pub fn to_words(self) -> [u64; 4] {
+        let [a, b, c] = self.args;
+        [self.what as u64, a, b, c]
+    }
+
+    /// `None` for words no split wrote (a PE that has never split).
+    pub fn from_words([w, a, b, c]: [u64; 4]) -> Option<SplitArgs> {
+        What::from_code(w).map(|what| SplitArgs { what, args: [a, b, c] })
+    }
+}
+
+/// A team split whose arguments (`mine`) differ from those of the parent
+/// team's PE 0 (`theirs`, read at the split's agreement step; `None` if it
+/// wrote none); only `report` prints (the lowest parent rank that
+/// differs), the others stop.
+#[cold]
+#[inline(never)]
+pub fn split_differs(rt: &World, routine: &'static str, mine: SplitArgs, theirs: Option<SplitArgs>, report: bool) -> ! {
+    if !report {
+        check::stop_quietly(rt);
+    }
+    let name = |w: What| match w {
+        What::Split2d => "shmem_team_split_2d",
+        What::SplitStrided => "shmem_team_split_strided",
+        _ => "another collective",
+    };
+    let text = match theirs {
+        Some(t) if t.what == mine.what => differing(mine.what as u32, &mine.args, &t.args, "parent team PE 0"),
+        Some(t) => format!(
+            "calls {} here but parent team PE 0 calls {}",
+            name(mine.what),
+            name(t.what)
+        ),
+        None => format!(
+            "calls {} here but parent team PE 0 is in another collective: collectives called in different orders",
+            name(mine.what)
+        ),
+    };
+    fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }
