@@ -171,22 +171,24 @@ pub fn eager_rings(
     root: usize,
 ) -> Result<(), Disagreement> {
     let r = c.g.rank;
-    let ring_of = |k: usize| inbox::ring_between(c, inbox, root, k);
+    let ring_of = inbox::rings_from(c, inbox, root);
     let cur = ring::cursors(inbox.0, c.rt.npes);
     let total = ring::cells(len);
-    let tag = call.map_or(Tag::len_only(len), |call| Tag::new(len, Some(root), call));
+    let tag = match call {
+        Some(call) => Tag::new(len, Some(root), call),
+        None => Tag::len_only(len),
+    };
     if r == root {
         // SAFETY: the root's source, len bytes (checked by the caller), which
         // the user leaves alone during the call.
         let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
-        send(c, src, tag, cur, ring_of);
-        // After the fence of send's wake-ups: a member that took itself for
-        // the root pushed before its own look, so one of the two sees the
-        // other's message.
-        if call.is_some()
-            && let Some(d) = claim(c, inbox, cur, tag, root)
-        {
-            return Err(d);
+        let own = call.map(|_| inbox::own_rings(c, inbox));
+        if let Some((from, found)) = send(c, src, tag, cur, ring_of, own) {
+            return Err(Disagreement {
+                from,
+                found,
+                expected: tag,
+            });
         }
     } else {
         // SAFETY: this PE's dest, len bytes (checked by the caller); nobody
@@ -196,13 +198,13 @@ pub fn eager_rings(
         let start = from.load(Ordering::Relaxed);
         let ring = ring_of(r);
         let mut got = 0;
-        let (mut polls, mut claimed) = (0u32, None);
         while got < total {
             if !ring.arrived(start, tag, got) {
                 if got > 0 {
                     // Room freed so far may be what the root waits for.
                     wake(c, root);
                 }
+                let (mut polls, mut claimed) = (0u32, None);
                 c.wait_for(
                     || {
                         if ring.arrived(start, tag, got) {
@@ -224,22 +226,7 @@ pub fn eager_rings(
             }
             match ring.pop(start, dst, got, tag) {
                 Ok(k) => got += k,
-                // Not this call's message: rather a member that broadcast in
-                // it, if one did, than the root that did not.
-                Err(m) if call.is_some() && m.found.call() != tag.call() => {
-                    return Err(claim(c, inbox, cur, tag, root).unwrap_or(Disagreement {
-                        from: root,
-                        found: m.found,
-                        expected: tag,
-                    }));
-                }
-                Err(m) => {
-                    return Err(Disagreement {
-                        from: root,
-                        found: m.found,
-                        expected: tag,
-                    });
-                }
+                Err(m) => return Err(not_this_call(c, (inbox, cur), tag, root, m.found)),
             }
         }
         from.store(start + total as u64, Ordering::Relaxed);
@@ -248,27 +235,73 @@ pub fn eager_rings(
     Ok(())
 }
 
-/// A member other than this PE and `root` that broadcast in this PE's call
-/// (the call of `mine`) as a root of its own: the next message from it in
-/// this PE's inbox is a broadcast of this call. (A member that ran ahead
+/// What a receiver reports when its root's next message has the tag `found`
+/// instead of its own `mine`: when it is not of this call, rather a member
+/// that broadcast in it ([`claim`]), if one did, than the root that did not.
+#[cold]
+#[inline(never)]
+fn not_this_call(
+    c: &Coll<'_>,
+    (inbox, cur): (SymOffset, &ring::Cursors),
+    mine: Tag,
+    root: usize,
+    found: Tag,
+) -> Disagreement {
+    // (On an active set's pSync both calls are 0: only lengths differ.)
+    if found.call() != mine.call()
+        && let Some(d) = claim(c, inbox, cur, mine, root)
+    {
+        return d;
+    }
+    Disagreement {
+        from: root,
+        found,
+        expected: mine,
+    }
+}
+
+/// A member other than this receiver and its `root` that broadcast in this
+/// PE's call (the call of `mine`) as a root of its own: the next message
+/// from it in this PE's inbox is a broadcast of this call. (A member that ran ahead
 /// sends a later call's number; one that is in this call as a receiver
-/// sends nothing.)
+/// sends nothing.) The root looks likewise in `send`.
 fn claim(c: &Coll<'_>, inbox: SymOffset, cur: &ring::Cursors, mine: Tag, root: usize) -> Option<Disagreement> {
     let r = c.g.rank;
-    (0..c.g.size).filter(|&k| k != r && k != root).find_map(|k| {
+    let ring_from = inbox::own_rings(c, inbox);
+    for k in 0..c.g.size {
+        if k == r || k == root {
+            continue;
+        }
         let at = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
-        let found = inbox::ring_between(c, inbox, k, r).peek(at)?;
-        (found.call() == mine.call() && found.root().is_some()).then_some(Disagreement {
-            from: k,
-            found,
-            expected: mine,
-        })
-    })
+        if let Some(found) = ring_from(k).peek(at)
+            && found.call() == mine.call()
+            && found.root().is_some()
+        {
+            return Some(Disagreement {
+                from: k,
+                found,
+                expected: mine,
+            });
+        }
+    }
+    None
 }
 
 /// The root's side of [`eager`]: every receiver's ring gets the message;
 /// receivers whose ring is full are served as room appears, in turn.
-fn send(c: &Coll<'_>, src: &[u8], tag: Tag, cur: &ring::Cursors, ring_of: impl Fn(usize) -> ring::Ring) {
+/// With `own` (this PE's inbox's rings, on a team), then looks at the next
+/// message from every receiver there, after the fence of the last wake-ups:
+/// a member that takes itself for the root of this call too pushed its
+/// message before its own look, so one of the two sees the other's. Returns
+/// the first such member and its message's tag.
+fn send(
+    c: &Coll<'_>,
+    src: &[u8],
+    tag: Tag,
+    cur: &ring::Cursors,
+    ring_of: impl Fn(usize) -> ring::Ring,
+    own: Option<impl Fn(usize) -> ring::Ring>,
+) -> Option<(usize, Tag)> {
     let total = ring::cells(src.len());
     let (root, n) = (c.g.rank, c.g.size);
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
@@ -301,9 +334,20 @@ fn send(c: &Coll<'_>, src: &[u8], tag: Tag, cur: &ring::Cursors, ring_of: impl F
         inbox::wake_all(c, rest.iter().map(|&(k, _)| k));
         rest.retain(|&(_, done)| done < total);
     }
+    let mut claimed = None;
     for k in (0..n).filter(|&k| k != root) {
-        cur.to(c.g.pe(k)).fetch_add(total as u64, Ordering::Relaxed);
+        let pe = c.g.pe(k);
+        cur.to(pe).fetch_add(total as u64, Ordering::Relaxed);
+        if let Some(own) = &own
+            && claimed.is_none()
+            && let Some(found) = own(k).peek(cur.from(pe).load(Ordering::Relaxed))
+            && found.call() == tag.call()
+            && found.root().is_some()
+        {
+            claimed = Some((k, found));
+        }
     }
+    claimed
 }
 
 /// Wakes rank `k` if it sleeps on its collective bell.

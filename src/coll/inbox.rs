@@ -85,20 +85,42 @@ pub fn members_share_memory(c: &Coll<'_>) -> bool {
 /// at this process's address for it. [`members_share_memory`] holds, and
 /// the inbox is `INBOX_BYTES` on every member.
 pub fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> ring::Ring {
+    rings_from(c, inbox, sender)(receiver)
+}
+
+/// [`ring_between`] from `sender` to each receiver, with what does not
+/// depend on the receiver worked out once.
+pub fn rings_from<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize) -> ring::Ring + 'c {
     // Same padding on every PE: segments are page-aligned.
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(c.g.size);
-    let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
-    let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), off) else {
-        unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
-    };
-    // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
-    // slot_of(..) < n - 1, so the slot ends within (n - 1) * slot <=
-    // INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for the
-    // padding); the inbox is in the receiver's mapped segment (checked
-    // symmetric by the caller), and only the sender writes and the receiver
-    // reads this slot.
-    unsafe { ring::Ring::new(base.as_ptr(), slot) }
+    move |receiver| {
+        let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
+        let Some(base) = c.rt.transport.local_ptr(c.g.pe(receiver), off) else {
+            unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
+        };
+        // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
+        // slot_of(..) < n - 1, so the slot ends within (n - 1) * slot <=
+        // INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for the
+        // padding); the inbox is in the receiver's mapped segment (checked
+        // symmetric by the caller), and only the sender writes and the receiver
+        // reads this slot.
+        unsafe { ring::Ring::new(base.as_ptr(), slot) }
+    }
+}
+
+/// The rings of this PE's own inbox, by sender: [`ring_between`] to this
+/// PE, with the address worked out once, for a look at several of them.
+pub fn own_rings<'c>(c: &'c Coll<'_>, inbox: SymOffset) -> impl Fn(usize) -> ring::Ring + 'c {
+    let local = c.local(inbox);
+    let base = local.wrapping_add(local.align_offset(ring::CELL));
+    let (r, slot) = (c.g.rank, slot_cells(c.g.size));
+    move |sender| {
+        let at = base.wrapping_add(slot_of(sender, r) * slot * ring::CELL);
+        // SAFETY: as in `ring_between`, with this PE as the receiver: its
+        // own inbox, at the address the transport gives for it (`local`).
+        unsafe { ring::Ring::new(at, slot) }
+    }
 }
 
 /// Wakes the ranks of `ks` that sleep on their collective bell: one fence
