@@ -150,14 +150,16 @@ pub fn eager(
         linear(c, dest, source, len, root, &|| {});
         return Ok(());
     }
-    eager_rings(c, (dest, source), (inbox, None), len, root)
+    let cur = ring::cursors(inbox.0, c.rt.npes);
+    eager_rings(c, (dest, source), (inbox, cur, None), len, root)
 }
 
 /// Polls of a waiting receiver between two looks for a member that took
 /// itself for the root (`claim`), which reads a line per member.
 const CLAIM_POLLS: u32 = 16;
 
-/// [`eager`] once [`inbox::members_share_memory`] holds; `call` is the
+/// [`eager`] once [`inbox::members_share_memory`] holds, with the inbox's
+/// cursors (`ring::cursors`); `call` is the
 /// number of this call among the team's one-round calls on a team's inbox
 /// (`TeamSync::inbox_calls`), `None` on an active set's pSync, whose calls
 /// are not counted: there the tags carry the length only and nothing else
@@ -166,13 +168,12 @@ const CLAIM_POLLS: u32 = 16;
 pub fn eager_rings(
     c: &Coll<'_>,
     (dest, source): (SymOffset, SymOffset),
-    (inbox, call): (SymOffset, Option<u64>),
+    (inbox, cur, call): (SymOffset, &ring::Cursors, Option<u64>),
     len: usize,
     root: usize,
 ) -> Result<(), Disagreement> {
     let r = c.g.rank;
     let ring_of = inbox::rings_from(c, inbox, root);
-    let cur = ring::cursors(inbox.0, c.rt.npes);
     let total = ring::cells(len);
     let tag = match call {
         Some(call) => Tag::new(len, Some(root), call),

@@ -14,6 +14,7 @@
 
 use super::inbox::{self, Disagreement, TeamInbox};
 use super::registry::{Algorithms, Collect, Push, Reduce};
+use super::ring::{self, Cursors};
 use super::{Coll, Done, Group, Transported, barrier, bcast};
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, Grant, Layout, Mem, TeamSync};
@@ -21,6 +22,7 @@ use crate::transport::Transport;
 use crate::types::Combine;
 use crate::wait::stuck::Kind;
 use crate::world::World;
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 
 /// A team as the collectives see it: its members and its sync memory.
@@ -30,6 +32,9 @@ pub struct TeamRef<'a> {
     pub sync: &'a TeamSync,
     /// How a hang report names the team (`job::TEAM_TAGS`).
     pub tag: u32,
+    /// The ring cursors of the team's inbox (`ring::cursors`), found once
+    /// per team rather than in the per-thread map at every call.
+    pub cursors: &'a OnceLock<&'static Cursors>,
 }
 
 /// An active set and the user's pSync (its flags; checked symmetric and
@@ -229,6 +234,7 @@ fn eager_on_team<'a>(
     let ib = TeamInbox {
         at: inbox,
         slab_calls: &t.sync.slab_calls,
+        cursors: t.cursors.get_or_init(|| ring::cursors(inbox.0, rt.npes)),
         call,
     };
     Some((c, ib))
@@ -253,7 +259,7 @@ pub fn broadcast(
             // bytes (checked by the caller); `copy` allows overlap.
             unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
         }
-        return bcast::eager_rings(&c, (dest, source), (ib.at, Some(ib.call)), len, root);
+        return bcast::eager_rings(&c, (dest, source), (ib.at, ib.cursors, Some(ib.call)), len, root);
     }
     let c = on_team(rt, routine, t, CollOp::Broadcast, true);
     let alg = c.algs.bcast.resolve(t.group.size, len);

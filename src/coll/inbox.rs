@@ -144,13 +144,15 @@ pub struct Disagreement {
 }
 
 /// A team's inbox as a one-round call takes it: its offset, the team's
-/// count of slab exchanges (`TeamSync::slab_calls`), and the number of this
+/// count of slab exchanges (`TeamSync::slab_calls`), its rings' cursors
+/// (`ring::cursors` of the offset), and the number of this
 /// call among the team's one-round calls (`TeamSync::inbox_calls`), which
 /// every message of the call carries in its tag.
 #[derive(Clone, Copy)]
 pub struct TeamInbox<'a> {
     pub at: SymOffset,
     pub slab_calls: &'a AtomicU64,
+    pub cursors: &'static ring::Cursors,
     pub call: u64,
 }
 
@@ -195,7 +197,7 @@ pub unsafe fn exchange(
     }
     let inbox = ib.at;
     let (r, n) = (c.g.rank, c.g.size);
-    let cur = ring::cursors(inbox.0, c.rt.npes);
+    let cur = ib.cursors;
     let total = ring::cells(len);
     let others = || (1..n).map(move |i| (r + i) % n);
     // Pushes, starting after this rank so that the members spread over the

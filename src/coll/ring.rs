@@ -305,6 +305,7 @@ unsafe fn clear(dst: *mut u8, len: usize) {
 
 /// This PE's cell counts for the rings of one pSync (by its symmetric
 /// offset): to each world PE as a root, and from each as a receiver.
+#[derive(Debug)]
 pub struct Cursors {
     to: Box<[AtomicU64]>,
     from: Box<[AtomicU64]>,

@@ -16,6 +16,7 @@
 //! barriers.
 
 use crate::coll::agree::SplitArgs;
+use crate::coll::ring::Cursors;
 use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
 use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
@@ -23,7 +24,7 @@ use crate::space::{self, Space, SpaceError, Spaces, arena::Extent};
 use crate::transport::Transport;
 use crate::world::World;
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
 /// `SHMEM_TEAM_SHARED`, and Sandia OpenSHMEM's `SHMEMX_TEAM_NODE`).
@@ -50,6 +51,9 @@ pub struct Team {
     pub predefined: Option<&'static str>,
     /// The team as a hang report names it (`job::TEAM_TAGS`).
     pub tag: u32,
+    /// The ring cursors of the team's inbox, once a one-round collective
+    /// has looked them up (`coll::TeamRef::cursors`).
+    pub cursors: OnceLock<&'static Cursors>,
 }
 
 /// [`Team::tag`] of a team: its predefined name's, or any team's.
@@ -75,6 +79,7 @@ impl Team {
             group: self.group(),
             sync: &self.sync,
             tag: self.tag,
+            cursors: &self.cursors,
         }
     }
 
@@ -317,6 +322,7 @@ impl Teams {
             space: space.clone(),
             predefined: Some(name),
             tag: tag_of(Some(name)),
+            cursors: OnceLock::new(),
         };
         // The predefined teams always sit at the first indices with generation
         // 0; `finalize` left every other slot empty and free.
@@ -357,6 +363,7 @@ impl Teams {
                 space: team.space.clone(),
                 predefined: Some(name),
                 tag: tag_of(Some(name)),
+                cursors: OnceLock::new(),
                 ..*team
             };
             self.set_predefined(&mut table, index, node);
@@ -434,6 +441,7 @@ impl Teams {
                             space,
                             predefined: None,
                             tag: tag_of(None),
+                            cursors: OnceLock::new(),
                         })))
                     }
                     (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),
