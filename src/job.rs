@@ -143,11 +143,25 @@ pub struct Whereabouts {
     /// The arguments of the allocation routine (`shmem_malloc` and the
     /// others) whose barrier this PE arrived at, by the parity of the
     /// barrier's episode: written before arriving, read by the other PEs
-    /// once the barrier completes, and not written again before the next
+    /// only when the barrier found that the arrivals differ (`Episode::differs`),
+    /// to say who differs and how, and not written again before the next
     /// barrier but one, which nobody passes before every PE has read
-    /// (`transport::shm`, `rendezvous_agreeing`). In the same line as
+    /// (`transport::shm`). In the same line as
     /// `arrived`, which the PE writes at every barrier anyway.
     pub agreed: [AgreedWords; 2],
+}
+
+/// The episode word of a world rendezvous, and in the same line what its
+/// last arriver found: waiters read both with one line.
+#[repr(C)]
+#[derive(Default)]
+pub struct Episode {
+    /// The episode number; waiters watch it change.
+    pub number: AtomicU32,
+    /// The episode + 1 whose arrivals passed different arguments (their
+    /// fingerprints' sum is not the PE count times the last one's), written
+    /// before the episode advances; any other value: they agreed.
+    pub differs: AtomicU32,
 }
 
 /// One [`Whereabouts::agreed`] entry.
@@ -306,15 +320,17 @@ pub struct JobHeader {
     /// [`id_hash`] of the job id `oshrun` passed in [`ENV_JOB_ID`] (0 in a
     /// file a 1-PE job made for itself).
     pub id_hash: AtomicU64,
-    /// World barrier: arrivals in the current episode.
-    pub barrier_count: CachePadded<AtomicU32>,
+    /// World barrier: arrivals in the current episode (bits 0..32), and the
+    /// sum of the fingerprints of the arguments they compare (bits 32..64,
+    /// modulo 2^32; `transport::shm`).
+    pub barrier_count: CachePadded<AtomicU64>,
     /// World barrier: episode number; waiters watch it change.
-    pub barrier_gen: CachePadded<AtomicU32>,
+    pub barrier_gen: CachePadded<Episode>,
     /// `shmem_finalize`'s own rendezvous (never mistaken for a user barrier):
     /// arrivals in the current episode.
-    pub finalize_count: CachePadded<AtomicU32>,
+    pub finalize_count: CachePadded<AtomicU64>,
     /// Finalize rendezvous: episode number.
-    pub finalize_gen: CachePadded<AtomicU32>,
+    pub finalize_gen: CachePadded<Episode>,
     /// Bumped by a PE that suspects the job is stuck; blocked PEs answer it
     /// (see `wait::stuck`).
     pub probe: AtomicU32,

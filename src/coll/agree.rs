@@ -2,7 +2,8 @@
 //! where a collective already exchanges something that can carry them at no
 //! measurable cost (docs/debugging.md, "Agreement checked always"): an
 //! allocation's arguments ride on its world barrier
-//! ([`barrier_all_agreeing`]), a team split's on its agreement step
+//! ([`barrier_all_agreeing`]: a fingerprint of them on each PE's arrival,
+//! `transport::shm`), a team split's on its agreement step
 //! (`team::Teams::create`, reported by [`split_differs`]), and a team
 //! broadcast's root in the header of its messages through the team's inbox
 //! (`bcast`, reported by the C shim).
@@ -12,6 +13,7 @@
 //! both values, and ends the job, and the others stop quietly, as under the
 //! full check (`check`), whose messages these follow.
 
+use super::barrier;
 use super::check::{self, What, arg_names, shown};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::transport::{Agreed, Disagreed, Transport};
@@ -20,8 +22,8 @@ use crate::world::World;
 
 /// `shmem_barrier_all` of an allocation routine of kind `what` called with
 /// `args` (as [`arg_names`] names them; unused ones 0): as
-/// `entry::barrier_all`, and the PEs compare the arguments with PE 0's on
-/// the way (`Transport::rendezvous_agreeing`). When they differ, this PE
+/// `entry::barrier_all`, and the PEs compare the arguments on the way
+/// (`Transport::rendezvous`). When they differ, this PE
 /// reports and ends the job, or stops: it does not return.
 pub fn barrier_all_agreeing(rt: &World, routine: &'static str, what: What, args: [u64; 2]) {
     rt.transport.quiet();
@@ -30,10 +32,10 @@ pub fn barrier_all_agreeing(rt: &World, routine: &'static str, what: What, args:
         args,
     };
     let post = |ep| rt.post(Kind::BarrierAll, routine, ep);
-    let differs = rt.transport.rendezvous_agreeing(&rt.sync_waiter(), post, &mine);
+    let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, Some(&mine)), post);
     rt.psync.observe_world_barrier();
     if let Some(d) = differs {
-        allocation_differs(rt, routine, &mine, d);
+        barrier_differs(rt, routine, Some(&mine), d);
     }
 }
 
@@ -50,21 +52,30 @@ fn name_of(kind: u32) -> &'static str {
     }
 }
 
+/// A world barrier whose PEs passed different arguments (`mine` here, `None`
+/// at a plain barrier; `d` says PE 0's): the PE that reports ends the job
+/// with both values, the others stop.
 #[cold]
 #[inline(never)]
-fn allocation_differs(rt: &World, routine: &'static str, mine: &Agreed, d: Disagreed) -> ! {
+pub fn barrier_differs(rt: &World, routine: &'static str, mine: Option<&Agreed>, d: Disagreed) -> ! {
     if !d.report {
         check::stop_quietly(rt);
     }
-    let text = match d.theirs {
-        None => format!(
-            "PE 0 is in another call that waits for every PE, not in {}: collectives called in different orders",
-            name_of(mine.kind)
+    let different_orders = "collectives called in different orders";
+    let text = match (mine, d.theirs) {
+        (Some(m), None) => format!(
+            "PE 0 is in another call that waits for every PE, not in {}: {different_orders}",
+            name_of(m.kind)
         ),
-        Some(t) if t.kind != mine.kind => {
-            format!("calls {} here but PE 0 calls {}", name_of(mine.kind), name_of(t.kind))
+        (None, Some(t)) => format!(
+            "calls {routine} here but PE 0 calls {}: {different_orders}",
+            name_of(t.kind)
+        ),
+        (Some(m), Some(t)) if t.kind != m.kind => {
+            format!("calls {} here but PE 0 calls {}", name_of(m.kind), name_of(t.kind))
         }
-        Some(t) => differing(mine.kind, &mine.args, &t.args, "PE 0"),
+        (Some(m), Some(t)) => differing(m.kind, &m.args, &t.args, "PE 0"),
+        (None, None) => format!("the PEs are in different calls that wait for every PE: {different_orders}"),
     };
     fatal(&Error::new(routine, ErrorKind::Usage(text)))
 }

@@ -142,11 +142,16 @@ pub fn barrier_all(rt: &World, routine: &'static str) {
 
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
+/// Ends the job when another PE is in an allocation routine's barrier
+/// instead (`agree`).
 pub fn sync_all(rt: &World, routine: &'static str) {
-    barrier::world(rt, barrier::Rendezvous::Barrier, |ep| {
+    let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, None), |ep| {
         rt.post(Kind::BarrierAll, routine, ep)
     });
     rt.psync.observe_world_barrier();
+    if let Some(d) = differs {
+        super::agree::barrier_differs(rt, routine, None, d);
+    }
 }
 
 // ---- Teams -----------------------------------------------------------------

@@ -364,25 +364,19 @@ impl Transport for Hybrid {
         self.remote(pe).is_none() && self.shm.may_share_cpu(pe, cpu)
     }
 
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
-        match &self.nodes {
-            None => self.shm.rendezvous(waiter, which, post),
-            Some(n) => leader_rendezvous(n, waiter, which, post),
-        }
-    }
-
-    /// Compared on one node only: across nodes PE 0's words are not in this
-    /// node's control block, and fetching them would cost a message.
-    fn rendezvous_agreeing<'p>(
+    /// Arguments compared on one node only: across nodes the other nodes'
+    /// arrivals are not in this node's counter, and bringing them would cost
+    /// a message.
+    fn rendezvous<'p>(
         &self,
         waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
         post: impl FnOnce(u32) -> Option<Post<'p>>,
-        mine: &Agreed,
     ) -> Option<Disagreed> {
         match &self.nodes {
-            None => self.shm.rendezvous_agreeing(waiter, post, mine),
+            None => self.shm.rendezvous(waiter, which, post),
             Some(n) => {
-                leader_rendezvous(n, waiter, Rendezvous::Barrier, post);
+                leader_rendezvous(n, waiter, which.0, post);
                 None
             }
         }
@@ -399,7 +393,7 @@ fn leader_rendezvous<'p>(
     let control = &n.control;
     let h = control.header();
     let (count, episodes) = counters(which, h);
-    let episode = episodes.load(Ordering::Acquire);
+    let episode = episodes.number.load(Ordering::Acquire);
     let leader = n.node_pes[0];
     let node_n = n.node_pes.len() as u32;
     arrived(which, &control.slot(n.me).whereabouts).store(episode.wrapping_add(1), Ordering::Relaxed);
@@ -418,7 +412,7 @@ fn leader_rendezvous<'p>(
             || post,
             || {
                 shim.progress();
-                episodes.load(Ordering::Acquire) != episode
+                episodes.number.load(Ordering::Acquire) != episode
             },
             || format!("this node's leader (PE {leader}) to end the {name} (episode {episode})"),
         );
@@ -427,12 +421,12 @@ fn leader_rendezvous<'p>(
         || post,
         || {
             shim.progress();
-            count.load(Ordering::Acquire) == node_n
+            count.load(Ordering::Acquire) as u32 == node_n
         },
         || {
             format!(
                 "this node's PEs to reach the {name} (episode {episode}, {} of {node_n} arrived)",
-                count.load(Ordering::Relaxed)
+                count.load(Ordering::Relaxed) as u32
             )
         },
     );
@@ -448,7 +442,7 @@ fn leader_rendezvous<'p>(
         || format!("the other nodes to reach the {name} (episode {episode})"),
     );
     count.store(0, Ordering::Relaxed);
-    episodes.store(episode.wrapping_add(1), Ordering::Release);
+    episodes.number.store(episode.wrapping_add(1), Ordering::Release);
     for &pe in &n.node_pes {
         notify(&control.slot(pe).wake.sync);
     }

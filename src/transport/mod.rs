@@ -131,22 +131,23 @@ pub enum Rendezvous {
 }
 
 /// What a PE passes to a routine whose world barrier compares it across the
-/// PEs ([`Transport::rendezvous_agreeing`]): the routine's kind (the caller's
-/// code, not 0) and its arguments.
+/// PEs ([`Transport::rendezvous`]): the routine's kind (the caller's code,
+/// not 0) and its arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Agreed {
     pub kind: u32,
     pub args: [u64; 2],
 }
 
-/// A PE whose [`Agreed`] differs from PE 0's, as it learns at the barrier.
+/// A barrier whose PEs passed different [`Agreed`] (or some none), as every
+/// PE learns it there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Disagreed {
     /// PE 0's, or `None` when PE 0 passed nothing at this barrier (it is in
     /// another call that waits for every PE).
     pub theirs: Option<Agreed>,
-    /// Whether this PE reports it: the lowest PE that compared and found a
-    /// difference. The others that differ say nothing (one line per job).
+    /// Whether this PE reports it: the lowest PE whose own differs from PE
+    /// 0's. The others say nothing (one line per job).
     pub report: bool,
 }
 
@@ -371,25 +372,19 @@ pub trait Transport: Send + Sync + 'static {
     /// where this PE blocks if it has to sleep (see `wait::stuck`).
     /// Orders memory like a barrier: every PE's stores before it arrived are
     /// visible to every PE after it returns.
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>);
-
-    /// [`rendezvous`](Self::rendezvous) at [`Rendezvous::Barrier`] for a
-    /// routine whose arguments must be the same on every PE (`mine`): where
-    /// the transport can compare them without a message (the words every
-    /// PE writes into the control block as it arrives, on one node), every
-    /// PE but 0 compares its own with PE 0's once the barrier completes.
-    /// `Some` when they differ; `None` when they agree or the transport
-    /// cannot tell (across nodes).
-    fn rendezvous_agreeing<'p>(
+    ///
+    /// With [`Rendezvous::Barrier`], the PEs also compare what they pass
+    /// (the arguments of the allocation routine the barrier is for, `None`
+    /// for a plain barrier) where the transport can do it without a message
+    /// (in the words every PE writes into the control block as it arrives, on
+    /// one node): `Some` when a PE's differs from PE 0's; `None` when all
+    /// agree or the transport cannot tell (across nodes).
+    fn rendezvous<'p>(
         &self,
         waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
         post: impl FnOnce(u32) -> Option<Post<'p>>,
-        mine: &Agreed,
-    ) -> Option<Disagreed> {
-        let _ = mine;
-        self.rendezvous(waiter, Rendezvous::Barrier, post);
-        None
-    }
+    ) -> Option<Disagreed>;
 }
 
 /// Copies `n` elements of `T` from `src` (every `src_stride`-th element) to

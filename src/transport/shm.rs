@@ -9,9 +9,8 @@
 //! trait's defaults). `progress` has nothing to do. The node-wide state lives
 //! in the control block of the job file: the bells (woken by [`wake`] and
 //! after each write), the CPU each PE was last seen on (the waits' hint), and
-//! the counters of the world rendezvous ([`rendezvous`]), and the arguments
-//! of the allocation a world barrier is for, which the PEs compare there
-//! ([`rendezvous_agreeing`]).
+//! the counters of the world rendezvous ([`rendezvous`]), on which the PEs
+//! also compare the arguments of the allocation a world barrier is for.
 //!
 //! Ordering (see docs/memory-model.md): a put is complete when its stores have
 //! been issued; `notify` then executes a sequentially consistent fence (x86-64
@@ -21,16 +20,15 @@
 //!
 //! [`wake`]: Transport::wake
 //! [`rendezvous`]: Transport::rendezvous
-//! [`rendezvous_agreeing`]: Transport::rendezvous_agreeing
 
 use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
-use crate::job::{Control, JobHeader, Whereabouts};
+use crate::job::{Control, Episode, JobHeader, Whereabouts};
 use crate::types::{AmoOp, AtomicWord};
 use crate::wait::stuck::Post;
 use crate::wait::{Waiter, futex, locate, notify, notify_after_seqcst};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU32, Ordering, fence};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering, fence};
 use std::time::Duration;
 
 pub struct SharedMemory {
@@ -222,24 +220,18 @@ impl Transport for SharedMemory {
     }
 
     /// The counter rendezvous in the control block ([`counter_rendezvous`]).
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
-        counter_rendezvous(&self.control, self.segs.me, waiter, (which, None), post, || {});
-    }
-
-    /// The counter rendezvous, comparing `mine` in the control block.
-    fn rendezvous_agreeing<'p>(
+    fn rendezvous<'p>(
         &self,
         waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
         post: impl FnOnce(u32) -> Option<Post<'p>>,
-        mine: &Agreed,
     ) -> Option<Disagreed> {
-        let which = (Rendezvous::Barrier, Some(mine));
         counter_rendezvous(&self.control, self.segs.me, waiter, which, post, || {})
     }
 }
 
 /// (arrivals, episode) of a rendezvous in the header.
-pub(super) fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
+pub(super) fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU64, &Episode) {
     match which {
         Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
         Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
@@ -283,10 +275,15 @@ const BARRIER_SPINS: u32 = 256;
 /// checking transport serves its mailboxes there). Shared by both, because the
 /// control block is the job's, not any PE's memory.
 ///
-/// With `agree` (an allocation's arguments; see
-/// [`rendezvous_agreeing`](Transport::rendezvous_agreeing)), the PE writes
-/// them beside its arrival word before arriving and, once the barrier has
-/// completed, compares them with PE 0's ([`compare`]).
+/// The arguments of the allocation a barrier is for (`agree`, `None` for a
+/// plain barrier) are compared on the way, at no cost a PE would notice:
+/// each arrival adds a [`fingerprint`] of them (0 for none) to the high half
+/// of the arrival count, which it increments anyway, and the last arriver,
+/// which gets the sum back, checks that it is the PE count times its own
+/// fingerprint, and says so beside the new episode, in the line every
+/// waiter reads anyway ([`Episode::differs`]). The PE also writes the
+/// arguments beside its arrival word (`Whereabouts::agreed`), which are read
+/// only when the fingerprints differ, to find who differs ([`verdict`]).
 pub(super) fn counter_rendezvous<'p>(
     control: &Control,
     me: usize,
@@ -298,31 +295,40 @@ pub(super) fn counter_rendezvous<'p>(
     let npes = control.npes() as u32;
     let h = control.header();
     let (count, episodes) = counters(which, h);
-    let episode = episodes.load(Ordering::Acquire);
+    let episode = episodes.number.load(Ordering::Acquire);
     let shared_cores = waiter.policy.shared_cores;
     let w = &control.slot(me).whereabouts;
     if shared_cores > 0 {
         locate(w);
     }
-    if let Some(a) = agree {
+    let print = agree.map_or(0, |a| {
         publish(w, episode, a);
-    }
+        fingerprint(a)
+    });
     // Read by waiters deciding whether to spin (when PEs share cores) and by
     // hang reports (which PEs a barrier waits for), so stored always.
     arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
     // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
     // whose release of the new episode passes them on to everyone.
-    if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
+    let add = 1 | (print as u64) << 32;
+    let sum = count.fetch_add(add, Ordering::AcqRel).wrapping_add(add);
+    if sum as u32 == npes {
         count.store(0, Ordering::Relaxed);
-        episodes.store(episode.wrapping_add(1), Ordering::Release);
+        // Every arrival's fingerprint is in the sum: all equal to this one's
+        // iff the sum is npes times it (fingerprints are odd, so two values
+        // that differ never cancel out below 2^31 PEs).
+        if (sum >> 32) as u32 != npes.wrapping_mul(print) {
+            episodes.differs.store(episode.wrapping_add(1), Ordering::Relaxed);
+        }
+        episodes.number.store(episode.wrapping_add(1), Ordering::Release);
         for pe in 0..control.npes() {
             notify(&control.slot(pe).wake.sync);
         }
-        return agree.and_then(|a| compare(control, me, episode, a));
+        return verdict(control, me, episode, episodes);
     }
     let done = || {
         progress();
-        episodes.load(Ordering::Acquire) != episode
+        episodes.number.load(Ordering::Acquire) != episode
     };
     let describe = || {
         format!(
@@ -331,19 +337,19 @@ pub(super) fn counter_rendezvous<'p>(
                 Rendezvous::Barrier => "barrier",
                 Rendezvous::Finalize => "finalize rendezvous",
             },
-            count.load(Ordering::Relaxed)
+            count.load(Ordering::Relaxed) as u32
         )
     };
     let post = post(episode);
     if shared_cores == 0 {
         waiter.wait_at(|| post, done, describe);
-        return agree.and_then(|a| compare(control, me, episode, a));
+        return verdict(control, me, episode, episodes);
     }
     let may_spin = || {
         // The count is reset to 0 just before the episode advances, so a
         // stale read only makes this yield once more. With many PEs missing,
         // one surely shares this CPU: skip the scan.
-        let arrived_n = count.load(Ordering::Relaxed).min(npes);
+        let arrived_n = (count.load(Ordering::Relaxed) as u32).min(npes);
         if npes - arrived_n > SCAN_MAX {
             return false;
         }
@@ -355,7 +361,19 @@ pub(super) fn counter_rendezvous<'p>(
         })
     };
     waiter.wait_hinted(|| post, done, may_spin, BARRIER_SPINS, describe);
-    agree.and_then(|a| compare(control, me, episode, a))
+    verdict(control, me, episode, episodes)
+}
+
+/// 32 bits of `a`, odd (so never a plain barrier's 0), for the barrier's
+/// sum ([`counter_rendezvous`]).
+fn fingerprint(a: &Agreed) -> u32 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (a.kind as u64).wrapping_mul(K);
+    for x in a.args {
+        h = (h ^ x).wrapping_mul(K);
+        h ^= h >> 29;
+    }
+    (h >> 32) as u32 | 1
 }
 
 /// This PE's entry of [`Whereabouts::agreed`] for the barrier at `episode`.
@@ -379,23 +397,60 @@ fn entry(control: &Control, pe: usize, episode: u32) -> Option<Agreed> {
     })
 }
 
-/// After the barrier at `episode`: `mine` against PE 0's entry, one line of
-/// PE 0's slot (PE 0 compares nothing). On a difference, every PE's entry,
-/// to find the one PE that reports: the lowest that compared (wrote an
-/// entry) and differs.
-fn compare(control: &Control, me: usize, episode: u32, mine: &Agreed) -> Option<Disagreed> {
-    if me == 0 {
+/// After the barrier at `episode`: `None` when its last arriver found the
+/// arrivals' fingerprints alike (one word of the episode's line, which this
+/// PE has just read). Otherwise every PE's entry (or none: a plain barrier),
+/// against PE 0's, to find the one PE that reports: the lowest whose entry
+/// differs from PE 0's. Every PE gets the answer, the others to stop.
+#[inline]
+fn verdict(control: &Control, me: usize, episode: u32, episodes: &Episode) -> Option<Disagreed> {
+    if episodes.differs.load(Ordering::Relaxed) != episode.wrapping_add(1) {
         return None;
     }
+    differs(control, me, episode)
+}
+
+#[cold]
+#[inline(never)]
+fn differs(control: &Control, me: usize, episode: u32) -> Option<Disagreed> {
     let theirs = entry(control, 0, episode);
-    if theirs.as_ref() == Some(mine) {
-        return None;
-    }
-    let first = (1..control.npes())
-        .find(|&pe| entry(control, pe, episode).is_some_and(|e| Some(e) != theirs))
-        .unwrap_or(me);
+    let first = (1..control.npes()).find(|&pe| entry(control, pe, episode) != theirs)?;
     Some(Disagreed {
         theirs,
         report: first == me,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the last arriver checks: the sum of the arrivals' fingerprints
+    /// against npes times its own.
+    fn alike(prints: &[u32]) -> bool {
+        let sum = prints.iter().fold(0u32, |s, &p| s.wrapping_add(p));
+        sum == (prints.len() as u32).wrapping_mul(*prints.last().unwrap())
+    }
+
+    #[test]
+    fn fingerprints_tell_arguments_and_plain_barriers_apart() {
+        let a = |kind, x, y| fingerprint(&Agreed { kind, args: [x, y] });
+        let (m8, m16, c) = (a(10, 8, 0), a(10, 16, 0), a(13, 1, 8));
+        assert!(
+            [m8, m16, c].iter().all(|p| p % 2 == 1),
+            "odd, so never a plain barrier's 0"
+        );
+        assert!(m8 != m16 && m8 != c && a(13, 8, 1) != c);
+        assert!(alike(&[m8, m8, m8]) && alike(&[0, 0]));
+        // One PE that differs, wherever it is and whoever arrives last.
+        for n in [2, 3, 4, 1000] {
+            for odd in [m16, 0, c] {
+                let mut v = vec![m8; n];
+                v[1] = odd;
+                assert!(!alike(&v), "{n} PEs");
+                v.swap(1, n - 1);
+                assert!(!alike(&v), "{n} PEs, last");
+            }
+        }
+    }
 }

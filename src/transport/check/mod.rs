@@ -385,19 +385,12 @@ impl Transport for Checking {
     /// PE in the barrier serves requests; no CPU hint.
     /// Shared memory's counter rendezvous in the control block (job
     /// infrastructure, not another PE's memory), serving requests while it waits.
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
-        let which = (which, None);
-        super::shm::counter_rendezvous(&self.control, self.me, waiter, which, post, || self.progress());
-    }
-
-    /// As shared memory's, comparing `mine` in the control block.
-    fn rendezvous_agreeing<'p>(
+    fn rendezvous<'p>(
         &self,
         waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
         post: impl FnOnce(u32) -> Option<Post<'p>>,
-        mine: &Agreed,
     ) -> Option<Disagreed> {
-        let which = (Rendezvous::Barrier, Some(mine));
         super::shm::counter_rendezvous(&self.control, self.me, waiter, which, post, || self.progress())
     }
 }
