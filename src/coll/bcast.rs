@@ -155,7 +155,9 @@ pub fn eager(
 }
 
 /// Polls of a waiting receiver between two looks for a member that took
-/// itself for the root (`claim`), which reads a line per member.
+/// itself for the root (`claim`), which reads a line per member: the first
+/// look comes after as many, so that a short wait (the root a little late)
+/// makes none.
 const CLAIM_POLLS: u32 = 16;
 
 /// [`eager`] once [`inbox::members_share_memory`] holds, with the inbox's
@@ -212,7 +214,7 @@ pub fn eager_rings(
                             return true;
                         }
                         polls += 1;
-                        if call.is_some() && polls % CLAIM_POLLS == 1 {
+                        if call.is_some() && polls % CLAIM_POLLS == 0 {
                             claimed = claim(c, inbox, cur, tag, root);
                         }
                         claimed.is_some()
