@@ -367,6 +367,7 @@ impl Transport for Hybrid {
     /// Arguments compared on one node only: across nodes the other nodes'
     /// arrivals are not in this node's counter, and bringing them would cost
     /// a message.
+    #[inline]
     fn rendezvous<'p>(
         &self,
         waiter: &Waiter<'_>,

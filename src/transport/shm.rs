@@ -220,6 +220,7 @@ impl Transport for SharedMemory {
     }
 
     /// The counter rendezvous in the control block ([`counter_rendezvous`]).
+    #[inline]
     fn rendezvous<'p>(
         &self,
         waiter: &Waiter<'_>,
@@ -284,6 +285,7 @@ const BARRIER_SPINS: u32 = 256;
 /// waiter reads anyway ([`Episode::differs`]). The PE also writes the
 /// arguments beside its arrival word (`Whereabouts::agreed`), which are read
 /// only when the fingerprints differ, to find who differs ([`verdict`]).
+#[inline]
 pub(super) fn counter_rendezvous<'p>(
     control: &Control,
     me: usize,
@@ -365,15 +367,13 @@ pub(super) fn counter_rendezvous<'p>(
 }
 
 /// 32 bits of `a`, odd (so never a plain barrier's 0), for the barrier's
-/// sum ([`counter_rendezvous`]).
+/// sum ([`counter_rendezvous`]): the high half of one multiplication of the
+/// kind and the arguments mixed, which depends on every bit of them.
+#[inline]
 fn fingerprint(a: &Agreed) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h = (a.kind as u64).wrapping_mul(K);
-    for x in a.args {
-        h = (h ^ x).wrapping_mul(K);
-        h ^= h >> 29;
-    }
-    (h >> 32) as u32 | 1
+    let x = (a.kind as u64).rotate_right(8) ^ a.args[0] ^ a.args[1].rotate_left(29);
+    (x.wrapping_mul(K) >> 32) as u32 | 1
 }
 
 /// This PE's entry of [`Whereabouts::agreed`] for the barrier at `episode`.
