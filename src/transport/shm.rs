@@ -316,9 +316,10 @@ pub(super) fn counter_rendezvous<'p>(
     let sum = count.fetch_add(add, Ordering::AcqRel).wrapping_add(add);
     if sum as u32 == npes {
         count.store(0, Ordering::Relaxed);
-        // Every arrival's fingerprint is in the sum: all equal to this one's
-        // iff the sum is npes times it (fingerprints are odd, so two values
-        // that differ never cancel out below 2^31 PEs).
+        // Every arrival's fingerprint is in the sum: when all are alike it
+        // is npes times this one's; arrivals that differ (a plain barrier's 0
+        // among them: fingerprints are odd) give another sum unless their
+        // fingerprints collide (32 bits of a multiplicative hash).
         if (sum >> 32) as u32 != npes.wrapping_mul(print) {
             episodes.differs.store(episode.wrapping_add(1), Ordering::Relaxed);
         }
