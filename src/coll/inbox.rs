@@ -16,7 +16,7 @@
 //! a ring carries the messages of the collectives of one team that go
 //! through the inbox, in call order, and every member makes the same calls
 //! in the same order, so the counts agree. A header is the message's
-//! [`Tag`](ring::Tag): its length, the root of a broadcast and the team's
+//! [`Tag`]: its length, the root of a broadcast and the team's
 //! count of one-round calls, which every member also counts; a header with
 //! another tag means that the members disagree on the size, the root or the
 //! collective, which the caller reports.
