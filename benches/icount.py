@@ -19,6 +19,12 @@ compiler and the C library).
 
 Output: a Markdown table (operation, instructions per call) on standard output or --out.
 Python 3 standard library only.
+
+--coll adds rshmem's collective entry paths (benches/c/icount_coll.c, OpenSHMEM 1.5, rshmem
+only): shmem_malloc + shmem_free and a team split + destroy as 1-PE jobs, and an 8-byte
+shmem_broadcastmem through the team's inbox as a 2-PE job under oshrun (every PE under
+callgrind; PE 0 roots all its calls before PE 1 takes them, so that neither waits inside the
+counted loop and both counts are exact: the root's path and the receiver's).
 """
 
 import argparse
@@ -46,6 +52,17 @@ OPS = [
     ("wait_until", "`shmem_long_wait_until`, already true"),
 ]
 BASELINE = "empty"
+
+COLL_SRC = BENCH_DIR / "c" / "icount_coll.c"
+# (operation in icount_coll.c, PEs, what is shown per PE counted)
+COLL_OPS = [
+    ("malloc_free", 1, ["`shmem_malloc` 64 B + `shmem_free`, 1 PE"]),
+    ("split_destroy", 1, ["`shmem_team_split_strided` (whole world) + `shmem_team_destroy`, 1 PE"]),
+    ("bcast", 2, ["`shmem_broadcastmem` 8 B on the world, 2 PEs: the root (PE 0)",
+                  "`shmem_broadcastmem` 8 B on the world, 2 PEs: the receiver (PE 1)"]),
+]
+# Calls per run of the broadcast: 1 + 2N messages must fit the inbox's 511 cells at 2 PEs.
+COLL_BCAST_N = 200
 
 COMMON_ENV = {"SHMEM_SYMMETRIC_SIZE": "256M"}
 # As compare.py's OMPI_ENV (see benches/README.md, "Open MPI settings").
@@ -76,8 +93,8 @@ def run_environment():
     return env
 
 
-def build(oshcc, out):
-    cmd = [str(oshcc), "-O2", "-g", "-Wall", "-Wextra", "-o", str(out), str(SRC)]
+def build(oshcc, out, src=SRC):
+    cmd = [str(oshcc), "-O2", "-g", "-Wall", "-Wextra", "-o", str(out), str(src)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         return f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}{p.stderr}"
@@ -106,6 +123,50 @@ def count(valgrind, exe, op, n, env, workdir, timeout):
     if not m:
         raise RuntimeError(f"{out}: no summary line")
     return int(m.group(1))
+
+
+def count_job(valgrind, oshrun, exe, op, n, npes, env, workdir, timeout):
+    """[Ir of PE 0, Ir of PE 1, ...] inside run_<op> for `oshrun -np npes valgrind ... exe op n`."""
+    out = Path(workdir) / f"cg.{exe.name}.{op}.{n}"
+    cmd = [str(oshrun), "-np", str(npes), valgrind, "--tool=callgrind", f"--toggle-collect=run_{op}",
+           f"--callgrind-out-file={out}.%q{{RSHMEM_PE}}", str(exe), op, str(n)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                           start_new_session=True)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"{' '.join(cmd)}: timed out after {timeout} s")
+    if f"OK {op} {n}" not in p.stdout:
+        tail = "\n".join((p.stderr or "").strip().splitlines()[-10:])
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}, no OK line\n{tail}")
+    counts = []
+    for pe in range(npes):
+        f = Path(f"{out}.{pe}")
+        try:
+            text = f.read_text()
+        except OSError as e:
+            raise RuntimeError(f"{' '.join(cmd)}: no callgrind output for PE {pe} ({e})")
+        m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+        if not m:
+            raise RuntimeError(f"{f}: no summary line")
+        counts.append(int(m.group(1)))
+    return counts
+
+
+def measure_coll(valgrind, oshrun, exe, n, env, workdir, timeout):
+    """{(op, pe): instructions per call (loop excluded)} of COLL_OPS."""
+    log(f"rshmem: counting the collective paths ({len(COLL_OPS) + 1} operations x 2 runs under callgrind) ...")
+    base = per_call(valgrind, exe, BASELINE, n, env, workdir, timeout)
+    res = {}
+    for op, npes, _ in COLL_OPS:
+        if npes == 1:
+            res[(op, 0)] = per_call(valgrind, exe, op, n, env, workdir, timeout) - base
+            continue
+        k = COLL_BCAST_N
+        a = count_job(valgrind, oshrun, exe, op, k, npes, env, workdir, timeout)
+        b = count_job(valgrind, oshrun, exe, op, 2 * k, npes, env, workdir, timeout)
+        for pe in range(npes):
+            res[(op, pe)] = (b[pe] - a[pe]) / k - base
+    return res, base
 
 
 def per_call(valgrind, exe, op, n, env, workdir, timeout):
@@ -141,6 +202,10 @@ def main():
     ap.add_argument("--valgrind", default="valgrind", help="valgrind executable (default: valgrind)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per valgrind run (default 300)")
     ap.add_argument("--out", help="write the Markdown here (default: standard output)")
+    ap.add_argument("--coll", action="store_true",
+                    help="also count rshmem's collective entry paths (benches/c/icount_coll.c)")
+    ap.add_argument("--coll-n", type=int, default=1000,
+                    help=f"calls per run of the 1-PE collective paths (default 1000; the broadcast makes {COLL_BCAST_N})")
     args = ap.parse_args()
     if args.n < 1:
         ap.error("--n must be >= 1")
@@ -154,8 +219,25 @@ def main():
     if not args.no_ompi:
         impls.append(("Open MPI", Path(args.ompi_bin) / "oshcc", {**COMMON_ENV, **OMPI_ENV}))
     results, notes, errors = {}, [], []
+    coll = None
     base_env = run_environment()
     with tempfile.TemporaryDirectory(prefix="rshmem-icount-") as tmp:
+        if args.coll:
+            oshcc, oshrun = Path(args.rshmem_bin) / "oshcc", Path(args.rshmem_bin) / "oshrun"
+            exe = Path(tmp) / "icount_coll"
+            err = build(oshcc, exe, COLL_SRC) if os.access(oshcc, os.X_OK) else f"{oshcc} not found"
+            if err:
+                log(err)
+                errors.append("rshmem: build of icount_coll.c failed")
+                notes.append(errors[-1])
+            else:
+                try:
+                    coll = measure_coll(valgrind, oshrun, exe, args.coll_n, dict(base_env, **COMMON_ENV), tmp,
+                                        args.timeout)
+                except (RuntimeError, OSError) as e:
+                    log(str(e))
+                    errors.append(f"rshmem collective paths: {str(e).splitlines()[0]}")
+                    notes.append(f"rshmem collective paths: not counted ({str(e).splitlines()[0]})")
         for label, oshcc, extra in impls:
             if not os.access(oshcc, os.X_OK):
                 msg = f"{label}: {oshcc} not found" + (" (cargo build --release)" if label == "rshmem" else "")
@@ -200,6 +282,18 @@ def main():
     md.append("Counts are a property of the code path, not of timing: they include everything the call "
               "executes in user space (library, PLT stubs, libc), not the cost of the instructions "
               "(a locked instruction or a fence counts as one) nor anything in the kernel.")
+    if coll:
+        res, base = coll
+        md.append("")
+        md.append(f"rshmem's collective entry paths (`benches/c/icount_coll.c`, `--coll`): (I(2N) - I(N)) / N "
+                  f"with N = {args.coll_n} (1-PE jobs) or {COLL_BCAST_N} (the broadcast, every PE under callgrind "
+                  f"through `oshrun`), minus the loop's own {fmt(base)} instructions per iteration.")
+        md.append("")
+        md.append("| operation | rshmem instructions |")
+        md.append("|---|---:|")
+        for op, _, descs in COLL_OPS:
+            for pe, desc in enumerate(descs):
+                md.append(f"| {desc} | {fmt(res.get((op, pe)))} |")
     for n in notes:
         md.append(f"\nNote: {n}.")
     text = "\n".join(md) + "\n"

@@ -127,8 +127,10 @@ pub struct PeSlot {
 }
 
 /// Where a PE was last seen, for waiters deciding between spinning and giving
-/// up their core when PEs outnumber cores (see `coll::barrier::world`).
-/// Written only by the PE itself; hints, never relied on for correctness.
+/// up their core when PEs outnumber cores (see `coll::barrier::world`), and
+/// what it passed to the allocation routine of a world barrier.
+/// Written only by the PE itself; hints, never relied on for correctness
+/// (the allocation's arguments only for finding a mistake).
 #[repr(C)]
 #[derive(Default)]
 pub struct Whereabouts {
@@ -138,6 +140,40 @@ pub struct Whereabouts {
     pub cpu: AtomicU32,
     /// The finalize rendezvous episode this PE last arrived at, plus one.
     pub finalize_arrived: AtomicU32,
+    /// The arguments of the allocation routine (`shmem_malloc` and the
+    /// others) whose barrier this PE arrived at, by the parity of the
+    /// barrier's episode: written before arriving, read by the other PEs
+    /// only when the barrier found that the arrivals differ (`Episode::differs`),
+    /// to say who differs and how, and not written again before the next
+    /// barrier but one, which nobody passes before every PE has read
+    /// (`transport::shm`). In the same line as
+    /// `arrived`, which the PE writes at every barrier anyway.
+    pub agreed: [AgreedWords; 2],
+}
+
+/// The episode word of a world rendezvous, and in the same line what its
+/// last arriver found: waiters read both with one line.
+#[repr(C)]
+#[derive(Default)]
+pub struct Episode {
+    /// The episode number; waiters watch it change.
+    pub number: AtomicU32,
+    /// The episode + 1 whose arrivals passed different arguments (their
+    /// fingerprints' sum is not the PE count times the last one's), written
+    /// before the episode advances; any other value: they agreed.
+    pub differs: AtomicU32,
+}
+
+/// One [`Whereabouts::agreed`] entry.
+#[repr(C)]
+#[derive(Default)]
+pub struct AgreedWords {
+    /// The barrier episode the entry is for, plus one (0: none yet).
+    pub episode: AtomicU32,
+    /// What the routine is (the caller's code, never 0).
+    pub kind: AtomicU32,
+    /// Its arguments.
+    pub args: [AtomicU64; 2],
 }
 
 /// Longest routine name kept in [`PlaceWords::routine`] (longer ones are cut).
@@ -284,15 +320,17 @@ pub struct JobHeader {
     /// [`id_hash`] of the job id `oshrun` passed in [`ENV_JOB_ID`] (0 in a
     /// file a 1-PE job made for itself).
     pub id_hash: AtomicU64,
-    /// World barrier: arrivals in the current episode.
-    pub barrier_count: CachePadded<AtomicU32>,
+    /// World barrier: arrivals in the current episode (bits 0..32), and the
+    /// sum of the fingerprints of the arguments they compare (bits 32..64,
+    /// modulo 2^32; `transport::shm`).
+    pub barrier_count: CachePadded<AtomicU64>,
     /// World barrier: episode number; waiters watch it change.
-    pub barrier_gen: CachePadded<AtomicU32>,
+    pub barrier_gen: CachePadded<Episode>,
     /// `shmem_finalize`'s own rendezvous (never mistaken for a user barrier):
     /// arrivals in the current episode.
-    pub finalize_count: CachePadded<AtomicU32>,
+    pub finalize_count: CachePadded<AtomicU64>,
     /// Finalize rendezvous: episode number.
-    pub finalize_gen: CachePadded<AtomicU32>,
+    pub finalize_gen: CachePadded<Episode>,
     /// Bumped by a PE that suspects the job is stuck; blocked PEs answer it
     /// (see `wait::stuck`).
     pub probe: AtomicU32,
@@ -388,6 +426,8 @@ mod tests {
         // bell) is then a shift, not a multiplication.
         assert!(std::mem::size_of::<PeSlot>().is_power_of_two());
         assert_eq!(std::mem::size_of::<PlaceWords>(), 128);
+        // The allocation's arguments share the line of `arrived`.
+        assert!(std::mem::size_of::<Whereabouts>() <= 64);
         let s = Shape {
             cmp: 6,
             word: 0x108,

@@ -8,7 +8,6 @@ use super::Coll;
 use super::inbox::{self, Disagreement};
 use crate::heap::SymOffset;
 use crate::transport::Transport;
-use std::sync::atomic::AtomicU64;
 
 /// Contiguous blocks of `len` bytes.
 pub fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
@@ -33,7 +32,7 @@ pub fn alltoall_eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
-    inbox: (SymOffset, &AtomicU64),
+    inbox: inbox::TeamInbox<'_>,
     len: usize,
 ) -> Result<(), Disagreement> {
     let at = |base: SymOffset, k: usize| c.local(SymOffset(base.0 + k * len));

@@ -7,7 +7,7 @@ use super::Coll;
 use super::registry::Barrier;
 use super::topology::Cube;
 pub use crate::transport::Rendezvous;
-use crate::transport::Transport;
+use crate::transport::{Agreed, Disagreed, Transport};
 use crate::wait::stuck::Post;
 use crate::world::World;
 
@@ -114,7 +114,13 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
 /// A rendezvous of every PE (`shmem_barrier_all`'s synchronisation, and
 /// finalize's), run by the transport ([`Transport::rendezvous`]). `post`
 /// gives, for the episode entered, where this PE blocks if it has to sleep
-/// (see `wait::stuck`).
-pub fn world<'p>(rt: &World, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
-    rt.transport.rendezvous(&rt.sync_waiter(), which, post)
+/// (see `wait::stuck`). At a world barrier, `mine` (the arguments of the
+/// allocation routine it is for, `None` for a plain barrier) is compared
+/// across the PEs on the way: `Some` when they differ (`coll::agree`).
+pub fn world<'p>(
+    rt: &World,
+    (which, mine): (Rendezvous, Option<&Agreed>),
+    post: impl FnOnce(u32) -> Option<Post<'p>>,
+) -> Option<Disagreed> {
+    rt.transport.rendezvous(&rt.sync_waiter(), (which, mine), post)
 }

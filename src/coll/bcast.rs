@@ -37,6 +37,18 @@
 //! order, and the receiver makes the same calls in the same order, so the
 //! counts agree and the next message is its call's; a header with another
 //! length means the PEs disagree on `nelems`, which is reported.
+//!
+//! On a team's inbox the header also names the root and the call (the
+//! team's count of one-round calls, `ring::Tag`), so that members that name
+//! different roots are told instead of returning their own data: a receiver
+//! compares the header of the message it takes with its own root and call;
+//! a root, once its pushes are visible (after the fence of its wake-ups),
+//! looks at the next cell from every other member in its own inbox, and a
+//! message of this call there is a member that took itself for the root too
+//! (of two such roots, the one that looks last sees the other's message); a
+//! waiting receiver looks at those cells too now and then, for a root it does
+//! not wait for. None of it costs a message: the root reads lines of its own
+//! inbox.
 
 //! Tree flows (the pairwise strategies only): the data moves along a
 //! [`Flow`] of `topology`, whose edges depend on the root: the hypercube, a
@@ -45,9 +57,11 @@
 //! every word has one sender, so these run only on pairwise locations, where
 //! each pair of PEs has its own.
 
+use super::Coll;
+use super::inbox::{self, Disagreement};
 use super::registry::Bcast;
+use super::ring::{self, Tag};
 use super::topology::{self, Flow};
-use super::{Coll, inbox, ring};
 use crate::heap::SymOffset;
 use std::sync::atomic::Ordering;
 
@@ -119,7 +133,7 @@ pub fn eager_fits(n: usize, len: usize) -> bool {
     len <= max && inbox::fits(n, len)
 }
 
-/// Eager broadcast; see the module comment. `inbox` is the pSync's inbox
+/// Eager broadcast of an active set; see the module comment. `inbox` is the pSync's inbox
 /// (`INBOX_BYTES` on every member, checked by the caller), and
 /// `eager_fits(n, len)` holds. The root's dest is left alone (the active-set
 /// routines do not update it). A receiver whose `len` differs from the
@@ -131,34 +145,55 @@ pub fn eager(
     inbox: SymOffset,
     len: usize,
     root: usize,
-) -> Result<(), ring::Mismatch> {
+) -> Result<(), Disagreement> {
     if !inbox::members_share_memory(c) {
         linear(c, dest, source, len, root, &|| {});
         return Ok(());
     }
-    eager_rings(c, dest, source, inbox, len, root)
+    let cur = ring::cursors(inbox.0, c.rt.npes);
+    eager_rings(c, (dest, source), (inbox, cur, None), len, root)
 }
 
-/// [`eager`] once [`inbox::members_share_memory`] holds.
+/// Polls of a waiting receiver between two looks for a member that took
+/// itself for the root (`claim`), which reads a line per member: the first
+/// look comes after as many, so that a short wait (the root a little late)
+/// makes none.
+const CLAIM_POLLS: u32 = 16;
+
+/// [`eager`] once [`inbox::members_share_memory`] holds, with the inbox's
+/// cursors (`ring::cursors`); `call` is the
+/// number of this call among the team's one-round calls on a team's inbox
+/// (`TeamSync::inbox_calls`), `None` on an active set's pSync, whose calls
+/// are not counted: there the tags carry the length only and nothing else
+/// is compared. Err: what a member sent instead of this PE's message, or
+/// the message of a member that takes itself for the root of this call too.
 pub fn eager_rings(
     c: &Coll<'_>,
-    dest: SymOffset,
-    source: SymOffset,
-    inbox: SymOffset,
+    (dest, source): (SymOffset, SymOffset),
+    (inbox, cur, call): (SymOffset, &ring::Cursors, Option<u64>),
     len: usize,
     root: usize,
-) -> Result<(), ring::Mismatch> {
+) -> Result<(), Disagreement> {
     let r = c.g.rank;
-    let ring_of = |k: usize| inbox::ring_between(c, inbox, root, k);
-    let cur = ring::cursors(inbox.0, c.rt.npes);
+    let ring_of = inbox::rings_from(c, inbox, root);
     let total = ring::cells(len);
+    let tag = match call {
+        Some(call) => Tag::new(len, Some(root), call),
+        None => Tag::len_only(len),
+    };
     if r == root {
         // SAFETY: the root's source, len bytes (checked by the caller), which
         // the user leaves alone during the call.
         let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
-        send(c, (src, total), cur, ring_of, |k, start| {
-            inbox::prefetch_ring(c, inbox, (root, k), start, total)
-        });
+        let own = call.map(|_| inbox::own_rings(c, inbox));
+        let prefetch = |k, start| inbox::prefetch_ring(c, inbox, (root, k), start, total);
+        if let Some((from, found)) = send(c, (src, tag), cur, (ring_of, prefetch), own) {
+            return Err(Disagreement {
+                from,
+                found,
+                expected: tag,
+            });
+        }
     } else {
         // SAFETY: this PE's dest, len bytes (checked by the caller); nobody
         // else writes it: that is what the inbox is for.
@@ -168,19 +203,35 @@ pub fn eager_rings(
         let ring = ring_of(r);
         let mut got = 0;
         while got < total {
-            if !ring.arrived(start, len, got) {
+            if !ring.arrived(start, tag, got) {
                 if got > 0 {
                     // Room freed so far may be what the root waits for.
                     wake(c, root);
                 }
+                let (mut polls, mut claimed) = (0u32, None);
                 c.wait_for(
-                    || ring.arrived(start, len, got),
+                    || {
+                        if ring.arrived(start, tag, got) {
+                            return true;
+                        }
+                        polls += 1;
+                        if call.is_some() && polls % CLAIM_POLLS == 0 {
+                            claimed = claim(c, inbox, cur, tag, root);
+                        }
+                        claimed.is_some()
+                    },
                     std::iter::once(root),
                     || format!("cell {got} of {total} of a {len}-byte message in the broadcast inbox from rank {root}"),
                     String::new,
                 );
+                if let Some(d) = claimed {
+                    return Err(d);
+                }
             }
-            got += ring.pop(start, dst, got)?;
+            match ring.pop(start, dst, got, tag) {
+                Ok(k) => got += k,
+                Err(m) => return Err(not_this_call(c, (inbox, cur), tag, root, m.found)),
+            }
         }
         from.store(start + total as u64, Ordering::Relaxed);
         wake(c, root);
@@ -188,16 +239,74 @@ pub fn eager_rings(
     Ok(())
 }
 
+/// What a receiver reports when its root's next message has the tag `found`
+/// instead of its own `mine`: when it is not of this call, rather a member
+/// that broadcast in it ([`claim`]), if one did, than the root that did not.
+#[cold]
+#[inline(never)]
+fn not_this_call(
+    c: &Coll<'_>,
+    (inbox, cur): (SymOffset, &ring::Cursors),
+    mine: Tag,
+    root: usize,
+    found: Tag,
+) -> Disagreement {
+    // (On an active set's pSync both calls are 0: only lengths differ.)
+    if found.call() != mine.call()
+        && let Some(d) = claim(c, inbox, cur, mine, root)
+    {
+        return d;
+    }
+    Disagreement {
+        from: root,
+        found,
+        expected: mine,
+    }
+}
+
+/// A member other than this receiver and its `root` that broadcast in this
+/// PE's call (the call of `mine`) as a root of its own: the next message
+/// from it in this PE's inbox is a broadcast of this call. (A member that ran ahead
+/// sends a later call's number; one that is in this call as a receiver
+/// sends nothing.) The root looks likewise in `send`.
+fn claim(c: &Coll<'_>, inbox: SymOffset, cur: &ring::Cursors, mine: Tag, root: usize) -> Option<Disagreement> {
+    let r = c.g.rank;
+    let ring_from = inbox::own_rings(c, inbox);
+    for k in 0..c.g.size {
+        if k == r || k == root {
+            continue;
+        }
+        let at = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
+        if let Some(found) = ring_from(k).peek(at)
+            && found.call() == mine.call()
+            && found.root().is_some()
+        {
+            return Some(Disagreement {
+                from: k,
+                found,
+                expected: mine,
+            });
+        }
+    }
+    None
+}
+
 /// The root's side of [`eager`]: every receiver's ring gets the message;
 /// receivers whose ring is full are served as room appears, in turn.
 /// `prefetch(k, start)` asks for the lines receiver k's push will write.
+/// With `own` (this PE's inbox's rings, on a team), then looks at the next
+/// message from every receiver there, after the fence of the last wake-ups:
+/// a member that takes itself for the root of this call too pushed its
+/// message before its own look, so one of the two sees the other's. Returns
+/// the first such member and its message's tag.
 fn send(
     c: &Coll<'_>,
-    (src, total): (&[u8], usize),
+    (src, tag): (&[u8], Tag),
     cur: &ring::Cursors,
-    ring_of: impl Fn(usize) -> ring::Ring,
-    prefetch: impl Fn(usize, u64),
-) {
+    (ring_of, prefetch): (impl Fn(usize) -> ring::Ring, impl Fn(usize, u64)),
+    own: Option<impl Fn(usize) -> ring::Ring>,
+) -> Option<(usize, Tag)> {
+    let total = ring::cells(src.len());
     let (root, n) = (c.g.rank, c.g.size);
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
     // (rank, cells written) of the receivers not yet served in full.
@@ -207,7 +316,7 @@ fn send(
         prefetch(k, start(k));
     }
     for k in (0..n).filter(|&k| k != root) {
-        let done = ring_of(k).push(start(k), src, 0);
+        let done = ring_of(k).push(start(k), src, 0, tag);
         if done < total {
             rest.push((k, done));
         }
@@ -224,14 +333,25 @@ fn send(
             String::new,
         );
         for (k, done) in rest.iter_mut() {
-            *done += ring_of(*k).push(start(*k), src, *done);
+            *done += ring_of(*k).push(start(*k), src, *done, tag);
         }
         inbox::wake_all(c, rest.iter().map(|&(k, _)| k));
         rest.retain(|&(_, done)| done < total);
     }
+    let mut claimed = None;
     for k in (0..n).filter(|&k| k != root) {
-        cur.to(c.g.pe(k)).fetch_add(total as u64, Ordering::Relaxed);
+        let pe = c.g.pe(k);
+        cur.to(pe).fetch_add(total as u64, Ordering::Relaxed);
+        if let Some(own) = &own
+            && claimed.is_none()
+            && let Some(found) = own(k).peek(cur.from(pe).load(Ordering::Relaxed))
+            && found.call() == tag.call()
+            && found.root().is_some()
+        {
+            claimed = Some((k, found));
+        }
     }
+    claimed
 }
 
 /// Wakes rank `k` if it sleeps on its collective bell.

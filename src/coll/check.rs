@@ -58,7 +58,7 @@ pub enum What {
 
 /// `(name, signed)` of the arguments that must be equal on every member,
 /// in the order of [`Record::args`]; names as the prototypes spell them.
-fn arg_names(w: What) -> &'static [(&'static str, bool)] {
+pub(super) fn arg_names(w: What) -> &'static [(&'static str, bool)] {
     match w {
         What::WorldBarrier | What::TeamSync | What::Collect | What::TeamDestroy => &[],
         What::Broadcast => &[("nelems", false), ("PE_root", true)],
@@ -143,7 +143,7 @@ impl Record {
     }
 
     fn what(&self) -> Option<What> {
-        ALL.iter().copied().find(|w| *w as u64 == self.what)
+        What::from_code(self.what)
     }
 
     /// Whether `self` and `o` describe the same call: every field equal,
@@ -153,6 +153,13 @@ impl Record {
         let world_barrier = self.what == What::WorldBarrier as u64;
         (self.what, self.team, self.op, self.elem, self.args) == (o.what, o.team, o.op, o.elem, o.args)
             && (world_barrier || self.routine == o.routine)
+    }
+}
+
+impl What {
+    /// The kind of code `code` (`what as u64`).
+    pub fn from_code(code: u64) -> Option<What> {
+        ALL.iter().copied().find(|w| *w as u64 == code)
     }
 }
 
@@ -261,12 +268,7 @@ fn difference((wa, a): (&str, &Record), (wb, b): (&str, &Record)) -> String {
     let names = what.map_or(&[][..], arg_names);
     for (i, &(name, signed)) in names.iter().enumerate() {
         if a.args[i] != b.args[i] {
-            let show = |v: u64| match (name, signed) {
-                ("ptr", _) if v == NOT_IN_HEAP => "that is no shmem_malloc block".to_string(),
-                ("ptr", _) => format!("at heap offset {v:#x}"),
-                (_, true) => (v as i64).to_string(),
-                (_, false) => v.to_string(),
-            };
+            let show = |v| shown((name, signed), v);
             return format!(
                 "{wa} passes {name} {}, {wb} passes {name} {}",
                 show(a.args[i]),
@@ -280,13 +282,23 @@ fn difference((wa, a): (&str, &Record), (wb, b): (&str, &Record)) -> String {
     )
 }
 
+/// Argument value `v` of [`arg_names`]' `(name, signed)`, in words.
+pub(super) fn shown((name, signed): (&str, bool), v: u64) -> String {
+    match (name, signed) {
+        ("ptr", _) if v == NOT_IN_HEAP => "that is no shmem_malloc block".to_string(),
+        ("ptr", _) => format!("at heap offset {v:#x}"),
+        (_, true) => (v as i64).to_string(),
+        (_, false) => v.to_string(),
+    }
+}
+
 /// A member that agrees with rank 0 while another does not: the one that
 /// differs reports and ends the job, so this one neither prints nor
 /// returns. It waits for the launcher to end it, and ends itself (without
 /// a message) should that not come, rather than race the report. It keeps
 /// calling the transport's `progress` meanwhile: across nodes, the
 /// reporting member may still be finishing the gather on this PE's memory.
-fn stop_quietly(rt: &World) -> ! {
+pub(super) fn stop_quietly(rt: &World) -> ! {
     for _ in 0..60_000 {
         rt.transport.progress();
         std::thread::sleep(std::time::Duration::from_millis(1));

@@ -17,7 +17,6 @@ use super::Coll;
 use super::inbox::{self, Disagreement};
 use super::registry::Collect;
 use crate::heap::SymOffset;
-use std::sync::atomic::AtomicU64;
 
 /// `lens[k]` is the byte length of rank k's block; `source` has `lens[me]`.
 fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, lens: &[usize], met: bool) {
@@ -136,7 +135,7 @@ pub fn fcollect_eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
-    inbox: (SymOffset, &AtomicU64),
+    inbox: inbox::TeamInbox<'_>,
     len: usize,
 ) -> Result<(), Disagreement> {
     let block = |k: usize| c.local(SymOffset(dest.0 + k * len));

@@ -12,8 +12,9 @@
 //! ([`team_is_eager`]). An active-set collective runs on the caller's
 //! pSync, and may push into its inbox.
 
-use super::inbox::{self, Disagreement};
+use super::inbox::{self, Disagreement, TeamInbox};
 use super::registry::{Algorithms, Collect, Push, Reduce};
+use super::ring::{self, Cursors};
 use super::{Coll, Done, Group, Transported, barrier, bcast};
 use crate::heap::SymOffset;
 use crate::psync::{CollOp, Grant, Layout, Mem, TeamSync};
@@ -21,7 +22,8 @@ use crate::transport::Transport;
 use crate::types::Combine;
 use crate::wait::stuck::Kind;
 use crate::world::World;
-use std::sync::atomic::AtomicU64;
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering;
 
 /// A team as the collectives see it: its members and its sync memory.
 #[derive(Clone, Copy)]
@@ -30,6 +32,9 @@ pub struct TeamRef<'a> {
     pub sync: &'a TeamSync,
     /// How a hang report names the team (`job::TEAM_TAGS`).
     pub tag: u32,
+    /// The ring cursors of the team's inbox (`ring::cursors`), found once
+    /// per team rather than in the per-thread map at every call.
+    pub cursors: &'a OnceLock<&'static Cursors>,
 }
 
 /// An active set and the user's pSync (its flags; checked symmetric and
@@ -137,11 +142,16 @@ pub fn barrier_all(rt: &World, routine: &'static str) {
 
 /// `shmem_sync_all`: waits for every PE; orders memory like a barrier on this
 /// transport (the arrival is a sequentially consistent read-modify-write).
+/// Ends the job when another PE is in an allocation routine's barrier
+/// instead (`agree`).
 pub fn sync_all(rt: &World, routine: &'static str) {
-    barrier::world(rt, barrier::Rendezvous::Barrier, |ep| {
+    let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, None), |ep| {
         rt.post(Kind::BarrierAll, routine, ep)
     });
     rt.psync.observe_world_barrier();
+    if let Some(d) = differs {
+        super::agree::barrier_differs(rt, routine, None, d);
+    }
 }
 
 // ---- Teams -----------------------------------------------------------------
@@ -197,7 +207,8 @@ pub fn team_is_eager(algs: Algorithms, op: CollOp, n: usize, len: usize) -> bool
 
 /// A team collective of kind `op` with messages of `len` bytes that goes
 /// through the team's inbox ([`team_is_eager`], and every member's memory
-/// mapped here): a `Coll` on the inbox and the inbox. That path signals on
+/// mapped here): a `Coll` on the inbox and the inbox, with this call's
+/// number among the team's one-round calls. That path signals on
 /// no flag (the ring cells say themselves what they hold), so the strategy is
 /// not asked for sync memory, a pairwise graph does not bind it, and the
 /// inbox stands in for the sync memory.
@@ -207,7 +218,7 @@ fn eager_on_team<'a>(
     t: TeamRef<'a>,
     op: CollOp,
     len: usize,
-) -> Option<(Coll<'a>, SymOffset)> {
+) -> Option<(Coll<'a>, TeamInbox<'a>)> {
     let inbox = t.sync.inbox()?;
     let c = Coll::new(
         rt,
@@ -222,13 +233,23 @@ fn eager_on_team<'a>(
         return None;
     }
     rt.psync.accounting.count_collective();
-    Some((c, inbox))
+    // Only the calling thread uses a team's collectives at a time.
+    let call = t.sync.inbox_calls.load(Ordering::Relaxed);
+    t.sync.inbox_calls.store(call + 1, Ordering::Relaxed);
+    let ib = TeamInbox {
+        at: inbox,
+        slab_calls: &t.sync.slab_calls,
+        cursors: t.cursors.get_or_init(|| ring::cursors(inbox.0, rt.npes)),
+        call,
+    };
+    Some((c, ib))
 }
 
 /// `shmem_broadcast` on a team: small messages go eagerly through the
 /// team's inbox in one round (the root pushes and returns); the others
-/// through `bcast::run` on the strategy's sync memory. Err: the root
-/// broadcast this many bytes instead of `len`.
+/// through `bcast::run` on the strategy's sync memory. Err: a member sent
+/// another message than this PE expected, or took itself for the root too
+/// (`bcast::eager_rings`).
 pub fn broadcast(
     rt: &World,
     routine: &'static str,
@@ -236,14 +257,14 @@ pub fn broadcast(
     (dest, source): (SymOffset, SymOffset),
     len: usize,
     root: usize,
-) -> Result<(), u64> {
-    if let Some((c, inbox)) = eager_on_team(rt, routine, t, CollOp::Broadcast, len) {
+) -> Result<(), Disagreement> {
+    if let Some((c, ib)) = eager_on_team(rt, routine, t, CollOp::Broadcast, len) {
         if c.g.rank == root && dest != source {
             // SAFETY: both ranges are this PE's symmetric buffers of len
             // bytes (checked by the caller); `copy` allows overlap.
             unsafe { std::ptr::copy(c.local(source), c.local(dest), len) };
         }
-        return bcast::eager_rings(&c, dest, source, inbox, len, root).map_err(|m| m.found);
+        return bcast::eager_rings(&c, (dest, source), (ib.at, ib.cursors, Some(ib.call)), len, root);
     }
     let c = on_team(rt, routine, t, CollOp::Broadcast, true);
     let alg = c.algs.bcast.resolve(t.group.size, len);
@@ -266,19 +287,20 @@ pub fn collect(
 }
 
 /// A team collective of kind `op` with blocks of `len` bytes: through the
-/// team's inbox in one round (`eager`, given the inbox and the team's count
-/// of slab exchanges) when [`team_is_eager`] allows, else `pulled` on the
-/// strategy's sync memory. Err: a member sent a block of another length.
+/// team's inbox in one round (`eager`, given the inbox) when
+/// [`team_is_eager`] allows, else `pulled` on the
+/// strategy's sync memory. Err: a member sent a block of another length,
+/// or of another collective.
 fn one_round_or<'a>(
     rt: &'a World,
     routine: &'static str,
     t: TeamRef<'a>,
     (op, len): (CollOp, usize),
-    eager: impl FnOnce(&Coll<'a>, (SymOffset, &'a AtomicU64)) -> Result<(), Disagreement>,
+    eager: impl FnOnce(&Coll<'a>, TeamInbox<'a>) -> Result<(), Disagreement>,
     pulled: impl FnOnce(&Coll<'a>),
 ) -> Result<(), Disagreement> {
-    if let Some((c, inbox)) = eager_on_team(rt, routine, t, op, len) {
-        return eager(&c, (inbox, &t.sync.slab_calls));
+    if let Some((c, ib)) = eager_on_team(rt, routine, t, op, len) {
+        return eager(&c, ib);
     }
     pulled(&on_team(rt, routine, t, op, true));
     Ok(())
@@ -393,7 +415,7 @@ pub fn set_broadcast(
 ) -> Result<(), u64> {
     let c = on_set(rt, routine, a, (SymOffset(0), 0));
     match c.algs.bcast.resolve_user_sync(a.group.size, len) {
-        Push::Push => bcast::eager(&c, dest, source, inbox(), len, root).map_err(|m| m.found),
+        Push::Push => bcast::eager(&c, dest, source, inbox(), len, root).map_err(|d| d.found.bytes() as u64),
         Push::Not(alg) => {
             bcast::run(&c, alg, dest, source, len, root, false);
             Ok(())

@@ -15,8 +15,11 @@
 //! memory (`ring::cursors`, one pair of counts per pSync offset and peer):
 //! a ring carries the messages of the collectives of one team that go
 //! through the inbox, in call order, and every member makes the same calls
-//! in the same order, so the counts agree. A header of another length means
-//! that the members disagree on the size, which the caller reports.
+//! in the same order, so the counts agree. A header is the message's
+//! [`Tag`]: its length, the root of a broadcast and the team's
+//! count of one-round calls, which every member also counts; a header with
+//! another tag means that the members disagree on the size, the root or the
+//! collective, which the caller reports.
 //!
 //! A team's inbox is followed by two slabs (`psync::SLAB_BYTES`) for the
 //! smallest exchanges: in a slab, a header word per other member, then a
@@ -41,7 +44,8 @@
 //! member that ran ahead by a slot's worth of messages) is woken when the
 //! slow member frees it.
 
-use super::{Coll, ring};
+use super::Coll;
+use super::ring::{self, Tag};
 use crate::heap::SymOffset;
 use crate::psync::{INBOX_BYTES, SLAB_BYTES};
 use crate::transport::Transport;
@@ -81,32 +85,56 @@ pub fn members_share_memory(c: &Coll<'_>) -> bool {
 /// at this process's address for it. [`members_share_memory`] holds, and
 /// the inbox is `INBOX_BYTES` on every member.
 pub fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> ring::Ring {
-    ring_in(c, inbox, sender, receiver, c.reach(receiver))
+    rings_from(c, inbox, sender)(receiver)
 }
 
 /// Asks for the lines of the cells a push of `total` cells from `start`
 /// will write in the ring from `sender` to `receiver`. Not counted against
 /// the page-table budget (`heap::tables`): a prefetch maps nothing.
 pub fn prefetch_ring(c: &Coll<'_>, inbox: SymOffset, (sender, receiver): (usize, usize), start: u64, total: usize) {
-    ring_in(c, inbox, sender, receiver, c.g.pe(receiver)).prefetch_push(start, total, 0);
+    rings_to_pes(c, inbox, sender)(receiver, c.g.pe(receiver)).prefetch_push(start, total, 0);
 }
 
-/// [`ring_between`], `receiver` being world PE `pe`.
-fn ring_in(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize, pe: usize) -> ring::Ring {
+/// [`ring_between`] from `sender` to each receiver, with what does not
+/// depend on the receiver worked out once; each receiver is counted against
+/// the page-table budget as it is asked for.
+pub fn rings_from<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize) -> ring::Ring + 'c {
+    let ring_to = rings_to_pes(c, inbox, sender);
+    move |receiver| ring_to(receiver, c.reach(receiver))
+}
+
+/// [`rings_from`], the receiver's world PE given beside its rank.
+fn rings_to_pes<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize, usize) -> ring::Ring + 'c {
     // Same padding on every PE: segments are page-aligned.
     let first = c.local(inbox).align_offset(ring::CELL);
     let slot = slot_cells(c.g.size);
-    let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
-    let Some(base) = c.rt.transport.local_ptr(pe, off) else {
-        unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
-    };
-    // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
-    // slot_of(..) < n - 1, so the slot ends within (n - 1) * slot <=
-    // INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for the
-    // padding); the inbox is in the receiver's mapped segment (checked
-    // symmetric by the caller), and only the sender writes and the receiver
-    // reads this slot.
-    unsafe { ring::Ring::new(base.as_ptr(), slot) }
+    move |receiver, pe| {
+        let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
+        let Some(base) = c.rt.transport.local_ptr(pe, off) else {
+            unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
+        };
+        // SAFETY: the sender's slot of the receiver's inbox: line-aligned, and
+        // slot_of(..) < n - 1, so the slot ends within (n - 1) * slot <=
+        // INBOX_CELLS cells after `first` (INBOX_CELLS leaves room for the
+        // padding); the inbox is in the receiver's mapped segment (checked
+        // symmetric by the caller), and only the sender writes and the receiver
+        // reads this slot.
+        unsafe { ring::Ring::new(base.as_ptr(), slot) }
+    }
+}
+
+/// The rings of this PE's own inbox, by sender: [`ring_between`] to this
+/// PE, with the address worked out once, for a look at several of them.
+pub fn own_rings<'c>(c: &'c Coll<'_>, inbox: SymOffset) -> impl Fn(usize) -> ring::Ring + 'c {
+    let local = c.local(inbox);
+    let base = local.wrapping_add(local.align_offset(ring::CELL));
+    let (r, slot) = (c.g.rank, slot_cells(c.g.size));
+    move |sender| {
+        let at = base.wrapping_add(slot_of(sender, r) * slot * ring::CELL);
+        // SAFETY: as in `ring_between`, with this PE as the receiver: its
+        // own inbox, at the address the transport gives for it (`local`).
+        unsafe { ring::Ring::new(at, slot) }
+    }
 }
 
 /// Wakes the ranks of `ks` that sleep on their collective bell: one fence
@@ -123,8 +151,23 @@ pub fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
 pub struct Disagreement {
     /// The rank that sent it.
     pub from: usize,
-    /// The sender's message length in bytes.
-    pub found: u64,
+    /// Its tag (length, root, call).
+    pub found: Tag,
+    /// The tag this member expected.
+    pub expected: Tag,
+}
+
+/// A team's inbox as a one-round call takes it: its offset, the team's
+/// count of slab exchanges (`TeamSync::slab_calls`), its rings' cursors
+/// (`ring::cursors` of the offset), and the number of this
+/// call among the team's one-round calls (`TeamSync::inbox_calls`), which
+/// every message of the call carries in its tag.
+#[derive(Clone, Copy)]
+pub struct TeamInbox<'a> {
+    pub at: SymOffset,
+    pub slab_calls: &'a AtomicU64,
+    pub cursors: &'static ring::Cursors,
+    pub call: u64,
 }
 
 /// Bytes of one slab (two per team, used in turn).
@@ -144,9 +187,8 @@ pub fn slab_fits(n: usize, len: usize) -> bool {
 /// One round among all members: every member sends `len` bytes
 /// (`outgoing(k)`, in this PE's memory) to every other member k and receives
 /// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` holds
-/// and [`members_share_memory`], and `inbox` is a team's
-/// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings) with its count of
-/// slab exchanges (`TeamSync::slab_calls`). Blocks that [`slab_fits`] go
+/// and [`members_share_memory`], and `ib` is a team's inbox
+/// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings). Blocks that [`slab_fits`] go
 /// through the slabs, larger ones through the rings. The pushes are all
 /// written before anything is received, so `incoming` may overlap what
 /// `outgoing` reads (an in-place call). Nothing is exchanged with this PE itself: the caller
@@ -157,17 +199,19 @@ pub fn slab_fits(n: usize, len: usize) -> bool {
 /// every other rank k, for the whole call, and nobody else writes them.
 pub unsafe fn exchange(
     c: &Coll<'_>,
-    (inbox, slab_calls): (SymOffset, &AtomicU64),
+    ib: TeamInbox<'_>,
     len: usize,
     outgoing: impl Fn(usize) -> *const u8,
     incoming: impl Fn(usize) -> *mut u8,
 ) -> Result<(), Disagreement> {
+    let tag = Tag::new(len, None, ib.call);
     if slab_fits(c.g.size, len) {
         // SAFETY: the caller's contract; a team inbox has its slabs.
-        return unsafe { exchange_slabs(c, (inbox, slab_calls), len, outgoing, incoming) };
+        return unsafe { exchange_slabs(c, (ib.at, ib.slab_calls), tag, outgoing, incoming) };
     }
+    let inbox = ib.at;
     let (r, n) = (c.g.rank, c.g.size);
-    let cur = ring::cursors(inbox.0, c.rt.npes);
+    let cur = ib.cursors;
     let total = ring::cells(len);
     let others = || (1..n).map(move |i| (r + i) % n);
     // Pushes, starting after this rank so that the members spread over the
@@ -183,7 +227,7 @@ pub unsafe fn exchange(
         let ring = ring_between(c, inbox, r, k);
         // SAFETY: the caller's contract.
         let msg = unsafe { std::slice::from_raw_parts(outgoing(k), len) };
-        if ring.push(start, msg, 0) < total {
+        if ring.push(start, msg, 0, tag) < total {
             // Room for a message that fits a slot: the member has not yet
             // taken our earlier ones (see the module's progress argument).
             wake_all(c, std::iter::once(k));
@@ -193,14 +237,14 @@ pub unsafe fn exchange(
                 || format!("room for a {len}-byte message in the inbox of rank {k}"),
                 String::new,
             );
-            ring.push(start, msg, 0);
+            ring.push(start, msg, 0, tag);
         }
         to.store(start + total as u64, Ordering::Relaxed);
     }
     wake_all(c, others());
     let arrived = |k: usize| {
         let start = cur.from(c.g.pe(k)).load(Ordering::Relaxed);
-        ring_between(c, inbox, k, r).arrived(start, len, 0)
+        ring_between(c, inbox, k, r).arrived(start, tag, 0)
     };
     take_each(
         c,
@@ -212,10 +256,11 @@ pub unsafe fn exchange(
             // SAFETY: the caller's contract.
             let dst = unsafe { std::slice::from_raw_parts_mut(incoming(k), len) };
             ring_between(c, inbox, k, r)
-                .pop(start, dst, 0)
+                .pop(start, dst, 0, tag)
                 .map_err(|m| Disagreement {
                     from: k,
                     found: m.found,
+                    expected: tag,
                 })?;
             from.store(start + total as u64, Ordering::Relaxed);
             Ok(())
@@ -226,17 +271,19 @@ pub unsafe fn exchange(
     Ok(())
 }
 
-/// [`exchange`] through the slabs after the team's rings.
+/// [`exchange`] through the slabs after the team's rings, of blocks tagged
+/// `tag` (a header word is the block's tag, as a ring cell's).
 ///
 /// # Safety
 /// As [`exchange`], and [`slab_fits`] holds.
 unsafe fn exchange_slabs(
     c: &Coll<'_>,
     (inbox, calls): (SymOffset, &AtomicU64),
-    len: usize,
+    tag: Tag,
     outgoing: impl Fn(usize) -> *const u8,
     incoming: impl Fn(usize) -> *mut u8,
 ) -> Result<(), Disagreement> {
+    let len = tag.bytes();
     let (r, n) = (c.g.rank, c.g.size);
     // Only the calling thread uses a team's collectives at a time.
     let call = calls.load(Ordering::Relaxed);
@@ -268,7 +315,7 @@ unsafe fn exchange_slabs(
         // SAFETY: the caller's contract for outgoing(k); the block is ours
         // in k's slab, empty (see the module comment), len <= stride bytes.
         unsafe { std::ptr::copy_nonoverlapping(outgoing(k), block, len) };
-        header(h).store(len as u64, Ordering::Release);
+        header(h).store(tag.0, Ordering::Release);
     }
     wake_all(c, others());
     let mine = slab_of(r);
@@ -284,8 +331,12 @@ unsafe fn exchange_slabs(
         |k| {
             let (h, block) = at(mine, k, r);
             let found = header(h).load(Ordering::Acquire);
-            if found != len as u64 {
-                return Err(Disagreement { from: k, found });
+            if found != tag.0 {
+                return Err(Disagreement {
+                    from: k,
+                    found: Tag(found),
+                    expected: tag,
+                });
             }
             // SAFETY: k's block, published by its header (acquire above);
             // the caller's contract for incoming(k). Zeroed after the copy:

@@ -42,10 +42,12 @@
 //! per kind of algorithm ([`barrier`], `bcast`, `reduce`, `collect`,
 //! `alltoall`) and the shapes they share ([`topology`], [`ring`]);
 //! [`check`] the agreement on arguments that `SHMEM_CHECK_COLLECTIVES`
-//! adds in front of every collective. `coll`
+//! adds in front of every collective, [`agree`] the arguments compared
+//! always, on what a collective exchanges anyway. `coll`
 //! takes the [`World`](crate::world) and depends on nothing above it
 //! (not on `team` or `runtime`), so teams use it for their own barriers.
 
+pub mod agree;
 mod alltoall;
 pub mod barrier;
 mod bcast;

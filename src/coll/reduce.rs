@@ -40,7 +40,6 @@ use super::registry::Reduce;
 use crate::heap::SymOffset;
 use crate::types::Combine;
 use std::mem::size_of;
-use std::sync::atomic::AtomicU64;
 
 /// Reads `n` elements of `T` at `off` on rank `k` into `out` (cleared first).
 fn read_into<T: Copy>(c: &Coll<'_>, k: usize, off: SymOffset, n: usize, out: &mut Vec<T>) {
@@ -133,7 +132,7 @@ pub fn eager<T: Copy, O: Combine<T>>(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
-    inbox: (SymOffset, &AtomicU64),
+    inbox: inbox::TeamInbox<'_>,
     n: usize,
 ) -> Result<(), Disagreement> {
     let (r, size) = (c.g.rank, c.g.size);

@@ -6,8 +6,10 @@
 //! memory, and each side wakes the other with `Transport::wake`.
 //!
 //! Each 64-byte cell is a header word and 56 bytes of payload. The header is
-//! 0 while the cell is free and the message's length in bytes while it holds
-//! data, so every cell publishes itself: the producer writes the payload and
+//! 0 while the cell is free and the message's [`Tag`] while it holds data
+//! (its length in bytes, and on a team's inbox the broadcast's root and the
+//! team's count of one-round calls), so every cell publishes itself: the
+//! producer writes the payload and
 //! then the header (release); the consumer waits for the header (acquire),
 //! copies the payload out, zeroes the cell and then the header (release). A
 //! message of `len` bytes takes `cells(len)` consecutive cells, wrapping at the
@@ -42,6 +44,47 @@ pub const fn cells(len: usize) -> usize {
     len.div_ceil(PAYLOAD)
 }
 
+/// What a cell's header says about its message, which the consumer compares
+/// with what it expects: the length in bytes (bits 0..32, never 0), the
+/// root + 1 of a team broadcast (bits 32..48; 0: not a broadcast, or not on a
+/// team) and the team's count of one-round calls, modulo 2^16 (bits 48..64;
+/// 0 on an active set's pSync, whose calls are not counted). The count tells
+/// a message of this call from one of a later call: a member runs ahead of
+/// another by at most the messages a ring holds (511), far fewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tag(pub u64);
+
+impl Tag {
+    /// A message of `len` bytes, nothing more (an active set's pSync).
+    pub const fn len_only(len: usize) -> Tag {
+        Tag(len as u64)
+    }
+
+    /// A message of `len` bytes (`0 < len < 2^32`) of the team's one-round
+    /// call `call`, a broadcast from `root` (`< 2^16 - 1`, as a team that
+    /// uses its inbox has at most 512 members) or else an exchange.
+    pub fn new(len: usize, root: Option<usize>, call: u64) -> Tag {
+        debug_assert!(len > 0 && (len as u64) < 1 << 32 && root.is_none_or(|r| r < 0xffff));
+        let root = root.map_or(0, |r| r as u64 + 1);
+        Tag(len as u64 | root << 32 | (call & 0xffff) << 48)
+    }
+
+    /// The message's length in bytes.
+    pub fn bytes(self) -> usize {
+        (self.0 & 0xffff_ffff) as usize
+    }
+
+    /// The broadcast's root, if the message is a team broadcast's.
+    pub fn root(self) -> Option<usize> {
+        ((self.0 >> 32) & 0xffff).checked_sub(1).map(|r| r as usize)
+    }
+
+    /// The team's count of one-round calls when it was sent (modulo 2^16).
+    pub fn call(self) -> u64 {
+        self.0 >> 48
+    }
+}
+
 /// `lines` cells from `base`, in memory mapped by this process.
 #[derive(Clone, Copy)]
 pub struct Ring {
@@ -52,8 +95,8 @@ pub struct Ring {
 /// What a consumer found in a cell instead of its message.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Mismatch {
-    /// The header found: the length of the producer's message.
-    pub found: u64,
+    /// The header found: the producer's message's tag.
+    pub found: Tag,
 }
 
 impl Ring {
@@ -99,6 +142,13 @@ impl Ring {
         self.header(seq).load(Ordering::Relaxed) != 0
     }
 
+    /// The tag of the message whose first cell is `seq`, if it holds one
+    /// (a look, for the consumer, at what a producer sent without taking it).
+    pub fn peek(&self, seq: u64) -> Option<Tag> {
+        let h = self.header(seq).load(Ordering::Relaxed);
+        (h != 0).then_some(Tag(h))
+    }
+
     /// The cell a side waits for to go on with a message of `total` cells,
     /// `done` of them moved: the last cell of the next chunk (the rest of
     /// the message, at most the whole ring). The consumer frees cells in
@@ -109,16 +159,16 @@ impl Ring {
         start + total.min(done + self.lines) as u64 - 1
     }
 
-    /// Consumer: whether the next chunk of its message of `len` bytes (`done`
+    /// Consumer: whether the next chunk of its message tagged `tag` (`done`
     /// cells taken, starting at cell count `start`) is all there, or the
-    /// next cell holds a message of another length (for [`pop`](Self::pop)
+    /// next cell holds a message with another tag (for [`pop`](Self::pop)
     /// to report).
-    pub fn arrived(&self, start: u64, len: usize, done: usize) -> bool {
-        if self.ready(self.chunk_end(start, cells(len), done)) {
+    pub fn arrived(&self, start: u64, tag: Tag, done: usize) -> bool {
+        if self.ready(self.chunk_end(start, cells(tag.bytes()), done)) {
             return true;
         }
         let h = self.header(start + done as u64).load(Ordering::Relaxed);
-        h != 0 && h != len as u64
+        h != 0 && h != tag.0
     }
 
     /// Asks for the lines of cells `first..=last` (at most `PREFETCH` of
@@ -135,11 +185,13 @@ impl Ring {
         self.prefetch(start + done as u64, self.chunk_end(start, total, done));
     }
 
-    /// Producer: writes the chunks of `msg` (from its cell `done` on; the
-    /// message starts at cell count `start`) for which the ring has room,
+    /// Producer: writes the chunks of `msg`, tagged `tag` (of its length),
+    /// from its cell `done` on (the message starts at cell count `start`)
+    /// for which the ring has room,
     /// whole chunks only, so that it does not write lines the consumer is
     /// reading. Returns the cells written.
-    pub fn push(&self, start: u64, msg: &[u8], done: usize) -> usize {
+    pub fn push(&self, start: u64, msg: &[u8], done: usize, tag: Tag) -> usize {
+        debug_assert_eq!(tag.bytes(), msg.len());
         let total = cells(msg.len());
         let mut i = done;
         while i < total && self.free(self.chunk_end(start, total, i)) {
@@ -151,26 +203,28 @@ impl Ring {
                 // producer touches its payload until the header below
                 // publishes it; piece.len() <= PAYLOAD.
                 unsafe { copy(piece.as_ptr(), self.cell(seq).add(8), piece.len()) };
-                self.header(seq).store(msg.len() as u64, Ordering::Release);
+                self.header(seq).store(tag.0, Ordering::Release);
             }
             i = end;
         }
         i - done
     }
 
-    /// Consumer: takes the chunks of its message into `dest` from its cell
+    /// Consumer: takes the chunks of its message, tagged `tag` (of
+    /// `dest`'s length), into `dest` from its cell
     /// `done` on (the message starts at cell count `start`) that are there,
     /// freeing each cell. Returns the cells taken, or what it found in a cell
-    /// that holds a message of another length.
-    pub fn pop(&self, start: u64, dest: &mut [u8], done: usize) -> Result<usize, Mismatch> {
+    /// that holds a message with another tag.
+    pub fn pop(&self, start: u64, dest: &mut [u8], done: usize, tag: Tag) -> Result<usize, Mismatch> {
+        debug_assert_eq!(tag.bytes(), dest.len());
         let (len, total) = (dest.len(), cells(dest.len()));
         let mut i = done;
         while i < total {
             let last = self.chunk_end(start, total, i);
             if !self.ready(last) {
                 let h = self.header(start + i as u64).load(Ordering::Relaxed);
-                if h != 0 && h != len as u64 {
-                    return Err(Mismatch { found: h });
+                if h != 0 && h != tag.0 {
+                    return Err(Mismatch { found: Tag(h) });
                 }
                 break;
             }
@@ -179,8 +233,8 @@ impl Ring {
                 // Published (the chunk's last cell is); the producer leaves
                 // the cell alone until its header is 0 again.
                 let h = self.header(seq).load(Ordering::Acquire);
-                if h != len as u64 {
-                    return Err(Mismatch { found: h });
+                if h != tag.0 {
+                    return Err(Mismatch { found: Tag(h) });
                 }
                 let j = (seq - start) as usize;
                 let piece = &mut dest[j * PAYLOAD..len.min((j + 1) * PAYLOAD)];
@@ -251,6 +305,7 @@ unsafe fn clear(dst: *mut u8, len: usize) {
 
 /// This PE's cell counts for the rings of one pSync (by its symmetric
 /// offset): to each world PE as a root, and from each as a receiver.
+#[derive(Debug)]
 pub struct Cursors {
     to: Box<[AtomicU64]>,
     from: Box<[AtomicU64]>,
@@ -344,9 +399,10 @@ mod tests {
         let mut seq = 3u64;
         for (len, salt) in [(150, 1u8), (8, 2), (PAYLOAD * 3, 3), (1, 4)] {
             let m = msg(len, salt);
-            assert_eq!(r.push(seq, &m, 0), cells(len));
+            let tag = Tag::new(len, Some(3), seq);
+            assert_eq!(r.push(seq, &m, 0, tag), cells(len));
             let mut d = vec![0u8; len];
-            assert_eq!(r.pop(seq, &mut d, 0), Ok(cells(len)));
+            assert_eq!(r.pop(seq, &mut d, 0, tag), Ok(cells(len)));
             assert_eq!(d, m);
             seq += cells(len) as u64;
             assert!(b.all_zero());
@@ -380,17 +436,18 @@ mod tests {
         let mut b = Buf::new(4);
         let r = b.ring();
         let (m1, m2) = (msg(PAYLOAD * 3, 7), msg(PAYLOAD * 2, 9));
-        assert_eq!(r.push(0, &m1, 0), 3);
+        let (t1, t2) = (Tag::len_only(m1.len()), Tag::len_only(m2.len()));
+        assert_eq!(r.push(0, &m1, 0, t1), 3);
         // One cell of room for two: the second message waits, whole.
-        assert_eq!(r.push(3, &m2, 0), 0);
+        assert_eq!(r.push(3, &m2, 0, t2), 0);
         let mut d1 = vec![0u8; m1.len()];
-        assert_eq!(r.pop(0, &mut d1, 0), Ok(3));
-        assert_eq!(r.push(3, &m2, 0), 2);
+        assert_eq!(r.pop(0, &mut d1, 0, t1), Ok(3));
+        assert_eq!(r.push(3, &m2, 0, t2), 2);
         let mut d2 = vec![0u8; m2.len()];
-        assert_eq!(r.pop(3, &mut d2, 0), Ok(2));
+        assert_eq!(r.pop(3, &mut d2, 0, t2), Ok(2));
         assert_eq!((d1, d2), (m1, m2));
         // Nothing more is there: the consumer takes nothing.
-        assert_eq!(r.pop(5, &mut [0u8; 8], 0), Ok(0));
+        assert_eq!(r.pop(5, &mut [0u8; 8], 0, Tag::len_only(8)), Ok(0));
         assert!(b.all_zero());
     }
 
@@ -399,11 +456,12 @@ mod tests {
         let mut b = Buf::new(3);
         let r = b.ring();
         let m = msg(PAYLOAD * 10 + 5, 5);
+        let tag = Tag::new(m.len(), None, 7);
         let mut d = vec![0u8; m.len()];
         let (mut sent, mut got) = (0, 0);
         while got < cells(m.len()) {
-            sent += r.push(100, &m, sent);
-            got += r.pop(100, &mut d, got).unwrap();
+            sent += r.push(100, &m, sent, tag);
+            got += r.pop(100, &mut d, got, tag).unwrap();
         }
         assert_eq!(d, m);
         assert!(b.all_zero());
@@ -413,12 +471,40 @@ mod tests {
     fn a_consumer_expecting_another_length_is_told() {
         let mut b = Buf::new(2);
         let r = b.ring();
-        assert_eq!(r.push(0, &msg(16, 1), 0), 1);
+        assert_eq!(r.push(0, &msg(16, 1), 0, Tag::len_only(16)), 1);
         // Expecting 3 cells, it does not wait for the third: the first
         // tells it the message is another.
         let long = PAYLOAD * 2 + 1;
-        assert!(r.arrived(0, long, 0));
-        assert_eq!(r.pop(0, &mut vec![0u8; long], 0), Err(Mismatch { found: 16 }));
+        let t = Tag::len_only(long);
+        assert!(r.arrived(0, t, 0));
+        let found = Tag::len_only(16);
+        assert_eq!(r.pop(0, &mut vec![0u8; long], 0, t), Err(Mismatch { found }));
+    }
+
+    #[test]
+    fn a_consumer_expecting_another_root_or_call_is_told_and_takes_nothing() {
+        let mut b = Buf::new(4);
+        let r = b.ring();
+        let sent = Tag::new(8, Some(1), 5);
+        assert_eq!(r.push(0, &msg(8, 1), 0, sent), 1);
+        assert_eq!(r.peek(0), Some(sent));
+        assert_eq!(r.peek(1), None);
+        for other in [Tag::new(8, Some(0), 5), Tag::new(8, Some(1), 6), Tag::new(8, None, 5)] {
+            assert!(r.arrived(0, other, 0));
+            assert_eq!(r.pop(0, &mut [0u8; 8], 0, other), Err(Mismatch { found: sent }));
+        }
+        assert_eq!(r.pop(0, &mut [0u8; 8], 0, sent), Ok(1));
+        assert!(b.all_zero());
+    }
+
+    #[test]
+    fn tags_keep_length_root_and_call_apart() {
+        let t = Tag::new(2048, Some(511), 0x1_0003);
+        assert_eq!((t.bytes(), t.root(), t.call()), (2048, Some(511), 3));
+        let t = Tag::new(1, None, 0xffff);
+        assert_eq!((t.bytes(), t.root(), t.call()), (1, None, 0xffff));
+        assert_eq!(Tag::new(8, Some(0), 0), Tag(8 | 1 << 32));
+        assert_eq!(Tag::len_only(8), Tag::new(8, None, 0));
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub const VARS: &[Var] = &[
         also: &[],
         kind: Kind::Switch,
         default: "",
-        help: "1: before every collective (barriers, broadcast, collect, fcollect, alltoall(s), reductions, scans, shmem_malloc and the other allocation routines, team splits) the team's members exchange their arguments, and a disagreement ends the job with one message naming the first PE that differs and both values (see docs/debugging.md; active-set routines are not checked). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs one small exchange among the team's members per collective.",
+        help: "1: before every collective (barriers, broadcast, collect, fcollect, alltoall(s), reductions, scans, shmem_malloc and the other allocation routines, team splits) the team's members exchange their arguments, and a disagreement ends the job with one message naming the first PE that differs and both values (see docs/debugging.md; the deprecated active-set routines too, among the set's members). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs one small exchange among the team's members per collective. Off, a small team broadcast's root, an allocation's arguments and a team split's are still compared on one node, where that costs nothing measurable (docs/debugging.md, \"Agreement checked always\").",
     },
     Var {
         name: "CHECK_BOUNDS",

@@ -182,16 +182,60 @@ fn inbox(rt: &Runtime, routine: &'static str, g: Group, psync: *mut c_long, kind
     SymOffset(flags.0 + FLAG_BYTES)
 }
 
-/// A team member sent a message of another length through the team's inbox
-/// than this PE's `count` argument gives (`len` bytes).
+/// What a member sent through the team's inbox, when it is not what this
+/// PE expected, in words (`None`: only its length differs).
+fn other_call(e: &coll::Disagreement) -> Option<String> {
+    let (from, found) = (e.from, e.found);
+    if found.call() != e.expected.call() {
+        return Some(format!(
+            "team PE {from} is in another collective on this team: collectives called in different orders or with different arguments"
+        ));
+    }
+    match (found.root(), e.expected.root()) {
+        (a, b) if a == b => None,
+        (Some(root), _) => Some(format!(
+            "team PE {from} broadcasts (root {root}) in this collective on this team: collectives called in different orders"
+        )),
+        (None, _) => Some(format!(
+            "team PE {from} calls an fcollect, alltoall or reduction on this team: collectives called in different orders"
+        )),
+    }
+}
+
+/// A team member sent a block through the team's inbox of another length
+/// than this PE's `count` argument gives (`len` bytes), or of another
+/// collective.
 fn disagreement(routine: &'static str, count: &str, len: usize, e: coll::Disagreement) -> ! {
-    usage(
-        routine,
+    let text = other_call(&e).unwrap_or_else(|| {
         format!(
             "{count} gives {len} bytes here but team PE {} sends {} bytes on this team",
-            e.from, e.found
+            e.from,
+            e.found.bytes()
+        )
+    });
+    usage(routine, text)
+}
+
+/// A broadcast whose message through the team's inbox is not what this PE
+/// (team PE `root` its root) expected: another root, another length, or
+/// another collective.
+fn bcast_disagreement(routine: &'static str, len: usize, root: usize, e: coll::Disagreement) -> ! {
+    let (found, expected) = (e.found, e.expected);
+    let text = match (found.root(), expected.root()) {
+        (Some(theirs), Some(mine)) if theirs != mine && found.call() == expected.call() => {
+            format!("root is {mine} here but team PE {} gives root {theirs}", e.from)
+        }
+        _ if found.call() != expected.call() && e.from == root => format!(
+            "root is {root} here but team PE {root} is in another collective on this team: collectives called in different orders or with different roots"
         ),
-    )
+        _ => other_call(&e).unwrap_or_else(|| {
+            format!(
+                "nelems gives {len} bytes here but the root (team PE {root}) broadcasts {} bytes on this team",
+                found.bytes()
+            )
+        }),
+    };
+    usage(routine, text)
 }
 
 fn root_in(routine: &'static str, root: c_int, size: usize) -> usize {
@@ -231,13 +275,8 @@ pub fn broadcast<T: ShmemType>(
     }
     let d = buffer(rt, routine, t.group(), "dest", dest as usize, len);
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
-    if let Err(found) = coll::broadcast(rt, routine, t.coll(), (d, s), len, root) {
-        usage(
-            routine,
-            format!(
-                "nelems gives {len} bytes here but the root (team PE {root}) broadcasts {found} bytes on this team"
-            ),
-        );
+    if let Err(e) = coll::broadcast(rt, routine, t.coll(), (d, s), len, root) {
+        bcast_disagreement(routine, len, root, e);
     }
     0
 }

@@ -3,7 +3,8 @@
 //! Every routine here is collective over all PEs, and all PEs get the same
 //! result: the allocator is deterministic (see `heap::alloc`), provided
 //! every PE passes the same arguments, which `SHMEM_CHECK_COLLECTIVES`
-//! checks (`check::agree_world`).
+//! checks (`check::agree_world`) and, on one node, the routine's barrier
+//! compares always (`coll::agree::barrier_all_agreeing`).
 
 use super::check;
 use crate::coll;
@@ -28,9 +29,19 @@ fn explain(routine: &str, e: &Exhausted) {
     );
 }
 
-/// Allocates on every PE, then waits for all of them. Returns NULL (on every
-/// PE) when the heap cannot satisfy the request.
-fn allocate(rt: &Runtime, routine: &'static str, size: usize, align: usize, zero: bool) -> *mut c_void {
+/// The arguments a routine's barrier compares across the PEs: its kind and
+/// up to two of its arguments, as `check`'s records name them.
+type Args = (What, [u64; 2]);
+
+/// The barrier of an allocation routine, comparing its arguments `args`.
+fn barrier(rt: &Runtime, routine: &'static str, (what, args): Args) {
+    coll::agree::barrier_all_agreeing(rt, routine, what, args);
+}
+
+/// Allocates on every PE, then waits for all of them, comparing `args`
+/// (the caller's arguments) on the way. Returns NULL (on every PE) when the
+/// heap cannot satisfy the request.
+fn allocate(rt: &Runtime, routine: &'static str, (size, align, zero): (usize, usize, bool), args: Args) -> *mut c_void {
     let off = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).alloc(size, align);
     let ptr = match off {
         Ok(off) => {
@@ -46,7 +57,7 @@ fn allocate(rt: &Runtime, routine: &'static str, size: usize, align: usize, zero
             std::ptr::null_mut()
         }
     };
-    coll::barrier_all(rt, routine);
+    barrier(rt, routine, args);
     ptr
 }
 
@@ -58,12 +69,14 @@ pub fn malloc(routine: &'static str, size: usize) -> *mut c_void {
     allocate_bytes(rt, routine, size)
 }
 
-/// `shmem_malloc` once the arguments are checked: NULL for 0 bytes.
+/// `shmem_malloc` once the arguments are checked: NULL for 0 bytes. (The
+/// hints of `shmem_malloc_with_hints` change nothing here, so its barrier
+/// compares the size only, as `shmem_malloc`'s.)
 fn allocate_bytes(rt: &Runtime, routine: &'static str, size: usize) -> *mut c_void {
     if size == 0 {
         return std::ptr::null_mut();
     }
-    allocate(rt, routine, size, MIN_ALIGN, false)
+    allocate(rt, routine, (size, MIN_ALIGN, false), (What::Malloc, [size as u64, 0]))
 }
 
 pub fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
@@ -88,7 +101,8 @@ pub fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_voi
         );
         return std::ptr::null_mut();
     }
-    allocate(rt, routine, size, alignment, false)
+    let args = (What::Align, [alignment as u64, size as u64]);
+    allocate(rt, routine, (size, alignment, false), args)
 }
 
 /// The heap offset of a pointer the caller claims came from the allocator.
@@ -134,6 +148,11 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     if ptr.is_null() {
         return;
     }
+    release(rt, routine, ptr, (What::Free, [heap_block(rt, ptr), 0]));
+}
+
+/// `shmem_free` of a non-null `ptr`, whose barrier compares `args`.
+fn release(rt: &Runtime, routine: &'static str, ptr: *mut c_void, args: Args) {
     // Memory of a space goes back to its space, synchronising its team.
     if rt.segs.heap_offset(ptr as usize).is_none()
         && let Some((_, m)) = rt.spaces.resolve(rt, ptr as usize, 1)
@@ -146,7 +165,7 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     });
     let off = owned_block(rt, routine, ptr);
     // Nobody may still be using the block on any PE.
-    coll::barrier_all(rt, routine);
+    barrier(rt, routine, args);
     rt.heap.lock().unwrap_or_else(|e| e.into_inner()).free(off);
 }
 
@@ -155,11 +174,14 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
     check::agree_world(rt, routine, || {
         Record::new(routine, What::Realloc, "", 0, &[heap_block(rt, ptr), size as u64])
     });
+    // Every path below takes one barrier before the heap changes, comparing
+    // these, so that PEs with other arguments never change theirs.
+    let args = (What::Realloc, [heap_block(rt, ptr), size as u64]);
     if ptr.is_null() {
         return if size == 0 {
             std::ptr::null_mut()
         } else {
-            allocate(rt, routine, size, MIN_ALIGN, false)
+            allocate(rt, routine, (size, MIN_ALIGN, false), args)
         };
     }
     if rt.segs.heap_offset(ptr as usize).is_none()
@@ -187,15 +209,15 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
                 check::label(routine, "ptr")
             ),
         );
-        coll::barrier_all(rt, routine);
+        barrier(rt, routine, args);
         return std::ptr::null_mut();
     }
     if size == 0 {
-        free(routine, ptr);
+        release(rt, routine, ptr, args);
         return std::ptr::null_mut();
     }
     let off = owned_block(rt, routine, ptr);
-    coll::barrier_all(rt, routine);
+    barrier(rt, routine, args);
     let moved = {
         let mut heap = rt.heap.lock().unwrap_or_else(|e| e.into_inner());
         if heap.resize_in_place(off, size) {
@@ -239,7 +261,12 @@ pub fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {
     });
     match count.checked_mul(size) {
         Some(0) => std::ptr::null_mut(),
-        Some(total) => allocate(rt, routine, total, MIN_ALIGN, true),
+        Some(total) => allocate(
+            rt,
+            routine,
+            (total, MIN_ALIGN, true),
+            (What::Calloc, [count as u64, size as u64]),
+        ),
         None => {
             error::debug(routine, format_args!("{count} x {size} bytes overflows"));
             std::ptr::null_mut()

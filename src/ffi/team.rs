@@ -12,6 +12,7 @@ use super::check;
 use super::constants::SHMEM_TEAM_NUM_CONTEXTS;
 use super::handle::TeamHandle;
 use crate::coll::Group;
+use crate::coll::agree::SplitArgs;
 use crate::coll::check::{Record, What};
 use crate::error::{self, Error, ErrorKind, fatal};
 use crate::psync::{self, Footprint};
@@ -203,9 +204,13 @@ pub fn split_strided(
     let mine = sub
         .rank_of(rt.me)
         .map(|rank| (Group { rank, ..sub }, num_contexts(config, mask)));
+    let args = SplitArgs {
+        what: What::SplitStrided,
+        args: [start as u64, stride as u64, size as u64],
+    };
     finish(
         routine,
-        rt.teams.create(rt, &rt.spaces, routine, &p, &[mine]),
+        rt.teams.create(rt, &rt.spaces, routine, (&p, Some(args)), &[mine]),
         &[new_team],
     )
 }
@@ -257,7 +262,15 @@ pub fn split_2d(
         Some((row, num_contexts(xaxis_config, xaxis_mask))),
         Some((column, num_contexts(yaxis_config, yaxis_mask))),
     ];
-    finish(routine, rt.teams.create(rt, &rt.spaces, routine, &p, &mine), &outs)
+    let args = SplitArgs {
+        what: What::Split2d,
+        args: [xrange as i64 as u64, 0, 0],
+    };
+    finish(
+        routine,
+        rt.teams.create(rt, &rt.spaces, routine, (&p, Some(args)), &mine),
+        &outs,
+    )
 }
 
 /// Destroys a team; `SHMEM_TEAM_INVALID` is ignored, as the specification

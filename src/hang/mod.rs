@@ -216,8 +216,8 @@ pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
         .collect();
     JobView {
         pes,
-        barrier_gen: h.barrier_gen.load(SeqCst),
-        finalize_gen: h.finalize_gen.load(SeqCst),
+        barrier_gen: h.barrier_gen.number.load(SeqCst),
+        finalize_gen: h.finalize_gen.number.load(SeqCst),
         now_ns: crate::job::monotonic_ns(),
     }
 }

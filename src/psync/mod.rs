@@ -223,6 +223,13 @@ pub struct TeamSync {
     /// are: a slab is shared by all senders, and a region reused by a new
     /// team has members that never counted the old team's calls.)
     pub slab_calls: AtomicU64,
+    /// One-round calls made so far through the inbox (broadcasts and
+    /// exchanges, `coll::entry::team_is_eager`), counted alike by every
+    /// member from the team's creation: each message carries its call's
+    /// number (`coll::ring::Tag`), so that a member tells this call's
+    /// messages from a later call's, and a root mismatch from a member that
+    /// ran ahead.
+    pub inbox_calls: AtomicU64,
 }
 
 impl TeamSync {
@@ -237,6 +244,7 @@ impl TeamSync {
             layout: Layout::for_size(size),
             pool: Mutex::new(pool::Pool::new(plan.initial, plan.cap)),
             slab_calls: AtomicU64::new(0),
+            inbox_calls: AtomicU64::new(0),
         }
     }
 

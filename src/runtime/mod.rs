@@ -279,9 +279,9 @@ pub fn finalize(at_exit: bool) {
         locks_at_finalize(rt, at_exit);
     }
     let kind = if at_exit { Kind::FinalizeAtExit } else { Kind::Finalize };
-    crate::coll::barrier::world(rt, crate::coll::barrier::Rendezvous::Finalize, |ep| {
-        rt.post(kind, "shmem_finalize", ep)
-    });
+    // Nothing is compared here (only world barriers compare arguments).
+    let which = (crate::coll::barrier::Rendezvous::Finalize, None);
+    let _ = crate::coll::barrier::world(rt, which, |ep| rt.post(kind, "shmem_finalize", ep));
     rt.end_state();
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);

@@ -2,9 +2,12 @@
 //! (users' and the teams' own synchronisation memory) take their extents.
 //!
 //! ```text
-//! sync_off: [ count | (start, len) x count ... (header, HEADER bytes) | data ... ]
+//! sync_off: [ count | (start, len) x count ... | split (header, HEADER bytes) | data ... ]
 //! ```
-//! The header lists this PE's used extents of the data part, sorted and merged.
+//! The header lists this PE's used extents of the data part, sorted and merged,
+//! and ends with the arguments of the team split the PE is in (`SPLIT_WORDS`
+//! words: [`publish_split`](Arena::publish_split)), which the other PEs of the
+//! parent team compare with theirs at the same point of the split.
 //! Only its own PE writes it; the members of a team being given an extent
 //! read it, at a point where every member is inside the same collective call
 //! (so no member's list changes while it is read). Every member reads the
@@ -20,8 +23,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of header before the data part.
 pub const HEADER: usize = 64 << 10;
+/// Words at the end of the header for the arguments of a team split.
+pub const SPLIT_WORDS: usize = 4;
 /// Extents a PE's list can hold (merged runs of used memory).
-pub const MAX_EXTENTS: usize = (HEADER - 8) / 16;
+pub const MAX_EXTENTS: usize = (HEADER - 8 - SPLIT_WORDS * 8) / 16;
 
 /// A byte range of the arena's data part: the same on every PE that uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +148,26 @@ impl Arena {
                 len: w[1] as usize,
             })
             .collect()
+    }
+
+    /// Publishes the arguments of the team split this PE enters, for the
+    /// other PEs of the parent team to compare ([`read_split`](Self::read_split)):
+    /// written before the split's first barrier, read between its two, so
+    /// never while another PE reads them (the reads of the split before
+    /// happened before its second barrier).
+    pub fn publish_split(&self, words: [u64; SPLIT_WORDS]) {
+        for (i, w) in words.into_iter().enumerate() {
+            self.word(HEADER / 8 - SPLIT_WORDS + i).store(w, Ordering::Relaxed);
+        }
+    }
+
+    /// The split arguments `pe` published ([`publish_split`](Self::publish_split)).
+    pub fn read_split<T: Transport>(&self, transport: &T, pe: usize) -> [u64; SPLIT_WORDS] {
+        let mut words = [0u64; SPLIT_WORDS];
+        let at = SymOffset(self.base + HEADER - SPLIT_WORDS * 8);
+        // SAFETY: the last SPLIT_WORDS words of pe's arena header.
+        unsafe { transport.get(pe, at, words.as_mut_ptr() as *mut u8, SPLIT_WORDS * 8) };
+        words
     }
 
     /// Records `e` as used on this PE.

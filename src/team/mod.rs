@@ -15,13 +15,16 @@
 //! collectives (`coll`), which the splits and destroys use for their
 //! barriers.
 
+use crate::coll::agree::SplitArgs;
+use crate::coll::ring::Cursors;
 use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
 use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
 use crate::space::{self, Space, SpaceError, Spaces, arena::Extent};
+use crate::transport::Transport;
 use crate::world::World;
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
 /// `SHMEM_TEAM_SHARED`, and Sandia OpenSHMEM's `SHMEMX_TEAM_NODE`).
@@ -48,6 +51,9 @@ pub struct Team {
     pub predefined: Option<&'static str>,
     /// The team as a hang report names it (`job::TEAM_TAGS`).
     pub tag: u32,
+    /// The ring cursors of the team's inbox, once a one-round collective
+    /// has looked them up (`coll::TeamRef::cursors`).
+    pub cursors: OnceLock<&'static Cursors>,
 }
 
 /// [`Team::tag`] of a team: its predefined name's, or any team's.
@@ -73,6 +79,7 @@ impl Team {
             group: self.group(),
             sync: &self.sync,
             tag: self.tag,
+            cursors: &self.cursors,
         }
     }
 
@@ -167,6 +174,28 @@ fn plan(rt: &World, size: usize) -> Plan {
 pub enum SplitError {
     /// No extent of the space arena free on every member.
     NoSyncMemory(SpaceError),
+}
+
+/// Between the first two barriers of a split: this PE's arguments `mine`
+/// against those of the parent's rank 0, which every PE of the parent
+/// published before the first barrier (`Arena::publish_split`). On one node
+/// only, where reading them is a load: across nodes it would cost a message.
+/// When they differ, the lowest parent rank whose arguments differ from rank
+/// 0's reports both and ends the job; the others stop.
+fn agree_split(rt: &World, routine: &'static str, parent: &Team, mine: SplitArgs) {
+    if parent.my_rank == 0 || !rt.transport.shares_memory(parent.pe(0)) {
+        return;
+    }
+    let arena = space::arena::Arena::new(&rt.segs);
+    let read = |r: usize| SplitArgs::from_words(arena.read_split(&rt.transport, parent.pe(r)));
+    let theirs = read(0);
+    if theirs == Some(mine) {
+        return;
+    }
+    let first = (1..parent.size)
+        .find(|&r| r == parent.my_rank || (rt.transport.shares_memory(parent.pe(r)) && read(r) != theirs))
+        .unwrap_or(parent.my_rank);
+    coll::agree::split_differs(rt, routine, mine, theirs, first == parent.my_rank)
 }
 
 /// This process's teams, by handle. Owned by the runtime.
@@ -293,6 +322,7 @@ impl Teams {
             space: space.clone(),
             predefined: Some(name),
             tag: tag_of(Some(name)),
+            cursors: OnceLock::new(),
         };
         // The predefined teams always sit at the first indices with generation
         // 0; `finalize` left every other slot empty and free.
@@ -315,7 +345,10 @@ impl Teams {
     /// collectively over the world like any split.
     pub fn init_node(&self, rt: &World, spaces: &Spaces, node: Group) -> Result<(), String> {
         let world = self.lookup(WORLD).ok_or("the world team is missing")?;
-        let raw = match self.create(rt, spaces, "shmem_init", &world, &[Some((node, 0))]).pop() {
+        let raw = match self
+            .create(rt, spaces, "shmem_init", (&world, None), &[Some((node, 0))])
+            .pop()
+        {
             Some(Ok(Some(raw))) => raw,
             Some(Err(SplitError::NoSyncMemory(why))) => {
                 return Err(format!("cannot make the node's team (SHMEM_TEAM_SHARED): {why}"));
@@ -330,6 +363,7 @@ impl Teams {
                 space: team.space.clone(),
                 predefined: Some(name),
                 tag: tag_of(Some(name)),
+                cursors: OnceLock::new(),
                 ..*team
             };
             self.set_predefined(&mut table, index, node);
@@ -358,22 +392,33 @@ impl Teams {
     /// Creates, collectively over `parent`, the teams described by `mine`: for each
     /// phase, the group this PE joins (with its rank), or `None`. Every parent PE
     /// calls with the same number of phases. Returns the raw handle per phase.
+    /// `args`, the user's arguments (`None` for the library's own splits),
+    /// are compared with the parent's rank 0's at the first agreement step
+    /// ([`agree_split`]): PEs that split differently end the job there.
     pub fn create(
         &self,
         rt: &World,
         spaces: &Spaces,
         routine: &'static str,
-        parent: &Team,
+        (parent, args): (&Team, Option<SplitArgs>),
         mine: &[Option<(Group, i32)>],
     ) -> Vec<Result<Option<usize>, SplitError>> {
         let _guard = spaces.lifecycle();
         let pairs = Some(parent.sync.pairs);
+        let arena = space::arena::Arena::new(&rt.segs);
         coll::team_phases(rt, routine, parent.coll(), |barrier| {
             let mut out = Vec::with_capacity(mine.len());
-            for phase in mine {
+            for (i, phase) in mine.iter().enumerate() {
+                let args = args.filter(|_| i == 0);
+                if let Some(a) = args {
+                    arena.publish_split(a.to_words());
+                }
                 // Every parent PE is inside this call: the extent lists stay still
                 // until the second barrier. Only the new team's members are read.
                 barrier();
+                if let Some(a) = args {
+                    agree_split(rt, routine, parent, a);
+                }
                 let found = phase.map(|(g, _)| {
                     let plan = plan(rt, g.size);
                     let agreed = space::agree(rt, g, region_len(&plan), UNIT);
@@ -396,6 +441,7 @@ impl Teams {
                             space,
                             predefined: None,
                             tag: tag_of(None),
+                            cursors: OnceLock::new(),
                         })))
                     }
                     (Some(_), Some((_, Err(why)))) => Err(SplitError::NoSyncMemory(why)),

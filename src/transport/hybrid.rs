@@ -38,7 +38,7 @@
 use super::mpi::Remote;
 use super::mpi::shim::Comm;
 use super::shm::{SharedMemory, arrived, counters};
-use super::{Atomicity, Pe, Rendezvous, Transport};
+use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::job::Control;
@@ -368,10 +368,22 @@ impl Transport for Hybrid {
         self.remote(pe).is_none() && self.shm.may_share_cpu(pe, cpu)
     }
 
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+    /// Arguments compared on one node only: across nodes the other nodes'
+    /// arrivals are not in this node's counter, and bringing them would cost
+    /// a message.
+    #[inline]
+    fn rendezvous<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+    ) -> Option<Disagreed> {
         match &self.nodes {
             None => self.shm.rendezvous(waiter, which, post),
-            Some(n) => leader_rendezvous(n, waiter, which, post),
+            Some(n) => {
+                leader_rendezvous(n, waiter, which.0, post);
+                None
+            }
         }
     }
 }
@@ -386,7 +398,7 @@ fn leader_rendezvous<'p>(
     let control = &n.control;
     let h = control.header();
     let (count, episodes) = counters(which, h);
-    let episode = episodes.load(Ordering::Acquire);
+    let episode = episodes.number.load(Ordering::Acquire);
     let leader = n.node_pes[0];
     let node_n = n.node_pes.len() as u32;
     arrived(which, &control.slot(n.me).whereabouts).store(episode.wrapping_add(1), Ordering::Relaxed);
@@ -405,7 +417,7 @@ fn leader_rendezvous<'p>(
             || post,
             || {
                 n.remote.progress();
-                episodes.load(Ordering::Acquire) != episode
+                episodes.number.load(Ordering::Acquire) != episode
             },
             || format!("this node's leader (PE {leader}) to end the {name} (episode {episode})"),
         );
@@ -414,12 +426,12 @@ fn leader_rendezvous<'p>(
         || post,
         || {
             n.remote.progress();
-            count.load(Ordering::Acquire) == node_n
+            count.load(Ordering::Acquire) as u32 == node_n
         },
         || {
             format!(
                 "this node's PEs to reach the {name} (episode {episode}, {} of {node_n} arrived)",
-                count.load(Ordering::Relaxed)
+                count.load(Ordering::Relaxed) as u32
             )
         },
     );
@@ -447,7 +459,7 @@ fn leader_rendezvous<'p>(
         mine.check(n, &all, post.as_ref());
     }
     count.store(0, Ordering::Relaxed);
-    episodes.store(episode.wrapping_add(1), Ordering::Release);
+    episodes.number.store(episode.wrapping_add(1), Ordering::Release);
     for &pe in &n.node_pes {
         notify(&control.slot(pe).wake.sync);
     }

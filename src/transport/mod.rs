@@ -130,6 +130,27 @@ pub enum Rendezvous {
     Finalize,
 }
 
+/// What a PE passes to a routine whose world barrier compares it across the
+/// PEs ([`Transport::rendezvous`]): the routine's kind (the caller's code,
+/// not 0) and its arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Agreed {
+    pub kind: u32,
+    pub args: [u64; 2],
+}
+
+/// A barrier whose PEs passed different [`Agreed`] (or some none), as every
+/// PE learns it there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Disagreed {
+    /// PE 0's, or `None` when PE 0 passed nothing at this barrier (it is in
+    /// another call that waits for every PE).
+    pub theirs: Option<Agreed>,
+    /// Whether this PE reports it: the lowest PE whose own differs from PE
+    /// 0's. The others say nothing (one line per job).
+    pub report: bool,
+}
+
 pub trait Transport: Send + Sync + 'static {
     /// What the transport is, for `SHMEM_INFO`.
     const NAME: &'static str;
@@ -351,7 +372,19 @@ pub trait Transport: Send + Sync + 'static {
     /// where this PE blocks if it has to sleep (see `wait::stuck`).
     /// Orders memory like a barrier: every PE's stores before it arrived are
     /// visible to every PE after it returns.
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>);
+    ///
+    /// With [`Rendezvous::Barrier`], the PEs also compare what they pass
+    /// (the arguments of the allocation routine the barrier is for, `None`
+    /// for a plain barrier) where the transport can do it without a message
+    /// (in the words every PE writes into the control block as it arrives, on
+    /// one node): `Some` when a PE's differs from PE 0's; `None` when all
+    /// agree or the transport cannot tell (across nodes).
+    fn rendezvous<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+    ) -> Option<Disagreed>;
 }
 
 /// Copies `n` elements of `T` from `src` (every `src_stride`-th element) to

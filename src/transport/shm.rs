@@ -9,7 +9,8 @@
 //! trait's defaults). `progress` has nothing to do. The node-wide state lives
 //! in the control block of the job file: the bells (woken by [`wake`] and
 //! after each write), the CPU each PE was last seen on (the waits' hint), and
-//! the counters of the world rendezvous ([`rendezvous`]).
+//! the counters of the world rendezvous ([`rendezvous`]), on which the PEs
+//! also compare the arguments of the allocation a world barrier is for.
 //!
 //! Ordering (see docs/memory-model.md): a put is complete when its stores have
 //! been issued; `notify` then executes a sequentially consistent fence (x86-64
@@ -20,14 +21,14 @@
 //! [`wake`]: Transport::wake
 //! [`rendezvous`]: Transport::rendezvous
 
-use super::{Atomicity, Pe, Rendezvous, Transport, copy_strided};
+use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
-use crate::job::{Control, JobHeader, Whereabouts};
+use crate::job::{Control, Episode, JobHeader, Whereabouts};
 use crate::types::{AmoOp, AtomicWord};
 use crate::wait::stuck::Post;
 use crate::wait::{Waiter, futex, locate, notify, notify_after_seqcst};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU32, Ordering, fence};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering, fence};
 use std::time::Duration;
 
 pub struct SharedMemory {
@@ -219,13 +220,19 @@ impl Transport for SharedMemory {
     }
 
     /// The counter rendezvous in the control block ([`counter_rendezvous`]).
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+    #[inline]
+    fn rendezvous<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+    ) -> Option<Disagreed> {
         counter_rendezvous(&self.control, self.segs.me, waiter, which, post, || {})
     }
 }
 
 /// (arrivals, episode) of a rendezvous in the header.
-pub(super) fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU32, &AtomicU32) {
+pub(super) fn counters(which: Rendezvous, h: &JobHeader) -> (&AtomicU64, &Episode) {
     match which {
         Rendezvous::Barrier => (&h.barrier_count, &h.barrier_gen),
         Rendezvous::Finalize => (&h.finalize_count, &h.finalize_gen),
@@ -268,39 +275,63 @@ const BARRIER_SPINS: u32 = 256;
 /// `progress` runs on every poll (the shared-memory transport has none; the
 /// checking transport serves its mailboxes there). Shared by both, because the
 /// control block is the job's, not any PE's memory.
+///
+/// The arguments of the allocation a barrier is for (`agree`, `None` for a
+/// plain barrier) are compared on the way, at no cost a PE would notice:
+/// each arrival adds a [`fingerprint`] of them (0 for none) to the high half
+/// of the arrival count, which it increments anyway, and the last arriver,
+/// which gets the sum back, checks that it is the PE count times its own
+/// fingerprint, and says so beside the new episode, in the line every
+/// waiter reads anyway ([`Episode::differs`]). The PE also writes the
+/// arguments beside its arrival word (`Whereabouts::agreed`), which are read
+/// only when the fingerprints differ, to find who differs ([`verdict`]).
+#[inline]
 pub(super) fn counter_rendezvous<'p>(
     control: &Control,
     me: usize,
     waiter: &Waiter<'_>,
-    which: Rendezvous,
+    (which, agree): (Rendezvous, Option<&Agreed>),
     post: impl FnOnce(u32) -> Option<Post<'p>>,
     progress: impl Fn(),
-) {
+) -> Option<Disagreed> {
     let npes = control.npes() as u32;
     let h = control.header();
     let (count, episodes) = counters(which, h);
-    let episode = episodes.load(Ordering::Acquire);
+    let episode = episodes.number.load(Ordering::Acquire);
     let shared_cores = waiter.policy.shared_cores;
     let w = &control.slot(me).whereabouts;
     if shared_cores > 0 {
         locate(w);
     }
+    let print = agree.map_or(0, |a| {
+        publish(w, episode, a);
+        fingerprint(a)
+    });
     // Read by waiters deciding whether to spin (when PEs share cores) and by
     // hang reports (which PEs a barrier waits for), so stored always.
     arrived(which, w).store(episode.wrapping_add(1), Ordering::Relaxed);
     // AcqRel: arrivals publish each PE's earlier writes to the last arriver,
     // whose release of the new episode passes them on to everyone.
-    if count.fetch_add(1, Ordering::AcqRel) + 1 == npes {
+    let add = 1 | (print as u64) << 32;
+    let sum = count.fetch_add(add, Ordering::AcqRel).wrapping_add(add);
+    if sum as u32 == npes {
         count.store(0, Ordering::Relaxed);
-        episodes.store(episode.wrapping_add(1), Ordering::Release);
+        // Every arrival's fingerprint is in the sum: when all are alike it
+        // is npes times this one's; arrivals that differ (a plain barrier's 0
+        // among them: fingerprints are odd) give another sum unless their
+        // fingerprints collide (32 bits of a multiplicative hash).
+        if (sum >> 32) as u32 != npes.wrapping_mul(print) {
+            episodes.differs.store(episode.wrapping_add(1), Ordering::Relaxed);
+        }
+        episodes.number.store(episode.wrapping_add(1), Ordering::Release);
         for pe in 0..control.npes() {
             notify(&control.slot(pe).wake.sync);
         }
-        return;
+        return verdict(control, me, episode, episodes);
     }
     let done = || {
         progress();
-        episodes.load(Ordering::Acquire) != episode
+        episodes.number.load(Ordering::Acquire) != episode
     };
     let describe = || {
         format!(
@@ -309,18 +340,19 @@ pub(super) fn counter_rendezvous<'p>(
                 Rendezvous::Barrier => "barrier",
                 Rendezvous::Finalize => "finalize rendezvous",
             },
-            count.load(Ordering::Relaxed)
+            count.load(Ordering::Relaxed) as u32
         )
     };
     let post = post(episode);
     if shared_cores == 0 {
-        return waiter.wait_at(|| post, done, describe);
+        waiter.wait_at(|| post, done, describe);
+        return verdict(control, me, episode, episodes);
     }
     let may_spin = || {
         // The count is reset to 0 just before the episode advances, so a
         // stale read only makes this yield once more. With many PEs missing,
         // one surely shares this CPU: skip the scan.
-        let arrived_n = count.load(Ordering::Relaxed).min(npes);
+        let arrived_n = (count.load(Ordering::Relaxed) as u32).min(npes);
         if npes - arrived_n > SCAN_MAX {
             return false;
         }
@@ -331,5 +363,95 @@ pub(super) fn counter_rendezvous<'p>(
             arrived(which, w).load(Ordering::Relaxed) == want || w.cpu.load(Ordering::Relaxed) != cpu
         })
     };
-    waiter.wait_hinted(|| post, done, may_spin, BARRIER_SPINS, describe)
+    waiter.wait_hinted(|| post, done, may_spin, BARRIER_SPINS, describe);
+    verdict(control, me, episode, episodes)
+}
+
+/// 32 bits of `a`, odd (so never a plain barrier's 0), for the barrier's
+/// sum ([`counter_rendezvous`]): the high half of one multiplication of the
+/// kind and the arguments mixed, which depends on every bit of them.
+#[inline]
+fn fingerprint(a: &Agreed) -> u32 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let x = (a.kind as u64).rotate_right(8) ^ a.args[0] ^ a.args[1].rotate_left(29);
+    (x.wrapping_mul(K) >> 32) as u32 | 1
+}
+
+/// This PE's entry of [`Whereabouts::agreed`] for the barrier at `episode`.
+fn publish(w: &Whereabouts, episode: u32, a: &Agreed) {
+    let e = &w.agreed[(episode & 1) as usize];
+    e.kind.store(a.kind, Ordering::Relaxed);
+    e.args[0].store(a.args[0], Ordering::Relaxed);
+    e.args[1].store(a.args[1], Ordering::Relaxed);
+    e.episode.store(episode.wrapping_add(1), Ordering::Relaxed);
+}
+
+/// PE `pe`'s entry for the barrier at `episode`, if it wrote one. Called
+/// once the barrier has completed (its acquire of the new episode makes every
+/// PE's entry visible); nobody writes that entry again before the next
+/// barrier but one, which needs this PE's arrival at the next.
+fn entry(control: &Control, pe: usize, episode: u32) -> Option<Agreed> {
+    let e = &control.slot(pe).whereabouts.agreed[(episode & 1) as usize];
+    (e.episode.load(Ordering::Relaxed) == episode.wrapping_add(1)).then(|| Agreed {
+        kind: e.kind.load(Ordering::Relaxed),
+        args: [e.args[0].load(Ordering::Relaxed), e.args[1].load(Ordering::Relaxed)],
+    })
+}
+
+/// After the barrier at `episode`: `None` when its last arriver found the
+/// arrivals' fingerprints alike (one word of the episode's line, which this
+/// PE has just read). Otherwise every PE's entry (or none: a plain barrier),
+/// against PE 0's, to find the one PE that reports: the lowest whose entry
+/// differs from PE 0's. Every PE gets the answer, the others to stop.
+#[inline]
+fn verdict(control: &Control, me: usize, episode: u32, episodes: &Episode) -> Option<Disagreed> {
+    if episodes.differs.load(Ordering::Relaxed) != episode.wrapping_add(1) {
+        return None;
+    }
+    differs(control, me, episode)
+}
+
+#[cold]
+#[inline(never)]
+fn differs(control: &Control, me: usize, episode: u32) -> Option<Disagreed> {
+    let theirs = entry(control, 0, episode);
+    let first = (1..control.npes()).find(|&pe| entry(control, pe, episode) != theirs)?;
+    Some(Disagreed {
+        theirs,
+        report: first == me,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the last arriver checks: the sum of the arrivals' fingerprints
+    /// against npes times its own.
+    fn alike(prints: &[u32]) -> bool {
+        let sum = prints.iter().fold(0u32, |s, &p| s.wrapping_add(p));
+        sum == (prints.len() as u32).wrapping_mul(*prints.last().unwrap())
+    }
+
+    #[test]
+    fn fingerprints_tell_arguments_and_plain_barriers_apart() {
+        let a = |kind, x, y| fingerprint(&Agreed { kind, args: [x, y] });
+        let (m8, m16, c) = (a(10, 8, 0), a(10, 16, 0), a(13, 1, 8));
+        assert!(
+            [m8, m16, c].iter().all(|p| p % 2 == 1),
+            "odd, so never a plain barrier's 0"
+        );
+        assert!(m8 != m16 && m8 != c && a(13, 8, 1) != c);
+        assert!(alike(&[m8, m8, m8]) && alike(&[0, 0]));
+        // One PE that differs, wherever it is and whoever arrives last.
+        for n in [2, 3, 4, 1000] {
+            for odd in [m16, 0, c] {
+                let mut v = vec![m8; n];
+                v[1] = odd;
+                assert!(!alike(&v), "{n} PEs");
+                v.swap(1, n - 1);
+                assert!(!alike(&v), "{n} PEs, last");
+            }
+        }
+    }
 }

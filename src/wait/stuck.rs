@@ -288,8 +288,8 @@ fn read(control: &Control) -> Snapshot {
         .collect();
     Snapshot {
         pes,
-        barrier_gen: h.barrier_gen.load(SeqCst),
-        finalize_gen: h.finalize_gen.load(SeqCst),
+        barrier_gen: h.barrier_gen.number.load(SeqCst),
+        finalize_gen: h.finalize_gen.number.load(SeqCst),
     }
 }
 

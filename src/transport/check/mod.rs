@@ -74,7 +74,7 @@ mod serve;
 #[cfg(test)]
 mod tests;
 
-use super::{Atomicity, Pe, Rendezvous, Transport, copy_strided};
+use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
 use crate::types::{AmoOp, AtomicWord};
@@ -385,7 +385,12 @@ impl Transport for Checking {
     /// PE in the barrier serves requests; no CPU hint.
     /// Shared memory's counter rendezvous in the control block (job
     /// infrastructure, not another PE's memory), serving requests while it waits.
-    fn rendezvous<'p>(&self, waiter: &Waiter<'_>, which: Rendezvous, post: impl FnOnce(u32) -> Option<Post<'p>>) {
+    fn rendezvous<'p>(
+        &self,
+        waiter: &Waiter<'_>,
+        which: (Rendezvous, Option<&Agreed>),
+        post: impl FnOnce(u32) -> Option<Post<'p>>,
+    ) -> Option<Disagreed> {
         super::shm::counter_rendezvous(&self.control, self.me, waiter, which, post, || self.progress())
     }
 }

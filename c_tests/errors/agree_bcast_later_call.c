@@ -1,0 +1,33 @@
+/* rshmem-test
+ * np: 3 4
+ * exit: 1
+ * stderr: rshmem: shmem_int_broadcast (PE 2 of {np}): root is 1 here but team PE 0 gives root 0
+ * timeout: 30
+ */
+/* Without SHMEM_CHECK_COLLECTIVES: PE 2 names PE 1 as the root, everybody else PE 0.
+ * PE 1 receives from PE 0 and returns, so nothing comes from PE 1 for this call; then
+ * every PE broadcasts again, from PE 1, whose message PE 2 took as the first call's
+ * (returning PE 1's data of the second call). Messages through the team's inbox carry
+ * the root and the team's count of one-round calls: PE 2 sees that PE 1's message is of
+ * a later call, looks for a member that broadcast in this one, finds PE 0's message and
+ * is told (or finds it first while it waits; agree_bcast_receiver.c). */
+#include <shmem.h>
+#include <stdio.h>
+
+static int src[4], dst[4];
+
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe();
+    src[0] = 100 + me;
+    shmem_barrier_all();
+    shmem_int_broadcast(SHMEM_TEAM_WORLD, dst, src, 1, me == 2 ? 1 : 0);
+    if (me == 2) {
+        fprintf(stderr, "FAIL: PE 2 returned from a broadcast whose root differs (dst = %d)\n", dst[0]);
+        return 2;
+    }
+    shmem_int_broadcast(SHMEM_TEAM_WORLD, dst, src, 1, 1);
+    shmem_barrier_all();
+    fprintf(stderr, "FAIL: PE %d passed the barrier after a broadcast whose root differs\n", me);
+    return 2;
+}

@@ -1,0 +1,28 @@
+/* rshmem-test
+ * np: 2 4
+ * exit: 1
+ * stderr: rshmem: shmem_malloc (PE 1 of {np}): size is 16 here but PE 0 passes size 8
+ * timeout: 30
+ */
+/* Without SHMEM_CHECK_COLLECTIVES: PE 1 allocates 16 bytes, the others 8: the heaps would stop being
+ * symmetric (the next allocation's offset differs), silently.
+ * The routine's barrier compares the arguments: every PE writes them beside its arrival
+ * word as it arrives, and once the barrier completes each PE but 0 compares its own with
+ * PE 0's. The lowest PE that differs reports both values and ends the job; the PEs that
+ * agree return and wait in a barrier until it ends. */
+#include <shmem.h>
+#include <stdio.h>
+
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe();
+    long *p = shmem_malloc(me == 1 ? 16 : 8);
+    (void)p;
+    if (me == 1) {
+        fprintf(stderr, "FAIL: PE 1 returned from a call whose arguments differ\n");
+        return 2;
+    }
+    shmem_barrier_all();
+    fprintf(stderr, "FAIL: PE %d passed the barrier after a call whose arguments differ\n", me);
+    return 2;
+}
