@@ -124,7 +124,7 @@ pub const VARS: &[Var] = &[
         also: &[],
         kind: Kind::Flag,
         default: "",
-        help: "In a job that spans nodes, each PE runs a thread that lets MPI move requests along every SHMEM_PROGRESS_INTERVAL microseconds, so puts to a PE that computes for long without calling the library still land (see README, Running across nodes). Costs CPU; ignored on one node.",
+        help: "In a job that spans nodes, each PE runs a thread that lets MPI move requests along every SHMEM_PROGRESS_INTERVAL microseconds, so puts to a PE that computes for long without calling the library still land (see docs/multinode.md, Progress). Costs CPU; ignored on one node.",
     },
     Var {
         name: "PROGRESS_INTERVAL",

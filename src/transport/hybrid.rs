@@ -24,8 +24,8 @@
 //! words; the engine's 4-byte atomics are not (Open MPI's `osc rdma` applies
 //! a 4-byte compare-and-swap under a lock of its own), so the engine
 //! applies a 4-byte atomic to the 8-byte word around it. Hence
-//! [`Atomicity::Cpu`]. An engine using NIC atomics is not covered (README,
-//! known limits).
+//! [`Atomicity::Cpu`]. An engine using NIC atomics is not covered
+//! (docs/multinode.md, known limits).
 //!
 //! # The world rendezvous across nodes
 //!

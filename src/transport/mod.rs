@@ -8,9 +8,10 @@
 //! PE's bell. Own memory (a collective's local copies, a user's `wait_until`
 //! variable) may still be loaded and stored directly.
 //!
-//! Today the implementation is [`shm::SharedMemory`]: every PE maps every
-//! segment, so operations are loads, stores and CPU atomics. A network
-//! transport (MPI-3 RMA, UCX) implements the same trait: [`local_ptr`] says
+//! The library's transport is [`hybrid::Hybrid`]: [`shm::SharedMemory`] for
+//! the PEs of this node (every PE maps every segment, so operations are
+//! loads, stores and CPU atomics) and the MPI-3 RMA engine (`mpi`) for the
+//! others. A remote engine implements the same trait: [`local_ptr`] says
 //! `None` for PEs it cannot reach by load/store (`shmem_ptr` then returns
 //! NULL), the `_nbi` operations complete at [`quiet`], waits call
 //! [`progress`], and [`Transport::ATOMICITY`] tells callers which atomics
