@@ -1,13 +1,19 @@
-//! Environment configuration: one table of variables drives parsing, the
-//! `SHMEM_INFO` printout and `docs/env.md`.
+//! Environment configuration: one table of variables ([`Config`]'s
+//! declaration below) drives each variable's field, its parsing, the grouped
+//! `SHMEM_INFO` printout and `docs/env.md`; only rules between variables are
+//! written by hand ([`Config::cross_rules`]). The variables the tools read
+//! (`oshcc`, `oshrun`, the build) are listed in [`TOOL_VARS`] for the docs.
 //!
-//! Every variable is read as `SHMEM_<NAME>` first and then through its deprecated
+//! Every variable is read as its name first and then through its deprecated
 //! `SMA_<NAME>` alias where the spec defines one. A malformed value is an error at
 //! `shmem_init`, never silently replaced by the default.
 
 pub mod names;
+mod read;
 
 pub use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Graph, ReduceAlgorithm, STRATEGIES, Strategy};
+pub use read::Reader;
+use read::Show;
 use std::fmt;
 
 /// How a variable's value is interpreted.
@@ -27,11 +33,52 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A file name (empty is the same as unset).
     Path,
+    /// A command or program name (tools only).
+    Command,
+}
+
+/// What a variable is about: `SHMEM_INFO` and `docs/env.md` print the
+/// variables by group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Memory,
+    Checks,
+    Waits,
+    Nodes,
+    Collectives,
+    Tracing,
+    Tools,
+}
+
+impl Group {
+    /// In the order printed.
+    pub const ALL: [Group; 7] = [
+        Group::Memory,
+        Group::Checks,
+        Group::Waits,
+        Group::Nodes,
+        Group::Collectives,
+        Group::Tracing,
+        Group::Tools,
+    ];
+
+    /// The group's heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Memory => "Memory",
+            Group::Checks => "Checks, debugging and information",
+            Group::Waits => "Waits and hangs",
+            Group::Nodes => "Across nodes",
+            Group::Collectives => "Collectives and synchronisation memory",
+            Group::Tracing => "Timeline traces",
+            Group::Tools => "Tools (read by oshcc, oshrun and the build, not by the library)",
+        }
+    }
 }
 
 /// One row of the table.
 pub struct Var {
-    /// Name after the `SHMEM_` prefix.
+    /// The variable's name (`SHMEM_...` or `RSHMEM_...`).
     pub name: &'static str,
     /// Whether the deprecated `SMA_` spelling is honoured too.
     pub sma_alias: bool,
@@ -41,216 +88,437 @@ pub struct Var {
     pub kind: Kind,
     /// Default, as the user would write it ("" for flags that are off).
     pub default: &'static str,
+    pub group: Group,
     pub help: &'static str,
 }
 
-/// Every variable the library reads. Keep this the only list.
-pub const VARS: &[Var] = &[
-    Var {
-        name: "SYMMETRIC_SIZE",
+impl Var {
+    /// The `SMA_` alias, if the row has one.
+    pub fn sma_name(&self) -> Option<String> {
+        self.sma_alias
+            .then(|| self.name.strip_prefix("SHMEM_").map(|n| format!("SMA_{n}")))
+            .flatten()
+    }
+}
+
+/// Declares the configuration: each row gives the field (name, type, doc),
+/// the variable (name, aliases, kind, default, group, help) and how it is
+/// read (a [`Reader`] method with the row's bounds); from it come the
+/// [`Config`] struct, [`VARS`], the reading of every field and its
+/// `SHMEM_INFO` value.
+macro_rules! config_table {
+    ($(
+        $field:ident: $ty:ty {
+            name: $name:literal,
+            sma_alias: $sma:literal,
+            also: $also:expr,
+            kind: $kind:expr,
+            default: $default:literal,
+            group: $group:ident,
+            read: $read:expr,
+            help: $help:literal $(,)?
+        },
+    )*) => {
+        /// Every variable the library reads, in the order read.
+        pub const VARS: &[Var] = &[$(
+            Var {
+                name: $name,
+                sma_alias: $sma,
+                also: $also,
+                kind: $kind,
+                default: $default,
+                group: Group::$group,
+                help: $help,
+            },
+        )*];
+
+        /// The typed configuration, read once at `shmem_init`: one field per
+        /// row of the table (its help text says what it does), and what the
+        /// rules between rows derive.
+        #[derive(Clone, Debug)]
+        pub struct Config {
+            $(
+                #[doc = $help]
+                pub $field: $ty,
+            )*
+            /// The variable that set the heap size, if any (else it is the
+            /// default, which start-up may lower to fit the machine).
+            pub symmetric_size_set_by: Option<Setting>,
+            /// Every variable that was set, by row: the name it was read
+            /// under and its text.
+            pub set: Vec<(&'static str, Setting)>,
+        }
+
+        impl Config {
+            /// Reads every row, in the table's order.
+            fn read_rows(r: &Reader<'_>) -> Result<Config, ConfigError> {
+                let mut row = VARS.iter();
+                $(
+                    let $field: $ty = {
+                        let v = row.next().expect("one row per field");
+                        let read: fn(&Reader<'_>, &Var) -> Result<$ty, ConfigError> = $read;
+                        read(r, v)?
+                    };
+                )*
+                Ok(Config {
+                    $($field,)*
+                    symmetric_size_set_by: None,
+                    set: r.set.borrow().clone(),
+                })
+            }
+
+            /// The value of row `name` as `SHMEM_INFO` prints it.
+            fn shown(&self, name: &str) -> String {
+                match name {
+                    $($name => self.$field.show(),)*
+                    _ => unreachable!("{name} is a row"),
+                }
+            }
+        }
+    };
+}
+
+config_table! {
+    symmetric_size: usize {
+        name: "SHMEM_SYMMETRIC_SIZE",
         sma_alias: true,
         also: &["SHMEM_SYMMETRIC_HEAP_SIZE"],
         kind: Kind::Size,
         default: "512M",
+        group: Memory,
+        read: |r, v| heap_size(r, v),
         help: "Bytes of symmetric heap per PE (suffixes k, m, g, t; fractions allowed, e.g. 1.5G). Unset, it is 512M, lowered if all PEs' heaps would exceed half the machine's memory. Open MPI's name `SHMEM_SYMMETRIC_HEAP_SIZE` is read too; set with `SHMEM_SYMMETRIC_SIZE` (or `SMA_SYMMETRIC_SIZE`) to a different size, it is an error.",
     },
-    Var {
-        name: "DEBUG",
-        sma_alias: true,
-        also: &[],
-        kind: Kind::Flag,
-        default: "",
-        help: "Print debugging messages, e.g. why an allocation returned NULL. Also turns on SHMEM_CHECK_COLLECTIVES and SHMEM_CHECK_BOUNDS unless they are set to 0.",
-    },
-    Var {
-        name: "CHECK_COLLECTIVES",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Switch,
-        default: "",
-        help: "1: before every collective (barriers, broadcast, collect, fcollect, alltoall(s), reductions, scans, shmem_malloc and the other allocation routines, team splits) the team's members exchange their arguments, and a disagreement ends the job with one message naming the first PE that differs and both values (see docs/debugging.md; the deprecated active-set routines too, among the set's members). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs one small exchange among the team's members per collective. Off, a small team broadcast's root, an allocation's arguments and a team split's are still compared on one node, where that costs nothing measurable (docs/debugging.md, \"Agreement checked always\").",
-    },
-    Var {
-        name: "CHECK_BOUNDS",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Switch,
-        default: "",
-        help: "1: a put, get, strided or block-strided transfer or put-with-signal whose symmetric address lies in a block of the symmetric heap or in a global variable of the program (found in its symbol table) must stay inside that object, or the job ends with a message naming the argument, the object and both lengths, before any byte moves; a local buffer that is itself symmetric is checked too (see docs/debugging.md). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs a lookup of the heap block (under the heap's lock) or of the symbol per transfer.",
-    },
-    Var {
-        name: "INFO",
-        sma_alias: true,
-        also: &[],
-        kind: Kind::Flag,
-        default: "",
-        help: "PE 0 prints this table with the values in effect at start-up.",
-    },
-    Var {
-        name: "VERSION",
-        sma_alias: true,
-        also: &[],
-        kind: Kind::Flag,
-        default: "",
-        help: "PE 0 prints the library name and version at start-up.",
-    },
-    Var {
-        name: "WAIT_SPIN",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Count,
-        default: "auto",
-        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores); at most 1073741824.",
-    },
-    Var {
-        name: "HANG_WARN",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Seconds,
-        default: "0",
-        help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
-    },
-    Var {
-        name: "HANG_TIMEOUT",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Seconds,
-        default: "30",
-        help: "Seconds every PE may stay blocked in the library (or stopped) before a hang report says where each one is; 0 turns it off. Read by `oshrun` (which watches the PEs) and, in a job across nodes, by each node's first PE for its node (docs/debugging.md).",
-    },
-    Var {
-        name: "PROGRESS_THREAD",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Flag,
-        default: "",
-        help: "In a job that spans nodes, each PE runs a thread that lets MPI move requests along every SHMEM_PROGRESS_INTERVAL microseconds, so puts to a PE that computes for long without calling the library still land (see docs/multinode.md, Progress). Costs CPU; ignored on one node.",
-    },
-    Var {
-        name: "PROGRESS_INTERVAL",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Count,
-        default: "50",
-        help: "Microseconds the progress thread (SHMEM_PROGRESS_THREAD) sleeps between polls; 1 to 1000000.",
-    },
-    Var {
-        name: "NETWORK_TIMEOUT",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Seconds,
-        default: "120",
-        help: "In a job that spans nodes, seconds another node may stay unreachable (its kernel answers no TCP keepalive probe of the network watch) before the job ends with a message naming it; outages shorter than this are ridden out. 0: wait for ever; otherwise 1 to 86400. Set it the same on every node (see docs/debugging.md, Network faults).",
-    },
-    Var {
-        name: "PSYNC_STRATEGY",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Choice(STRATEGIES),
-        default: "traditional",
-        help: "How collective synchronisation memory is managed and reused (see docs/psync.md).",
-    },
-    Var {
-        name: "PSYNC_STATS",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Flag,
-        default: "",
-        help: "Every PE prints its synchronisation-memory footprint (current and peak bytes) at shmem_finalize.",
-    },
-    Var {
-        name: "PSYNC_POOL",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Count,
-        default: "2",
-        help: "Sync arrays a team starts with under the pool strategies (extra-sync, barrier-unlock); 1 to 65536.",
-    },
-    Var {
-        name: "PSYNC_POOL_MAX",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Count,
-        default: "16",
-        help: "Sync arrays a team's pool may grow to under the pool strategies; at least 2 and at least SHMEM_PSYNC_POOL, at most 65536.",
-    },
-    Var {
-        name: "SPACE_ARENA_SIZE",
+    space_arena_size: usize {
+        name: "SHMEM_SPACE_ARENA_SIZE",
         sma_alias: false,
         also: &[],
         kind: Kind::Size,
         default: "1G",
+        group: Memory,
+        read: |r, v| r.size(v, 1 << 20, SIZE_ALIGN),
         help: "Bytes per PE of address space for spaces: those created with shmemx_space_create and every team's own synchronisation memory (pages are used only when touched); at least 1M.",
     },
-    Var {
-        name: "PEER_TABLES",
-        sma_alias: false,
-        also: &[],
-        kind: Kind::Count,
-        default: "auto",
-        help: "Other PEs whose memory a PE's collectives may reach before it drops its page tables for every other PE's memory (rebuilt by a page fault at the next access; the data stays), so that the page tables of a job do not grow with the square of its PEs; 0: never drop them; auto: the job's page tables for other PEs' memory stay within 1/128 of the machine's memory, at least 16 PEs each.",
-    },
-    Var {
-        name: "TEAM_SCRATCH_SIZE",
+    team_scratch_size: usize {
+        name: "SHMEM_TEAM_SCRATCH_SIZE",
         sma_alias: false,
         also: &[],
         kind: Kind::Size,
         default: "64K",
+        group: Memory,
+        read: |r, v| r.size(v, 1024, SIZE_ALIGN),
         help: "Bytes of collective scratch each team gets per PE (reductions move data through it in chunks of this size); at least 1K, at most SHMEM_SPACE_ARENA_SIZE, where it lives.",
     },
-    Var {
-        name: "BARRIER_ALGORITHM",
+    peer_tables: Option<usize> {
+        name: "SHMEM_PEER_TABLES",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "auto",
+        group: Memory,
+        read: |r, v| Ok(r.count_or_auto(v, MAX_PEER_TABLES)?.map(|n| n as usize)),
+        help: "Other PEs whose memory a PE's collectives may reach before it drops its page tables for every other PE's memory (rebuilt by a page fault at the next access; the data stays), so that the page tables of a job do not grow with the square of its PEs; 0: never drop them; auto: the job's page tables for other PEs' memory stay within 1/128 of the machine's memory, at least 16 PEs each.",
+    },
+    debug: bool {
+        name: "SHMEM_DEBUG",
+        sma_alias: true,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Checks,
+        read: |r, v| r.flag(v),
+        help: "Print debugging messages, e.g. why an allocation returned NULL. Also turns on SHMEM_CHECK_COLLECTIVES and SHMEM_CHECK_BOUNDS unless they are set to 0.",
+    },
+    check_collectives: bool {
+        name: "SHMEM_CHECK_COLLECTIVES",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "",
+        group: Checks,
+        read: |r, v| r.switch(v),
+        help: "1: before every collective (barriers, broadcast, collect, fcollect, alltoall(s), reductions, scans, shmem_malloc and the other allocation routines, team splits) the team's members exchange their arguments, and a disagreement ends the job with one message naming the first PE that differs and both values (see docs/debugging.md; the deprecated active-set routines too, among the set's members). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs one small exchange among the team's members per collective. Off, a small team broadcast's root, an allocation's arguments and a team split's are still compared on one node, where that costs nothing measurable (docs/debugging.md, \"Agreement checked always\").",
+    },
+    check_bounds: bool {
+        name: "SHMEM_CHECK_BOUNDS",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "",
+        group: Checks,
+        read: |r, v| r.switch(v),
+        help: "1: a put, get, strided or block-strided transfer or put-with-signal whose symmetric address lies in a block of the symmetric heap or in a global variable of the program (found in its symbol table) must stay inside that object, or the job ends with a message naming the argument, the object and both lengths, before any byte moves; a local buffer that is itself symmetric is checked too (see docs/debugging.md). 0: off. Unset: on when SHMEM_DEBUG is set, else off. Costs a lookup of the heap block (under the heap's lock) or of the symbol per transfer.",
+    },
+    info: bool {
+        name: "SHMEM_INFO",
+        sma_alias: true,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Checks,
+        read: |r, v| r.flag(v),
+        help: "PE 0 prints this table with the values in effect at start-up.",
+    },
+    version: bool {
+        name: "SHMEM_VERSION",
+        sma_alias: true,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Checks,
+        read: |r, v| r.flag(v),
+        help: "PE 0 prints the library name and version at start-up.",
+    },
+    wait_spin: Option<u32> {
+        name: "SHMEM_WAIT_SPIN",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "auto",
+        group: Waits,
+        read: |r, v| Ok(r.count_or_auto(v, MAX_WAIT_SPIN as u64)?.map(|n| n as u32)),
+        help: "Polls a waiting PE spins before it yields the core (auto: short when PEs outnumber cores); at most 1073741824.",
+    },
+    hang_warn_secs: f64 {
+        name: "SHMEM_HANG_WARN",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Seconds,
+        default: "0",
+        group: Waits,
+        read: |r, v| r.seconds(v, parse_seconds),
+        help: "If non-zero, a wait that lasts this many seconds prints what it waits for, once.",
+    },
+    hang_timeout_secs: f64 {
+        name: "SHMEM_HANG_TIMEOUT",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Seconds,
+        default: "30",
+        group: Waits,
+        read: |r, v| r.seconds(v, parse_seconds),
+        help: "Seconds every PE may stay blocked in the library (or stopped) before a hang report says where each one is; 0 turns it off. Read by `oshrun` (which watches the PEs) and, in a job across nodes, by each node's first PE for its node (docs/debugging.md).",
+    },
+    stopped_grace_secs: f64 {
+        name: "RSHMEM_STOPPED_GRACE",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Seconds,
+        default: "3",
+        group: Waits,
+        read: |r, v| r.seconds(v, parse_stopped_grace),
+        help: "Seconds a PE may stay stopped (SIGSTOP, ^Z of one PE) before it is named; 0: never. oshrun's --stopped-grace sets it; under an MPI launcher the first PEs of each node report.",
+    },
+    hang_abort: bool {
+        name: "RSHMEM_HANG_ABORT",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "0",
+        group: Waits,
+        read: |r, v| r.zero_one(v),
+        help: "1: end the job (exit status 124) after a hang report; oshrun's --hang-abort sets it. 0: report and go on.",
+    },
+    progress_thread: bool {
+        name: "SHMEM_PROGRESS_THREAD",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Nodes,
+        read: |r, v| r.flag(v),
+        help: "In a job that spans nodes, each PE runs a thread that lets MPI move requests along every SHMEM_PROGRESS_INTERVAL microseconds, so puts to a PE that computes for long without calling the library still land (see docs/multinode.md, Progress). Costs CPU; ignored on one node.",
+    },
+    progress_interval_us: u64 {
+        name: "SHMEM_PROGRESS_INTERVAL",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "50",
+        group: Nodes,
+        read: |r, v| Ok(r.count(v, 1, 1_000_000)? as u64),
+        help: "Microseconds the progress thread (SHMEM_PROGRESS_THREAD) sleeps between polls; 1 to 1000000.",
+    },
+    network_timeout_secs: f64 {
+        name: "SHMEM_NETWORK_TIMEOUT",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Seconds,
+        default: "120",
+        group: Nodes,
+        read: |r, v| r.seconds(v, parse_network_timeout),
+        help: "In a job that spans nodes, seconds another node may stay unreachable (its kernel answers no TCP keepalive probe of the network watch) before the job ends with a message naming it; outages shorter than this are ridden out. 0: wait for ever; otherwise 1 to 86400. Set it the same on every node (see docs/debugging.md, Network faults).",
+    },
+    node_size: Option<usize> {
+        name: "RSHMEM_NODE_SIZE",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "auto",
+        group: Nodes,
+        read: |r, v| node_size(r, v),
+        help: "Under an MPI launcher, cut the job into virtual nodes of this many consecutive PEs (at least 1), so that PEs on one machine reach each other through MPI as if on other nodes: for testing the multi-node paths on one machine. auto: PEs share memory with the PEs of their host.",
+    },
+    psync_strategy: Strategy {
+        name: "SHMEM_PSYNC_STRATEGY",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Choice(STRATEGIES),
+        default: "traditional",
+        group: Collectives,
+        read: |r, v| r.choice(v, Strategy::from_name),
+        help: "How collective synchronisation memory is managed and reused (see docs/psync.md).",
+    },
+    psync_stats: bool {
+        name: "SHMEM_PSYNC_STATS",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Collectives,
+        read: |r, v| r.flag(v),
+        help: "Every PE prints its synchronisation-memory footprint (current and peak bytes) at shmem_finalize.",
+    },
+    psync_pool: usize {
+        name: "SHMEM_PSYNC_POOL",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "2",
+        group: Collectives,
+        read: |r, v| r.count(v, 1, MAX_POOL),
+        help: "Sync arrays a team starts with under the pool strategies (extra-sync, barrier-unlock); 1 to 65536.",
+    },
+    psync_pool_max: usize {
+        name: "SHMEM_PSYNC_POOL_MAX",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "16",
+        group: Collectives,
+        read: |r, v| r.count(v, 2, MAX_POOL),
+        help: "Sync arrays a team's pool may grow to under the pool strategies; at least 2 and at least SHMEM_PSYNC_POOL, at most 65536.",
+    },
+    barrier_algorithm: BarrierAlgorithm {
+        name: "SHMEM_BARRIER_ALGORITHM",
         sma_alias: false,
         also: &[],
         kind: Kind::Choice(BarrierAlgorithm::NAMES),
         default: "auto",
+        group: Collectives,
+        read: |r, v| r.choice(v, BarrierAlgorithm::from_name),
         help: "Barrier and sync algorithm of teams and active sets.",
     },
-    Var {
-        name: "BCAST_ALGORITHM",
+    bcast_algorithm: BcastAlgorithm {
+        name: "SHMEM_BCAST_ALGORITHM",
         sma_alias: false,
         also: &[],
         kind: Kind::Choice(BcastAlgorithm::NAMES),
         default: "auto",
+        group: Collectives,
+        read: |r, v| r.choice(v, BcastAlgorithm::from_name),
         help: "Broadcast algorithm.",
     },
-    Var {
-        name: "REDUCE_ALGORITHM",
+    reduce_algorithm: ReduceAlgorithm {
+        name: "SHMEM_REDUCE_ALGORITHM",
         sma_alias: false,
         also: &[],
         kind: Kind::Choice(ReduceAlgorithm::NAMES),
         default: "auto",
+        group: Collectives,
+        read: |r, v| r.choice(v, ReduceAlgorithm::from_name),
         help: "Reduction algorithm (team reductions and `_to_all`).",
     },
-    Var {
-        name: "COLLECT_ALGORITHM",
+    collect_algorithm: CollectAlgorithm {
+        name: "SHMEM_COLLECT_ALGORITHM",
         sma_alias: false,
         also: &[],
         kind: Kind::Choice(CollectAlgorithm::NAMES),
         default: "auto",
+        group: Collectives,
+        read: |r, v| r.choice(v, CollectAlgorithm::from_name),
         help: "Algorithm of collect and fcollect.",
     },
-    Var {
-        name: "TRACE",
+    trace: Option<String> {
+        name: "SHMEM_TRACE",
         sma_alias: false,
         also: &[],
         kind: Kind::Path,
         default: "",
+        group: Tracing,
+        read: |r, v| r.path(v),
         help: "Write a timeline of every PE's communicating calls (RMA, atomics, signals, waits, collectives) to this file at shmem_finalize, as one Chrome/Perfetto trace JSON; `oshrun` preloads the trace layer `librshmem_trace.so` that records them (see docs/debugging.md, Timeline traces).",
     },
-    Var {
-        name: "TRACE_BUFFER",
+    trace_buffer: usize {
+        name: "SHMEM_TRACE_BUFFER",
         sma_alias: false,
         also: &[],
         kind: Kind::Count,
         default: "1048576",
+        group: Tracing,
+        read: |r, v| r.count(v, 1, MAX_TRACE_BUFFER),
         help: "Events each PE keeps when SHMEM_TRACE is set (32 bytes each, memory used only as they arrive); later events are counted and reported as dropped. 1 to 268435456.",
     },
-];
+}
 
-/// Most events `SHMEM_TRACE_BUFFER` may ask for (8 GiB of records per PE);
-/// the trace layer has the same bound.
-pub const MAX_TRACE_BUFFER: usize = 1 << 28;
+/// The variables the tools read (not the library): listed here so that
+/// `docs/env.md` has them all.
+pub const TOOL_VARS: &[Var] = &[
+    Var {
+        name: "RSHMEM_CC",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Command,
+        default: "cc",
+        group: Group::Tools,
+        help: "The C compiler `oshcc` runs.",
+    },
+    Var {
+        name: "RSHMEM_CXX",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Command,
+        default: "c++",
+        group: Group::Tools,
+        help: "The C++ compiler `oshc++` runs.",
+    },
+    Var {
+        name: "RSHMEM_STATIC",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Group::Tools,
+        help: "Set (and not 0): `oshcc` links `librshmem.a` instead of the shared library.",
+    },
+    Var {
+        name: "RSHMEM_LAUNCHER",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Command,
+        default: "",
+        group: Group::Tools,
+        help: "`mpirun`, `mpiexec`, `srun` or a path: `oshrun` runs that launcher instead of its own (a host list naming another machine does the same with the first of them on PATH). See docs/multinode.md.",
+    },
+    Var {
+        name: "RSHMEM_MPI_SHIM",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Path,
+        default: "",
+        group: Group::Tools,
+        help: "The `librshmem_mpi.so` a PE started by an MPI launcher loads, instead of the one beside `librshmem` (read by the library at start-up under MPI).",
+    },
+    Var {
+        name: "RSHMEM_MPICC",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Command,
+        default: "mpicc",
+        group: Group::Tools,
+        help: "The MPI compiler `cargo build` builds `librshmem_mpi.so` with (when on PATH); empty: build without MPI.",
+    },
+];
 
 /// A configuration error: the variable, the value and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -286,55 +554,12 @@ pub const MAX_POOL: usize = 1 << 16;
 /// counts spins and yields together in 32 bits.
 pub const MAX_WAIT_SPIN: u32 = 1 << 30;
 
+/// Most events `SHMEM_TRACE_BUFFER` may ask for (8 GiB of records per PE);
+/// the trace layer has the same bound.
+pub const MAX_TRACE_BUFFER: usize = 1 << 28;
+
 /// Largest `SHMEM_PEER_TABLES` (the most PEs `oshrun` starts).
 pub const MAX_PEER_TABLES: u64 = 1 << 20;
-
-/// The typed configuration, read once at `shmem_init`.
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub symmetric_size: usize,
-    /// The variable that set the size, if any (else it is the default, which
-    /// start-up may lower to fit the machine).
-    pub symmetric_size_set_by: Option<Setting>,
-    pub debug: bool,
-    /// `SHMEM_CHECK_COLLECTIVES` (or `SHMEM_DEBUG`): collectives first agree
-    /// on their arguments (`coll::check`).
-    pub check_collectives: bool,
-    /// `SHMEM_CHECK_BOUNDS` (or `SHMEM_DEBUG`): transfers stay inside the
-    /// objects their symmetric addresses point into (`ffi::bounds`).
-    pub check_bounds: bool,
-    pub info: bool,
-    pub version: bool,
-    /// `None` means automatic.
-    pub wait_spin: Option<u32>,
-    /// Zero means off.
-    pub hang_warn_secs: f64,
-    /// `SHMEM_HANG_TIMEOUT`; zero means off.
-    pub hang_timeout_secs: f64,
-    /// `SHMEM_PROGRESS_THREAD`: run a progress thread in multi-node jobs.
-    pub progress_thread: bool,
-    /// `SHMEM_PROGRESS_INTERVAL`, in microseconds.
-    pub progress_interval_us: u64,
-    /// `SHMEM_NETWORK_TIMEOUT`; zero means no bound.
-    pub network_timeout_secs: f64,
-    pub psync_strategy: Strategy,
-    pub psync_stats: bool,
-    pub psync_pool: usize,
-    pub psync_pool_max: usize,
-    pub space_arena_size: usize,
-    /// `SHMEM_PEER_TABLES`: None for auto, Some(0) for never.
-    pub peer_tables: Option<usize>,
-    pub team_scratch_size: usize,
-    pub barrier_algorithm: BarrierAlgorithm,
-    pub bcast_algorithm: BcastAlgorithm,
-    pub reduce_algorithm: ReduceAlgorithm,
-    pub collect_algorithm: CollectAlgorithm,
-    /// `SHMEM_TRACE`: the trace file, if tracing is asked for (written by the
-    /// trace layer; the library only checks that the layer is there).
-    pub trace: Option<String>,
-    /// `SHMEM_TRACE_BUFFER`, in events.
-    pub trace_buffer: usize,
-}
 
 impl Config {
     /// Reads the process environment.
@@ -344,288 +569,157 @@ impl Config {
 
     /// Reads through `get`, so tests can supply their own environment.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
-        let find = |name: &str| VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
-        let raw = |name: &str| -> (String, Option<String>) {
-            let var = find(name);
-            let primary = format!("SHMEM_{name}");
-            if let Some(v) = get(&primary) {
-                return (primary, Some(v));
-            }
-            if var.sma_alias {
-                let alias = format!("SMA_{name}");
-                if let Some(v) = get(&alias) {
-                    return (alias, Some(v));
-                }
-            }
-            (primary, None)
-        };
-        let err = |var: String, value: &str, why: String| ConfigError {
-            var,
-            value: value.to_string(),
-            why,
-        };
+        let r = Reader::new(&get);
+        let mut c = Config::read_rows(&r)?;
+        c.cross_rules(&r)?;
+        Ok(c)
+    }
 
-        // A size, at least `min` bytes, that the library can round up to a
-        // multiple of `align` without overflow. Read under its names (the
-        // variable or its SMA_ alias, and other implementations' names), which
-        // must agree; returns the size and where it came from.
-        let size = |name: &str, min: usize, align: usize| -> Result<(usize, Option<Setting>), ConfigError> {
-            let var = find(name);
-            let (n, v) = raw(name);
-            let mut set: Vec<Setting> = v.map(|text| Setting { var: n, text }).into_iter().collect();
-            set.extend(var.also.iter().filter_map(|&other| {
-                get(other).map(|text| Setting {
-                    var: other.to_string(),
-                    text,
-                })
-            }));
-            let mut values = Vec::with_capacity(set.len());
-            for s in &set {
-                values.push(checked_size(&s.text, min, align).map_err(|why| err(s.var.clone(), &s.text, why))?);
-            }
-            if let (Some(first), Some((i, _))) =
-                (set.first(), values.iter().enumerate().find(|(_, b)| **b != values[0]))
-            {
-                let other = &set[i];
-                return Err(err(
-                    other.var.clone(),
-                    &other.text,
-                    format!(
-                        "it names the same setting as {}, which is {:?}, a different size: set only one of them, or both to the same size",
-                        first.var, first.text
-                    ),
-                ));
-            }
-            match set.into_iter().next() {
-                Some(s) => Ok((values[0], Some(s))),
-                None => Ok((checked_size(var.default, min, align).expect("default is valid"), None)),
-            }
+    /// The rules between variables, checked once every row is read.
+    fn cross_rules(&mut self, r: &Reader<'_>) -> Result<(), ConfigError> {
+        let row = |name: &str| VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
+        let set_or_default = |v: &Var| {
+            r.setting(v).unwrap_or_else(|| Setting {
+                var: v.name.into(),
+                text: v.default.into(),
+            })
         };
-        let count = |name: &str, min: usize, max: usize| -> Result<usize, ConfigError> {
-            let var = find(name);
-            let (n, v) = raw(name);
-            let text = v.unwrap_or_else(|| var.default.to_string());
-            let c = parse_count(&text, max as u64).map_err(|why| err(n.clone(), &text, why))? as usize;
-            if c < min {
-                return Err(err(n, &text, format!("must be at least {min}")));
-            }
-            Ok(c)
-        };
-
-        let (symmetric_size, symmetric_size_set_by) = size("SYMMETRIC_SIZE", 0, SIZE_ALIGN)?;
-        if let (0, Some(s)) = (symmetric_size, &symmetric_size_set_by) {
-            return Err(err(s.var.clone(), &s.text, "the heap must not be empty".into()));
+        self.symmetric_size_set_by = r.setting(row("SHMEM_SYMMETRIC_SIZE"));
+        let max = row("SHMEM_PSYNC_POOL_MAX");
+        if self.psync_pool_max < self.psync_pool {
+            let s = set_or_default(max);
+            return Err(r.err(s.var, &s.text, format!("must be at least {}", self.psync_pool)));
         }
-        let (n, v) = raw("WAIT_SPIN");
-        let wait_spin = match v {
-            Some(s) if s.trim() == "auto" => None,
-            Some(s) => Some(
-                parse_count(&s, MAX_WAIT_SPIN as u64).map_err(|why| err(n, &s, format!("{why} (or 'auto')")))? as u32,
-            ),
-            None => None,
-        };
-        let (n, v) = raw("PEER_TABLES");
-        let peer_tables = match v {
-            Some(s) if s.trim() == "auto" => None,
-            Some(s) => {
-                Some(parse_count(&s, MAX_PEER_TABLES).map_err(|why| err(n, &s, format!("{why} (or 'auto')")))? as usize)
-            }
-            None => None,
-        };
-        let (n, v) = raw("HANG_WARN");
-        let hang_warn_secs = match v {
-            Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
-            None => 0.0,
-        };
-        let (n, v) = raw("HANG_TIMEOUT");
-        let hang_timeout_secs = match v {
-            Some(s) => parse_seconds(&s).map_err(|why| err(n, &s, why))?,
-            None => HANG_TIMEOUT_DEFAULT,
-        };
-        let (n, v) = raw("NETWORK_TIMEOUT");
-        let network_timeout_secs = match v {
-            Some(s) => parse_network_timeout(&s).map_err(|why| err(n, &s, why))?,
-            None => NETWORK_TIMEOUT_DEFAULT,
-        };
-        // One of the names of a choice variable, parsed by `parse` (which
-        // accepts exactly the variable's list, see `names`).
-        fn choice<T>(
-            name: &str,
-            raw: &dyn Fn(&str) -> (String, Option<String>),
-            parse: fn(&str) -> Option<T>,
-        ) -> Result<T, ConfigError> {
-            let var = VARS.iter().find(|v| v.name == name).expect("variable is in VARS");
-            let Kind::Choice(names) = var.kind else {
-                unreachable!("{name} is a choice")
-            };
-            let (n, v) = raw(name);
-            match v {
-                None => Ok(parse(var.default).expect("default is a choice")),
-                Some(s) => parse(s.trim()).ok_or_else(|| ConfigError {
-                    var: n,
-                    value: s.clone(),
-                    why: format!("expected one of: {}", names.join(", ")),
-                }),
-            }
-        }
-        let psync_pool = count("PSYNC_POOL", 1, MAX_POOL)?;
-        let psync_pool_max = count("PSYNC_POOL_MAX", psync_pool.max(2), MAX_POOL)?;
-        let (space_arena_size, _) = size("SPACE_ARENA_SIZE", 1 << 20, SIZE_ALIGN)?;
-        let (team_scratch_size, scratch_set_by) = size("TEAM_SCRATCH_SIZE", 1024, SIZE_ALIGN)?;
         // Every team's scratch lives in the space arena.
-        if team_scratch_size > space_arena_size {
-            let s = scratch_set_by.unwrap_or_else(|| Setting {
-                var: "SHMEM_TEAM_SCRATCH_SIZE".into(),
-                text: find("TEAM_SCRATCH_SIZE").default.into(),
-            });
-            return Err(err(
+        if self.team_scratch_size > self.space_arena_size {
+            let s = set_or_default(row("SHMEM_TEAM_SCRATCH_SIZE"));
+            return Err(r.err(
                 s.var,
                 &s.text,
                 format!(
                     "a team's scratch must fit in the space arena (SHMEM_SPACE_ARENA_SIZE, {} bytes)",
-                    space_arena_size
+                    self.space_arena_size
                 ),
             ));
         }
-        let progress_interval_us = count("PROGRESS_INTERVAL", 1, 1_000_000)? as u64;
-        let debug = raw("DEBUG").1.is_some();
-        // A `Switch` that SHMEM_DEBUG turns on when it is unset.
-        let switch = |name: &str| -> Result<bool, ConfigError> {
-            let (n, v) = raw(name);
-            match v.as_deref().map(str::trim) {
-                None => Ok(debug),
-                Some("0") => Ok(false),
-                Some("1") => Ok(true),
-                Some(_) => Err(err(n, v.as_deref().unwrap_or(""), "expected 0 or 1".into())),
-            }
-        };
-        let check_collectives = switch("CHECK_COLLECTIVES")?;
-        let check_bounds = switch("CHECK_BOUNDS")?;
-        let trace = raw("TRACE").1.filter(|f| !f.is_empty());
-        let trace_buffer = count("TRACE_BUFFER", 1, MAX_TRACE_BUFFER)?;
-        Ok(Config {
-            trace,
-            trace_buffer,
-            progress_thread: raw("PROGRESS_THREAD").1.is_some(),
-            progress_interval_us,
-            network_timeout_secs,
-            psync_pool,
-            psync_pool_max,
-            psync_strategy: choice("PSYNC_STRATEGY", &raw, Strategy::from_name)?,
-            psync_stats: raw("PSYNC_STATS").1.is_some(),
-            space_arena_size,
-            peer_tables,
-            team_scratch_size,
-            barrier_algorithm: choice("BARRIER_ALGORITHM", &raw, BarrierAlgorithm::from_name)?,
-            bcast_algorithm: choice("BCAST_ALGORITHM", &raw, BcastAlgorithm::from_name)?,
-            reduce_algorithm: choice("REDUCE_ALGORITHM", &raw, ReduceAlgorithm::from_name)?,
-            collect_algorithm: choice("COLLECT_ALGORITHM", &raw, CollectAlgorithm::from_name)?,
-            symmetric_size,
-            symmetric_size_set_by,
-            debug,
-            check_collectives,
-            check_bounds,
-            info: raw("INFO").1.is_some(),
-            version: raw("VERSION").1.is_some(),
-            wait_spin,
-            hang_warn_secs,
-            hang_timeout_secs,
-        })
+        Ok(())
     }
 
-    /// The `SHMEM_INFO` text: every variable, its default, help and value in effect.
+    /// The `SHMEM_INFO` text: every variable by group, its default, help and
+    /// value in effect (and the name it was read under, when another).
     pub fn info_text(&self) -> String {
         let mut s = String::from("rshmem environment variables (SHMEM_INFO):\n");
-        for v in VARS {
-            let current = match v.name {
-                "SYMMETRIC_SIZE" => match &self.symmetric_size_set_by {
-                    Some(from) => format!("{} (from {})", self.symmetric_size, from.var),
-                    None => self.symmetric_size.to_string(),
-                },
-                "DEBUG" => self.debug.to_string(),
-                "CHECK_COLLECTIVES" => self.check_collectives.to_string(),
-                "CHECK_BOUNDS" => self.check_bounds.to_string(),
-                "INFO" => self.info.to_string(),
-                "VERSION" => self.version.to_string(),
-                "WAIT_SPIN" => self.wait_spin.map_or("auto".into(), |n| n.to_string()),
-                "HANG_WARN" => self.hang_warn_secs.to_string(),
-                "HANG_TIMEOUT" => self.hang_timeout_secs.to_string(),
-                "PROGRESS_THREAD" => self.progress_thread.to_string(),
-                "PROGRESS_INTERVAL" => self.progress_interval_us.to_string(),
-                "NETWORK_TIMEOUT" => self.network_timeout_secs.to_string(),
-                "PSYNC_STRATEGY" => self.psync_strategy.name().to_string(),
-                "PSYNC_STATS" => self.psync_stats.to_string(),
-                "PSYNC_POOL" => self.psync_pool.to_string(),
-                "PSYNC_POOL_MAX" => self.psync_pool_max.to_string(),
-                "SPACE_ARENA_SIZE" => self.space_arena_size.to_string(),
-                "PEER_TABLES" => self.peer_tables.map_or("auto".into(), |n| n.to_string()),
-                "TEAM_SCRATCH_SIZE" => self.team_scratch_size.to_string(),
-                "BARRIER_ALGORITHM" => self.barrier_algorithm.name().to_string(),
-                "BCAST_ALGORITHM" => self.bcast_algorithm.name().to_string(),
-                "REDUCE_ALGORITHM" => self.reduce_algorithm.name().to_string(),
-                "COLLECT_ALGORITHM" => self.collect_algorithm.name().to_string(),
-                "TRACE" => self.trace.clone().unwrap_or_else(|| "unset".into()),
-                "TRACE_BUFFER" => self.trace_buffer.to_string(),
-                _ => String::new(),
-            };
-            let mut alias = if v.sma_alias {
-                format!(" (alias SMA_{})", v.name)
-            } else {
-                String::new()
-            };
-            if !v.also.is_empty() {
-                alias.push_str(&format!(" (also {})", v.also.join(", ")));
+        for g in Group::ALL {
+            let mut rows = VARS.iter().filter(|v| v.group == g).peekable();
+            if rows.peek().is_none() {
+                continue;
             }
-            let default = if v.default.is_empty() { "unset" } else { v.default };
-            s.push_str(&format!(
-                "  SHMEM_{}{}\n      value {}, default {}\n      {}\n",
-                v.name, alias, current, default, v.help
-            ));
+            s.push_str(&format!(" {}:\n", g.title()));
+            for v in rows {
+                let mut current = self.shown(v.name);
+                if let Some((_, from)) = self.set.iter().find(|(row, _)| *row == v.name)
+                    && !v.also.is_empty()
+                {
+                    current.push_str(&format!(" (from {})", from.var));
+                }
+                let mut alias = v.sma_name().map(|a| format!(" (alias {a})")).unwrap_or_default();
+                if !v.also.is_empty() {
+                    alias.push_str(&format!(" (also {})", v.also.join(", ")));
+                }
+                let default = if v.default.is_empty() { "unset" } else { v.default };
+                s.push_str(&format!(
+                    "  {}{}\n      value {}, default {}\n      {}\n",
+                    v.name, alias, current, default, v.help
+                ));
+            }
         }
         s
     }
 }
 
-/// `docs/env.md`: the variables as a Markdown table (written by
+/// `docs/env.md`: the variables as Markdown tables by group (written by
 /// `cargo xtask gen-header`, checked by `tests/header_fresh.rs`).
 pub fn env_markdown() -> String {
     let mut s = String::from(
         "# Environment variables\n\nGenerated from the table in `src/config/mod.rs`; do not edit. Each variable is read as \
-         `SHMEM_<NAME>`, then under its other names where listed: the deprecated `SMA_<NAME>` (the `SHMEM_` \
+         its name, then under its other names where listed: the deprecated `SMA_<NAME>` (the `SHMEM_` \
          name wins when both are set), and other implementations' names (Open MPI's), which must agree with \
          the `SHMEM_` name when both are set. A malformed value stops `shmem_init` with a message naming the \
          variable and the value; so does a size too large to lay out (within 2 MiB of 2^64), and two names \
-         of one setting set to different values.\n\n| variable | other names | kind | default | meaning |\n|---|---|---|---|---|\n",
+         of one setting set to different values. `SHMEM_INFO=1` prints them with the values in effect.\n",
     );
-    for v in VARS {
-        let kind = match v.kind {
-            Kind::Flag => "flag (set = on)".to_string(),
-            Kind::Switch => "`0` or `1`".to_string(),
-            Kind::Size => "size".to_string(),
-            Kind::Seconds => "seconds".to_string(),
-            Kind::Count => "count".to_string(),
-            Kind::Choice(names) => format!("one of `{}`", names.join("`, `")),
-            Kind::Path => "file name".to_string(),
-        };
-        let default = if v.default.is_empty() { "unset" } else { v.default };
-        let others = other_names(v);
-        let others = if others.is_empty() {
-            "".to_string()
-        } else {
-            format!("`{}`", others.join("`, `"))
-        };
+    for g in Group::ALL {
+        let rows: Vec<&Var> = VARS.iter().chain(TOOL_VARS).filter(|v| v.group == g).collect();
+        if rows.is_empty() {
+            continue;
+        }
         s.push_str(&format!(
-            "| `SHMEM_{}` | {others} | {kind} | `{default}` | {} |\n",
-            v.name, v.help
+            "\n## {}\n\n| variable | other names | kind | default | meaning |\n|---|---|---|---|---|\n",
+            g.title()
         ));
+        for v in rows {
+            let kind = match v.kind {
+                Kind::Flag => "flag (set = on)".to_string(),
+                Kind::Switch => "`0` or `1`".to_string(),
+                Kind::Size => "size".to_string(),
+                Kind::Seconds => "seconds".to_string(),
+                Kind::Count => "count".to_string(),
+                Kind::Choice(names) => format!("one of `{}`", names.join("`, `")),
+                Kind::Path => "file name".to_string(),
+                Kind::Command => "command".to_string(),
+            };
+            let default = if v.default.is_empty() { "unset" } else { v.default };
+            let others = other_names(v);
+            let others = if others.is_empty() {
+                "".to_string()
+            } else {
+                format!("`{}`", others.join("`, `"))
+            };
+            s.push_str(&format!(
+                "| `{}` | {others} | {kind} | `{default}` | {} |\n",
+                v.name, v.help
+            ));
+        }
     }
     s
 }
 
+/// `SHMEM_SYMMETRIC_SIZE`: a size as [`Reader::size`] reads it, not 0 when set.
+fn heap_size(r: &Reader<'_>, v: &Var) -> Result<usize, ConfigError> {
+    let size = r.size(v, 0, SIZE_ALIGN)?;
+    match (size, r.setting(v)) {
+        (0, Some(s)) => Err(r.err(s.var, &s.text, "the heap must not be empty".into())),
+        _ => Ok(size),
+    }
+}
+
+/// `RSHMEM_NODE_SIZE`: a positive number of PEs, or auto (unset).
+fn node_size(r: &Reader<'_>, v: &Var) -> Result<Option<usize>, ConfigError> {
+    let (n, t) = r.raw(v);
+    match t {
+        None => Ok(None),
+        Some(s) if s.trim() == "auto" => Ok(None),
+        Some(s) => match s.trim().parse::<usize>() {
+            Ok(k) if k > 0 => Ok(Some(k)),
+            _ => Err(r.err(n, &s, "expected a positive number of PEs per node".into())),
+        },
+    }
+}
+
+/// `RSHMEM_STOPPED_GRACE`: 0 (never report) or a number of seconds below 1e9.
+fn parse_stopped_grace(s: &str) -> Result<f64, String> {
+    match parse_seconds(s) {
+        Ok(v) if v < 1e9 => Ok(v),
+        _ => Err("use a number of seconds (0: never report)".into()),
+    }
+}
+
 /// A variable's other names: its `SMA_` alias, then other implementations'.
 fn other_names(v: &Var) -> Vec<String> {
-    let sma = v.sma_alias.then(|| format!("SMA_{}", v.name));
-    sma.into_iter().chain(v.also.iter().map(|a| a.to_string())).collect()
+    v.sma_name()
+        .into_iter()
+        .chain(v.also.iter().map(|a| a.to_string()))
+        .collect()
 }
 
 /// The granule sizes are rounded up to when memory is laid out (a segment's
@@ -720,12 +814,6 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     }
     usize::try_from(total).map_err(|_| TOO_LARGE.into())
 }
-
-/// `SHMEM_HANG_TIMEOUT` when unset (`hang::DEFAULT_TIMEOUT` says why).
-pub const HANG_TIMEOUT_DEFAULT: f64 = 30.0;
-
-/// `SHMEM_NETWORK_TIMEOUT` when unset (`runtime::net_watch` says why).
-pub const NETWORK_TIMEOUT_DEFAULT: f64 = 120.0;
 
 /// Longest `SHMEM_NETWORK_TIMEOUT`: a day (the kernel counts it in
 /// milliseconds in 32 bits).

@@ -268,3 +268,96 @@ fn network_timeout() {
         "environment variable SHMEM_NETWORK_TIMEOUT=\"0.5\" is invalid: expected 0 (no bound) or 1 to 86400 seconds"
     );
 }
+
+#[test]
+fn rshmem_rows_parse_and_print() {
+    let c = cfg(&[]).unwrap();
+    assert_eq!((c.node_size, c.stopped_grace_secs, c.hang_abort), (None, 3.0, false));
+    let c = cfg(&[
+        ("RSHMEM_NODE_SIZE", "2"),
+        ("RSHMEM_STOPPED_GRACE", "0"),
+        ("RSHMEM_HANG_ABORT", "1"),
+    ])
+    .unwrap();
+    assert_eq!((c.node_size, c.stopped_grace_secs, c.hang_abort), (Some(2), 0.0, true));
+    for (var, v, why) in [
+        ("RSHMEM_NODE_SIZE", "0", "expected a positive number of PEs per node"),
+        ("RSHMEM_NODE_SIZE", "two", "expected a positive number of PEs per node"),
+        (
+            "RSHMEM_STOPPED_GRACE",
+            "-1",
+            "use a number of seconds (0: never report)",
+        ),
+        (
+            "RSHMEM_STOPPED_GRACE",
+            "1e10",
+            "use a number of seconds (0: never report)",
+        ),
+        ("RSHMEM_HANG_ABORT", "yes", "expected 0 or 1"),
+    ] {
+        let e = cfg(&[(var, v)]).unwrap_err();
+        assert_eq!((e.var.as_str(), e.value.as_str(), e.why.as_str()), (var, v, why));
+    }
+    // SHMEM_DEBUG turns the checks on, not --hang-abort.
+    let c = cfg(&[("SHMEM_DEBUG", "")]).unwrap();
+    assert!(c.check_collectives && c.check_bounds && !c.hang_abort);
+    let info = c.info_text();
+    let at = |s: &str| info.find(s).unwrap_or_else(|| panic!("{s} in {info}"));
+    assert!(at(" Memory:\n") < at("  SHMEM_SYMMETRIC_SIZE"));
+    assert!(at(" Waits and hangs:\n") < at("  RSHMEM_HANG_ABORT\n      value false, default 0"));
+    assert!(at(" Across nodes:\n") < at("  RSHMEM_NODE_SIZE\n      value auto"));
+    assert!(
+        !info.contains("RSHMEM_CC"),
+        "the tools' variables are not the library's"
+    );
+}
+
+/// Every `RSHMEM_` variable the sources read is a row of the table, except
+/// the ones that are not settings.
+#[test]
+fn every_rshmem_variable_is_a_row() {
+    const NOT_SETTINGS: &[&str] = &[
+        // oshrun's hand-off to its PEs (job.rs; docs/using.md lists them).
+        "RSHMEM_PE",
+        "RSHMEM_NPES",
+        "RSHMEM_JOB_ID",
+        "RSHMEM_JOB_FD",
+        "RSHMEM_JOB_CPUS",
+        // Set by build.rs for the crate's own compilation.
+        "RSHMEM_PROFILE_DIR",
+        "RSHMEM_MPI_SHIM_BUILT",
+        // Test knobs of the MPI shim's own tests.
+        "RSHMEM_REQUIRE_MPI",
+        "RSHMEM_SHIM_TEST_IN_MPIRUN",
+        "RSHMEM_MPI_CHUNK",
+    ];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("build.rs")];
+    let mut dirs = vec![root.join("src"), root.join("build")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs" || x == "c") {
+                files.push(p);
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for piece in text.split('"').skip(1).step_by(2) {
+            let name = piece.trim_end_matches('=');
+            if name.len() > "RSHMEM_".len()
+                && name.starts_with("RSHMEM_")
+                && name[7..].bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+                && !NOT_SETTINGS.contains(&name)
+                && !VARS.iter().chain(TOOL_VARS).any(|v| v.name == name)
+            {
+                missing.push(format!("{name} ({})", f.strip_prefix(root).unwrap().display()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in config's table: {missing:?}");
+}

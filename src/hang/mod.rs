@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
-/// Why `SHMEM_HANG_TIMEOUT` is 30 s unless set (`config::HANG_TIMEOUT_DEFAULT`).
+/// Why `SHMEM_HANG_TIMEOUT` is 30 s unless set (the default of `config`'s row).
 ///
 /// A report needs every PE blocked in the library with nothing changing. A
 /// correct program is there only while a peer is about to be scheduled

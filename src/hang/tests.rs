@@ -182,10 +182,11 @@ fn vector_waits_say_how_many_words() {
 
 #[test]
 fn oshrun_and_the_library_share_the_default_timeout() {
-    let var = crate::config::VARS.iter().find(|v| v.name == "HANG_TIMEOUT").unwrap();
+    let var = crate::config::VARS
+        .iter()
+        .find(|v| v.name == "SHMEM_HANG_TIMEOUT")
+        .unwrap();
     assert_eq!(var.default, DEFAULT_TIMEOUT);
-    assert_eq!(
-        DEFAULT_TIMEOUT.parse::<f64>().unwrap(),
-        crate::config::HANG_TIMEOUT_DEFAULT
-    );
+    let unset = crate::config::Config::from_lookup(|_| None).unwrap();
+    assert_eq!(DEFAULT_TIMEOUT.parse::<f64>().unwrap(), unset.hang_timeout_secs);
 }

@@ -258,3 +258,15 @@ fn kill_and_reap(spawned: &[spawn::Spawned]) {
         unsafe { libc::waitpid(s.pid, &mut st, 0) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn oshrun_and_the_library_share_the_stopped_grace() {
+        let row = crate::config::VARS
+            .iter()
+            .find(|v| v.name == super::ENV_STOPPED_GRACE)
+            .unwrap();
+        assert_eq!(row.default, super::STOPPED_GRACE);
+    }
+}

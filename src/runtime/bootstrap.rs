@@ -61,7 +61,7 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
     crate::error::set_debug(config.debug);
     let (attached, session) = if mpi::launched_by_mpi() {
         let want_multiple = config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
-        let (a, s) = mpi::attach(want_multiple).map_err(|s| fail(ErrorKind::Startup(s)))?;
+        let (a, s) = mpi::attach(want_multiple, config.node_size).map_err(|s| fail(ErrorKind::Startup(s)))?;
         (a, Some(s))
     } else {
         (attach::attach(routine).map_err(|s| fail(ErrorKind::Startup(s)))?, None)

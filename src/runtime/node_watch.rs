@@ -19,12 +19,6 @@ use std::time::{Duration, Instant};
 
 static THREAD: Background = Background::new();
 
-/// `oshrun --stopped-grace` and `--hang-abort` under another launcher: the
-/// environment variables `oshrun` passes them in (`launcher::remote`).
-const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
-const ENV_HANG_ABORT: &str = "RSHMEM_HANG_ABORT";
-/// `oshrun`'s default grace before a stopped PE is reported.
-const STOPPED_GRACE_DEFAULT: Duration = Duration::from_secs(3);
 /// The exit status of a job ended by `--hang-abort` (as `oshrun`'s).
 const HANG_ABORT_STATUS: i32 = 124;
 
@@ -47,28 +41,12 @@ struct Settings {
     timeout: Option<Duration>,
 }
 
+/// From the configuration (`RSHMEM_STOPPED_GRACE`, `RSHMEM_HANG_ABORT`,
+/// checked at start-up) and `SHMEM_HANG_TIMEOUT`.
 fn settings(rt: &Runtime) -> Result<Settings, String> {
-    let stopped_grace = match std::env::var(ENV_STOPPED_GRACE) {
-        Err(_) => Some(STOPPED_GRACE_DEFAULT),
-        Ok(v) => match crate::config::parse_seconds(&v) {
-            Ok(0.0) => None,
-            Ok(s) if s < 1e9 => Some(Duration::from_secs_f64(s)),
-            _ => {
-                return Err(format!(
-                    "environment variable {ENV_STOPPED_GRACE}={v:?} is invalid: use a number of seconds (0: never report)"
-                ));
-            }
-        },
-    };
-    let hang_abort = match std::env::var(ENV_HANG_ABORT).as_deref() {
-        Err(_) | Ok("0") => false,
-        Ok("1") => true,
-        Ok(v) => {
-            return Err(format!(
-                "environment variable {ENV_HANG_ABORT}={v:?} is invalid: use 0 or 1"
-            ));
-        }
-    };
+    let grace = rt.config.stopped_grace_secs;
+    let stopped_grace = (grace > 0.0).then(|| Duration::from_secs_f64(grace));
+    let hang_abort = rt.config.hang_abort;
     let secs = rt.config.hang_timeout_secs;
     Ok(Settings {
         stopped_grace,

@@ -25,9 +25,6 @@ use std::time::Duration;
 /// PMI) tell a process it is a rank of a job.
 const LAUNCHER_VARS: [&str; 4] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"];
 
-/// Cuts the job into virtual nodes of that many consecutive PEs (tests).
-pub const ENV_NODE_SIZE: &str = "RSHMEM_NODE_SIZE";
-
 /// How long the node's first PE waits for the others to take the job file.
 const HAND_OUT_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -36,26 +33,11 @@ pub fn launched_by_mpi() -> bool {
     std::env::var_os(job::ENV_JOB_FD).is_none() && LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
 }
 
-/// `RSHMEM_NODE_SIZE`, if set: a positive number of PEs.
-fn forced_node_size() -> Result<usize, String> {
-    match std::env::var(ENV_NODE_SIZE) {
-        Err(std::env::VarError::NotPresent) => Ok(0),
-        Err(std::env::VarError::NotUnicode(v)) => Err(format!(
-            "environment variable {ENV_NODE_SIZE}={v:?} is invalid: not a number"
-        )),
-        Ok(v) => match v.trim().parse::<usize>() {
-            Ok(k) if k > 0 => Ok(k),
-            _ => Err(format!(
-                "environment variable {ENV_NODE_SIZE}={v:?} is invalid: expected a positive number of PEs per node"
-            )),
-        },
-    }
-}
-
 /// Joins the MPI job and attaches to this node's job file.
-/// `want_multiple`: MPI must allow calls from several threads at once.
-pub fn attach(want_multiple: bool) -> Result<(Attached, Session), String> {
-    let forced = forced_node_size()?;
+/// `want_multiple`: MPI must allow calls from several threads at once;
+/// `node_size`: `RSHMEM_NODE_SIZE` (virtual nodes of that many PEs).
+pub fn attach(want_multiple: bool, node_size: Option<usize>) -> Result<(Attached, Session), String> {
+    let forced = node_size.unwrap_or(0);
     // Remote atomics must be atomic with this node's CPU atomics on the same
     // word (transport::hybrid, Atomicity): UCX applies them with the target's
     // CPU in this mode. Set before MPI starts UCX; a user's setting wins.
