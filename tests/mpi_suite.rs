@@ -156,13 +156,6 @@ const REMOTE_ITERS: &[(&str, &str)] = &[
 /// themselves: here they run under every one too (the default run is
 /// `traditional`). The QTC programs and `space_disjoint_teams` name them.
 const EVERY_STRATEGY: &[&str] = &["unit/aset_barrier_sync"];
-const STRATEGIES: &[&str] = &[
-    "extra-sync",
-    "barrier-unlock",
-    "pairwise-rd",
-    "pairwise-tree",
-    "pairwise-tree-fixed",
-];
 
 /// Why MPI tests cannot run here, if they cannot.
 fn missing_mpi() -> Option<String> {
@@ -308,8 +301,9 @@ fn main() {
         let mut variants: Vec<(String, String)> = p.spec.variants.clone();
         if EVERY_STRATEGY.contains(&name) {
             variants.extend(
-                STRATEGIES
+                rshmem::psync::STRATEGIES
                     .iter()
+                    .filter(|&&s| s != "traditional")
                     .map(|s| ("SHMEM_PSYNC_STRATEGY".into(), s.to_string())),
             );
         }

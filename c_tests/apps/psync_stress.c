@@ -1,6 +1,6 @@
 /* rshmem-test
  * np: 4 8
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * timeout: 30
  * stdout: psync_stress: OK
  * args: --steps 2000

@@ -1,6 +1,6 @@
 /* rshmem-test
  * np: 1 3 4 8
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * args: -n 2048 --check
  * cflags: -Wl,--no-as-needed -lm
  * timeout: 60

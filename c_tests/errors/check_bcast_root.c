@@ -2,7 +2,7 @@
  * np: 2 4
  * exit: 1
  * env: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stderr: rshmem: shmem_long_broadcast (PE 1 of {np}): collective arguments differ on SHMEM_TEAM_WORLD: PE 1 passes PE_root 1, PE 0 passes PE_root 0
  * timeout: 30
  */

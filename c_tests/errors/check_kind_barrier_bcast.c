@@ -2,7 +2,7 @@
  * np: 2 4
  * exit: 1
  * env: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stderr: rshmem: shmem_long_broadcast (PE 1 of {np}): collective arguments differ on SHMEM_TEAM_WORLD: PE 1 calls shmem_long_broadcast, PE 0 calls shmem_barrier_all
  * timeout: 30
  */

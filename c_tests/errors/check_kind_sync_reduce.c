@@ -2,7 +2,7 @@
  * np: 4
  * exit: 1
  * env: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stderr: rshmem: shmem_int_sum_reduce (PE 2 of 4): collective arguments differ on team 0x
  * stderr: (world PEs 0 + i * 2, i < 2): team PE 1 (PE 2) calls shmem_int_sum_reduce, team PE 0 (PE 0) calls shmem_team_sync
  * timeout: 30

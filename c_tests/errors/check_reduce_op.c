@@ -2,7 +2,7 @@
  * np: 2 4
  * exit: 1
  * env: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stderr: rshmem: shmem_int_max_reduce (PE 1 of {np}): collective arguments differ on SHMEM_TEAM_WORLD: PE 1 passes operation max (shmem_int_max_reduce), PE 0 passes operation sum (shmem_int_sum_reduce)
  * timeout: 30
  */

@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 3 4
  * env: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * variant: SHMEM_BCAST_ALGORITHM=linear binomial
  * variant: SHMEM_COLLECT_ALGORITHM=linear ring
  * stdout: checked collectives ok

@@ -2,7 +2,7 @@
  * np: 1 2 3 4 7 8
  * variant: SHMEM_CHECK_COLLECTIVES=1
  * variant: SHMEM_PEER_TABLES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stdout: alltoalls ok
  */
 /* Team all-to-all exchanges (OpenSHMEM 1.5, 9.9.9 and 9.9.10) on every team of coll.h, for the

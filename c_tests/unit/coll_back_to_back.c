@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
  * variant: SHMEM_PEER_TABLES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stdout: back-to-back collectives ok
  */
 /* Thousands of team collectives in a row with no barrier between them, each result checked

@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
  * variant: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stdout: broadcasts ok
  */
 /* Team broadcasts (OpenSHMEM 1.5, 9.9.7): shmem_TYPENAME_broadcast for the 24 RMA types and

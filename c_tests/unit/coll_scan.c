@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 3 4 7 8
  * variant: SHMEM_CHECK_COLLECTIVES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  * stdout: scans ok
  */
 /* Team prefix sums (OpenSHMEM 1.6, shmem_sum_inscan and shmem_sum_exscan) on every team of

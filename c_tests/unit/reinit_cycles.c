@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 4
  * timeout: 60
- * variant: SHMEM_PSYNC_STRATEGY=extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  */
 /* shmem_finalize then shmem_init again, twice (OpenSHMEM 1.6 allows it): every
  * initialisation starts from a clean process state and works in full.

@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 2 3 4 8
  * timeout: 20
- * variant: SHMEM_PSYNC_STRATEGY=extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  */
 /* Two disjoint teams (team A: the even PEs, team B: the odd PEs, from
  * shmem_team_split_strided) each create a space, attach it to their own team and then

@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 2 3 4 8
  * timeout: 30
- * variant: SHMEM_PSYNC_STRATEGY=extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  */
 /* Communication on the memory of a space attached to a team: the even PEs attach one
  * space to their stride-2 team, the odd PEs another to theirs, and both teams run the

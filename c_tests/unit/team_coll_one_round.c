@@ -2,7 +2,7 @@
  * np: 2 3 4 8
  * timeout: 60
  * variant: SHMEM_PEER_TABLES=1
- * variant: SHMEM_PSYNC_STRATEGY=traditional extra-sync barrier-unlock pairwise-rd pairwise-tree pairwise-tree-fixed
+ * variant: SHMEM_PSYNC_STRATEGY=all
  */
 /* Small team fcollects, alltoalls and reductions complete in one round through the team's
  * inbox (every member pushes its block to every other and takes the others' from its own

@@ -330,6 +330,8 @@ fn every_rshmem_variable_is_a_row() {
         "RSHMEM_REQUIRE_MPI",
         "RSHMEM_SHIM_TEST_IN_MPIRUN",
         "RSHMEM_MPI_CHUNK",
+        // Debug builds' delay of PE 0's fatal report, for its test.
+        "RSHMEM_TEST_PE0_REPORT_DELAY_MS",
     ];
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("build.rs")];
@@ -351,7 +353,9 @@ fn every_rshmem_variable_is_a_row() {
             let name = piece.trim_end_matches('=');
             if name.len() > "RSHMEM_".len()
                 && name.starts_with("RSHMEM_")
-                && name[7..].bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+                && name[7..]
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
                 && !NOT_SETTINGS.contains(&name)
                 && !VARS.iter().chain(TOOL_VARS).any(|v| v.name == name)
             {
