@@ -388,3 +388,61 @@ fn across_nodes_every_node_reports_its_pes() {
     );
     drop(w); // kills mpirun's process group
 }
+
+/// Threaded PEs: each thread's wait is in the table, under its PE, with
+/// what it waits for.
+#[test]
+fn each_thread_of_a_threaded_pe_is_in_the_report() {
+    let (w, _) = start("threads", 3, &TIMEOUT_S.to_string(), &[]);
+    let r = report(&w, Duration::from_secs(TIMEOUT_S) + SLACK);
+    for pe in [0, 1] {
+        assert!(row_of(&r, &pe.to_string()).contains("shmem_barrier_all"), "{r:#?}");
+        let thread = row_of(&r, &format!("{pe} thread 1"));
+        assert!(
+            thread.contains("blocked (tid ")
+                && thread.contains("shmem_int_wait_until")
+                && thread.contains("flag (0x")
+                && thread.contains("== 1 (now 0)"),
+            "{thread}"
+        );
+    }
+    assert!(row_of(&r, "2").contains("shmem_int_wait_until"), "{r:#?}");
+    assert!(
+        has(&r, "PEs 0, 1 in shmem_barrier_all on SHMEM_TEAM_WORLD wait for PE 2"),
+        "{r:#?}"
+    );
+    still_running_then_end(w);
+}
+
+/// A threaded PE finalizing while its thread waits, and the other PE's
+/// threads in a barrier and a wait: the library's own verdict names where
+/// each thread is.
+#[test]
+fn the_library_names_each_thread_when_the_job_can_never_finish() {
+    let exe = program("threads");
+    let t = Instant::now();
+    let child = Command::new(OSHRUN)
+        .args(["-np", "2"])
+        .arg(&exe)
+        .env("FINALIZE", "1")
+        .env("SHMEM_HANG_TIMEOUT", "0")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let r = finish(child, t);
+    assert_ne!(r.code, Some(0), "{}", r.stderr);
+    let want = "the job can never finish: PE 1 is in shmem_finalize; PE 0 is in shmem_barrier_all; \
+                PE 0 thread 1 is in shmem_int_wait_until; PE 1 thread 1 is in shmem_int_wait_until";
+    assert!(r.stderr.contains(want), "{}", r.stderr);
+}
+
+/// The row of the PE column `who` ("2", "0 thread 1").
+fn row_of(lines: &[String], who: &str) -> String {
+    lines
+        .iter()
+        .find(|l| l.starts_with("oshrun:") && l["oshrun:".len()..].trim_start().starts_with(&format!("{who}  ")))
+        .cloned()
+        .unwrap_or_else(|| panic!("no row for {who} in {lines:#?}"))
+}
