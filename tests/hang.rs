@@ -446,3 +446,31 @@ fn row_of(lines: &[String], who: &str) -> String {
         .cloned()
         .unwrap_or_else(|| panic!("no row for {who} in {lines:#?}"))
 }
+
+/// Threaded PEs across nodes (every peer remote): each node's table shows
+/// its PE's threads, and the lines on the other nodes' PEs where their
+/// threads are, as the PEs said it in their status messages.
+#[test]
+fn across_nodes_each_thread_of_a_remote_pe_is_named() {
+    if !mpi_present() {
+        return;
+    }
+    let w = oshrun_mpirun(
+        "threads",
+        &[],
+        // Long enough for the blocked threads' first words (after 1 s) to
+        // arrive on a loaded machine.
+        &[("SHMEM_HANG_TIMEOUT", "5"), ("RSHMEM_NODE_SIZE", "1")],
+    );
+    let until = Instant::now() + Duration::from_secs(5) + SLACK + FAST;
+    let (mut local, mut remote, mut seen) = (false, false, Vec::new());
+    while !(local && remote) {
+        let Ok(l) = w.lines.recv_timeout(until.saturating_duration_since(Instant::now())) else {
+            panic!("no row of a PE's thread and no line on another node's thread: {seen:#?}");
+        };
+        local |= l.contains(" thread 1  blocked (tid ") && l.contains("shmem_int_wait_until");
+        remote |= l.contains("other nodes: PE 1 thread 1 on ") && l.contains("blocked in shmem_int_wait_until");
+        seen.push(l);
+    }
+    drop(w); // kills the job's process group
+}
