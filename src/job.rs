@@ -35,7 +35,7 @@ pub const FILE_NAME: &str = "rshmem-job";
 /// Identifies a control block written by this version of the contract; bumped
 /// whenever the layout changes, so that an `oshrun` and a library of different
 /// versions refuse each other instead of misreading the slots.
-pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem04");
+pub const MAGIC: u64 = u64::from_le_bytes(*b"rshmem05");
 
 /// The job id as the header stores it: 64-bit FNV-1a of its text.
 pub fn id_hash(id: &str) -> u64 {
@@ -113,7 +113,25 @@ pub struct PeInfo {
     pub want_data_len: AtomicU64,
     /// Symmetric heap size this PE parsed from the environment.
     pub want_heap_size: AtomicU64,
+    /// The owners of the PE's thread places ([`Control::thread_place`]): the
+    /// kernel thread id of the thread that claimed each, 0 when free.
+    pub thread_owner: [AtomicU32; THREAD_SLOTS],
+    /// Threads of the PE in a wait they could not publish: every thread
+    /// place was taken.
+    pub threads_unshown: AtomicU32,
 }
+
+/// Thread places per PE, for the waits of a PE at `SHMEM_THREAD_MULTIPLE`
+/// (`wait::stuck`). Four: a threaded OpenSHMEM program usually has a few
+/// threads that communicate (a progress or communication thread and some
+/// workers), and a report of more than four waits of one PE is hard to read
+/// anyway; the others are counted ([`PeInfo::threads_unshown`]). Each costs a
+/// 128-byte [`PlaceWords`], so the four double the control block (512 KiB
+/// more at 1024 PEs, in the job's one file); but they are after every
+/// [`PeSlot`], and nobody touches a PE's (not even a reader) before one of
+/// its threads claims one, so a job without threaded waits maps no more
+/// pages of memory than before.
+pub const THREAD_SLOTS: usize = 4;
 
 /// One PE's slot: the wake words and the rest on separate cache lines, because
 /// the wake words are written by other PEs.
@@ -349,8 +367,13 @@ pub fn monotonic_ns() -> u64 {
 
 /// Bytes of control block for `npes` PEs, rounded up to whole pages.
 pub fn control_len(npes: usize) -> usize {
-    let raw = std::mem::size_of::<CachePadded<JobHeader>>() + npes * std::mem::size_of::<PeSlot>();
+    let raw = threads_offset(npes) + npes * THREAD_SLOTS * std::mem::size_of::<PlaceWords>();
     round_up(raw, page_size())
+}
+
+/// Where the thread places start: after the header and every PE's slot.
+fn threads_offset(npes: usize) -> usize {
+    std::mem::size_of::<CachePadded<JobHeader>>() + npes * std::mem::size_of::<PeSlot>()
 }
 
 /// The system page size.
@@ -406,6 +429,16 @@ impl Control {
         unsafe { &*(self.base.add(off) as *const PeSlot) }
     }
 
+    /// Thread place `i` of PE `pe` (see [`THREAD_SLOTS`]).
+    pub fn thread_place(&self, pe: usize, i: usize) -> &PlaceWords {
+        assert!(pe < self.npes && i < THREAD_SLOTS, "thread place {pe}/{i} out of range");
+        let off = threads_offset(self.npes) + (pe * THREAD_SLOTS + i) * std::mem::size_of::<PlaceWords>();
+        // SAFETY: as for header(); `off` stays inside control_len(npes)
+        // because pe < npes and i < THREAD_SLOTS, and PlaceWords's alignment
+        // (8) divides every term.
+        unsafe { &*(self.base.add(off) as *const PlaceWords) }
+    }
+
     pub fn state(&self, pe: usize) -> PeState {
         PeState::from_word(self.slot(pe).info.state.load(Ordering::Acquire))
     }
@@ -436,6 +469,11 @@ mod tests {
         assert_eq!(Shape::unpack(s.pack()), s);
         assert!(control_len(1) >= std::mem::size_of::<CachePadded<JobHeader>>() + 256);
         assert_eq!(control_len(3) % page_size(), 0);
+        // The thread places: 128 bytes each, after the slots.
+        assert_eq!(
+            control_len(1024) - round_up(threads_offset(1024), page_size()),
+            1024 * THREAD_SLOTS * 128
+        );
     }
 
     #[test]
@@ -453,5 +491,12 @@ mod tests {
         c.set_state(3, PeState::Finalized);
         assert_eq!(c.state(3), PeState::Finalized);
         assert_eq!(c.state(2), PeState::Absent);
+        // The last PE's last thread place ends inside the block, and the
+        // places of two PEs do not overlap.
+        let last = c.thread_place(n - 1, THREAD_SLOTS - 1) as *const PlaceWords as usize;
+        assert!(last + 128 <= aligned as usize + control_len(n));
+        let a = c.thread_place(1, THREAD_SLOTS - 1) as *const PlaceWords as usize;
+        let b = c.thread_place(2, 0) as *const PlaceWords as usize;
+        assert_eq!(b - a, 128);
     }
 }

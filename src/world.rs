@@ -73,20 +73,19 @@ impl World {
     }
 
     /// Where a wait of this PE blocks, to publish on its slow path (see
-    /// `wait::stuck`). None at `SHMEM_THREAD_MULTIPLE` for waits other than
-    /// the rendezvous: another thread of this PE could satisfy them.
+    /// `wait::stuck`). At `SHMEM_THREAD_MULTIPLE`, waits other than the
+    /// rendezvous publish in their thread's place, which no verdict reads:
+    /// another thread of this PE could satisfy them.
     #[inline]
     pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
-        if !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
-            && self.thread_level.load(Ordering::Relaxed) == SHMEM_THREAD_MULTIPLE as i32
-        {
-            return None;
-        }
+        let thread = !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
+            && self.thread_level.load(Ordering::Relaxed) == SHMEM_THREAD_MULTIPLE as i32;
         Some(Post {
             control: &self.control,
             me: self.me,
             place: Place { kind, routine, episode },
             on: None,
+            thread,
         })
     }
 

@@ -388,3 +388,91 @@ fn across_nodes_every_node_reports_its_pes() {
     );
     drop(w); // kills mpirun's process group
 }
+
+/// Threaded PEs: each thread's wait is in the table, under its PE, with
+/// what it waits for.
+#[test]
+fn each_thread_of_a_threaded_pe_is_in_the_report() {
+    let (w, _) = start("threads", 3, &TIMEOUT_S.to_string(), &[]);
+    let r = report(&w, Duration::from_secs(TIMEOUT_S) + SLACK);
+    for pe in [0, 1] {
+        assert!(row_of(&r, &pe.to_string()).contains("shmem_barrier_all"), "{r:#?}");
+        let thread = row_of(&r, &format!("{pe} thread 1"));
+        assert!(
+            thread.contains("blocked (tid ")
+                && thread.contains("shmem_int_wait_until")
+                && thread.contains("flag (0x")
+                && thread.contains("== 1 (now 0)"),
+            "{thread}"
+        );
+    }
+    assert!(row_of(&r, "2").contains("shmem_int_wait_until"), "{r:#?}");
+    assert!(
+        has(&r, "PEs 0, 1 in shmem_barrier_all on SHMEM_TEAM_WORLD wait for PE 2"),
+        "{r:#?}"
+    );
+    still_running_then_end(w);
+}
+
+/// A threaded PE finalizing while its thread waits, and the other PE's
+/// threads in a barrier and a wait: the library's own verdict names where
+/// each thread is.
+#[test]
+fn the_library_names_each_thread_when_the_job_can_never_finish() {
+    let exe = program("threads");
+    let t = Instant::now();
+    let child = Command::new(OSHRUN)
+        .args(["-np", "2"])
+        .arg(&exe)
+        .env("FINALIZE", "1")
+        .env("SHMEM_HANG_TIMEOUT", "0")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let r = finish(child, t);
+    assert_ne!(r.code, Some(0), "{}", r.stderr);
+    let want = "the job can never finish: PE 1 is in shmem_finalize; PE 0 is in shmem_barrier_all; \
+                PE 0 thread 1 is in shmem_int_wait_until; PE 1 thread 1 is in shmem_int_wait_until";
+    assert!(r.stderr.contains(want), "{}", r.stderr);
+}
+
+/// The row of the PE column `who` ("2", "0 thread 1").
+fn row_of(lines: &[String], who: &str) -> String {
+    lines
+        .iter()
+        .find(|l| l.starts_with("oshrun:") && l["oshrun:".len()..].trim_start().starts_with(&format!("{who}  ")))
+        .cloned()
+        .unwrap_or_else(|| panic!("no row for {who} in {lines:#?}"))
+}
+
+/// Threaded PEs across nodes (every peer remote): each node's table shows
+/// its PE's threads, and the lines on the other nodes' PEs where their
+/// threads are, as the PEs said it in their status messages.
+#[test]
+fn across_nodes_each_thread_of_a_remote_pe_is_named() {
+    if !mpi_present() {
+        return;
+    }
+    let w = oshrun_mpirun(
+        "threads",
+        &[],
+        // Long enough for the blocked threads' first words (after 1 s) to
+        // arrive on a loaded machine.
+        &[("SHMEM_HANG_TIMEOUT", "5"), ("RSHMEM_NODE_SIZE", "1")],
+    );
+    // What is tested is that the lines come, not how soon (mpirun's start
+    // and the reports take 8-9 s alone here): a loaded machine gets 3x.
+    let until = Instant::now() + 3 * (Duration::from_secs(5) + SLACK + FAST);
+    let (mut local, mut remote, mut seen) = (false, false, Vec::new());
+    while !(local && remote) {
+        let Ok(l) = w.lines.recv_timeout(until.saturating_duration_since(Instant::now())) else {
+            panic!("no row of a PE's thread and no line on another node's thread: {seen:#?}");
+        };
+        local |= l.contains(" thread 1  blocked (tid ") && l.contains("shmem_int_wait_until");
+        remote |= l.contains("other nodes: PE 1 thread 1 on ") && l.contains("blocked in shmem_int_wait_until");
+        seen.push(l);
+    }
+    drop(w); // kills the job's process group
+}

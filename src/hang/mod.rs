@@ -83,6 +83,11 @@ pub struct PeView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobView {
     pub pes: Vec<PeView>,
+    /// The places of threaded PEs' threads, by PE (only for the report: a
+    /// PE is blocked or running by its own place).
+    pub threads: Vec<ThreadView>,
+    /// Threads of a PE in a wait with no place free: (PE, how many).
+    pub unshown: Vec<(usize, u32)>,
     pub barrier_gen: u32,
     pub finalize_gen: u32,
     /// `CLOCK_MONOTONIC` when read, ns.
@@ -171,51 +176,80 @@ pub fn pes_list(pes: &[usize]) -> String {
     }
 }
 
+/// One thread's published place in a threaded PE (`wait::threads`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadView {
+    pub pe: usize,
+    /// The place's index: "thread 1" is index 0.
+    pub index: usize,
+    /// The kernel thread id of the thread that claimed it.
+    pub tid: u32,
+    /// Its place; the rest as its PE's.
+    pub view: PeView,
+}
+
+/// PE `pe`'s place in `w` (its own place, or one of its threads').
+fn read_place(control: &Control, pe: usize, w: &crate::job::PlaceWords, life: Life) -> PeView {
+    let slot = control.slot(pe);
+    let (mut v, seq) = w.read_seq(|w| {
+        let n_awaited = w.awaited_n.load(SeqCst);
+        let shape = Shape::unpack(w.shape.load(SeqCst));
+        PeView {
+            pid: slot.info.pid.load(SeqCst),
+            life,
+            state: PeState::from_word(slot.info.state.load(SeqCst)),
+            kind: w.kind.load(SeqCst),
+            routine: crate::job::routine_text(&w.routine.each_ref().map(|a| a.load(SeqCst))),
+            episode: w.episode.load(SeqCst),
+            seq: 0,
+            progress: w.progress.load(SeqCst),
+            since_ns: w.since_ns.load(SeqCst),
+            addr: w.addr.load(SeqCst),
+            value: w.value.load(SeqCst),
+            cmp: shape.cmp,
+            word: shape.word,
+            count: w.count.load(SeqCst),
+            team: shape.team,
+            group: (
+                w.group_start.load(SeqCst),
+                w.group_stride.load(SeqCst),
+                w.group_size.load(SeqCst),
+            ),
+            awaited: w.awaited[..(n_awaited as usize).min(AWAITED_MAX)]
+                .iter()
+                .map(|a| a.load(SeqCst))
+                .collect(),
+            n_awaited,
+            barrier_arrived: slot.whereabouts.arrived.load(SeqCst),
+            finalize_arrived: slot.whereabouts.finalize_arrived.load(SeqCst),
+        }
+    });
+    v.seq = seq;
+    v
+}
+
 /// Reads every slot; `life(pe)` says how each process is.
 pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
     let h = control.header();
-    let pes = (0..control.npes())
-        .map(|pe| {
-            let slot = control.slot(pe);
-            let (mut v, seq) = slot.place.read_seq(|w| {
-                let n_awaited = w.awaited_n.load(SeqCst);
-                let shape = Shape::unpack(w.shape.load(SeqCst));
-                PeView {
-                    pid: slot.info.pid.load(SeqCst),
-                    life: life(pe),
-                    state: PeState::from_word(slot.info.state.load(SeqCst)),
-                    kind: w.kind.load(SeqCst),
-                    routine: crate::job::routine_text(&w.routine.each_ref().map(|a| a.load(SeqCst))),
-                    episode: w.episode.load(SeqCst),
-                    seq: 0,
-                    progress: w.progress.load(SeqCst),
-                    since_ns: w.since_ns.load(SeqCst),
-                    addr: w.addr.load(SeqCst),
-                    value: w.value.load(SeqCst),
-                    cmp: shape.cmp,
-                    word: shape.word,
-                    count: w.count.load(SeqCst),
-                    team: shape.team,
-                    group: (
-                        w.group_start.load(SeqCst),
-                        w.group_stride.load(SeqCst),
-                        w.group_size.load(SeqCst),
-                    ),
-                    awaited: w.awaited[..(n_awaited as usize).min(AWAITED_MAX)]
-                        .iter()
-                        .map(|a| a.load(SeqCst))
-                        .collect(),
-                    n_awaited,
-                    barrier_arrived: slot.whereabouts.arrived.load(SeqCst),
-                    finalize_arrived: slot.whereabouts.finalize_arrived.load(SeqCst),
-                }
-            });
-            v.seq = seq;
-            v
-        })
+    let pes: Vec<PeView> = (0..control.npes())
+        .map(|pe| read_place(control, pe, &control.slot(pe).place, life(pe)))
         .collect();
+    let mut threads = Vec::new();
+    let mut unshown = Vec::new();
+    for (pe, p) in pes.iter().enumerate().filter(|(_, p)| p.life != Life::Remote) {
+        for (index, tid) in crate::wait::threads::claimed(control, pe) {
+            let view = read_place(control, pe, control.thread_place(pe, index), p.life.clone());
+            threads.push(ThreadView { pe, index, tid, view });
+        }
+        match crate::wait::threads::unshown(control, pe) {
+            0 => {}
+            n => unshown.push((pe, n)),
+        }
+    }
     JobView {
         pes,
+        threads,
+        unshown,
         barrier_gen: h.barrier_gen.number.load(SeqCst),
         finalize_gen: h.finalize_gen.number.load(SeqCst),
         now_ns: crate::job::monotonic_ns(),
@@ -285,9 +319,8 @@ impl JobView {
             .collect()
     }
 
-    /// The "address" column of PE `pe`.
-    fn address(&self, pe: usize, look: &dyn Lookup) -> String {
-        let p = &self.pes[pe];
+    /// The "address" column of PE `pe`'s place `p` (its own or a thread's).
+    fn address(&self, pe: usize, p: &PeView, look: &dyn Lookup) -> String {
         if p.doing() != Doing::Blocked || p.addr == 0 {
             return String::new();
         }
@@ -299,7 +332,11 @@ impl JobView {
 
     /// The "waiting for" column of PE `pe`.
     pub fn waiting_for(&self, pe: usize, look: &dyn Lookup) -> String {
-        let p = &self.pes[pe];
+        self.waiting_for_in(pe, &self.pes[pe], look)
+    }
+
+    /// The "waiting for" column of PE `pe`'s place `p`.
+    fn waiting_for_in(&self, pe: usize, p: &PeView, look: &dyn Lookup) -> String {
         if p.doing() != Doing::Blocked {
             return String::new();
         }
@@ -380,38 +417,15 @@ pub fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
         "blocked".into(),
     ]];
     for (i, p) in v.pes.iter().enumerate().filter(|(_, p)| p.life != Life::Remote) {
-        let state = match (&p.life, p.doing()) {
-            (Life::Stopped(sig), _) => format!("stopped ({sig})"),
-            (Life::Ended(how), _) => format!("exited ({how})"),
-            (Life::Remote, _) => "on another node".into(),
-            (_, Doing::Blocked) => "blocked".into(),
-            _ => match p.state {
-                PeState::Absent | PeState::Arrived => "starting".into(),
-                PeState::Finalized => "finalized".into(),
-                PeState::Failed => "failed".into(),
-                PeState::GlobalExit => "global_exit".into(),
-                PeState::Running => "running".into(),
-            },
-        };
-        let blocked = if p.doing() == Doing::Blocked && p.since_ns > 0 {
-            format!("{:.1} s", v.now_ns.saturating_sub(p.since_ns) as f64 / 1e9)
-        } else {
-            String::new()
-        };
-        let routine = if p.doing() == Doing::Blocked {
-            p.routine()
-        } else {
-            String::new()
-        };
-        rows.push([
-            i.to_string(),
-            state,
-            routine,
-            p.team(),
-            v.address(i, look),
-            v.waiting_for(i, look),
-            blocked,
-        ]);
+        rows.push(row(v, i, i.to_string(), p, None, look));
+        for t in v
+            .threads
+            .iter()
+            .filter(|t| t.pe == i && t.view.doing() == Doing::Blocked)
+        {
+            let who = format!("{i} thread {}", t.index + 1);
+            rows.push(row(v, i, who, &t.view, Some(t.tid), look));
+        }
     }
     let widths: Vec<usize> = (0..7)
         .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
@@ -424,12 +438,60 @@ pub fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
         }
         lines.push(line.trim_end().to_string());
     }
+    for &(pe, n) in &v.unshown {
+        let threads = if n == 1 { "thread" } else { "threads" };
+        lines.push(format!(
+            "PE {pe}: {n} more {threads} in a wait not shown (each PE shows {} threads)",
+            crate::job::THREAD_SLOTS
+        ));
+    }
     let found = diagnose::diagnose(v, look);
     if found.is_empty() && all_still(v) {
         lines.push("diagnosis: every live PE is blocked or stopped; see the table".into());
     }
     lines.extend(found.into_iter().map(|d| format!("diagnosis: {d}")));
     lines
+}
+
+/// The table row of PE `pe`'s place `p` (its own, or that of thread `tid`),
+/// named `who`.
+fn row(v: &JobView, pe: usize, who: String, p: &PeView, tid: Option<u32>, look: &dyn Lookup) -> [String; 7] {
+    let state = match (&p.life, p.doing()) {
+        (Life::Stopped(sig), _) => format!("stopped ({sig})"),
+        (Life::Ended(how), _) => format!("exited ({how})"),
+        (Life::Remote, _) => "on another node".into(),
+        (_, Doing::Blocked) => "blocked".into(),
+        _ => match p.state {
+            PeState::Absent | PeState::Arrived => "starting".into(),
+            PeState::Finalized => "finalized".into(),
+            PeState::Failed => "failed".into(),
+            PeState::GlobalExit => "global_exit".into(),
+            PeState::Running => "running".into(),
+        },
+    };
+    let blocked = if p.doing() == Doing::Blocked && p.since_ns > 0 {
+        format!("{:.1} s", v.now_ns.saturating_sub(p.since_ns) as f64 / 1e9)
+    } else {
+        String::new()
+    };
+    let routine = if p.doing() == Doing::Blocked {
+        p.routine()
+    } else {
+        String::new()
+    };
+    let state = match tid {
+        Some(tid) => format!("{state} (tid {tid})"),
+        None => state,
+    };
+    [
+        who,
+        state,
+        routine,
+        p.team(),
+        v.address(pe, p, look),
+        v.waiting_for_in(pe, p, look),
+        blocked,
+    ]
 }
 
 /// The hang timeout: `-x SHMEM_HANG_TIMEOUT=...` if given, else oshrun's
@@ -479,10 +541,16 @@ impl Watch {
     /// Looks at a new picture; true when it is time to report it (once per
     /// hang: the job must move and stop again for another report).
     pub fn look(&mut self, v: &JobView, now: Instant) -> bool {
+        // A thread's place that changes is a PE moving, too.
         let key: Vec<_> = v
             .pes
             .iter()
             .map(|p| (p.seq, p.kind, p.progress, p.doing(), p.barrier_arrived))
+            .chain(
+                v.threads
+                    .iter()
+                    .map(|t| (t.view.seq, t.view.kind, t.view.progress, t.view.doing(), t.index as u32)),
+            )
             .chain(std::iter::once((v.barrier_gen, v.finalize_gen, 0, Doing::Exited, 0)))
             .collect();
         let still = all_still(v) && v.pes.iter().all(|p| p.seq.is_multiple_of(2));

@@ -46,6 +46,8 @@ fn in_barrier() -> PeView {
 fn view(pes: Vec<PeView>) -> JobView {
     JobView {
         pes,
+        threads: vec![],
+        unshown: vec![],
         barrier_gen: 7,
         finalize_gen: 0,
         now_ns: 3_500_000_000,
@@ -189,4 +191,59 @@ fn oshrun_and_the_library_share_the_default_timeout() {
     assert_eq!(var.default, DEFAULT_TIMEOUT);
     let unset = crate::config::Config::from_lookup(|_| None).unwrap();
     assert_eq!(DEFAULT_TIMEOUT.parse::<f64>().unwrap(), unset.hang_timeout_secs);
+}
+
+#[test]
+fn a_threaded_pe_shows_each_blocked_thread_under_its_row() {
+    let wait = PeView {
+        addr: 0x1000,
+        cmp: crate::constants::SHMEM_CMP_EQ as u32,
+        word: 4 | SIGNED,
+        value: 1,
+        count: 1,
+        ..blocked(Kind::Wait, "shmem_int_wait_until")
+    };
+    let mut v = view(vec![in_barrier(), in_barrier()]);
+    v.threads = vec![
+        ThreadView {
+            pe: 0,
+            index: 1,
+            tid: 4242,
+            view: wait,
+        },
+        // A thread that left its wait keeps its place, shown by no row.
+        ThreadView {
+            pe: 1,
+            index: 0,
+            tid: 4343,
+            view: running(),
+        },
+    ];
+    v.unshown = vec![(1, 3)];
+    let r = report(&v, "test", &NoLookup);
+    let row = r
+        .iter()
+        .find(|l| l.contains("0 thread 2"))
+        .expect("a row for PE 0's thread");
+    assert!(
+        row.contains("blocked (tid 4242)") && row.contains("shmem_int_wait_until") && row.contains("0x1000"),
+        "{r:#?}"
+    );
+    assert!(row.contains("== 1"), "{row}");
+    assert!(!r.iter().any(|l| l.contains("1 thread 1")), "{r:#?}");
+    assert!(
+        r.iter()
+            .any(|l| l == "PE 1: 3 more threads in a wait not shown (each PE shows 4 threads)"),
+        "{r:#?}"
+    );
+    // The PEs' own rows come first, each followed by its threads.
+    let at = |needle: &str| r.iter().position(|l| l.contains(needle)).unwrap();
+    assert!(at("          0  blocked") < at("0 thread 2") && at("0 thread 2") < at("          1  blocked"));
+    // Where a thread is counts for the watch: a thread moving is the job moving.
+    let mut w = Watch::new(Duration::ZERO);
+    let t0 = Instant::now();
+    assert!(!w.look(&v, t0));
+    v.threads[0].view.progress += 1;
+    assert!(!w.look(&v, t0), "a thread's place changed: not still");
+    assert!(w.look(&v, t0));
 }

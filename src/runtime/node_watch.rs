@@ -134,7 +134,12 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
             match (doomed_picture(&view, &here), &doomed) {
                 (Some(p), Some((q, since))) if &p == q => {
                     if now.duration_since(*since) >= DOOMED_SETTLE {
-                        let mut lines = vec![format!("the job can never finish: {}", describe(&p))];
+                        let mut lines = vec![format!(
+                            "the job can never finish: {}{}{}",
+                            describe(&p),
+                            crate::wait::stuck::describe_threads(&rt.control),
+                            remote_threads(&here)
+                        )];
                         lines.push("ending the job (a PE finalizing waits for PEs that wait for each other)".into());
                         say(&label, &lines);
                         // SAFETY: _exit has no preconditions; the MPI launcher
@@ -222,6 +227,24 @@ fn describe(picture: &[(u32, String, u64)]) -> String {
     }))
 }
 
+/// "; PE 3 thread 1 is in shmem_int_wait_until": where the threads of the
+/// other nodes' threaded PEs said they are, as `wait::stuck::describe_threads`
+/// says it of this node's.
+fn remote_threads(here: &[bool]) -> String {
+    use crate::transport::mpi::status::{self, FRESH_NS};
+    let now = crate::job::monotonic_ns();
+    let mut out = String::new();
+    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
+        for (i, h) in status::heard_threads(pe) {
+            if now.saturating_sub(h.at_ns) < FRESH_NS {
+                let routine = crate::job::routine_text(&h.record.routine);
+                out += &format!("; PE {pe} thread {} is in {routine}", i + 1);
+            }
+        }
+    }
+    out
+}
+
 /// Prints `lines`, each prefixed with `label`, in one write: the MPI
 /// launcher merges the PEs' output by the chunk, and a line written in
 /// pieces gets another node's text in the middle.
@@ -264,6 +287,20 @@ fn other_nodes(here: &[bool]) -> Vec<String> {
         .iter()
         .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", hang::pes_list(pes)))
         .collect();
+    // The threads of threaded PEs, one line each (as in the table).
+    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
+        for (i, h) in status::heard_threads(pe) {
+            if now.saturating_sub(h.at_ns) < FRESH_NS {
+                let blocked = (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9;
+                lines.push(format!(
+                    "other nodes: PE {pe} thread {} on {}: blocked in {} (for {blocked:.0} s)",
+                    i + 1,
+                    status::host(pe).unwrap_or("?"),
+                    crate::job::routine_text(&h.record.routine)
+                ));
+            }
+        }
+    }
     if !silent.is_empty() {
         let mut hosts: Vec<&str> = silent.iter().map(|&pe| status::host(pe).unwrap_or("?")).collect();
         hosts.dedup();

@@ -53,6 +53,7 @@
 pub mod backoff;
 pub mod futex;
 pub mod stuck;
+pub mod threads;
 
 use crate::job::{Bell, Whereabouts};
 use backoff::{Backoff, Policy, Step};

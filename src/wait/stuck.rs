@@ -40,12 +40,21 @@
 //! round), so it is reported through the first case only.
 //!
 //! One PE prints: the first to win `stuck_reporter`; it then ends through the
-//! usual fatal-error path, so `oshrun` reports it and ends the others. PEs at
-//! `SHMEM_THREAD_MULTIPLE` publish only barrier_all and finalize: another of
-//! their threads could write what a waiting thread waits for.
+//! usual fatal-error path, so `oshrun` reports it and ends the others.
+//!
+//! **Threaded PEs.** At `SHMEM_THREAD_MULTIPLE` only barrier_all and finalize
+//! publish in the PE's own place, as above. Every other wait publishes in a
+//! place of its thread (`wait::threads`), for the reports only: the verdicts
+//! never read those. "Everyone blocked" needs a PE in a published wait to
+//! write nothing, and a thread's wait says nothing of the PE's other
+//! threads, which may be about to write what it waits for. So a threaded PE
+//! counts as blocked only when its own place is (a barrier_all), as before
+//! thread places existed, and the report lists its threads' places after
+//! the PEs'.
 
 use crate::error::{Error, ErrorKind, fatal};
 use crate::job::{AWAITED_MAX, Control, PeState, PlaceWords, ROUTINE_BYTES, Shape, monotonic_ns};
+use crate::wait::threads::{self, Spot};
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
@@ -114,6 +123,9 @@ pub struct Post<'a> {
     /// What the wait is on, worked out only when it is published: most waits
     /// never are, and some (a collective's awaited PEs) cost a loop.
     pub on: Option<&'a dyn Fn() -> On>,
+    /// Published in the calling thread's place rather than the PE's (a
+    /// wait of a PE at `SHMEM_THREAD_MULTIPLE`; see the module header).
+    pub thread: bool,
 }
 
 /// Between two looks at the slots; longer with many PEs, since a look reads
@@ -303,6 +315,8 @@ struct Suspect {
 /// A published wait: created on a wait's slow path, cleared when dropped.
 pub struct Watch<'a> {
     post: &'a Post<'a>,
+    /// The thread's place it publishes in (None: the PE's own).
+    spot: Option<Spot>,
     every: Duration,
     next_look: Instant,
     suspect: Option<Suspect>,
@@ -313,15 +327,28 @@ pub struct Watch<'a> {
 impl<'a> Watch<'a> {
     /// Publishes `post`'s place.
     pub fn start(post: &'a Post<'a>) -> Watch<'a> {
-        let on = post.on.map_or(On::Nothing, |f| f());
-        publish(post.control, post.me, Some((&post.place, on)));
         let every = LOOK_EVERY + LOOK_PER_PE * post.control.npes() as u32;
-        Watch {
+        let spot = post.thread.then(|| threads::enter(post.control, post.me));
+        let watch = Watch {
             post,
+            spot,
             every,
             next_look: Instant::now() + every,
             suspect: None,
             quiet: false,
+        };
+        if let Some(w) = watch.words() {
+            publish(w, Some((&post.place, post.on.map_or(On::Nothing, |f| f()))));
+        }
+        watch
+    }
+
+    /// The words it publishes in (None: no thread place was free).
+    fn words(&self) -> Option<&'a PlaceWords> {
+        let (control, me) = (self.post.control, self.post.me);
+        match self.spot {
+            None => Some(&control.slot(me).place),
+            Some(spot) => threads::words(control, me, spot),
         }
     }
 
@@ -334,7 +361,9 @@ impl<'a> Watch<'a> {
     /// The condition was found false after reading probe `p`.
     #[inline]
     pub fn answer(&self, p: u32) {
-        self.post.control.slot(self.post.me).place.answered.store(p, SeqCst);
+        if let Some(w) = self.words() {
+            w.answered.store(p, SeqCst);
+        }
     }
 
     /// Looks at the job if it is time; reports and ends this PE if it is stuck.
@@ -390,20 +419,51 @@ impl<'a> Watch<'a> {
         }
         fatal(&Error::new(
             self.post.place.routine,
-            ErrorKind::Usage(format!("the job can never finish: {}", describe(snap))),
+            ErrorKind::Usage(format!(
+                "the job can never finish: {}{}",
+                describe(snap),
+                describe_threads(self.post.control)
+            )),
         ))
     }
 }
 
 impl Drop for Watch<'_> {
     fn drop(&mut self) {
-        publish(self.post.control, self.post.me, None);
+        if let Some(w) = self.words() {
+            publish(w, None);
+        }
+        if let Some(spot) = self.spot {
+            threads::leave(self.post.control, self.post.me, spot);
+        }
     }
 }
 
-/// Writes this PE's place (None: not waiting) as a sequence-lock update.
-fn publish(control: &Control, me: usize, place: Option<(&Place, On)>) {
-    let w = &control.slot(me).place;
+/// "; PE 0 thread 1 is in shmem_int_wait_until; 2 more threads of PE 1 not
+/// shown": the places of the threads of threaded PEs (see the module
+/// header), "" when none is published.
+pub fn describe_threads(control: &Control) -> String {
+    let mut out = String::new();
+    for pe in 0..control.npes() {
+        for (i, _) in threads::claimed(control, pe) {
+            let w = control.thread_place(pe, i);
+            let (kind, seq) = w.read_seq(|w| w.kind.load(SeqCst));
+            let routine = crate::job::routine_text(&w.routine.each_ref().map(|r| r.load(SeqCst)));
+            if kind != Kind::None as u32 && seq % 2 == 0 {
+                out += &format!("; PE {pe} thread {} is in {routine}", i + 1);
+            }
+        }
+        match threads::unshown(control, pe) {
+            0 => {}
+            1 => out += &format!("; 1 more thread of PE {pe} not shown"),
+            n => out += &format!("; {n} more threads of PE {pe} not shown"),
+        }
+    }
+    out
+}
+
+/// Writes a place (None: not waiting) as a sequence-lock update.
+fn publish(w: &PlaceWords, place: Option<(&Place, On)>) {
     let s = w.seq.load(SeqCst);
     w.seq.store(s.wrapping_add(1) | 1, SeqCst);
     match place {
@@ -547,10 +607,12 @@ mod tests {
     #[test]
     fn published_places_read_back() {
         let n = 3;
-        let mut buf = vec![0u128; crate::job::control_len(n) / 16 + 8];
+        // Leaked: the thread place claimed below is given back when the
+        // test's thread ends.
+        let buf = vec![0u128; crate::job::control_len(n) / 16 + 8].leak();
         let base = crate::job::round_up(buf.as_mut_ptr() as usize, 128) as *const u8;
         // SAFETY: zeroed memory large enough for the control block of n PEs,
-        // 128-aligned by hand; only accessed atomically.
+        // 128-aligned by hand, never freed; only accessed atomically.
         let c = unsafe { Control::from_raw(base, n) };
         for pe in 0..n {
             c.set_state(pe, PeState::Running);
@@ -564,6 +626,7 @@ mod tests {
                 episode: 0,
             },
             on: None,
+            thread: false,
         };
         {
             let _w = Watch::start(&post);
@@ -572,6 +635,16 @@ mod tests {
             assert_eq!(describe(&s), "PEs 0, 2 are running; PE 1 is in shmem_int_wait_until");
         }
         assert_eq!(describe(&read(&c)), "PEs 0, 1, 2 are running");
-        drop(buf);
+        // A threaded PE's wait: in the thread's place, which the verdicts
+        // do not read, and which the report lists after the PEs.
+        let threaded = Post { thread: true, ..post };
+        {
+            let _w = Watch::start(&threaded);
+            assert_eq!(describe(&read(&c)), "PEs 0, 1, 2 are running");
+            assert_eq!(describe_threads(&c), "; PE 1 thread 1 is in shmem_int_wait_until");
+        }
+        assert_eq!(describe_threads(&c), "");
+        c.slot(2).info.threads_unshown.store(2, SeqCst);
+        assert_eq!(describe_threads(&c), "; 2 more threads of PE 2 not shown");
     }
 }

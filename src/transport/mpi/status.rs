@@ -17,7 +17,7 @@
 //! during an outage is fatal to Open MPI's TCP transport).
 
 use super::shim::Shim;
-use crate::job::{AWAITED_MAX, Control, ROUTINE_BYTES, monotonic_ns};
+use crate::job::{AWAITED_MAX, Control, PlaceWords, ROUTINE_BYTES, THREAD_SLOTS, monotonic_ns};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -42,6 +42,9 @@ pub struct Record {
     pub addr: u64,
     /// Published waits the PE has left: moves when it leaves this one.
     pub progress: u64,
+    /// Whose place: 0 the PE's own, else 1 + the index of one of its
+    /// threads' places (`wait::threads`), for a PE at `SHMEM_THREAD_MULTIPLE`.
+    pub thread: u32,
 }
 
 /// What arrived from one PE, and when.
@@ -70,6 +73,7 @@ impl Record {
         }
         b.extend(self.addr.to_le_bytes());
         b.extend(self.progress.to_le_bytes());
+        b.extend(self.thread.to_le_bytes());
         b
     }
 
@@ -98,6 +102,7 @@ impl Record {
         }
         let addr = u64_(take(8)?);
         let progress = u64_(take(8)?);
+        let thread = u32_(take(4)?);
         Some(Record {
             kind,
             routine,
@@ -108,12 +113,14 @@ impl Record {
             awaited,
             addr,
             progress,
+            thread,
         })
     }
 
-    /// This PE's place, if it is in a published wait (and not rewriting it).
-    fn of(control: &Control, me: usize, now: u64) -> Option<Record> {
-        let (r, seq) = control.slot(me).place.read_seq(|w| {
+    /// The place in `w` (`thread` as [`Record::thread`]), if it is a
+    /// published wait (and not being rewritten).
+    fn of(w: &PlaceWords, thread: u32, now: u64) -> Option<Record> {
+        let (r, seq) = w.read_seq(|w| {
             let n = (w.awaited_n.load(Ordering::Relaxed) as usize).min(AWAITED_MAX);
             Record {
                 kind: w.kind.load(Ordering::Relaxed),
@@ -125,14 +132,22 @@ impl Record {
                 awaited: w.awaited[..n].iter().map(|a| a.load(Ordering::Relaxed)).collect(),
                 addr: w.addr.load(Ordering::Relaxed),
                 progress: w.progress.load(Ordering::Relaxed),
+                thread,
             }
         });
         (seq % 2 == 0 && r.kind != 0).then_some(r)
     }
 }
 
+/// What this process heard from one PE: its own place and its threads'.
+#[derive(Clone, Default)]
+struct Heards {
+    own: Option<Heard>,
+    threads: [Option<Heard>; THREAD_SLOTS],
+}
+
 /// The records this process has heard, by PE.
-static HEARD: OnceLock<Box<[Mutex<Option<Heard>>]>> = OnceLock::new();
+static HEARD: OnceLock<Box<[Mutex<Heards>]>> = OnceLock::new();
 /// Every PE's host name, learnt at start-up.
 static HOSTS: OnceLock<Vec<String>> = OnceLock::new();
 
@@ -161,8 +176,23 @@ pub fn host(pe: usize) -> Option<&'static str> {
 
 /// What this process heard from `pe` last, if anything.
 pub fn heard(pe: usize) -> Option<Heard> {
+    heards(pe)?.own
+}
+
+/// What this process heard last from each thread of `pe` (a PE at
+/// `SHMEM_THREAD_MULTIPLE`): (place index, record).
+pub fn heard_threads(pe: usize) -> Vec<(usize, Heard)> {
+    let Some(h) = heards(pe) else { return Vec::new() };
+    h.threads
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, h)| Some((i, h?)))
+        .collect()
+}
+
+fn heards(pe: usize) -> Option<Heards> {
     let table = HEARD.get()?;
-    table.get(pe)?.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    Some(table.get(pe)?.lock().unwrap_or_else(|e| e.into_inner()).clone())
 }
 
 /// One PE's side of the exchange.
@@ -197,7 +227,7 @@ impl Exchange {
                 }
             }
         }
-        let _ = HEARD.set((0..node_of.len()).map(|_| Mutex::new(None)).collect());
+        let _ = HEARD.set((0..node_of.len()).map(|_| Mutex::new(Heards::default())).collect());
         // An empty message to each, now: MPI connects a pair of processes
         // when it first talks, and a first message sent while the network
         // is down is fatal to Open MPI's TCP transport ("Unable to connect
@@ -237,10 +267,22 @@ impl Exchange {
         // next reports it; the exchange only informs.
         while let Ok(Some((src, n))) = self.shim.status_recv(&mut buf) {
             if let (Some(record), Some(slot)) = (Record::decode(&buf[..n]), HEARD.get().and_then(|t| t.get(src))) {
-                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Heard { at_ns: now, record });
+                let mut heards = slot.lock().unwrap_or_else(|e| e.into_inner());
+                let to = match record.thread as usize {
+                    0 => &mut heards.own,
+                    t if t <= THREAD_SLOTS => &mut heards.threads[t - 1],
+                    _ => continue,
+                };
+                *to = Some(Heard { at_ns: now, record });
             }
         }
-        if let Some(r) = Record::of(&self.control, self.me, now).filter(|r| r.blocked_ns >= BLOCKED_NS) {
+        // The PE's own place, then its threads' (one message each: a
+        // message holds at most 256 bytes, and a place takes about 100).
+        let own = Record::of(&self.control.slot(self.me).place, 0, now);
+        let threads = crate::wait::threads::claimed(&self.control, self.me)
+            .into_iter()
+            .filter_map(|(i, _)| Record::of(self.control.thread_place(self.me, i), i as u32 + 1, now));
+        for r in own.into_iter().chain(threads).filter(|r| r.blocked_ns >= BLOCKED_NS) {
             let msg = r.encode();
             for &pe in &self.observers {
                 let _ = self.shim.status_send(pe, &msg);
@@ -266,6 +308,7 @@ mod tests {
             awaited: vec![4, 5, 6],
             addr: 0xdead_beef,
             progress: 11,
+            thread: 3,
         };
         let b = r.encode();
         assert!(b.len() <= MAX_BYTES);
