@@ -21,10 +21,7 @@ use crate::heap::alloc::Allocator;
 use crate::heap::tables::{self, PeerTables};
 use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
 use crate::job::{self, Control, PeState};
-use crate::transport::Active;
-#[cfg(not(feature = "check-transport"))]
-use crate::transport::mpi::Remote;
-use crate::transport::mpi::Session;
+use crate::transport::{Active, Engine, Mapped};
 use crate::wait::backoff::Policy;
 use crate::wait::{Waiter, notify};
 use crate::world::World;
@@ -226,16 +223,19 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         })?;
     }
     let area_off = seg_offset + (npes * stride) as u64;
-    let transport = open_transport(
+    let mapped = Mapped {
         segs,
         control,
-        &file,
+        file: &file,
         area_off,
         policy,
-        config.hang_warn_secs,
-        session.as_ref().filter(|_| spans_nodes),
-    )
-    .map_err(|why| fail(ErrorKind::Startup(why)))?;
+        hang_warn_secs: config.hang_warn_secs,
+    };
+    let engine = session
+        .as_ref()
+        .filter(|_| spans_nodes)
+        .map(|s| Engine::Mpi(crate::transport::mpi::Engine::new(s.shim, s.node_of.clone())));
+    let transport = Active::open(mapped, engine).map_err(|why| fail(ErrorKind::Startup(why)))?;
     let mut in_file = vec![false; npes];
     for &pe in &file_pes {
         in_file[pe] = true;
@@ -282,85 +282,6 @@ fn peer_budget(config: &Config, node_pes: usize, stride: usize, page: usize) -> 
         Some(n) => Some(n),
         None => tables::auto_budget(node_pes, stride, page, segment::machine_memory()),
     }
-}
-
-/// Bytes of the job file, after the segments, that the transport of this
-/// build keeps for itself.
-#[cfg(not(feature = "check-transport"))]
-fn transport_area_len(_npes: usize) -> usize {
-    0
-}
-
-#[cfg(feature = "check-transport")]
-fn transport_area_len(npes: usize) -> usize {
-    crate::transport::check::Checking::area_len(npes, job::page_size())
-}
-
-/// The transport of this build, over the mapped segments (and its own area
-/// of the job file, at `area_off`, if it has one).
-#[cfg(not(feature = "check-transport"))]
-fn open_transport(
-    segs: Segments,
-    control: Control,
-    _file: &OwnedFd,
-    _area_off: u64,
-    _policy: Policy,
-    _hang_warn_secs: f64,
-    spanning: Option<&Session>,
-) -> Result<Active, String> {
-    use crate::transport::hybrid::{Hybrid, Nodes};
-    let shm = crate::transport::shm::SharedMemory::new(segs, control);
-    let Some(s) = spanning else {
-        return Ok(Hybrid::new(shm, None));
-    };
-    let mut local = vec![false; segs.npes].into_boxed_slice();
-    for &pe in &s.node_pes {
-        local[pe] = true;
-    }
-    crate::wait::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
-    // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
-    // mapping of every segment, which lives as long as the process.
-    let remote = unsafe { Remote::open(s.shim, segs.base.add(segs.me * segs.stride), segs.stride) }
-        .map_err(|e| format!("cannot expose this PE's symmetric memory to MPI: {e}"))?;
-    remote.start_status(crate::transport::mpi::status::Exchange::new(
-        s.shim, control, segs.me, &s.node_of,
-    ));
-    Ok(Hybrid::new(
-        shm,
-        Some(Nodes {
-            remote,
-            local,
-            node_pes: s.node_pes.clone(),
-            control,
-            me: segs.me,
-            ticks: Default::default(),
-        }),
-    ))
-}
-
-/// The checking transport: hides the other PEs' segments from this process
-/// and maps the mailboxes.
-#[cfg(feature = "check-transport")]
-fn open_transport(
-    segs: Segments,
-    control: Control,
-    file: &OwnedFd,
-    area_off: u64,
-    policy: Policy,
-    hang_warn_secs: f64,
-    spanning: Option<&Session>,
-) -> Result<Active, String> {
-    if spanning.is_some() {
-        return Err("the checking transport runs on one node only (start the job with oshrun)".into());
-    }
-    segs.hide_peers()
-        .map_err(|e| format!("cannot protect the other PEs' segments: {e}"))?;
-    let len = transport_area_len(segs.npes);
-    let area = segment::map_shared(file, area_off, len)
-        .map_err(|e| format!("cannot map the checking transport's mailboxes: {e}"))?;
-    // SAFETY: the area is the job file's part after the segments, sized by PE
-    // 0 (zero-filled by the file's growth) and never unmapped.
-    Ok(unsafe { crate::transport::check::Checking::new(segs, control, area.ptr, policy, hang_warn_secs) })
 }
 
 /// PE 0: checks every PE's proposal, sizes the file and writes the layout.
@@ -421,7 +342,7 @@ fn plan_layout(
     let heap_part = (heap_len as u128).next_multiple_of(align);
     let stride = (data_part + heap_part + sync_len as u128).next_multiple_of(heap_align(heap_len) as u128);
     let seg_offset = job::control_len(npes);
-    let len = seg_offset as u128 + npes as u128 * stride + transport_area_len(npes) as u128;
+    let len = seg_offset as u128 + npes as u128 * stride + crate::transport::area_len(npes) as u128;
     if len > i64::MAX as u128 {
         return Err(format!(
             "the job needs {npes} PE{} x {stride} bytes ({} of globals + {} of heap (SHMEM_SYMMETRIC_SIZE) + {} of \

@@ -56,6 +56,20 @@ fn ok<T>(r: Result<T, String>) -> T {
     }
 }
 
+/// MPI, started by the MPI launcher (`runtime::bootstrap::mpi`), as the
+/// hybrid transport's constructor takes it to reach the other nodes.
+pub struct Engine {
+    pub(crate) shim: &'static Shim,
+    /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
+    pub(crate) node_of: Vec<usize>,
+}
+
+impl Engine {
+    pub fn new(shim: &'static Shim, node_of: Vec<usize>) -> Engine {
+        Engine { shim, node_of }
+    }
+}
+
 /// What start-up learned from MPI, kept for the job's end.
 pub struct Session {
     pub shim: &'static Shim,
