@@ -70,19 +70,6 @@ impl Engine {
     }
 }
 
-/// What start-up learned from MPI, kept for the job's end.
-pub struct Session {
-    pub shim: &'static Shim,
-    /// This node's PEs, ascending (the first created the node's job file).
-    pub node_pes: Vec<usize>,
-    /// MPI was initialised by rshmem (so the job's end finalizes it).
-    pub we_initialized: bool,
-    /// The MPI library's version line, for `SHMEM_INFO`.
-    pub library: String,
-    /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
-    pub node_of: Vec<usize>,
-}
-
 /// The bits of a 4- or 8-byte word, widened.
 fn to_bits<T: Copy>(v: T) -> u64 {
     // SAFETY: T is 4 or 8 bytes (checked by the callers' types: atomics are
