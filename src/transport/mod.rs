@@ -34,6 +34,14 @@
 //! The trait has generic methods and an associated constant, so it is not
 //! object-safe, by design.
 //!
+//! # Construction
+//!
+//! Every `Active` opens with `open(Mapped, Option<Engine>)`: [`Mapped`] is
+//! what start-up mapped (segments, control block, job file), [`Engine`]
+//! what the launcher started to reach other nodes, if the job has several.
+//! Start-up (`runtime::bootstrap`) calls `Active::open` and never names a
+//! transport's parts.
+//!
 //! # Ordering (see docs/memory-model.md)
 //!
 //! - `put`, `put_value`, `put_strided`, `put_signal`: complete (visible to the
