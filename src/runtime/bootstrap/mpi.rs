@@ -1,5 +1,6 @@
-//! Start-up of a PE that an MPI launcher started (`mpirun`, `mpiexec`,
-//! `srun`, or `oshrun --host ...`, which runs one of them).
+//! The MPI launcher: a PE that `mpirun`, `mpiexec` or `srun` started (or
+//! `oshrun --host ...`, which runs one of them). Its job ends with
+//! `MPI_Finalize` if rshmem started MPI, and a fatal error is `MPI_Abort`.
 //!
 //! MPI gives the PE its number and the job's size, and says which PEs share
 //! a node (`MPI_COMM_TYPE_SHARED`, or virtual nodes of `RSHMEM_NODE_SIZE`
