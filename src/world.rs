@@ -42,8 +42,6 @@ pub struct World {
     /// a budget; holds the job file (kept open so the job outlives `oshrun`'s
     /// own descriptor).
     pub tables: PeerTables,
-    /// The MPI job, when an MPI launcher started this PE.
-    pub mpi: Option<crate::transport::mpi::Session>,
     /// Per element size (1, 2, 4, 8 and 16 bytes), the most elements of a
     /// short transfer, which the RMA routines hand to the transport without
     /// a record for the fault handler (`ffi::transfer`); none under

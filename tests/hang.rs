@@ -337,8 +337,9 @@ fn across_nodes_a_stopped_lone_pe_is_named_by_the_others() {
         &[("SHMEM_HANG_TIMEOUT", "5"), ("RSHMEM_NODE_SIZE", "1")],
     );
     // Each node reports; the lines of one report come in one piece, the
-    // reports in any order.
-    let until = Instant::now() + Duration::from_secs(5) + SLACK + FAST;
+    // reports in any order. What is tested is that they come, not how soon:
+    // a loaded machine gets 3x (it missed 12 s at load 18).
+    let until = Instant::now() + 3 * (Duration::from_secs(5) + SLACK + FAST);
     let (mut silent, mut heard, mut seen) = (false, false, Vec::new());
     while !(silent && heard) {
         let Ok(l) = w.lines.recv_timeout(until.saturating_duration_since(Instant::now())) else {

@@ -634,7 +634,7 @@ fn module_of_maps_files_to_top_level_modules() {
     assert_eq!(module_of(Path::new("team/mod.rs")), Some(("team".into(), 1)));
     assert_eq!(module_of(Path::new("team/split.rs")), Some(("team".into(), 2)));
     assert_eq!(
-        module_of(Path::new("runtime/bootstrap/attach.rs")),
+        module_of(Path::new("runtime/bootstrap/oshrun.rs")),
         Some(("runtime".into(), 3))
     );
     assert_eq!(module_of(Path::new("lock.rs")), Some(("lock".into(), 1)));

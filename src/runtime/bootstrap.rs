@@ -1,208 +1,185 @@
-//! First `shmem_init` of a process: attach to the job and agree on the layout.
+//! First `shmem_init` of a process: join the job, agree on the layout, map
+//! the segments and open the transport, in one path whatever the launcher.
 //!
-//! 1. Attach: map the control block of the job file inherited from `oshrun`
-//!    (or create a private one for a 1-PE job).
-//! 2. Publish: each PE writes the size of its program data and of the heap it
-//!    wants into its slot and marks itself arrived.
-//! 3. PE 0 checks that all PEs agree and that the heaps fit in the machine,
-//!    sizes the file for every segment, and announces the layout (or, having
-//!    printed why, that there is none).
+//! 1. Join: the launcher that started this process ([`launcher`]: `oshrun`
+//!    or none, `oshrun.rs`; an MPI launcher, `mpi.rs`) says who this PE is
+//!    and which PEs share its node, and gives it the node's job file.
+//! 2. Map the file's control block (writing its header if the file is new).
+//! 3. Agree on the sizes across the job, over the launcher's exchange, then
+//!    on the layout of the file among its PEs (`layout.rs`): the node's
+//!    first PE checks every PE's sizes and that the heaps fit in the
+//!    machine, sizes the file for every segment and announces the layout
+//!    (or, having printed why, that there is none).
 //! 4. Every PE maps all segments and moves its globals into its own segment.
+//! 5. The transport opens over them, with the engine the launcher started
+//!    to reach other nodes, if the job has several.
 //!
 //! The caller then marks the PE running and meets the others in a barrier.
 
-mod attach;
 mod fdshare;
-pub mod mpi;
+mod launcher;
+mod layout;
+mod mpi;
+mod oshrun;
 
-use crate::config::{Config, Setting, human_bytes};
+pub use launcher::{Launcher, abort};
+
+use crate::config::{Config, human_bytes};
 use crate::error::{Error, ErrorKind};
 use crate::heap::alloc::Allocator;
 use crate::heap::tables::{self, PeerTables};
-use crate::heap::{SEGMENT_ALIGN, Segments, globals, heap_align, segment};
-use crate::job::{self, Control, PeState};
-use crate::transport::Active;
-#[cfg(not(feature = "check-transport"))]
-use crate::transport::mpi::Remote;
-use crate::transport::mpi::Session;
+use crate::heap::{Segments, globals, heap_align, segment};
+use crate::job::{self, Control};
+use crate::transport::{Active, Mapped};
+use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
-use crate::wait::{Waiter, notify};
 use crate::world::World;
+use launcher::Launched;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
-
-const LAYOUT_PENDING: u32 = 0;
-const LAYOUT_READY: u32 = 1;
-const LAYOUT_FAILED: u32 = 2;
 
 /// Yields a wait makes before it sleeps when remote PEs may write what it
 /// waits for (about 0.1 s of polling MPI between yields).
 const REMOTE_YIELDS: u32 = 100_000;
 
-/// CPUs the job's PEs share: as `oshrun` counted them (this PE may be pinned
-/// to one), else this process's own count.
-fn job_cpus(from_oshrun: Option<usize>) -> usize {
-    from_oshrun.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
-/// The default heap when `SHMEM_SYMMETRIC_SIZE` is unset: 512 MiB, lowered so
-/// all PEs' heaps take at most half the machine's memory, but not below 32 MiB.
-fn default_heap(npes: usize, requested: usize) -> usize {
-    let budget = segment::machine_memory() / 2 / npes as u128;
-    let fit = (budget as usize) & !((1 << 20) - 1);
-    requested.min(fit.max(32 << 20))
-}
-
-/// `requested`: the thread level the program asked for.
-pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
-    let fail = |kind: ErrorKind| Error::new(routine, kind);
-    let config = Config::from_env().map_err(|e| fail(ErrorKind::Config(e.to_string())))?;
+/// `requested`: the thread level the program asked for. Returns the PE's
+/// world and the launcher, which the job's end and its exit paths need.
+pub fn start(routine: &'static str, requested: i32) -> Result<(World, &'static dyn Launcher), Error> {
+    let fail = |why: String| Error::new(routine, ErrorKind::Startup(why));
+    let config = Config::from_env().map_err(|e| Error::new(routine, ErrorKind::Config(e.to_string())))?;
     crate::error::set_debug(config.debug);
-    let (attached, session) = if mpi::launched_by_mpi() {
-        let want_multiple = config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
-        let (a, s) = mpi::attach(want_multiple, config.node_size).map_err(|s| fail(ErrorKind::Startup(s)))?;
-        (a, Some(s))
-    } else {
-        (attach::attach(routine).map_err(|s| fail(ErrorKind::Startup(s)))?, None)
-    };
-    let attach::Attached {
-        me,
-        npes,
-        file,
-        own,
-        job_cpus: cpus_from_oshrun,
-    } = attached;
-    // The PEs that share this job file: every PE, or this node's.
-    let file_pes: Vec<usize> = session
-        .as_ref()
-        .map_or_else(|| (0..npes).collect(), |s| s.node_pes.clone());
-    let planner = file_pes[0];
-    let spans_nodes = file_pes.len() < npes;
-    let page = job::page_size();
-
-    let control_map = segment::map_shared(&file, 0, job::control_len(npes))
-        .map_err(|e| fail(ErrorKind::Startup(format!("cannot map the job's control block: {e}"))))?;
-    // SAFETY: the mapping is control_len(npes) bytes, page aligned, never unmapped.
-    let control = unsafe { Control::from_raw(control_map.ptr, npes) };
-    if own {
-        control.header().npes.store(npes as u32, Ordering::Relaxed);
-        control.header().magic.store(job::MAGIC, Ordering::Release);
-    }
-    if let Some(s) = &session {
-        // The node's other PEs check the header only once its creator wrote it.
-        s.shim.node_barrier().map_err(|e| fail(ErrorKind::Startup(e)))?;
-    }
-    if control.header().magic.load(Ordering::Acquire) != job::MAGIC
-        || control.header().npes.load(Ordering::Acquire) as usize != npes
-    {
-        return Err(fail(ErrorKind::Startup(format!(
-            "the job file (fd {}) is not an rshmem {npes}-PE job: was this process started by oshrun?",
-            file.as_raw_fd()
-        ))));
-    }
+    let want_multiple = config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+    let Launched { launcher, file, fresh } = launcher::join(routine, want_multiple, config.node_size).map_err(fail)?;
+    let (me, npes) = (launcher.me(), launcher.npes());
+    let control = open_control(launcher, &file, fresh).map_err(fail)?;
     super::publish_exit_words(&control, me);
 
     let data = globals::program_data();
     let data_len = data.map_or(0, |d| d.len);
-    let wanted = if config.symmetric_size_set_by.is_some() {
-        config.symmetric_size
-    } else {
-        default_heap(file_pes.len(), config.symmetric_size)
+    let heap_len = layout::heap_size(&config, launcher, data_len).map_err(fail)?;
+    let policy = wait_policy(&config, launcher);
+    let waiter = Waiter {
+        bell: &control.slot(me).wake.sync,
+        policy,
+        hang_warn_secs: config.hang_warn_secs,
     };
-    let mut heap_len = wanted.next_multiple_of(page);
-    if let Some(s) = &session {
-        heap_len = mpi::agree_sizes(s.shim, npes, data_len, heap_len, config.symmetric_size_set_by.is_some())
-            .map_err(|e| fail(ErrorKind::Startup(e)))?;
+    layout::lay_out(
+        routine,
+        &control,
+        &file,
+        launcher,
+        &waiter,
+        &config,
+        (data_len, heap_len),
+    )?;
+
+    let (segs, seg_offset) = map_segments(&control, &file, me, heap_len, data).map_err(fail)?;
+    let mapped = Mapped {
+        segs,
+        control,
+        file: &file,
+        area_off: seg_offset + (npes * segs.stride) as u64,
+        policy,
+        hang_warn_secs: config.hang_warn_secs,
+    };
+    let transport = Active::open(mapped, launcher.engine()).map_err(fail)?;
+    let node_pes = launcher.node_pes();
+    let mut in_file = vec![false; npes];
+    for &pe in node_pes {
+        in_file[pe] = true;
     }
-    let mut policy = Policy::for_job(file_pes.len(), job_cpus(cpus_from_oshrun), config.wait_spin);
-    if spans_nodes && !config.progress_thread {
+    let budget = peer_budget(&config, node_pes.len(), segs.stride, job::page_size());
+    let tables = PeerTables::new(segs, |pe| in_file[pe], file, seg_offset, budget);
+    // Under SHMEM_CHECK_BOUNDS no transfer is short: every one is checked.
+    let short_elems = match config.check_bounds {
+        true => [0; 5],
+        false => std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
+    };
+    let world = World {
+        me,
+        npes,
+        psync: crate::psync::SyncState::new(config.psync_strategy),
+        transport,
+        heap: Mutex::new(Allocator::new(heap_len)),
+        config,
+        control,
+        segs,
+        policy,
+        thread_level: AtomicI32::new(0),
+        tables,
+        short_elems,
+    };
+    Ok((world, launcher))
+}
+
+/// The control block of the node's job file, mapped, with its header
+/// written if the file is `fresh` (created by this PE) and checked once the
+/// launcher says whoever wrote it has.
+fn open_control(launcher: &dyn Launcher, file: &OwnedFd, fresh: bool) -> Result<Control, String> {
+    let npes = launcher.npes();
+    let control_map = segment::map_shared(file, 0, job::control_len(npes))
+        .map_err(|e| format!("cannot map the job's control block: {e}"))?;
+    // SAFETY: the mapping is control_len(npes) bytes, page aligned, never unmapped.
+    let control = unsafe { Control::from_raw(control_map.ptr, npes) };
+    if fresh {
+        control.header().npes.store(npes as u32, Ordering::Relaxed);
+        control.header().magic.store(job::MAGIC, Ordering::Release);
+    }
+    // The node's other PEs check the header only once its creator wrote it.
+    launcher.node_barrier()?;
+    if control.header().magic.load(Ordering::Acquire) != job::MAGIC
+        || control.header().npes.load(Ordering::Acquire) as usize != npes
+    {
+        return Err(format!(
+            "the job file (fd {}) is not an rshmem {npes}-PE job: was this process started by oshrun?",
+            file.as_raw_fd()
+        ));
+    }
+    Ok(control)
+}
+
+/// How this PE's waits spin, yield and sleep, for the PEs sharing its node's
+/// CPUs (as the launcher counted them, else this process's own count).
+fn wait_policy(config: &Config, launcher: &dyn Launcher) -> Policy {
+    let node_pes = launcher.node_pes().len();
+    let cpus = launcher
+        .cpus()
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut policy = Policy::for_job(node_pes, cpus, config.wait_spin);
+    if node_pes < launcher.npes() && !config.progress_thread {
         // Remote writes ring no bell here: without a progress thread to ring
         // it, a wait must keep polling MPI, so it yields for long and then
         // sleeps only briefly (the hang reports still start from the sleeps).
         policy.yields = REMOTE_YIELDS;
         policy.longest_sleep = policy.first_sleep;
     }
-    let waiter = Waiter {
-        bell: &control.slot(me).wake.sync,
-        policy,
-        hang_warn_secs: config.hang_warn_secs,
-    };
+    policy
+}
 
-    let info = &control.slot(me).info;
-    // SAFETY: getpid has no preconditions.
-    info.pid.store(unsafe { libc::getpid() }, Ordering::Relaxed);
-    // Where this PE runs, for the waits of PEs that share cores (see `wait`).
-    crate::wait::locate(&control.slot(me).whereabouts);
-    info.want_data_len.store(data_len as u64, Ordering::Relaxed);
-    info.want_heap_size.store(heap_len as u64, Ordering::Relaxed);
-    control.set_state(me, PeState::Arrived);
-    notify(&control.slot(planner).wake.sync);
-
-    let header = control.header();
-    if me == planner {
-        waiter.wait(
-            || file_pes.iter().all(|&pe| control.state(pe) == PeState::Arrived),
-            || {
-                format!(
-                    "all {} PEs to call shmem_init (arrived: {:?})",
-                    file_pes.len(),
-                    file_pes
-                        .iter()
-                        .filter(|&&pe| control.state(pe) == PeState::Arrived)
-                        .collect::<Vec<_>>()
-                )
-            },
-        );
-        let announce = |result: u32| {
-            header.layout_ready.store(result, Ordering::Release);
-            for &pe in &file_pes {
-                notify(&control.slot(pe).wake.sync);
-            }
-        };
-        if let Err(why) = plan_layout(
-            &control,
-            &file_pes,
-            &file,
-            config.symmetric_size_set_by.as_ref(),
-            data_len,
-            heap_len,
-            config.space_arena_size.next_multiple_of(SEGMENT_ALIGN),
-        ) {
-            // The explanation first: the others exit as soon as they see the
-            // failure, and the launcher may end this PE before it prints.
-            let e = fail(ErrorKind::Startup(why)).report_now();
-            announce(LAYOUT_FAILED);
-            return Err(e);
-        }
-        announce(LAYOUT_READY);
-    } else {
-        waiter.wait(
-            || header.layout_ready.load(Ordering::Acquire) != LAYOUT_PENDING,
-            || format!("PE {planner} to lay out the symmetric segments"),
-        );
-        if header.layout_ready.load(Ordering::Acquire) == LAYOUT_FAILED {
-            // PE `planner` printed why before it announced the failure.
-            return Err(fail(ErrorKind::Startup(format!(
-                "PE {planner} could not set up the job (see its message)"
-            ))));
-        }
-    }
-
+/// Every segment of the announced layout, mapped at once, with this PE's
+/// globals moved into its own; returns them and their offset in the file.
+fn map_segments(
+    control: &Control,
+    file: &OwnedFd,
+    me: usize,
+    heap_len: usize,
+    data: Option<globals::DataRange>,
+) -> Result<(Segments, u64), String> {
+    let (header, npes) = (control.header(), control.npes());
     let seg_offset = header.seg_offset.load(Ordering::Acquire);
     let stride = header.seg_stride.load(Ordering::Acquire) as usize;
     let data_part = header.data_len.load(Ordering::Acquire) as usize;
     let sync_len = header.sync_len.load(Ordering::Acquire) as usize;
     // Every heap starts at a multiple of heap_align (the stride is one).
-    let all = segment::map_shared_aligned(&file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(
-        |e| {
-            fail(ErrorKind::Startup(format!(
+    let all =
+        segment::map_shared_aligned(file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(|e| {
+            format!(
                 "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
                 human_bytes((npes * stride) as u128),
                 human_bytes(stride as u128)
-            )))
-        },
-    )?;
+            )
+        })?;
     let segs = Segments {
         base: all.ptr,
         stride,
@@ -219,54 +196,10 @@ pub fn start(routine: &'static str, requested: i32) -> Result<World, Error> {
         // SAFETY: `all` maps the file from seg_offset, so our segment's globals part
         // (data_len bytes at me * stride) is live at that alias address; this is
         // start-up, before the program can have other threads using the library.
-        unsafe { globals::make_symmetric(d, &file, mine, all.ptr.add(me * stride)) }.map_err(|e| {
-            fail(ErrorKind::Startup(format!(
-                "cannot make the program's global data symmetric: {e}"
-            )))
-        })?;
+        unsafe { globals::make_symmetric(d, file, mine, all.ptr.add(me * stride)) }
+            .map_err(|e| format!("cannot make the program's global data symmetric: {e}"))?;
     }
-    let area_off = seg_offset + (npes * stride) as u64;
-    let transport = open_transport(
-        segs,
-        control,
-        &file,
-        area_off,
-        policy,
-        config.hang_warn_secs,
-        session.as_ref().filter(|_| spans_nodes),
-    )
-    .map_err(|why| fail(ErrorKind::Startup(why)))?;
-    let mut in_file = vec![false; npes];
-    for &pe in &file_pes {
-        in_file[pe] = true;
-    }
-    let tables = PeerTables::new(
-        segs,
-        |pe| in_file[pe],
-        file,
-        seg_offset,
-        peer_budget(&config, file_pes.len(), stride, page),
-    );
-    // Under SHMEM_CHECK_BOUNDS no transfer is short: every one is checked.
-    let short_elems = match config.check_bounds {
-        true => [0; 5],
-        false => std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
-    };
-    Ok(World {
-        mpi: session,
-        me,
-        npes,
-        psync: crate::psync::SyncState::new(config.psync_strategy),
-        transport,
-        heap: Mutex::new(Allocator::new(heap_len)),
-        config,
-        control,
-        segs,
-        policy,
-        thread_level: AtomicI32::new(0),
-        tables,
-        short_elems,
-    })
+    Ok((segs, seg_offset))
 }
 
 /// Other PEs a PE may reach before it drops their page tables
@@ -282,165 +215,4 @@ fn peer_budget(config: &Config, node_pes: usize, stride: usize, page: usize) -> 
         Some(n) => Some(n),
         None => tables::auto_budget(node_pes, stride, page, segment::machine_memory()),
     }
-}
-
-/// Bytes of the job file, after the segments, that the transport of this
-/// build keeps for itself.
-#[cfg(not(feature = "check-transport"))]
-fn transport_area_len(_npes: usize) -> usize {
-    0
-}
-
-#[cfg(feature = "check-transport")]
-fn transport_area_len(npes: usize) -> usize {
-    crate::transport::check::Checking::area_len(npes, job::page_size())
-}
-
-/// The transport of this build, over the mapped segments (and its own area
-/// of the job file, at `area_off`, if it has one).
-#[cfg(not(feature = "check-transport"))]
-fn open_transport(
-    segs: Segments,
-    control: Control,
-    _file: &OwnedFd,
-    _area_off: u64,
-    _policy: Policy,
-    _hang_warn_secs: f64,
-    spanning: Option<&Session>,
-) -> Result<Active, String> {
-    use crate::transport::hybrid::{Hybrid, Nodes};
-    let shm = crate::transport::shm::SharedMemory::new(segs, control);
-    let Some(s) = spanning else {
-        return Ok(Hybrid::new(shm, None));
-    };
-    let mut local = vec![false; segs.npes].into_boxed_slice();
-    for &pe in &s.node_pes {
-        local[pe] = true;
-    }
-    crate::wait::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
-    // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
-    // mapping of every segment, which lives as long as the process.
-    let remote = unsafe { Remote::open(s.shim, segs.base.add(segs.me * segs.stride), segs.stride) }
-        .map_err(|e| format!("cannot expose this PE's symmetric memory to MPI: {e}"))?;
-    remote.start_status(crate::transport::mpi::status::Exchange::new(
-        s.shim, control, segs.me, &s.node_of,
-    ));
-    Ok(Hybrid::new(
-        shm,
-        Some(Nodes {
-            remote,
-            local,
-            node_pes: s.node_pes.clone(),
-            control,
-            me: segs.me,
-            ticks: Default::default(),
-        }),
-    ))
-}
-
-/// The checking transport: hides the other PEs' segments from this process
-/// and maps the mailboxes.
-#[cfg(feature = "check-transport")]
-fn open_transport(
-    segs: Segments,
-    control: Control,
-    file: &OwnedFd,
-    area_off: u64,
-    policy: Policy,
-    hang_warn_secs: f64,
-    spanning: Option<&Session>,
-) -> Result<Active, String> {
-    if spanning.is_some() {
-        return Err("the checking transport runs on one node only (start the job with oshrun)".into());
-    }
-    segs.hide_peers()
-        .map_err(|e| format!("cannot protect the other PEs' segments: {e}"))?;
-    let len = transport_area_len(segs.npes);
-    let area = segment::map_shared(file, area_off, len)
-        .map_err(|e| format!("cannot map the checking transport's mailboxes: {e}"))?;
-    // SAFETY: the area is the job file's part after the segments, sized by PE
-    // 0 (zero-filled by the file's growth) and never unmapped.
-    Ok(unsafe { crate::transport::check::Checking::new(segs, control, area.ptr, policy, hang_warn_secs) })
-}
-
-/// PE 0: checks every PE's proposal, sizes the file and writes the layout.
-fn plan_layout(
-    control: &Control,
-    file_pes: &[usize],
-    file: &OwnedFd,
-    heap_set_by: Option<&Setting>,
-    data_len: usize,
-    heap_len: usize,
-    sync_len: usize,
-) -> Result<(), String> {
-    let npes = control.npes();
-    for &pe in &file_pes[1..] {
-        let info = &control.slot(pe).info;
-        let (d, h) = (
-            info.want_data_len.load(Ordering::Relaxed) as usize,
-            info.want_heap_size.load(Ordering::Relaxed) as usize,
-        );
-        if d != data_len {
-            return Err(format!(
-                "PE {pe} has {d} bytes of writable program data but PE 0 has {data_len}: every PE must run the same executable"
-            ));
-        }
-        if h != heap_len {
-            return Err(format!(
-                "PE {pe} asks for a {} heap but PE {} for {}: set SHMEM_SYMMETRIC_SIZE the same for every PE",
-                human_bytes(h as u128),
-                file_pes[0],
-                human_bytes(heap_len as u128)
-            ));
-        }
-    }
-    // The PEs of this machine: the job's, or this node's.
-    let here = file_pes.len();
-    let total = here as u128 * heap_len as u128;
-    let machine = segment::machine_memory();
-    if let Some(set) = heap_set_by.filter(|_| total > machine) {
-        return Err(format!(
-            "{}={} asks for {here} PE{} x {} = {}, more than this machine's memory ({})",
-            set.var,
-            set.text,
-            if here == 1 { "" } else { "s" },
-            human_bytes(heap_len as u128),
-            human_bytes(total),
-            human_bytes(machine)
-        ));
-    }
-    // Globals part and heap both start SEGMENT_ALIGN-aligned (see heap::SEGMENT_ALIGN);
-    // the rounding costs address space only, untouched pages are never allocated.
-    // Sizes are at most 2^64 - 1 after that rounding (the configuration checks
-    // it); their sum and the product by npes are computed wide and must fit a
-    // file length (off_t). The stride is a multiple of heap_align, so that all
-    // heaps can start aligned to it (see heap::heap_align); the padding goes
-    // before the arena.
-    let align = SEGMENT_ALIGN as u128;
-    let data_part = (data_len as u128).next_multiple_of(align);
-    let heap_part = (heap_len as u128).next_multiple_of(align);
-    let stride = (data_part + heap_part + sync_len as u128).next_multiple_of(heap_align(heap_len) as u128);
-    let seg_offset = job::control_len(npes);
-    let len = seg_offset as u128 + npes as u128 * stride + transport_area_len(npes) as u128;
-    if len > i64::MAX as u128 {
-        return Err(format!(
-            "the job needs {npes} PE{} x {stride} bytes ({} of globals + {} of heap (SHMEM_SYMMETRIC_SIZE) + {} of \
-             space arena (SHMEM_SPACE_ARENA_SIZE)) = {len} bytes with the control block, more than a memory file \
-             can hold (2^63 - 1 bytes)",
-            if npes == 1 { "" } else { "s" },
-            human_bytes(data_part),
-            human_bytes(heap_part),
-            human_bytes(sync_len as u128),
-        ));
-    }
-    let (data_part, stride, len) = (data_part as usize, stride as usize, len as u64);
-    segment::set_len(file.as_raw_fd(), len)
-        .map_err(|e| format!("cannot size the job's memory file to {}: {e}", human_bytes(len as u128)))?;
-    let h = control.header();
-    h.seg_offset.store(seg_offset as u64, Ordering::Relaxed);
-    h.seg_stride.store(stride as u64, Ordering::Relaxed);
-    h.data_len.store(data_part as u64, Ordering::Relaxed);
-    h.heap_size.store(heap_len as u64, Ordering::Relaxed);
-    h.sync_len.store(sync_len as u64, Ordering::Relaxed);
-    Ok(())
 }

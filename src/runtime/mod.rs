@@ -1,15 +1,18 @@
 //! Process state: start-up, shut-down and the ways a PE leaves.
 //!
-//! `shmem_init` attaches to the job file that `oshrun` created (or creates one
-//! for a 1-PE job run without it), agrees on the segment layout with the other
-//! PEs through the control block, maps every segment, makes the program's
-//! globals symmetric, and meets the other PEs in a barrier. The runtime object
-//! then lives for the rest of the process: `shmem_finalize` marks it inactive
-//! but keeps the mappings, because the program's globals now live in the job
-//! file and a later `shmem_init` (allowed by OpenSHMEM 1.6) reuses them.
+//! `shmem_init` joins the job through whatever started the process
+//! ([`bootstrap::Launcher`]: `oshrun` and its job file, an MPI launcher, or
+//! none for a 1-PE job), agrees on the segment layout with the other PEs
+//! through the node's control block, maps every segment, makes the program's
+//! globals symmetric, opens the transport, and meets the other PEs in a
+//! barrier. The runtime object then lives for the rest of the process:
+//! `shmem_finalize` marks it inactive but keeps the mappings, because the
+//! program's globals now live in the job file and a later `shmem_init`
+//! (allowed by OpenSHMEM 1.6) reuses them.
 //!
 //! The [`Runtime`] is the one owner of process state: the low-level
-//! [`World`] (built by [`bootstrap`], taken by every module below) and the
+//! [`World`] (built by [`bootstrap`], taken by every module below), the
+//! launcher (which the job's end and its exit paths need) and the
 //! state of the modules that keep some between calls (teams, spaces,
 //! semaphores, notification sets; the synchronisation accounting lives in the world, as every
 //! collective needs it). Each `shmem_init` resets that state in one order
@@ -41,6 +44,8 @@ const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
 /// some between calls. `rt.me`, `rt.transport`, ... are the world's.
 pub struct Runtime {
     pub world: World,
+    /// Whatever started this process (`oshrun`, an MPI launcher, or none).
+    pub launcher: &'static dyn bootstrap::Launcher,
     pub teams: crate::team::Teams,
     pub spaces: crate::space::Spaces,
     pub semaphores: crate::semaphore::Semaphores,
@@ -103,9 +108,6 @@ static LIFECYCLE: Mutex<usize> = Mutex::new(0);
 /// Set when the process is leaving through an error or `shmem_global_exit`,
 /// so the exit hook does not try a collective finalize.
 static EXITING: AtomicBool = AtomicBool::new(false);
-/// Set once an MPI-launched PE has ended its MPI job (at its finalize): MPI
-/// cannot start again in this process.
-static MPI_ENDED: AtomicBool = AtomicBool::new(false);
 /// Set while the exit hook runs: `exit` is under way and must not be called again.
 static IN_EXIT_HOOK: AtomicBool = AtomicBool::new(false);
 /// This PE's state word in the control block, once mapped (for the exit paths).
@@ -151,19 +153,11 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     );
     let built = BUILT.load(Ordering::Acquire);
     let first = built.is_null();
-    if MPI_ENDED.load(Ordering::Acquire) {
-        return Err(Error::new(
-            routine,
-            ErrorKind::Startup(
-                "this PE was started by an MPI launcher and has finalized: MPI cannot be initialised twice in a \
-                 process, so neither can rshmem"
-                    .into(),
-            ),
-        ));
-    }
     let rt: &'static Runtime = if first {
+        let (world, launcher) = bootstrap::start(routine, requested)?;
         let rt = Box::leak(Box::new(Runtime {
-            world: bootstrap::start(routine, requested)?,
+            world,
+            launcher,
             teams: Default::default(),
             spaces: Default::default(),
             semaphores: Default::default(),
@@ -171,11 +165,9 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
-        if let Some(s) = &rt.mpi {
-            s.shim
-                .on_mpi_finalize(mpi_finalizing)
-                .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
-        }
+        rt.launcher
+            .on_program_finalize(program_finalizing)
+            .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         if rt.config.progress_thread && !crate::transport::Transport::single_node(&rt.transport) {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         }
@@ -187,6 +179,9 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     } else {
         // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
         let rt = unsafe { &*built };
+        rt.launcher
+            .restart()
+            .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         rt.heap.lock().unwrap_or_else(|e| e.into_inner()).reset();
         rt
     };
@@ -198,9 +193,10 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     *count = 1;
     // Nobody may touch a peer's memory before that peer has mapped its globals.
     crate::coll::barrier_all(rt, routine);
-    if let Some(s) = rt.mpi.as_ref().filter(|s| s.node_pes.len() < rt.npes) {
+    let node_pes = rt.launcher.node_pes();
+    if node_pes.len() < rt.npes {
         rt.teams
-            .init_node(rt, &rt.spaces, node_group(&s.node_pes, rt.me))
+            .init_node(rt, &rt.spaces, node_group(node_pes, rt.me))
             .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
     }
     if first && rt.me == 0 {
@@ -223,13 +219,11 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
                 rt.transport.describe(),
                 Active::ATOMICITY.describe()
             );
-            if let Some(s) = &rt.mpi {
+            if let Some(launcher) = rt.launcher.describe() {
                 eprintln!(
-                    "rshmem MPI: {} (through {}); {} PEs, {} on this node; progress thread {}",
-                    s.library,
-                    s.shim.path().display(),
+                    "rshmem {launcher}; {} PEs, {} on this node; progress thread {}",
                     rt.npes,
-                    s.node_pes.len(),
+                    rt.launcher.node_pes().len(),
                     if rt.config.progress_thread { "on" } else { "off" }
                 );
             }
@@ -285,7 +279,7 @@ pub fn finalize(at_exit: bool) {
     rt.end_state();
     rt.control.set_state(rt.me, PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
-    end_mpi(rt);
+    end_job(rt);
 }
 
 /// The queue lock (of jobs that span nodes) at `off`, the user's `addr`,
@@ -362,37 +356,26 @@ fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
     }
 }
 
-/// Ends the MPI job of an MPI-launched PE, after its finalize rendezvous:
-/// the progress thread, the window (collective), then MPI itself if rshmem
-/// started it (a program that called `MPI_Init` finalizes MPI itself).
-fn end_mpi(rt: &Runtime) {
-    let Some(s) = &rt.mpi else { return };
+/// Ends the launcher's job, after the finalize rendezvous: the helper
+/// threads (which run only in jobs across nodes), the transport's engine to
+/// other nodes (collective), then the launcher's part (MPI's end, if rshmem
+/// started MPI).
+fn end_job(rt: &Runtime) {
     progress::stop();
     node_watch::stop();
-    // The checking build never opens a window (it runs on one node).
-    #[cfg(not(feature = "check-transport"))]
-    let closed = match rt.transport.nodes() {
-        Some(n) => n.remote.close(),
-        None => Ok(()),
-    };
-    #[cfg(feature = "check-transport")]
-    let closed: Result<(), String> = Ok(());
-    MPI_ENDED.store(true, Ordering::Release);
-    let ended = closed.and_then(|()| if s.we_initialized { s.shim.finalize() } else { Ok(()) });
+    let ended = rt.launcher.finish(rt.transport.close());
     net_watch::stop();
     if let Err(e) = ended {
-        error::fatal(&Error::new(
-            "shmem_finalize",
-            ErrorKind::Internal(format!("cannot end the MPI job: {e}")),
-        ));
+        error::fatal(&Error::new("shmem_finalize", ErrorKind::Internal(e)));
     }
 }
 
-/// Called inside the program's `MPI_Finalize` (which every PE calls), before
-/// MPI tears anything down: the spec's interoperability annex lets a program
-/// end MPI before OpenSHMEM, so rshmem finalizes here, whatever the nesting
-/// count, and the program's later `shmem_finalize` finds it done.
-extern "C" fn mpi_finalizing() {
+/// Called when the program ends the launcher's library first: inside its
+/// `MPI_Finalize` (which every PE calls), before MPI tears anything down.
+/// The spec's interoperability annex lets a program end MPI before
+/// OpenSHMEM, so rshmem finalizes here, whatever the nesting count, and the
+/// program's later `shmem_finalize` finds it done.
+extern "C" fn program_finalizing() {
     let ended = std::panic::catch_unwind(|| {
         if try_get().is_some() {
             *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
@@ -402,20 +385,6 @@ extern "C" fn mpi_finalizing() {
     if ended.is_err() {
         // No panic may unwind into MPI's C frames.
         std::process::abort();
-    }
-}
-
-/// Ends every PE of an MPI job at once (`MPI_Abort`), if this PE belongs to
-/// one that is still running; the MPI launcher then reports it.
-fn abort_mpi(status: i32) {
-    if MPI_ENDED.load(Ordering::Acquire) {
-        return;
-    }
-    if let Some(shim) = crate::transport::mpi::shim::Shim::loaded() {
-        // SAFETY: fflush(NULL) flushes every C stream, so what the program
-        // printed is not lost with the process.
-        unsafe { libc::fflush(std::ptr::null_mut()) };
-        shim.abort(status);
     }
 }
 
@@ -442,7 +411,7 @@ fn set_my_state(s: PeState) {
 pub fn abort_job(status: i32) -> ! {
     EXITING.store(true, Ordering::SeqCst);
     set_my_state(PeState::Failed);
-    abort_mpi(status);
+    bootstrap::abort(status);
     if IN_EXIT_HOOK.load(Ordering::SeqCst) {
         // Inside exit(): calling it again is undefined. Flush what the
         // program printed (exit would have, after the hooks), then leave.
@@ -476,7 +445,7 @@ pub fn global_exit(status: i32) -> ! {
         crate::transport::Transport::quiet(&rt.transport);
     }
     set_my_state(PeState::GlobalExit);
-    abort_mpi(status);
+    bootstrap::abort(status);
     std::process::exit(status)
 }
 

@@ -68,8 +68,7 @@ struct Node {
 /// nodes calls it) and, on a node's leader with a timeout set, starts the
 /// watch.
 pub fn start(rt: &'static Runtime) -> Result<(), String> {
-    let Some(session) = rt.mpi.as_ref() else { return Ok(()) };
-    let node = &session.node_pes;
+    let node = rt.launcher.node_pes();
     if node.len() == rt.npes {
         return Ok(());
     }
@@ -96,7 +95,10 @@ pub fn start(rt: &'static Runtime) -> Result<(), String> {
         },
         host: crate::transport::mpi::status::this_host(),
     };
-    let all = session.shim.allgather(&mine.encode(), rt.npes)?;
+    // Jobs across nodes have a launcher with an exchange (MPI's).
+    let Some(all) = rt.launcher.exchange(&mine.encode()).transpose()? else {
+        return Ok(());
+    };
     let entries: Vec<Entry> = all
         .chunks(links::ENTRY_LEN)
         .enumerate()
@@ -134,7 +136,7 @@ pub fn start(rt: &'static Runtime) -> Result<(), String> {
     WAKE.store(wake, Ordering::Release);
     let watch = Watch {
         rt,
-        here: node.clone(),
+        here: node.to_vec(),
         here_host: mine.host,
         nodes,
         token,

@@ -58,8 +58,10 @@ fn settings(rt: &Runtime) -> Result<Settings, String> {
 /// Starts the watcher for `rt`'s node if `rt` is its first or second PE and
 /// the job spans nodes.
 pub fn start(rt: &'static Runtime) -> Result<(), String> {
-    let Some(session) = rt.mpi.as_ref() else { return Ok(()) };
-    let node: Vec<usize> = session.node_pes.clone();
+    if rt.launcher.reports_hangs() {
+        return Ok(());
+    }
+    let node: Vec<usize> = rt.launcher.node_pes().to_vec();
     let set = settings(rt)?;
     let role = match node.iter().position(|&pe| pe == rt.me) {
         Some(0) => Role::First,

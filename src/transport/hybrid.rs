@@ -38,7 +38,7 @@
 use super::mpi::Remote;
 use super::mpi::shim::Comm;
 use super::shm::{SharedMemory, arrived, counters};
-use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport};
+use super::{Agreed, Atomicity, Disagreed, Engine, Mapped, Pe, Rendezvous, Transport};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::job::Control;
@@ -51,7 +51,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 /// The PEs of this node and the engine to the others, in a job that spans nodes.
-pub struct Nodes {
+pub(crate) struct Nodes {
     pub remote: Remote,
     /// `local[pe]`: `pe` is on this node.
     pub local: Box<[bool]>,
@@ -74,11 +74,41 @@ pub struct Hybrid {
 }
 
 impl Hybrid {
-    pub fn new(shm: SharedMemory, nodes: Option<Nodes>) -> Hybrid {
-        Hybrid {
+    /// The transport over the mapped segments: shared memory alone, or with
+    /// the `engine` a launcher started to reach the PEs of other nodes (then
+    /// collective: every PE exposes its segment to the engine).
+    pub fn open(mapped: Mapped<'_>, engine: Option<Engine>) -> Result<Hybrid, String> {
+        let Mapped { segs, control, .. } = mapped;
+        let shm = SharedMemory::new(segs, control);
+        let Some(Engine::Mpi(engine)) = engine else {
+            return Ok(Hybrid { shm, nodes: None });
+        };
+        let me = segs.me;
+        let local: Box<[bool]> = engine.node_of.iter().map(|&n| n == engine.node_of[me]).collect();
+        crate::wait::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
+        // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
+        // mapping of every segment, which lives as long as the process.
+        let remote = unsafe { Remote::open(engine.shim, segs.base.add(me * segs.stride), segs.stride) }
+            .map_err(|e| format!("cannot expose this PE's symmetric memory to MPI: {e}"))?;
+        remote.start_status(super::mpi::status::Exchange::new(
+            engine.shim,
+            control,
+            me,
+            &engine.node_of,
+        ));
+        let node_pes = (0..segs.npes).filter(|&pe| local[pe]).collect();
+        let nodes = Nodes {
+            remote,
+            local,
+            node_pes,
+            control,
+            me,
+            ticks: Default::default(),
+        };
+        Ok(Hybrid {
             shm,
-            nodes: nodes.map(Box::new),
-        }
+            nodes: Some(Box::new(nodes)),
+        })
     }
 
     /// The engine, if `pe` is on another node.
@@ -103,9 +133,13 @@ impl Hybrid {
         Some(&n.remote)
     }
 
-    /// The job's nodes, if it spans several.
-    pub fn nodes(&self) -> Option<&Nodes> {
-        self.nodes.as_deref()
+    /// Ends the engine to the other nodes, at the job's end (collective
+    /// among the PEs that opened it); nothing to end on one node.
+    pub fn close(&self) -> Result<(), String> {
+        match self.nodes.as_deref() {
+            Some(n) => n.remote.close(),
+            None => Ok(()),
+        }
     }
 }
 

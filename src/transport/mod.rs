@@ -35,6 +35,14 @@
 //! The trait has generic methods and an associated constant, so it is not
 //! object-safe, by design.
 //!
+//! # Construction
+//!
+//! Every `Active` opens with `open(Mapped, Option<Engine>)`: [`Mapped`] is
+//! what start-up mapped (segments, control block, job file), [`Engine`]
+//! what the launcher started to reach other nodes, if the job has several.
+//! Start-up (`runtime::bootstrap`) calls `Active::open` and never names a
+//! transport's parts.
+//!
 //! # Ordering (see docs/memory-model.md)
 //!
 //! - `put`, `put_value`, `put_strided`, `put_signal`: complete (visible to the
@@ -70,10 +78,13 @@ pub mod mpi;
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub mod shm;
 
-use crate::heap::SymOffset;
+use crate::heap::{Segments, SymOffset};
+use crate::job::Control;
 use crate::types::{AmoOp, AtomicWord};
 use crate::wait::Waiter;
+use crate::wait::backoff::Policy;
 use crate::wait::stuck::Post;
+use std::os::fd::OwnedFd;
 use std::ptr::NonNull;
 use std::time::Duration;
 
@@ -90,6 +101,47 @@ pub type Active = hybrid::Hybrid;
 /// PE in that PE (see [`check`]).
 #[cfg(feature = "check-transport")]
 pub type Active = check::Checking;
+
+/// The job's memory as start-up mapped it: what the transport of this
+/// build is opened over (`hybrid::Hybrid::open`, `check::Checking::open`,
+/// one signature for every `Active`).
+// The hybrid transport needs only the segments and the control block.
+#[cfg_attr(not(feature = "check-transport"), allow(dead_code))]
+pub struct Mapped<'a> {
+    /// Every PE's segment, mapped in this process.
+    pub segs: Segments,
+    pub control: Control,
+    /// This node's job file, which holds the transport's own area (if it
+    /// has one, [`area_len`]) at `area_off`, after the segments.
+    pub file: &'a OwnedFd,
+    pub area_off: u64,
+    /// How this PE waits, and when a wait warns that it is long.
+    pub policy: Policy,
+    pub hang_warn_secs: f64,
+}
+
+/// The engine to the PEs of other nodes, as the launcher that started a job
+/// across nodes hands it to the transport's constructor (one variant per
+/// engine; the launcher alone knows how to start it, the transport alone
+/// what to do with it).
+pub enum Engine {
+    /// MPI-3 RMA, in a job an MPI launcher started (`runtime::bootstrap::mpi`).
+    Mpi(mpi::Engine),
+}
+
+/// Bytes of the job file, after the segments, that the transport of this
+/// build keeps for itself (`npes` PEs).
+#[cfg(not(feature = "check-transport"))]
+pub fn area_len(_npes: usize) -> usize {
+    0
+}
+
+/// Bytes of the job file, after the segments, that the transport of this
+/// build keeps for itself (`npes` PEs): the checking transport's mailboxes.
+#[cfg(feature = "check-transport")]
+pub fn area_len(npes: usize) -> usize {
+    check::Checking::area_len(npes, crate::job::page_size())
+}
 
 /// Which atomic operations are atomic with respect to which
 /// ([`Transport::ATOMICITY`]).

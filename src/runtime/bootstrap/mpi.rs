@@ -1,5 +1,6 @@
-//! Start-up of a PE that an MPI launcher started (`mpirun`, `mpiexec`,
-//! `srun`, or `oshrun --host ...`, which runs one of them).
+//! The MPI launcher: a PE that `mpirun`, `mpiexec` or `srun` started (or
+//! `oshrun --host ...`, which runs one of them). Its job ends with
+//! `MPI_Finalize` if rshmem started MPI, and a fatal error is `MPI_Abort`.
 //!
 //! MPI gives the PE its number and the job's size, and says which PEs share
 //! a node (`MPI_COMM_TYPE_SHARED`, or virtual nodes of `RSHMEM_NODE_SIZE`
@@ -9,16 +10,21 @@
 //! are used) and hands it to the node's other PEs over a unix socket
 //! (`fdshare`). From there start-up continues as under `oshrun`, the node's
 //! first PE playing PE 0's part for its node; the sizes every PE asks for
-//! are agreed across nodes by an allgather first.
+//! are agreed across nodes by an allgather first ([`Launcher::exchange`]).
+//!
+//! MPI is also the engine to the other nodes: [`Launcher::engine`] hands
+//! the started shim to the hybrid transport, which opens its window.
 
-use super::attach::Attached;
 use super::fdshare;
+use super::launcher::{self, Launched, Launcher};
 use crate::error;
 use crate::heap::segment;
 use crate::job;
-use crate::transport::mpi::Session;
+use crate::transport::Engine;
 use crate::transport::mpi::shim::Shim;
-use std::os::fd::{AsFd, AsRawFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Variables by which MPI launchers (Open MPI, MPICH's Hydra, PMIx, Slurm's
@@ -33,10 +39,121 @@ pub fn launched_by_mpi() -> bool {
     std::env::var_os(job::ENV_JOB_FD).is_none() && LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
 }
 
-/// Joins the MPI job and attaches to this node's job file.
+/// An MPI job, from the moment its library is loaded.
+struct Mpi {
+    shim: &'static Shim,
+    /// What MPI said at its start (set once, when [`join`] succeeds).
+    job: OnceLock<Job>,
+    /// Set by `finish`: MPI cannot start again in this process, and an
+    /// abort has no MPI job left to end.
+    ended: AtomicBool,
+}
+
+/// Who is who in the MPI job.
+struct Job {
+    me: usize,
+    npes: usize,
+    /// This node's PEs, ascending (the first created the node's job file).
+    node_pes: Vec<usize>,
+    /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
+    node_of: Vec<usize>,
+    /// MPI was initialised by rshmem (so the job's end finalizes it).
+    we_initialized: bool,
+    /// The MPI library's version line, for `SHMEM_INFO`.
+    library: String,
+    cpus: usize,
+}
+
+impl Mpi {
+    fn job(&self) -> &Job {
+        self.job
+            .get()
+            .expect("start-up asks the MPI launcher only once it has joined")
+    }
+}
+
+impl Launcher for Mpi {
+    fn me(&self) -> usize {
+        self.job().me
+    }
+
+    fn npes(&self) -> usize {
+        self.job().npes
+    }
+
+    fn node_pes(&self) -> &[usize] {
+        &self.job().node_pes
+    }
+
+    fn cpus(&self) -> Option<usize> {
+        Some(self.job().cpus)
+    }
+
+    fn exchange(&self, mine: &[u8]) -> Option<Result<Vec<u8>, String>> {
+        Some(self.shim.allgather(mine, self.job().npes))
+    }
+
+    fn node_barrier(&self) -> Result<(), String> {
+        self.shim.node_barrier()
+    }
+
+    fn engine(&self) -> Option<Engine> {
+        let job = self.job();
+        (job.node_pes.len() < job.npes)
+            .then(|| Engine::Mpi(crate::transport::mpi::Engine::new(self.shim, job.node_of.clone())))
+    }
+
+    fn reports_hangs(&self) -> bool {
+        false
+    }
+
+    fn on_program_finalize(&self, hook: extern "C" fn()) -> Result<(), String> {
+        self.shim.on_mpi_finalize(hook)
+    }
+
+    fn describe(&self) -> Option<String> {
+        let job = self.job();
+        Some(format!("MPI: {} (through {})", job.library, self.shim.path().display()))
+    }
+
+    /// MPI itself, if rshmem initialised it (a program that called
+    /// `MPI_Init` finalizes MPI itself), once the window is freed.
+    fn finish(&self, engine_closed: Result<(), String>) -> Result<(), String> {
+        self.ended.store(true, Ordering::Release);
+        let we_initialized = self.job().we_initialized;
+        engine_closed
+            .and_then(|()| if we_initialized { self.shim.finalize() } else { Ok(()) })
+            .map_err(|e| format!("cannot end the MPI job: {e}"))
+    }
+
+    fn restart(&self) -> Result<(), String> {
+        match self.ended.load(Ordering::Acquire) {
+            true => Err(
+                "this PE was started by an MPI launcher and has finalized: MPI cannot be initialised twice \
+                         in a process, so neither can rshmem"
+                    .into(),
+            ),
+            false => Ok(()),
+        }
+    }
+
+    /// `MPI_Abort`, unless the MPI job has ended (`rsm_abort` also checks
+    /// that MPI runs at all); does not return otherwise.
+    fn abort(&self, status: i32) {
+        if self.ended.load(Ordering::Acquire) {
+            return;
+        }
+        // SAFETY: fflush(NULL) flushes every C stream, so what the program
+        // printed is not lost with the process.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
+        self.shim.abort(status);
+    }
+}
+
+/// Joins the MPI job and takes this node's job file.
 /// `want_multiple`: MPI must allow calls from several threads at once;
 /// `node_size`: `RSHMEM_NODE_SIZE` (virtual nodes of that many PEs).
-pub fn attach(want_multiple: bool, node_size: Option<usize>) -> Result<(Attached, Session), String> {
+pub(super) fn join(want_multiple: bool, node_size: Option<usize>) -> Result<Launched, String> {
     let forced = node_size.unwrap_or(0);
     // Remote atomics must be atomic with this node's CPU atomics on the same
     // word (transport::hybrid, Atomicity): UCX applies them with the target's
@@ -48,6 +165,13 @@ pub fn attach(want_multiple: bool, node_size: Option<usize>) -> Result<(Attached
         unsafe { std::env::set_var("UCX_ATOMIC_MODE", "cpu") };
     }
     let shim = Shim::load()?;
+    let mpi: &'static Mpi = Box::leak(Box::new(Mpi {
+        shim,
+        job: OnceLock::new(),
+        ended: AtomicBool::new(false),
+    }));
+    // A failure from here on ends the whole job through MPI, once MPI runs.
+    launcher::register(mpi);
     let started = shim.init(want_multiple)?;
     let (me, npes) = (started.rank, started.size);
     // Before any check, so that its error names this PE.
@@ -61,40 +185,43 @@ pub fn attach(want_multiple: bool, node_size: Option<usize>) -> Result<(Attached
     }
     let node_of = shim.split_nodes(forced, npes)?;
     let node_pes: Vec<usize> = (0..npes).filter(|&pe| node_of[pe] == node_of[me]).collect();
-    let leader = node_pes[0];
+    let file = node_job_file(shim, me, npes, &node_pes)?;
+    let fresh = me == node_pes[0];
+    let _ = mpi.job.set(Job {
+        me,
+        npes,
+        node_pes,
+        node_of,
+        we_initialized: started.we_initialized,
+        library: started.library,
+        cpus: online_cpus(),
+    });
+    Ok(Launched {
+        launcher: mpi,
+        file,
+        fresh,
+    })
+}
+
+/// The node's job file: created by the node's first PE and handed to the
+/// others over a unix socket whose name MPI broadcasts.
+fn node_job_file(shim: &Shim, me: usize, npes: usize, node_pes: &[usize]) -> Result<OwnedFd, String> {
     let mut name = [0u8; 64];
-    let file = if me == leader {
-        let file = segment::create_memfd(job::FILE_NAME)
-            .map_err(|e| format!("cannot create the node's job memory file: {e}"))?;
-        segment::set_len(file.as_raw_fd(), job::control_len(npes) as u64)
-            .map_err(|e| format!("cannot size the node's job memory file: {e}"))?;
-        if node_pes.len() > 1 {
-            let offer = fdshare::Offer::open()?;
-            name = offer.name();
-            shim.node_bcast(&mut name)?;
-            offer.hand_out(file.as_fd(), node_pes.len() - 1, HAND_OUT_TIMEOUT)?;
-        }
-        file
-    } else {
+    if me != node_pes[0] {
         shim.node_bcast(&mut name)?;
-        fdshare::take(&name, HAND_OUT_TIMEOUT)?
-    };
-    Ok((
-        Attached {
-            me,
-            npes,
-            file,
-            own: me == leader,
-            job_cpus: Some(online_cpus()),
-        },
-        Session {
-            shim,
-            node_pes,
-            we_initialized: started.we_initialized,
-            library: started.library,
-            node_of,
-        },
-    ))
+        return fdshare::take(&name, HAND_OUT_TIMEOUT);
+    }
+    let file =
+        segment::create_memfd(job::FILE_NAME).map_err(|e| format!("cannot create the node's job memory file: {e}"))?;
+    segment::set_len(file.as_raw_fd(), job::control_len(npes) as u64)
+        .map_err(|e| format!("cannot size the node's job memory file: {e}"))?;
+    if node_pes.len() > 1 {
+        let offer = fdshare::Offer::open()?;
+        name = offer.name();
+        shim.node_bcast(&mut name)?;
+        offer.hand_out(file.as_fd(), node_pes.len() - 1, HAND_OUT_TIMEOUT)?;
+    }
+    Ok(file)
 }
 
 /// The machine's online CPUs: an MPI launcher may bind each PE to one, which
@@ -103,63 +230,4 @@ fn online_cpus() -> usize {
     // SAFETY: sysconf has no preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
     if n > 0 { n as usize } else { 1 }
-}
-
-/// Bytes each PE contributes to [`agree_sizes`]: three sizes and its host name.
-const RECORD: usize = 64;
-
-/// The sizes every PE asks for, agreed across nodes: each PE contributes
-/// (program data, heap, whether the heap size was set); the data sizes must
-/// match, set heap sizes must match, and default heaps (lowered to fit each
-/// node's memory) take the smallest. Returns the heap size to use.
-pub fn agree_sizes(
-    shim: &Shim,
-    npes: usize,
-    data_len: usize,
-    heap_len: usize,
-    heap_set: bool,
-) -> Result<usize, String> {
-    // The sizes, then the host name (for messages naming another node's PE,
-    // transport::mpi::status), in the same exchange.
-    let mut mine = [0u8; RECORD];
-    mine[..8].copy_from_slice(&(data_len as u64).to_le_bytes());
-    mine[8..16].copy_from_slice(&(heap_len as u64).to_le_bytes());
-    mine[16..24].copy_from_slice(&u64::from(heap_set).to_le_bytes());
-    let host = crate::transport::mpi::status::this_host();
-    let n = host.len().min(RECORD - 24);
-    mine[24..24 + n].copy_from_slice(&host.as_bytes()[..n]);
-    let all = shim.allgather(&mine, npes)?;
-    let field = |pe: usize, i: usize| {
-        let at = pe * RECORD + i * 8;
-        u64::from_le_bytes(all[at..at + 8].try_into().expect("8 bytes")) as usize
-    };
-    crate::transport::mpi::status::set_hosts(
-        (0..npes)
-            .map(|pe| {
-                let name = &all[pe * RECORD + 24..(pe + 1) * RECORD];
-                let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-                String::from_utf8_lossy(&name[..end]).into_owned()
-            })
-            .collect(),
-    );
-    let mut heap = heap_len;
-    for pe in 0..npes {
-        if field(pe, 0) != field(0, 0) {
-            return Err(format!(
-                "PE {pe} has {} bytes of writable program data but PE 0 has {}: every PE must run the same executable",
-                field(pe, 0),
-                field(0, 0)
-            ));
-        }
-        if (field(pe, 2) != 0) != heap_set || (heap_set && field(pe, 1) != heap_len) {
-            return Err(format!(
-                "PE {pe} asks for a heap of {} bytes{} but this PE for {heap_len}{}: set SHMEM_SYMMETRIC_SIZE the same for every PE",
-                field(pe, 1),
-                if field(pe, 2) != 0 { " (set)" } else { " (default)" },
-                if heap_set { " (set)" } else { " (default)" },
-            ));
-        }
-        heap = heap.min(field(pe, 1));
-    }
-    Ok(heap)
 }

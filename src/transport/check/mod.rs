@@ -112,6 +112,36 @@ impl Checking {
         Area::len(npes, page)
     }
 
+    /// The checking transport over the mapped segments: hides the other
+    /// PEs' segments from this process and maps the mailboxes. One node
+    /// only: an `engine` to other nodes is refused.
+    pub fn open(mapped: super::Mapped<'_>, engine: Option<super::Engine>) -> Result<Checking, String> {
+        if engine.is_some() {
+            return Err("the checking transport runs on one node only (start the job with oshrun)".into());
+        }
+        let super::Mapped {
+            segs,
+            control,
+            file,
+            area_off,
+            policy,
+            hang_warn_secs,
+        } = mapped;
+        segs.hide_peers()
+            .map_err(|e| format!("cannot protect the other PEs' segments: {e}"))?;
+        let len = super::area_len(segs.npes);
+        let area = crate::heap::segment::map_shared(file, area_off, len)
+            .map_err(|e| format!("cannot map the checking transport's mailboxes: {e}"))?;
+        // SAFETY: the area is the job file's part after the segments, sized by PE
+        // 0 (zero-filled by the file's growth) and never unmapped.
+        Ok(unsafe { Checking::new(segs, control, area.ptr, policy, hang_warn_secs) })
+    }
+
+    /// Nothing to end: the checking transport has no engine to other nodes.
+    pub fn close(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// # Safety
     /// `area` points to a mapping of the job file's area (see [`area_len`]),
     /// zero-filled when the job started and mapped for the rest of the process.

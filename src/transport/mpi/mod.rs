@@ -56,17 +56,18 @@ fn ok<T>(r: Result<T, String>) -> T {
     }
 }
 
-/// What start-up learned from MPI, kept for the job's end.
-pub struct Session {
-    pub shim: &'static Shim,
-    /// This node's PEs, ascending (the first created the node's job file).
-    pub node_pes: Vec<usize>,
-    /// MPI was initialised by rshmem (so the job's end finalizes it).
-    pub we_initialized: bool,
-    /// The MPI library's version line, for `SHMEM_INFO`.
-    pub library: String,
+/// MPI, started by the MPI launcher (`runtime::bootstrap::mpi`), as the
+/// hybrid transport's constructor takes it to reach the other nodes.
+pub struct Engine {
+    pub(crate) shim: &'static Shim,
     /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
-    pub node_of: Vec<usize>,
+    pub(crate) node_of: Vec<usize>,
+}
+
+impl Engine {
+    pub fn new(shim: &'static Shim, node_of: Vec<usize>) -> Engine {
+        Engine { shim, node_of }
+    }
 }
 
 /// The bits of a 4- or 8-byte word, widened.

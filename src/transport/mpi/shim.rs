@@ -134,11 +134,6 @@ impl Shim {
             .map_err(Clone::clone)
     }
 
-    /// The shim if already loaded (for abort paths).
-    pub fn loaded() -> Option<&'static Shim> {
-        SHIM.get().and_then(|r| r.as_ref().ok())
-    }
-
     /// The file it was loaded from.
     pub fn path(&self) -> &Path {
         &self.path

@@ -1,5 +1,5 @@
-//! Which job this process belongs to: the one `oshrun` started it in, or a
-//! 1-PE job of its own.
+//! The launcher `oshrun`: the PEs it started on this machine, which find
+//! the job in its memory file, or, without it, a 1-PE job of its own.
 //!
 //! `oshrun` passes the job in environment variables (see [`crate::job`]). A
 //! program started from inside a PE (`system()`, `fork` + `exec`) can inherit
@@ -10,22 +10,93 @@
 //! whose header carries our magic, our PE count and the hash of our job id, all
 //! checked with reads before anything writes, truncates or maps it. Otherwise
 //! the program runs as a 1-PE job of its own, after one warning line.
+//!
+//! Every PE is on this node and shares the one job file, so the launcher has
+//! no channel of its own: the PEs agree in the file's control block, and
+//! `oshrun` reads it to report hangs and to end the job when a PE fails.
 
+use super::launcher::{self, Launched, Launcher};
 use crate::error;
 use crate::heap::segment;
 use crate::job::{self, JobHeader};
+use crate::transport::Engine;
 use std::mem::offset_of;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
-/// The job this process attached to.
-pub struct Attached {
-    pub me: usize,
-    pub npes: usize,
-    pub file: OwnedFd,
-    /// The file was created here (a 1-PE job): its header is still blank.
-    pub own: bool,
+/// A job `oshrun` started on this machine, or a 1-PE job without it.
+struct Oshrun {
+    me: usize,
+    /// Every PE of the job: all on this node.
+    pes: Vec<usize>,
     /// CPUs the job's PEs share, as `oshrun` counted them.
-    pub job_cpus: Option<usize>,
+    cpus: Option<usize>,
+}
+
+impl Launcher for Oshrun {
+    fn me(&self) -> usize {
+        self.me
+    }
+
+    fn npes(&self) -> usize {
+        self.pes.len()
+    }
+
+    fn node_pes(&self) -> &[usize] {
+        &self.pes
+    }
+
+    fn cpus(&self) -> Option<usize> {
+        self.cpus
+    }
+
+    fn exchange(&self, _mine: &[u8]) -> Option<Result<Vec<u8>, String>> {
+        None
+    }
+
+    /// `oshrun` wrote the header before it started any PE; a 1-PE job's
+    /// only PE wrote its own.
+    fn node_barrier(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn engine(&self) -> Option<Engine> {
+        None
+    }
+
+    fn reports_hangs(&self) -> bool {
+        true
+    }
+
+    fn on_program_finalize(&self, _hook: extern "C" fn()) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn describe(&self) -> Option<String> {
+        None
+    }
+
+    fn finish(&self, engine_closed: Result<(), String>) -> Result<(), String> {
+        engine_closed
+    }
+
+    fn restart(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Nothing to end here: `oshrun` sees the PE's failed state and status
+    /// and ends the others.
+    fn abort(&self, _status: i32) {}
+}
+
+/// The launcher of this process, registered, with its job file.
+fn launched(me: usize, npes: usize, cpus: Option<usize>, file: OwnedFd, fresh: bool) -> Launched {
+    let launcher: &'static Oshrun = Box::leak(Box::new(Oshrun {
+        me,
+        pes: (0..npes).collect(),
+        cpus,
+    }));
+    launcher::register(launcher);
+    Launched { launcher, file, fresh }
 }
 
 /// `oshrun`'s variables, as found in the environment.
@@ -59,8 +130,8 @@ fn take_job_env() -> JobEnv {
     env
 }
 
-/// Attaches to the job `oshrun` passed, or makes a 1-PE job.
-pub fn attach(routine: &str) -> Result<Attached, String> {
+/// The job `oshrun` passed, or a 1-PE job of this process.
+pub(super) fn join(routine: &str) -> Result<Launched, String> {
     let env = take_job_env();
     if let Some(fd_text) = &env.fd {
         match claim(&env, fd_text) {
@@ -71,13 +142,7 @@ pub fn attach(routine: &str) -> Result<Attached, String> {
                     .as_deref()
                     .and_then(|v| v.trim().parse().ok())
                     .filter(|&n| n > 0);
-                return Ok(Attached {
-                    me,
-                    npes,
-                    file,
-                    own: false,
-                    job_cpus,
-                });
+                return Ok(launched(me, npes, job_cpus, file, false));
             }
             Err(why) => eprintln!(
                 "rshmem: {routine} (PE 0 of 1): warning: {}={fd_text} is not this job's memory file ({why}); \
@@ -91,13 +156,7 @@ pub fn attach(routine: &str) -> Result<Attached, String> {
         segment::create_memfd(job::FILE_NAME).map_err(|e| format!("cannot create the job's memory file: {e}"))?;
     segment::set_len(file.as_raw_fd(), job::control_len(1) as u64)
         .map_err(|e| format!("cannot size the job's memory file: {e}"))?;
-    Ok(Attached {
-        me: 0,
-        npes: 1,
-        file,
-        own: true,
-        job_cpus: None,
-    })
+    Ok(launched(0, 1, None, file, true))
 }
 
 /// Checks the variables and the descriptor; takes the descriptor only if it
