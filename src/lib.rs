@@ -18,6 +18,8 @@
 //!                  │
 //!                 runtime/ (owns the process state; init/finalize, errors)
 //!                  │
+//!                 memory (shmem_malloc & co once checked)
+//!                  │
 //!                 team/ ── semaphore/ ── notify/ ── space/ (teams, UPC semaphores,
 //!                                         notification sets, spaces)
 //!                  │
@@ -44,6 +46,7 @@ pub(crate) mod heap;
 pub mod job;
 pub mod launcher;
 pub(crate) mod lock;
+pub(crate) mod memory;
 pub(crate) mod notify;
 pub mod psync;
 pub(crate) mod runtime;
