@@ -11,8 +11,8 @@
 //! The [`Runtime`] is the one owner of process state: the low-level
 //! [`World`] (built by [`bootstrap`], taken by every module below) and the
 //! state of the modules that keep some between calls (teams, spaces,
-//! semaphores, notification sets; the synchronisation accounting lives in the world, as every
-//! collective needs it). Each `shmem_init` resets that state in one order
+//! semaphores, notification sets, the locks held; the synchronisation
+//! accounting lives in the world, as every collective needs it). Each `shmem_init` resets that state in one order
 //! (`Runtime::start_state`), each `shmem_finalize` ends it in one
 //! (`Runtime::end_state`). The statics here are the process's lifecycle
 //! only: which runtime is active, and the words the exit paths need.
@@ -45,6 +45,8 @@ pub struct Runtime {
     pub spaces: crate::space::Spaces,
     pub semaphores: crate::semaphore::Semaphores,
     pub notifies: crate::notify::Notifies,
+    /// The queue locks this PE holds or queues for.
+    pub locks: crate::lock::Locks,
 }
 
 impl Deref for Runtime {
@@ -168,6 +170,7 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             spaces: Default::default(),
             semaphores: Default::default(),
             notifies: Default::default(),
+            locks: Default::default(),
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
@@ -288,30 +291,6 @@ pub fn finalize(at_exit: bool) {
     end_mpi(rt);
 }
 
-/// The queue lock (of jobs that span nodes) at `off`, the user's `addr`,
-/// for this PE and its process's claims; `post` says where an acquire
-/// blocks.
-pub fn queue_lock<'a>(
-    rt: &'a Runtime,
-    off: crate::heap::SymOffset,
-    routine: &'static str,
-    addr: usize,
-    post: Option<&'a crate::wait::stuck::Post<'a>>,
-) -> crate::lock::queue::QueueLock<'a, crate::lock::queue::Remote<'a, crate::transport::Active>> {
-    use crate::lock::queue;
-    let halves = queue::Remote {
-        transport: &rt.transport,
-        me: rt.me,
-        npes: rt.npes,
-        off,
-        waiter: rt.waiter(),
-        post,
-        routine,
-        addr,
-    };
-    queue::QueueLock::new(halves, &queue::CLAIMS, off)
-}
-
 /// A PE that finalizes (often at `exit`) while it holds a queue lock: if
 /// another PE has queued for the lock, that PE can never get it and the job
 /// can never finish, so this PE ends the job naming the lock; otherwise the
@@ -319,13 +298,12 @@ pub fn queue_lock<'a>(
 /// wait for ever. On one node the stuck detector sees the waiters (wait::stuck);
 /// across nodes nothing else would.
 fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
-    use crate::lock::queue::CLAIMS;
     let routine = if at_exit {
         "shmem_finalize (at exit)"
     } else {
         "shmem_finalize"
     };
-    let held = CLAIMS.held_now();
+    let held = rt.locks.claims.held_now();
     if !held.is_empty() {
         // A PE queuing now may have its swap of the tail still in flight:
         // over software RMA it lands only while this PE calls into MPI.
@@ -337,7 +315,7 @@ fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
     }
     for off in held {
         let addr = crate::transport::Transport::local_ptr(&rt.transport, rt.me, off).map_or(0, |p| p.as_ptr() as usize);
-        let lock = queue_lock(rt, off, routine, addr, None);
+        let lock = crate::lock::queue_lock(rt, &rt.locks, routine, crate::lock::At { off, addr }, None);
         if lock.queued_behind() {
             error::fatal(&Error::new(
                 routine,
