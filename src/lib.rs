@@ -39,6 +39,7 @@
 pub(crate) mod coll;
 pub(crate) mod config;
 pub(crate) mod constants;
+pub(crate) mod context;
 pub(crate) mod error;
 pub(crate) mod ffi;
 pub mod hang;

@@ -138,7 +138,7 @@ fn active_set(
     check::aligned::<u64>(routine, "pSync", psync as usize);
     let g = Group { rank, ..g };
     if rt.config.check_collectives {
-        coll::check_set::agree_set(rt, routine, g, (start, log_stride, size), record());
+        coll::check_set::agree_set((rt, &rt.set_check), routine, g, (start, log_stride, size), record());
     }
     let flags = check::sym_group(rt, routine, "pSync", psync as usize, FLAG_BYTES, g);
     Some(ActiveSet { group: g, psync: flags })

@@ -11,8 +11,9 @@
 //! The [`Runtime`] is the one owner of process state: the low-level
 //! [`World`] (built by [`bootstrap`], taken by every module below) and the
 //! state of the modules that keep some between calls (teams, spaces,
-//! semaphores, notification sets, the locks held; the synchronisation
-//! accounting lives in the world, as every collective needs it). Each `shmem_init` resets that state in one order
+//! semaphores, notification sets, the locks held, the contexts, the
+//! active-set check's mailbox; the synchronisation accounting lives in the
+//! world, as every collective needs it). Each `shmem_init` resets that state in one order
 //! (`Runtime::start_state`), each `shmem_finalize` ends it in one
 //! (`Runtime::end_state`). The statics here are the process's lifecycle
 //! only: which runtime is active, and the words the exit paths need.
@@ -25,13 +26,14 @@ mod node_watch;
 mod progress;
 mod trace;
 
+use crate::coll::check_set::SetCheck;
 use crate::error::{self, Error, ErrorKind};
 use crate::job::{Control, PeState};
 use crate::wait::stuck::Kind;
 use crate::world::World;
 use std::ops::Deref;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 // `config` is a leaf: it checks sizes against the heap's granule by value.
 const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
@@ -47,6 +49,14 @@ pub struct Runtime {
     pub notifies: crate::notify::Notifies,
     /// The queue locks this PE holds or queues for.
     pub locks: crate::lock::Locks,
+    /// The contexts this PE has created.
+    pub contexts: crate::context::Contexts,
+    /// Where the next `shmem_wait_until_any` (or `_test_any`) scan of this
+    /// PE starts: one past the index the last one returned (per PE, not per
+    /// call site or array, as the specification allows).
+    pub any_next: AtomicUsize,
+    /// The active-set collectives' argument check's mailbox.
+    pub set_check: SetCheck,
 }
 
 impl Deref for Runtime {
@@ -62,8 +72,9 @@ impl Runtime {
     /// At every `shmem_init`, in this order: the semaphores, notification sets and spaces of an
     /// earlier initialisation are forgotten (their memory went with it), the
     /// synchronisation accounting starts over, and the predefined teams get
-    /// their sync memory, before any peer can signal into it (the start-up
-    /// barrier follows).
+    /// their sync memory (the world team's with the active-set check's
+    /// mailbox), before any peer can signal into it (the start-up barrier
+    /// follows).
     fn start_state(&self) -> Result<(), String> {
         {
             let _guard = self.spaces.lifecycle();
@@ -72,7 +83,10 @@ impl Runtime {
             self.spaces.reset(self);
         }
         self.psync.reset(self.npes);
-        self.teams.init(self, &self.spaces)
+        let mailbox = SetCheck::len(self.config.check_collectives, self.npes);
+        let at = self.teams.init(self, &self.spaces, mailbox)?;
+        self.set_check.start((mailbox > 0).then_some(at), self.npes);
+        Ok(())
     }
 
     /// At `shmem_finalize`, after its rendezvous: the footprint if asked,
@@ -171,6 +185,9 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             semaphores: Default::default(),
             notifies: Default::default(),
             locks: Default::default(),
+            contexts: Default::default(),
+            any_next: AtomicUsize::new(0),
+            set_check: Default::default(),
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
