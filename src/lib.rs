@@ -22,6 +22,8 @@
 //!                  │
 //!                 runtime/ (owns the process state; init/finalize, errors)
 //!                  │
+//!                 memory (shmem_malloc & co once checked)
+//!                  │
 //!                 team/ ── semaphore/ ── notify/ ── space/ (teams, UPC semaphores,
 //!                                         notification sets, spaces)
 //!                  │
@@ -41,6 +43,7 @@
 pub(crate) mod coll;
 pub(crate) mod config;
 pub(crate) mod constants;
+pub(crate) mod context;
 pub(crate) mod error;
 pub(crate) mod ffi;
 pub mod hang;
@@ -48,6 +51,7 @@ pub(crate) mod heap;
 pub mod job;
 pub mod launcher;
 pub(crate) mod lock;
+pub(crate) mod memory;
 pub(crate) mod notify;
 pub mod psync;
 pub(crate) mod runtime;

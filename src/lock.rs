@@ -1,4 +1,7 @@
-//! Distributed locks (`shmem_set_lock`, `_test_lock`, `_clear_lock`).
+//! Distributed locks (`shmem_set_lock`, `_test_lock`, `_clear_lock`): the
+//! entry points [`set`], [`test`](fn@test) and [`clear`] on a lock whose address the
+//! C shim has checked, and the per-PE state they keep ([`Locks`], owned by
+//! the runtime).
 //!
 //! Two algorithms, chosen by `Transport::single_node` (the same answer on
 //! every PE of a job, so all PEs use the same one): on one node, the futex
@@ -29,11 +32,141 @@
 pub mod queue;
 
 use crate::heap::SymOffset;
-use crate::transport::{Pe, Transport};
+use crate::transport::{Active, Pe, Transport};
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Policy, Step};
-use crate::wait::stuck::{Post, Watch};
+use crate::wait::stuck::{Kind, On, Post, Watch};
+use crate::world::World;
 use std::time::Duration;
+
+/// What a PE keeps about locks between calls, owned by the runtime: the
+/// queue locks it holds or queues for ([`queue::Claims`]; one set per
+/// process, shared by its threads, see [`queue`]).
+#[derive(Default)]
+pub struct Locks {
+    pub claims: queue::Claims,
+}
+
+/// A lock as the entry points take it: its offset (an 8-aligned `long`
+/// in every segment, checked by the caller) and the user's address, for
+/// the hang report.
+#[derive(Clone, Copy)]
+pub struct At {
+    pub off: SymOffset,
+    pub addr: usize,
+}
+
+/// Where the entry points find the lock, once they have chosen the
+/// algorithm (the caller checks its address there). A trait rather than a
+/// closure, so that the caller can force it inline: the single-node paths
+/// must compile to the instructions they had inside the C shim.
+pub trait Locate {
+    fn at(self) -> At;
+}
+
+/// What a wait for the lock at `addr` is on, for the hang report.
+fn lock_on(addr: usize) -> On {
+    On::Memory {
+        addr,
+        word: 8,
+        count: 1,
+        cmp: None,
+        value: 0,
+    }
+}
+
+#[inline(always)]
+fn futex_word(rt: &World, off: SymOffset) -> LockWord<Remote<'_, Active>> {
+    LockWord::new(Remote {
+        transport: &rt.transport,
+        home: HOME,
+        off,
+    })
+}
+
+/// The queue lock (of jobs that span nodes) at `at`, for this PE and its
+/// claims; `post` says where an acquire blocks.
+pub fn queue_lock<'a>(
+    rt: &'a World,
+    locks: &'a Locks,
+    routine: &'static str,
+    at: At,
+    post: Option<&'a Post<'a>>,
+) -> queue::QueueLock<'a, queue::Remote<'a, Active>> {
+    let halves = queue::Remote {
+        transport: &rt.transport,
+        me: rt.me,
+        npes: rt.npes,
+        off: at.off,
+        waiter: rt.waiter(),
+        post,
+        routine,
+        addr: at.addr,
+    };
+    queue::QueueLock::new(halves, &locks.claims, at.off)
+}
+
+/// `shmem_set_lock`: waits until this PE holds the lock, with the futex
+/// mutex when the job runs on one node, the queue lock otherwise.
+// Inlined by force (also `test`, `clear`), so that the single-node paths
+// compile to the instructions they had inside the C shim.
+#[inline(always)]
+pub fn set(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> Result<(), Misuse> {
+    if !rt.transport.single_node() {
+        return queue_set(rt, locks, routine, lock.at());
+    }
+    let At { off, addr } = lock.at();
+    let l = futex_word(rt, off);
+    let on = move || lock_on(addr);
+    let post = rt.post_on(Kind::Lock, routine, &on);
+    l.acquire(rt.me, rt.policy, post.as_ref())
+}
+
+/// `shmem_test_lock`: takes the lock if it is free; true on success.
+#[inline(always)]
+pub fn test(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> bool {
+    // Programs poll this in a loop: on the lock's home PE the test is an
+    // atomic on its own word, so serve the other PEs' requests here too.
+    rt.transport.progress();
+    if !rt.transport.single_node() {
+        return queue_test(rt, locks, routine, lock.at());
+    }
+    futex_word(rt, lock.at().off).try_acquire(rt.me)
+}
+
+/// `shmem_clear_lock`: completes this PE's outstanding operations, then
+/// releases the lock.
+#[inline(always)]
+pub fn clear(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> Result<(), Misuse> {
+    if !rt.transport.single_node() {
+        return queue_clear(rt, locks, routine, lock.at());
+    }
+    let l = futex_word(rt, lock.at().off);
+    rt.transport.quiet();
+    l.release(rt.me)
+}
+
+// The queue lock's entry points stay out of line, so that the single-node
+// paths above compile to the instructions they had before it existed.
+
+#[inline(never)]
+fn queue_set(rt: &World, locks: &Locks, routine: &'static str, at: At) -> Result<(), Misuse> {
+    let on = || lock_on(at.addr);
+    let post = rt.post_on(Kind::Lock, routine, &on);
+    queue_lock(rt, locks, routine, at, post.as_ref()).acquire()
+}
+
+#[inline(never)]
+fn queue_test(rt: &World, locks: &Locks, routine: &'static str, at: At) -> bool {
+    queue_lock(rt, locks, routine, at, None).try_acquire()
+}
+
+#[inline(never)]
+fn queue_clear(rt: &World, locks: &Locks, routine: &'static str, at: At) -> Result<(), Misuse> {
+    let l = queue_lock(rt, locks, routine, at, None);
+    rt.transport.quiet();
+    l.release()
+}
 
 /// The lock's home PE: its copy is the futex mutex's word and the queue
 /// lock's tail.

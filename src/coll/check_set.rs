@@ -2,8 +2,10 @@
 //! (`shmem_broadcast64`, `shmem_TYPE_OP_to_all`, `shmem_barrier`, ...): an
 //! active set has no memory of its own, and the user's pSync must not be
 //! written, so the members exchange their records ([`Record`]) through a
-//! mailbox the world team's space holds when the check is on: on every PE,
-//! two slots per possible sender.
+//! mailbox when the check is on: on every PE, two slots per possible
+//! sender, in memory the world team's space reserves at `shmem_init` for
+//! [`SetCheck::len`] bytes, laid out here ([`SetCheck::start`]). The
+//! mailbox and its counts are the runtime's ([`SetCheck`]).
 //!
 //! Sender `s` puts its record for its `k`-th active-set check shared with
 //! `r` into slot `k % 2` of `r`'s mailbox for `s`, with the sequence word
@@ -38,35 +40,46 @@ struct Mailbox {
     received: Vec<u64>,
 }
 
-static MAILBOX: Mutex<Option<Mailbox>> = Mutex::new(None);
+/// The active-set check's state, owned by the runtime: where this PE's
+/// mailbox is, once the check is on and the world team has reserved it.
+#[derive(Default)]
+pub struct SetCheck(Mutex<Option<Mailbox>>);
 
-/// Bytes of the mailbox the world team's space holds for `npes` PEs (0 when
-/// the check is off).
-pub fn mailbox_len(on: bool, npes: usize) -> usize {
-    match on && npes > 1 {
-        true => (2 * npes * SLOT).next_multiple_of(UNIT),
-        false => 0,
+impl SetCheck {
+    /// Bytes of the mailbox for `npes` PEs, a multiple of `UNIT` (0 when
+    /// the check is off).
+    pub fn len(on: bool, npes: usize) -> usize {
+        match on && npes > 1 {
+            true => (2 * npes * SLOT).next_multiple_of(UNIT),
+            false => 0,
+        }
     }
-}
 
-/// Where this PE's mailbox is (zeroed by the caller before any PE can
-/// write to it), or None; a new world team (a new `shmem_init`) starts the
-/// counts again.
-pub fn set_mailbox(base: Option<SymOffset>, npes: usize) {
-    *MAILBOX.lock().unwrap_or_else(|e| e.into_inner()) = base.map(|base| Mailbox {
-        base,
-        sent: vec![0; npes],
-        received: vec![0; npes],
-    });
+    /// Where this PE's mailbox is (zeroed before any PE can write to it),
+    /// or None; a new world team (a new `shmem_init`) starts the counts
+    /// again.
+    pub fn start(&self, base: Option<SymOffset>, npes: usize) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = base.map(|base| Mailbox {
+            base,
+            sent: vec![0; npes],
+            received: vec![0; npes],
+        });
+    }
 }
 
 /// The members of the active set `g` (`triple`: PE_start, logPE_stride,
 /// PE_size as given) agree on `mine`; a disagreement ends the job.
 #[cold]
 #[inline(never)]
-pub fn agree_set(rt: &World, routine: &'static str, g: Group, triple: (i32, i32, i32), mut mine: Record) {
+pub fn agree_set(
+    (rt, check): (&World, &SetCheck),
+    routine: &'static str,
+    g: Group,
+    triple: (i32, i32, i32),
+    mut mine: Record,
+) {
     let n = g.size;
-    let mut guard = MAILBOX.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = check.0.lock().unwrap_or_else(|e| e.into_inner());
     let Some(mb) = guard.as_mut().filter(|_| n > 1) else {
         return;
     };
@@ -81,7 +94,7 @@ pub fn agree_set(rt: &World, routine: &'static str, g: Group, triple: (i32, i32,
         let at = slot(rt.me, k);
         let sig = SymOffset(at.0 + CHECK_RECORD_BYTES);
         // SAFETY: the slot lies in `to`'s copy of the world team's space
-        // (mailbox_len bytes from base on every PE); the source is a local
+        // (SetCheck::len bytes from base on every PE); the source is a local
         // record of CHECK_RECORD_BYTES.
         unsafe {
             let src = &mine as *const Record as *const u8;

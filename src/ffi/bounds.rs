@@ -40,10 +40,8 @@ impl Object {
 
 /// The object that contains `addr`, if the library knows it.
 fn object_at(rt: &Runtime, addr: usize) -> Option<Object> {
-    if let Some(off) = rt.segs.heap_offset(addr) {
-        let heap = rt.heap.lock().unwrap_or_else(|e| e.into_inner());
-        let (start, size) = heap.object_containing(off)?;
-        let start = rt.segs.heap_base() + start;
+    if rt.segs.heap_offset(addr).is_some() {
+        let (start, size) = crate::memory::object_at(rt, addr)?;
         return Some(Object {
             what: What::HeapBlock,
             start,

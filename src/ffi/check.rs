@@ -188,8 +188,8 @@ pub fn too_large(routine: &'static str, name: &'static str, value: usize) -> ! {
 }
 
 #[inline]
-pub fn ctx(routine: &'static str, ctx: CtxHandle) {
-    if !ctx.is_valid() {
+pub fn ctx(rt: &Runtime, routine: &'static str, ctx: CtxHandle) {
+    if !ctx.is_valid(&rt.contexts) {
         bad_ctx(routine, ctx)
     }
 }
@@ -344,8 +344,8 @@ pub fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c
 
 #[cold]
 fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
-    let Some(obj) = ctx.object() else {
-        self::ctx(routine, ctx);
+    let Some(obj) = ctx.object(&rt.contexts) else {
+        self::ctx(rt, routine, ctx);
         unreachable!("check::ctx reports invalid contexts");
     };
     let space = obj.space();

@@ -23,7 +23,6 @@ use crate::psync::{FLAG_BYTES, INBOX_PSYNC_BYTES};
 use crate::runtime::{self, Runtime};
 use crate::types::{Arith, Bitwise, Combine, OpAnd, OpMax, OpMin, OpOr, OpProd, OpSum, OpXor, Ordered, ShmemType};
 use core::ffi::{c_int, c_long, c_void};
-use std::cell::Cell;
 use std::mem::size_of;
 
 /// The symmetric offset of `len` bytes at `addr`. An empty buffer still has
@@ -139,7 +138,7 @@ fn active_set(
     check::aligned::<u64>(routine, "pSync", psync as usize);
     let g = Group { rank, ..g };
     if rt.config.check_collectives {
-        coll::check_set::agree_set(rt, routine, g, (start, log_stride, size), record());
+        coll::check_set::agree_set((rt, &rt.set_check), routine, g, (start, log_stride, size), record());
     }
     let flags = check::sym_group(rt, routine, "pSync", psync as usize, FLAG_BYTES, g);
     Some(ActiveSet { group: g, psync: flags })
@@ -151,33 +150,15 @@ fn active_set(
 /// global's size is not known; the range check covers it).
 fn inbox(rt: &Runtime, routine: &'static str, g: Group, psync: *mut c_long, kind: &str, size_name: &str) -> SymOffset {
     let flags = check::sym_group(rt, routine, "pSync", psync as usize, INBOX_PSYNC_BYTES, g);
-    if let Some(off) = rt.segs.heap_offset(psync as usize) {
-        // The heap's lock costs more than a small pushed call: a pSync found
-        // long enough stays so while no block changes (two remembered, for
-        // the idiom of alternating two).
-        thread_local! {
-            static LONG_ENOUGH: Cell<[(usize, u64); 2]> = const { Cell::new([(usize::MAX, 0); 2]) };
-        }
-        let changes = crate::heap::alloc::changes();
-        let known = LONG_ENOUGH.get();
-        if known.contains(&(off, changes)) {
-            return SymOffset(flags.0 + FLAG_BYTES);
-        }
-        let block = rt.heap.lock().unwrap_or_else(|e| e.into_inner()).block_containing(off);
-        if let Some((start, blen)) = block
-            && start + blen < off + INBOX_PSYNC_BYTES
-        {
-            usage(
-                routine,
-                format!(
-                    "{} = {psync:p} has {} bytes left in its shmem_malloc block; {kind}'s pSync needs {size_name} ({}) longs ({INBOX_PSYNC_BYTES} bytes)",
-                    check::label(routine, "pSync"),
-                    start + blen - off,
-                    INBOX_PSYNC_BYTES / 8
-                ),
-            );
-        }
-        LONG_ENOUGH.set([(off, changes), known[0]]);
+    if let Some(left) = crate::memory::short_block(rt, psync as usize, INBOX_PSYNC_BYTES) {
+        usage(
+            routine,
+            format!(
+                "{} = {psync:p} has {left} bytes left in its shmem_malloc block; {kind}'s pSync needs {size_name} ({}) longs ({INBOX_PSYNC_BYTES} bytes)",
+                check::label(routine, "pSync"),
+                INBOX_PSYNC_BYTES / 8
+            ),
+        );
     }
     SymOffset(flags.0 + FLAG_BYTES)
 }

@@ -13,7 +13,7 @@ use super::handle::{CtxHandle, TeamHandle};
 use crate::error::{self, Error, ErrorKind, fatal};
 use crate::runtime;
 use crate::transport::Transport;
-use core::ffi::{c_int, c_long};
+use core::ffi::{c_int, c_long, c_void};
 
 const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE;
 
@@ -63,14 +63,15 @@ pub fn create_on(routine: &'static str, team: usize, space: usize, options: c_lo
             },
         ))
     }
-    let (result, code) = match CtxHandle::create(options, team, space) {
-        Some(h) => (h, 0),
+    let rt = runtime::get(routine);
+    let (result, code) = match rt.contexts.create(options, team, space) {
+        Some(addr) => (CtxHandle(addr as *const c_void), 0),
         None => {
             error::debug(
                 routine,
                 format_args!(
                     "{} contexts exist, the most a PE may have at once",
-                    super::handle::MAX_CONTEXTS
+                    crate::context::MAX_CONTEXTS
                 ),
             );
             (CtxHandle::INVALID, 1)
@@ -99,8 +100,8 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
         ))
     }
     rt.transport.quiet();
-    let space = ctx.object().map_or(0, |o| o.space());
-    if !ctx.destroy() {
+    let space = ctx.object(&rt.contexts).map_or(0, |o| o.space());
+    if !rt.contexts.destroy(ctx.0 as usize) {
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidContext {
@@ -119,12 +120,12 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
 /// `SHMEM_TEAM_INVALID`) for an invalid context, or one whose team has been
 /// destroyed.
 pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
-    runtime::get(routine);
+    let rt = runtime::get(routine);
     if team.is_null() {
         check::null_pointer(routine, "team");
     }
     let live = ctx
-        .object()
+        .object(&rt.contexts)
         .map(|o| o.team())
         .filter(|&t| crate::runtime::get(routine).teams.lookup(t).is_some());
     let (result, code) = if let Some(t) = live {

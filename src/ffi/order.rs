@@ -26,7 +26,7 @@ pub fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
     if ctx == CtxHandle::INVALID {
         return;
     }
-    check::ctx(routine, ctx);
+    check::ctx(rt, routine, ctx);
     rt.transport.fence()
 }
 
@@ -40,7 +40,7 @@ pub fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
     if ctx == CtxHandle::INVALID {
         return;
     }
-    check::ctx(routine, ctx);
+    check::ctx(rt, routine, ctx);
     rt.transport.quiet()
 }
 
@@ -57,12 +57,12 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
     if ctx == CtxHandle::INVALID {
         return;
     }
-    check::ctx(routine, ctx);
+    check::ctx(rt, routine, ctx);
     if npes > 0 {
         let pes = check::array(routine, "target_pes", target_pes, npes);
         // PE numbers are the context's: ranks of its team for a team's
         // (or a space's) context.
-        let team = match ctx.object().map(|o| o.team()) {
+        let team = match ctx.object(&rt.contexts).map(|o| o.team()) {
             Some(raw) if raw != crate::team::WORLD => crate::runtime::get(routine).teams.lookup(raw).map(|t| t.size),
             _ => None,
         };

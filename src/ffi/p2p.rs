@@ -15,10 +15,6 @@ use core::ffi::c_int;
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Where the next `_any` scan of this PE starts: one past the index the last
-/// one returned (per PE, not per call site or array, as the spec allows).
-static ANY_NEXT: AtomicUsize = AtomicUsize::new(0);
-
 fn watched<T: WaitWord>(rt: &Runtime, routine: &'static str, ivars: *mut T, nelems: usize) {
     if nelems == 0 {
         return;
@@ -82,6 +78,8 @@ struct Set<'a, T> {
     n: usize,
     cmp: Cmp,
     values: Values<'a, T>,
+    /// Where the next `_any` scan of this PE starts (`Runtime::any_next`).
+    any_next: &'a AtomicUsize,
 }
 
 impl<T: WaitWord> Set<'_, T> {
@@ -107,12 +105,12 @@ impl<T: WaitWord> Set<'_, T> {
     /// series of calls eventually return every satisfied index, so a program
     /// that handles index 0 and waits again must next be offered index 1.
     fn any(&self) -> Option<usize> {
-        let start = ANY_NEXT.load(Ordering::Relaxed) % self.n.max(1);
+        let start = self.any_next.load(Ordering::Relaxed) % self.n.max(1);
         let found = (start..self.n)
             .chain(0..start)
             .find(|&i| (self.status.is_empty() || self.status[i] == 0) && self.holds(i));
         if let Some(i) = found {
-            ANY_NEXT.store(i + 1, Ordering::Relaxed);
+            self.any_next.store(i + 1, Ordering::Relaxed);
         }
         found
     }
@@ -179,6 +177,7 @@ fn set<'a, T: WaitWord>(
             n: nelems,
             cmp,
             values,
+            any_next: &rt.any_next,
         },
     )
 }

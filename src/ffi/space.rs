@@ -12,10 +12,10 @@ use super::check;
 use super::handle::{CtxHandle, SpaceHandle, TeamHandle};
 use crate::config::human_bytes;
 use crate::error::{self, Error, ErrorKind, fatal};
+use crate::heap::SymOffset;
 use crate::heap::alloc::MIN_ALIGN;
-use crate::heap::{SymOffset, heap_align};
 use crate::runtime::{self, Runtime};
-use crate::space::{self, Space, SpaceError};
+use crate::space::{self, Refusal, Space, SpaceError};
 use crate::transport::Transport;
 use core::ffi::{c_int, c_long, c_void};
 use std::sync::Arc;
@@ -167,65 +167,28 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
     let rt = runtime::get(routine);
     let s = space_of(routine, h);
     let (team, base) = attached(routine, &s);
-    if size == 0 {
-        return std::ptr::null_mut();
-    }
-    if !align.is_power_of_two() {
-        error::debug(routine, format_args!("alignment {align} is not a power of two"));
-        return std::ptr::null_mut();
-    }
-    // Up to the extent's alignment every offset answer is the same whatever
-    // the layout; beyond it, a space smaller than the alignment could only
-    // hold the block by luck of its address, so that is refused outright.
-    let (_, extent_align) = s.extent_shape();
-    if align > extent_align && align > s.config.sheap_size {
-        error::debug(
-            routine,
-            format_args!(
-                "alignment {align} exceeds {}, the size of this space",
-                s.config.sheap_size
-            ),
-        );
-        return std::ptr::null_mut();
-    }
-    // Members' copies of the space lie a multiple of heap_align apart (the
-    // segment stride), so aligning this member's address aligns them all.
-    let largest = heap_align(rt.segs.heap_len);
-    if align > largest {
-        error::debug(
-            routine,
-            format_args!("alignment {align} exceeds {largest}, the largest one every member's copy can share"),
-        );
-        return std::ptr::null_mut();
-    }
-    let origin = rt.segs.peer_addr(rt.me, base) as usize;
-    let ptr = match s.alloc(size, align, origin).unwrap_or_else(|e| misuse(routine, e)) {
-        Ok(off) => {
-            let p = rt.segs.peer_addr(rt.me, SymOffset(base.0 + off));
-            if zero {
-                // SAFETY: the block [off, off+size) was just allocated in
-                // this PE's copy of the space.
-                unsafe { std::ptr::write_bytes(p, 0, size) };
+    let refused = |r: Refusal| {
+        let why = match r {
+            Refusal::NotPowerOfTwo { align } => format!("alignment {align} is not a power of two"),
+            Refusal::LargerThanSpace { align, sheap_size } => {
+                format!("alignment {align} exceeds {sheap_size}, the size of this space")
             }
-            p as *mut c_void
-        }
-        Err(e) => {
-            error::debug(
-                routine,
-                format_args!(
-                    "{}: {} of the space's {} are free, the largest free block is {} \
-                     (create the space with a larger sheap_size)",
-                    e.request(),
-                    human_bytes(e.free_total as u128),
-                    human_bytes(s.config.sheap_size as u128),
-                    human_bytes(e.largest_free as u128)
-                ),
-            );
-            std::ptr::null_mut()
-        }
+            Refusal::LargerThanShared { align, largest } => {
+                format!("alignment {align} exceeds {largest}, the largest one every member's copy can share")
+            }
+            Refusal::Exhausted(e) => format!(
+                "{}: {} of the space's {} are free, the largest free block is {} \
+                 (create the space with a larger sheap_size)",
+                e.request(),
+                human_bytes(e.free_total as u128),
+                human_bytes(s.config.sheap_size as u128),
+                human_bytes(e.largest_free as u128)
+            ),
+        };
+        error::debug(routine, format_args!("{why}"));
     };
-    super::team::team_barrier(rt, routine, &team);
-    ptr
+    s.allocate(rt, routine, (team.coll(), base), (size, align, zero), refused)
+        .unwrap_or_else(|e| misuse(routine, e)) as *mut c_void
 }
 
 pub fn malloc(routine: &'static str, h: SpaceHandle, size: usize) -> *mut c_void {
@@ -264,14 +227,9 @@ pub fn free(routine: &'static str, h: SpaceHandle, ptr: *mut c_void) {
 pub fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void) {
     let s = space_of(routine, SpaceHandle::from_raw(raw));
     let (team, base) = attached(routine, &s);
-    let local = rt.segs.peer_addr(rt.me, base) as usize;
-    let off = (ptr as usize).wrapping_sub(local);
-    if s.block_len(off).is_none() {
-        misuse(routine, SpaceError::NotABlock { addr: ptr as usize })
+    if let Err(e) = s.free_at(rt, routine, (team.coll(), base), ptr as usize) {
+        misuse(routine, e)
     }
-    rt.transport.quiet();
-    super::team::team_barrier(rt, routine, &team);
-    s.free(off);
 }
 
 /// 0 and the team the space is attached to; non-zero and

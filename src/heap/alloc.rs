@@ -39,7 +39,7 @@ pub struct Allocator {
     used: BTreeMap<usize, Block>,
     /// Starts of freed blocks whose memory no later block has taken: a
     /// pointer there was an allocation once (`shmem_realloc` of it is
-    /// tolerated, see `ffi::memory::realloc`). At most one per free block
+    /// tolerated, see `memory::realloc`). At most one per free block
     /// granule, so bounded by the heap.
     freed: BTreeSet<usize>,
 }

@@ -43,8 +43,9 @@
 //!
 //! The misuse checks (setting a lock this PE holds or queues for,
 //! clearing one it does not hold) need no atomic: a PE knows which locks it
-//! holds ([`Claims`], kept per process, so shared by the threads of a PE,
-//! which share its link halves and so must not queue twice for one lock).
+//! holds ([`Claims`], kept per process by the runtime, so shared by the
+//! threads of a PE, which share its link halves and so must not queue twice
+//! for one lock).
 //! Only the report of a lock cleared by the wrong PE looks at the other PEs,
 //! for the holder: the PE whose `GO` bit is set, which is why a PE that
 //! takes a free lock sets its own `GO` too. Like the futex mutex, the lock is
@@ -83,13 +84,11 @@ pub trait Halves {
 
 /// The locks (by offset) this PE holds or queues for, and whether it holds
 /// each: this PE's own knowledge, so that the misuse checks need no atomic.
+/// One set per process (the runtime's `lock::Locks`), shared by its threads.
+#[derive(Default)]
 pub struct Claims(Mutex<Vec<(SymOffset, bool)>>);
 
 impl Claims {
-    pub const fn new() -> Claims {
-        Claims(Mutex::new(Vec::new()))
-    }
-
     fn with<R>(&self, f: impl FnOnce(&mut Vec<(SymOffset, bool)>) -> R) -> R {
         // The vector is consistent after any panic: nothing to poison.
         f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
@@ -131,10 +130,6 @@ impl Claims {
         self.with(|v| v.iter().filter(|&&(_, held)| held).map(|&(o, _)| o).collect())
     }
 }
-
-/// The locks this PE (this process) holds or queues for: one set per
-/// process, shared by its threads (see the module documentation).
-pub static CLAIMS: Claims = Claims::new();
 
 /// The tail half's byte offset in the `long` (the low half).
 const TAIL_AT: usize = if cfg!(target_endian = "little") { 0 } else { 4 };
@@ -347,7 +342,7 @@ mod tests {
             Arc::new(Copies {
                 tail: AtomicU32::new(0),
                 links: (0..npes).map(|_| AtomicU32::new(0)).collect(),
-                claims: (0..npes).map(|_| Claims::new()).collect(),
+                claims: (0..npes).map(|_| Claims::default()).collect(),
                 ops: AtomicU64::new(0),
             })
         }
@@ -400,7 +395,7 @@ mod tests {
 
     #[test]
     fn a_lock_is_claimed_once_until_released() {
-        let c = Claims::new();
+        let c = Claims::default();
         assert!(c.claim(SymOffset(8)));
         assert!(c.claim(SymOffset(16)));
         assert!(!c.claim(SymOffset(8)));

@@ -14,8 +14,9 @@
 //! [`World`] (built by [`bootstrap`], taken by every module below), the
 //! launcher (which the job's end and its exit paths need) and the
 //! state of the modules that keep some between calls (teams, spaces,
-//! semaphores, notification sets; the synchronisation accounting lives in the world, as every
-//! collective needs it). Each `shmem_init` resets that state in one order
+//! semaphores, notification sets, the locks held, the contexts, the
+//! active-set check's mailbox; the synchronisation accounting lives in the
+//! world, as every collective needs it). Each `shmem_init` resets that state in one order
 //! (`Runtime::start_state`), each `shmem_finalize` ends it in one
 //! (`Runtime::end_state`). The statics here are the process's lifecycle
 //! only: which runtime is active, and the words the exit paths need.
@@ -28,13 +29,14 @@ mod node_watch;
 mod progress;
 mod trace;
 
+use crate::coll::check_set::SetCheck;
 use crate::error::{self, Error, ErrorKind};
 use crate::job::{Control, PeState};
 use crate::wait::stuck::Kind;
 use crate::world::World;
 use std::ops::Deref;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 
 // `config` is a leaf: it checks sizes against the heap's granule by value.
 const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
@@ -50,6 +52,16 @@ pub struct Runtime {
     pub spaces: crate::space::Spaces,
     pub semaphores: crate::semaphore::Semaphores,
     pub notifies: crate::notify::Notifies,
+    /// The queue locks this PE holds or queues for.
+    pub locks: crate::lock::Locks,
+    /// The contexts this PE has created.
+    pub contexts: crate::context::Contexts,
+    /// Where the next `shmem_wait_until_any` (or `_test_any`) scan of this
+    /// PE starts: one past the index the last one returned (per PE, not per
+    /// call site or array, as the specification allows).
+    pub any_next: AtomicUsize,
+    /// The active-set collectives' argument check's mailbox.
+    pub set_check: SetCheck,
 }
 
 impl Deref for Runtime {
@@ -65,8 +77,9 @@ impl Runtime {
     /// At every `shmem_init`, in this order: the semaphores, notification sets and spaces of an
     /// earlier initialisation are forgotten (their memory went with it), the
     /// synchronisation accounting starts over, and the predefined teams get
-    /// their sync memory, before any peer can signal into it (the start-up
-    /// barrier follows).
+    /// their sync memory (the world team's with the active-set check's
+    /// mailbox), before any peer can signal into it (the start-up barrier
+    /// follows).
     fn start_state(&self) -> Result<(), String> {
         {
             let _guard = self.spaces.lifecycle();
@@ -75,7 +88,10 @@ impl Runtime {
             self.spaces.reset(self);
         }
         self.psync.reset(self.npes);
-        self.teams.init(self, &self.spaces)
+        let mailbox = SetCheck::len(self.config.check_collectives, self.npes);
+        let at = self.teams.init(self, &self.spaces, mailbox)?;
+        self.set_check.start((mailbox > 0).then_some(at), self.npes);
+        Ok(())
     }
 
     /// At `shmem_finalize`, after its rendezvous: the footprint if asked,
@@ -162,6 +178,10 @@ pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
             spaces: Default::default(),
             semaphores: Default::default(),
             notifies: Default::default(),
+            locks: Default::default(),
+            contexts: Default::default(),
+            any_next: AtomicUsize::new(0),
+            set_check: Default::default(),
         }));
         BUILT.store(rt, Ordering::Release);
         register_exit_hook();
@@ -282,30 +302,6 @@ pub fn finalize(at_exit: bool) {
     end_job(rt);
 }
 
-/// The queue lock (of jobs that span nodes) at `off`, the user's `addr`,
-/// for this PE and its process's claims; `post` says where an acquire
-/// blocks.
-pub fn queue_lock<'a>(
-    rt: &'a Runtime,
-    off: crate::heap::SymOffset,
-    routine: &'static str,
-    addr: usize,
-    post: Option<&'a crate::wait::stuck::Post<'a>>,
-) -> crate::lock::queue::QueueLock<'a, crate::lock::queue::Remote<'a, crate::transport::Active>> {
-    use crate::lock::queue;
-    let halves = queue::Remote {
-        transport: &rt.transport,
-        me: rt.me,
-        npes: rt.npes,
-        off,
-        waiter: rt.waiter(),
-        post,
-        routine,
-        addr,
-    };
-    queue::QueueLock::new(halves, &queue::CLAIMS, off)
-}
-
 /// A PE that finalizes (often at `exit`) while it holds a queue lock: if
 /// another PE has queued for the lock, that PE can never get it and the job
 /// can never finish, so this PE ends the job naming the lock; otherwise the
@@ -313,13 +309,12 @@ pub fn queue_lock<'a>(
 /// wait for ever. On one node the stuck detector sees the waiters (wait::stuck);
 /// across nodes nothing else would.
 fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
-    use crate::lock::queue::CLAIMS;
     let routine = if at_exit {
         "shmem_finalize (at exit)"
     } else {
         "shmem_finalize"
     };
-    let held = CLAIMS.held_now();
+    let held = rt.locks.claims.held_now();
     if !held.is_empty() {
         // A PE queuing now may have its swap of the tail still in flight:
         // over software RMA it lands only while this PE calls into MPI.
@@ -331,7 +326,7 @@ fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
     }
     for off in held {
         let addr = crate::transport::Transport::local_ptr(&rt.transport, rt.me, off).map_or(0, |p| p.as_ptr() as usize);
-        let lock = queue_lock(rt, off, routine, addr, None);
+        let lock = crate::lock::queue_lock(rt, &rt.locks, routine, crate::lock::At { off, addr }, None);
         if lock.queued_behind() {
             error::fatal(&Error::new(
                 routine,

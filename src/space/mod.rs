@@ -20,8 +20,11 @@
 //! world. Those spaces are internal: not reachable by handle, and their memory
 //! is not a valid RMA target for users.
 
+mod alloc;
 pub mod arena;
 pub mod objects;
+
+pub use alloc::Refusal;
 
 use crate::coll::Group;
 use crate::heap::alloc::{Allocator, Exhausted, MIN_ALIGN};

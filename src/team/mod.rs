@@ -274,8 +274,10 @@ impl Teams {
     /// At `shmem_init`: the predefined teams. Every PE's arena is empty, so every
     /// PE takes the same first extents without talking to the others; nobody
     /// signals into them before the start-up barrier, which every PE reaches
-    /// after zeroing its copy.
-    pub fn init(&self, rt: &World, spaces: &Spaces) -> Result<(), String> {
+    /// after zeroing its copy. The world team's memory ends with `reserved`
+    /// zeroed bytes for the caller (a multiple of `UNIT`), laid out by whoever
+    /// asked for them; returns their offset in every segment.
+    pub fn init(&self, rt: &World, spaces: &Spaces, reserved: usize) -> Result<SymOffset, String> {
         let _guard = spaces.lifecycle();
         let arena = space::arena::Arena::new(&rt.segs);
         let too_small = |what: &str, bytes: usize| {
@@ -291,17 +293,15 @@ impl Teams {
             true => (rt.npes * LOCATION_BYTES).next_multiple_of(UNIT),
             false => 0,
         };
-        // The active-set argument check's mailbox, after the table.
-        let mailbox = crate::coll::check_set::mailbox_len(rt.config.check_collectives, rt.npes);
         let plan = plan(rt, rt.npes);
-        let len = region_len(&plan) + table + mailbox;
+        let len = region_len(&plan) + table + reserved;
         let extent = arena
             .first_fit(&[], len, UNIT)
             .ok_or_else(|| too_small("the world team's synchronisation memory", len))?;
         clear_arrays(rt, extent, &plan);
         arena.zero(Extent {
             start: extent.start + region_len(&plan),
-            len: table + mailbox,
+            len: table + reserved,
         });
         let g = Group {
             start: 0,
@@ -309,8 +309,8 @@ impl Teams {
             size: rt.npes,
             rank: rt.me,
         };
-        let (sync, space) = take(rt, extent, plan, g, (table + mailbox, None));
-        crate::coll::check_set::set_mailbox((mailbox > 0).then(|| SymOffset(sync.pairs.0 + table)), rt.npes);
+        let (sync, space) = take(rt, extent, plan, g, (table + reserved, None));
+        let reserved_at = SymOffset(sync.pairs.0 + table);
         rt.psync.set_world(Some(sync.clone()));
         let world = |name| Team {
             start: 0,
@@ -336,7 +336,7 @@ impl Teams {
         for (index, name) in PREDEFINED.into_iter().enumerate() {
             self.set_predefined(&mut table, index, world(name));
         }
-        Ok(())
+        Ok(reserved_at)
     }
 
     /// After the start-up barrier of a job that spans nodes: `SHMEM_TEAM_SHARED`
