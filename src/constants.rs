@@ -11,52 +11,52 @@
 
 // Values follow Sandia OpenSHMEM.
 
-pub const SHMEM_MAJOR_VERSION: i64 = 1;
-pub const SHMEM_MINOR_VERSION: i64 = 5;
-pub const SHMEM_MAX_NAME_LEN: i64 = 256;
-pub const SHMEM_VENDOR_STRING: &str = "rshmem";
+pub(crate) const SHMEM_MAJOR_VERSION: i64 = 1;
+pub(crate) const SHMEM_MINOR_VERSION: i64 = 5;
+pub(crate) const SHMEM_MAX_NAME_LEN: i64 = 256;
+pub(crate) const SHMEM_VENDOR_STRING: &str = "rshmem";
 
-pub const SHMEM_THREAD_SINGLE: i64 = 0;
-pub const SHMEM_THREAD_FUNNELED: i64 = 1;
-pub const SHMEM_THREAD_SERIALIZED: i64 = 2;
-pub const SHMEM_THREAD_MULTIPLE: i64 = 3;
+pub(crate) const SHMEM_THREAD_SINGLE: i64 = 0;
+pub(crate) const SHMEM_THREAD_FUNNELED: i64 = 1;
+pub(crate) const SHMEM_THREAD_SERIALIZED: i64 = 2;
+pub(crate) const SHMEM_THREAD_MULTIPLE: i64 = 3;
 
-pub const SHMEM_CMP_EQ: i64 = 1;
-pub const SHMEM_CMP_NE: i64 = 2;
-pub const SHMEM_CMP_GT: i64 = 3;
-pub const SHMEM_CMP_GE: i64 = 4;
-pub const SHMEM_CMP_LT: i64 = 5;
-pub const SHMEM_CMP_LE: i64 = 6;
+pub(crate) const SHMEM_CMP_EQ: i64 = 1;
+pub(crate) const SHMEM_CMP_NE: i64 = 2;
+pub(crate) const SHMEM_CMP_GT: i64 = 3;
+pub(crate) const SHMEM_CMP_GE: i64 = 4;
+pub(crate) const SHMEM_CMP_LT: i64 = 5;
+pub(crate) const SHMEM_CMP_LE: i64 = 6;
 
-pub const SHMEM_SIGNAL_SET: i64 = 0;
-pub const SHMEM_SIGNAL_ADD: i64 = 1;
+pub(crate) const SHMEM_SIGNAL_SET: i64 = 0;
+pub(crate) const SHMEM_SIGNAL_ADD: i64 = 1;
 
-pub const SHMEM_CTX_PRIVATE: i64 = 1 << 0;
-pub const SHMEM_CTX_SERIALIZED: i64 = 1 << 1;
-pub const SHMEM_CTX_NOSTORE: i64 = 1 << 2;
+pub(crate) const SHMEM_CTX_PRIVATE: i64 = 1 << 0;
+pub(crate) const SHMEM_CTX_SERIALIZED: i64 = 1 << 1;
+pub(crate) const SHMEM_CTX_NOSTORE: i64 = 1 << 2;
 
-pub const SHMEM_TEAM_NUM_CONTEXTS: i64 = 1 << 0;
+pub(crate) const SHMEM_TEAM_NUM_CONTEXTS: i64 = 1 << 0;
 
-pub const SHMEM_MALLOC_ATOMICS_REMOTE: i64 = 1 << 0;
-pub const SHMEM_MALLOC_SIGNAL_REMOTE: i64 = 1 << 1;
+pub(crate) const SHMEM_MALLOC_ATOMICS_REMOTE: i64 = 1 << 0;
+pub(crate) const SHMEM_MALLOC_SIGNAL_REMOTE: i64 = 1 << 1;
 
-pub const SHMEM_SYNC_VALUE: i64 = 0;
+pub(crate) const SHMEM_SYNC_VALUE: i64 = 0;
 /// The largest of the sizes below.
-pub const SHMEM_SYNC_SIZE: i64 = SHMEM_REDUCE_SYNC_SIZE;
+pub(crate) const SHMEM_SYNC_SIZE: i64 = SHMEM_REDUCE_SYNC_SIZE;
 /// The flags plus the inbox of the pushed (eager) active-set collectives:
 /// broadcast, reductions, fcollect and alltoall (`psync::INBOX_PSYNC_BYTES`,
 /// checked there).
-pub const SHMEM_BCAST_SYNC_SIZE: i64 = 80 + 4096;
-pub const SHMEM_REDUCE_SYNC_SIZE: i64 = 80 + 4096;
-pub const SHMEM_BARRIER_SYNC_SIZE: i64 = 80;
-pub const SHMEM_COLLECT_SYNC_SIZE: i64 = 80 + 4096;
-pub const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80 + 4096;
-pub const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 80;
-pub const SHMEM_REDUCE_MIN_WRKDATA_SIZE: i64 = 1;
+pub(crate) const SHMEM_BCAST_SYNC_SIZE: i64 = 80 + 4096;
+pub(crate) const SHMEM_REDUCE_SYNC_SIZE: i64 = 80 + 4096;
+pub(crate) const SHMEM_BARRIER_SYNC_SIZE: i64 = 80;
+pub(crate) const SHMEM_COLLECT_SYNC_SIZE: i64 = 80 + 4096;
+pub(crate) const SHMEM_ALLTOALL_SYNC_SIZE: i64 = 80 + 4096;
+pub(crate) const SHMEM_ALLTOALLS_SYNC_SIZE: i64 = 80;
+pub(crate) const SHMEM_REDUCE_MIN_WRKDATA_SIZE: i64 = 1;
 
 /// Integer constants emitted as `#define NAME value` (also under the deprecated
 /// `_NAME` spelling where `deprecated_alias` is true).
-pub const INT_CONSTANTS: &[(&str, i64, bool)] = &[
+pub(crate) const INT_CONSTANTS: &[(&str, i64, bool)] = &[
     ("SHMEM_MAJOR_VERSION", SHMEM_MAJOR_VERSION, true),
     ("SHMEM_MINOR_VERSION", SHMEM_MINOR_VERSION, true),
     ("SHMEM_MAX_NAME_LEN", SHMEM_MAX_NAME_LEN, true),
@@ -91,7 +91,7 @@ pub const INT_CONSTANTS: &[(&str, i64, bool)] = &[
 
 /// Hand-written C placed before the prototypes: handle types and their
 /// link-time constants.
-pub const PREAMBLE: &str = r#"/* Opaque handles. A NULL handle is invalid. */
+pub(crate) const PREAMBLE: &str = r#"/* Opaque handles. A NULL handle is invalid. */
 typedef struct rshmem_ctx *shmem_ctx_t;
 typedef struct rshmem_team *shmem_team_t;
 

@@ -13,11 +13,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicUsize, Ordering};
 
 /// Contexts a process may have at once besides the default one.
-pub const MAX_CONTEXTS: usize = 4096;
+pub(crate) const MAX_CONTEXTS: usize = 4096;
 
 /// What a context handle points to. All zeroes is a dead slot.
 #[repr(C)]
-pub struct CtxObject {
+pub(crate) struct CtxObject {
     /// 1 while the context exists.
     live: AtomicU32,
     /// The `SHMEM_CTX_*` options it was created with.
@@ -31,7 +31,7 @@ pub struct CtxObject {
 
 impl CtxObject {
     /// The default context's object: live, on the world team.
-    pub const fn default_context() -> CtxObject {
+    pub(crate) const fn default_context() -> CtxObject {
         CtxObject {
             live: AtomicU32::new(1),
             options: AtomicI64::new(0),
@@ -41,25 +41,25 @@ impl CtxObject {
     }
 
     #[cfg(test)]
-    pub fn options(&self) -> i64 {
+    pub(crate) fn options(&self) -> i64 {
         self.options.load(Ordering::Relaxed)
     }
 
     /// Raw handle of the context's team.
     #[inline]
-    pub fn team(&self) -> usize {
+    pub(crate) fn team(&self) -> usize {
         self.team.load(Ordering::Relaxed)
     }
 
     /// Raw handle of the context's space, or 0.
     #[inline]
-    pub fn space(&self) -> usize {
+    pub(crate) fn space(&self) -> usize {
         self.space.load(Ordering::Relaxed)
     }
 }
 
 /// The contexts this PE has created.
-pub struct Contexts {
+pub(crate) struct Contexts {
     slots: Box<[CtxObject]>,
     /// Destroyed slots, and how many slots have ever been handed out.
     free: Mutex<(Vec<usize>, usize)>,
@@ -98,7 +98,7 @@ impl Contexts {
 
     /// The created context at address `addr`, if it is live.
     #[inline]
-    pub fn object(&self, addr: usize) -> Option<&CtxObject> {
+    pub(crate) fn object(&self, addr: usize) -> Option<&CtxObject> {
         let obj = &self.slots[self.slot_index(addr)?];
         (obj.live.load(Ordering::Acquire) == 1).then_some(obj)
     }
@@ -106,7 +106,7 @@ impl Contexts {
     /// Creates a context with `options` on the team with raw handle `team`
     /// (and bound to space `space`, if not 0); its address, or `None` when
     /// all slots are in use.
-    pub fn create(&self, options: i64, team: usize, space: usize) -> Option<usize> {
+    pub(crate) fn create(&self, options: i64, team: usize, space: usize) -> Option<usize> {
         let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         // Fresh slots first: a stale handle stays detectably dead for as long
         // as possible before its slot is reused.
@@ -125,7 +125,7 @@ impl Contexts {
     }
 
     /// Destroys the created context at `addr`; false if it is not one.
-    pub fn destroy(&self, addr: usize) -> bool {
+    pub(crate) fn destroy(&self, addr: usize) -> bool {
         let Some(i) = self.slot_index(addr) else { return false };
         let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         if self.slots[i].live.swap(0, Ordering::AcqRel) != 1 {

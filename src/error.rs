@@ -8,7 +8,7 @@
 //! out. A bad argument is named with its position in the C prototype, from
 //! [`params`].
 
-pub mod params;
+pub(crate) mod params;
 
 use std::fmt;
 use std::io::Write;
@@ -24,21 +24,21 @@ static DEBUG: AtomicBool = AtomicBool::new(false);
 static ABORT: OnceLock<fn(i32) -> !> = OnceLock::new();
 
 /// Turns `SHMEM_DEBUG` messages on or off.
-pub fn set_debug(on: bool) {
+pub(crate) fn set_debug(on: bool) {
     DEBUG.store(on, Ordering::Relaxed);
 }
 
-pub fn debug_enabled() -> bool {
+pub(crate) fn debug_enabled() -> bool {
     DEBUG.load(Ordering::Relaxed)
 }
 
 /// Registers how this PE ends after a fatal error (once; later calls keep the first).
-pub fn set_abort(abort: fn(i32) -> !) {
+pub(crate) fn set_abort(abort: fn(i32) -> !) {
     let _ = ABORT.set(abort);
 }
 
 /// Ends this PE with `status` after a reported error.
-pub fn abort(status: i32) -> ! {
+pub(crate) fn abort(status: i32) -> ! {
     match ABORT.get() {
         Some(f) => f(status),
         None => std::process::exit(status),
@@ -48,7 +48,7 @@ pub fn abort(status: i32) -> ! {
 /// What went wrong. Arguments are named; their positions come from the
 /// routine's prototype when the message is written ([`params`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum ErrorKind {
+pub(crate) enum ErrorKind {
     NotInitialized,
     Finalized,
     PeOutOfRange {
@@ -93,7 +93,7 @@ pub enum ErrorKind {
 
 /// A usage error: the routine and what went wrong.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Error {
+pub(crate) struct Error {
     pub routine: &'static str,
     pub kind: ErrorKind,
     /// Printed already, where it was found ([`Error::report_now`]): whoever
@@ -102,7 +102,7 @@ pub struct Error {
 }
 
 impl Error {
-    pub fn new(routine: &'static str, kind: ErrorKind) -> Error {
+    pub(crate) fn new(routine: &'static str, kind: ErrorKind) -> Error {
         Error {
             routine,
             kind,
@@ -113,7 +113,7 @@ impl Error {
     /// Prints the report now and returns the error marked as printed. For a
     /// PE about to tell the others that it failed: the others then exit
     /// (and `oshrun` ends the job) only after the explanation is out.
-    pub fn report_now(mut self) -> Error {
+    pub(crate) fn report_now(mut self) -> Error {
         write_report(&self);
         self.reported = true;
         self
@@ -122,7 +122,7 @@ impl Error {
 
 impl ErrorKind {
     /// The part of the message after "routine (PE x of n): ".
-    pub fn text(&self, routine: &str) -> String {
+    pub(crate) fn text(&self, routine: &str) -> String {
         let arg = |name: &str| params::label(routine, name);
         match self {
             ErrorKind::NotInitialized => "called before shmem_init".into(),
@@ -174,14 +174,14 @@ impl ErrorKind {
 static IDENTITY: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
 
 /// Records who this process is, for the messages that follow.
-pub fn set_identity(pe: usize, npes: usize) {
+pub(crate) fn set_identity(pe: usize, npes: usize) {
     IDENTITY[0].store(pe, Ordering::Relaxed);
     IDENTITY[1].store(npes, Ordering::Release);
 }
 
 /// Who this process is, for messages: as `shmem_init` found it, or before
 /// that from the environment (1-PE jobs have no environment).
-pub fn identity() -> (usize, usize) {
+pub(crate) fn identity() -> (usize, usize) {
     let npes = IDENTITY[1].load(Ordering::Acquire);
     if npes > 0 {
         return (IDENTITY[0].load(Ordering::Relaxed), npes);
@@ -195,13 +195,13 @@ pub fn identity() -> (usize, usize) {
 
 /// [`identity`] as `shmem_init` recorded it, without the fallback to the
 /// environment (which allocates): for a signal handler.
-pub fn identity_known() -> (usize, usize) {
+pub(crate) fn identity_known() -> (usize, usize) {
     let npes = IDENTITY[1].load(Ordering::Acquire);
     (IDENTITY[0].load(Ordering::Relaxed), npes)
 }
 
 /// Formats the one-line report for `e`.
-pub fn message(e: &Error) -> String {
+pub(crate) fn message(e: &Error) -> String {
     let (pe, npes) = identity();
     format!(
         "rshmem: {} (PE {} of {}): {}",
@@ -213,7 +213,7 @@ pub fn message(e: &Error) -> String {
 }
 
 /// Prints a debugging message when `SHMEM_DEBUG` is set.
-pub fn debug(routine: &str, text: fmt::Arguments<'_>) {
+pub(crate) fn debug(routine: &str, text: fmt::Arguments<'_>) {
     if debug_enabled() {
         let (pe, npes) = identity();
         let _ = writeln!(std::io::stderr(), "rshmem debug: {routine} (PE {pe} of {npes}): {text}");
@@ -221,7 +221,7 @@ pub fn debug(routine: &str, text: fmt::Arguments<'_>) {
 }
 
 /// Prints a one-line warning about a misuse the library tolerates.
-pub fn warn(routine: &str, text: fmt::Arguments<'_>) {
+pub(crate) fn warn(routine: &str, text: fmt::Arguments<'_>) {
     let (pe, npes) = identity();
     let _ = writeln!(
         std::io::stderr(),
@@ -233,7 +233,7 @@ pub fn warn(routine: &str, text: fmt::Arguments<'_>) {
 /// standard error, the first time this PE warns for `routine` only: a program
 /// that repeats a tolerated mistake in a loop gets one line per routine, which
 /// keeps the mistake visible without flooding the output.
-pub fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
+pub(crate) fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
     static WARNED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
     {
         let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
@@ -247,7 +247,7 @@ pub fn warn_once(routine: &'static str, text: impl FnOnce() -> String) {
 
 /// Prints the one-line report for `e` on standard error, unless it was
 /// printed already.
-pub fn report(e: &Error) {
+pub(crate) fn report(e: &Error) {
     if !e.reported {
         write_report(e);
     }
@@ -280,7 +280,7 @@ fn test_delay() {
 
 /// Reports `e` (unless reported already) and ends this PE (and through
 /// `oshrun`, the job). Never returns.
-pub fn fatal(e: &Error) -> ! {
+pub(crate) fn fatal(e: &Error) -> ! {
     report(e);
     abort(1)
 }

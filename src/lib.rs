@@ -39,6 +39,7 @@
 //! ```
 //! Dependencies point down; `tests/module_cycles.rs` checks it.
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(unreachable_pub)]
 
 pub(crate) mod coll;
 pub(crate) mod config;

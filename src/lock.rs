@@ -29,7 +29,7 @@
 //! promises no fairness. Sleeps are also bounded (100 ms), so even a wake lost
 //! to a dying process costs time, not a hang.
 
-pub mod queue;
+pub(crate) mod queue;
 
 use crate::heap::SymOffset;
 use crate::transport::{Active, Pe, Transport};
@@ -43,7 +43,7 @@ use std::time::Duration;
 /// queue locks it holds or queues for ([`queue::Claims`]; one set per
 /// process, shared by its threads, see [`queue`]).
 #[derive(Default)]
-pub struct Locks {
+pub(crate) struct Locks {
     pub claims: queue::Claims,
 }
 
@@ -51,7 +51,7 @@ pub struct Locks {
 /// in every segment, checked by the caller) and the user's address, for
 /// the hang report.
 #[derive(Clone, Copy)]
-pub struct At {
+pub(crate) struct At {
     pub off: SymOffset,
     pub addr: usize,
 }
@@ -60,7 +60,7 @@ pub struct At {
 /// algorithm (the caller checks its address there). A trait rather than a
 /// closure, so that the caller can force it inline: the single-node paths
 /// must compile to the instructions they had inside the C shim.
-pub trait Locate {
+pub(crate) trait Locate {
     fn at(self) -> At;
 }
 
@@ -86,7 +86,7 @@ fn futex_word(rt: &World, off: SymOffset) -> LockWord<Remote<'_, Active>> {
 
 /// The queue lock (of jobs that span nodes) at `at`, for this PE and its
 /// claims; `post` says where an acquire blocks.
-pub fn queue_lock<'a>(
+pub(crate) fn queue_lock<'a>(
     rt: &'a World,
     locks: &'a Locks,
     routine: &'static str,
@@ -111,7 +111,7 @@ pub fn queue_lock<'a>(
 // Inlined by force (also `test`, `clear`), so that the single-node paths
 // compile to the instructions they had inside the C shim.
 #[inline(always)]
-pub fn set(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> Result<(), Misuse> {
+pub(crate) fn set(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> Result<(), Misuse> {
     if !rt.transport.single_node() {
         return queue_set(rt, locks, routine, lock.at());
     }
@@ -124,7 +124,7 @@ pub fn set(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) 
 
 /// `shmem_test_lock`: takes the lock if it is free; true on success.
 #[inline(always)]
-pub fn test(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> bool {
+pub(crate) fn test(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> bool {
     // Programs poll this in a loop: on the lock's home PE the test is an
     // atomic on its own word, so serve the other PEs' requests here too.
     rt.transport.progress();
@@ -137,7 +137,7 @@ pub fn test(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate)
 /// `shmem_clear_lock`: completes this PE's outstanding operations, then
 /// releases the lock.
 #[inline(always)]
-pub fn clear(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> Result<(), Misuse> {
+pub(crate) fn clear(rt: &World, locks: &Locks, routine: &'static str, lock: impl Locate) -> Result<(), Misuse> {
     if !rt.transport.single_node() {
         return queue_clear(rt, locks, routine, lock.at());
     }
@@ -170,16 +170,16 @@ fn queue_clear(rt: &World, locks: &Locks, routine: &'static str, at: At) -> Resu
 
 /// The lock's home PE: its copy is the futex mutex's word and the queue
 /// lock's tail.
-pub const HOME: Pe = 0;
+pub(crate) const HOME: Pe = 0;
 
 /// Set in the lock word while a PE may be asleep waiting for it.
-pub const WAITERS: u64 = 1 << 31;
+pub(crate) const WAITERS: u64 = 1 << 31;
 
 const SLEEP: Duration = Duration::from_millis(100);
 
 /// Why a lock operation was refused.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Misuse {
+pub(crate) enum Misuse {
     /// `set_lock` by the PE that holds the lock (locks are not re-entrant).
     AlreadyHeld,
     /// `clear_lock` by a PE that does not hold it; `None` if it is free.
@@ -188,7 +188,7 @@ pub enum Misuse {
 
 /// The operations a lock needs on its word. Sequentially consistent (on
 /// x86-64 the same locked instructions as acquire/release ones).
-pub trait Word {
+pub(crate) trait Word {
     fn load(&self) -> u64;
     /// Compare-and-swap; returns the value found.
     fn cas(&self, current: u64, new: u64) -> u64;
@@ -202,7 +202,7 @@ pub trait Word {
 }
 
 /// A lock word on `home`, reached through the transport.
-pub struct Remote<'a, T: Transport> {
+pub(crate) struct Remote<'a, T: Transport> {
     pub transport: &'a T,
     pub home: Pe,
     /// An 8-aligned word inside a segment (checked by the caller).
@@ -253,12 +253,12 @@ impl<T: Transport> Word for Remote<'_, T> {
 }
 
 /// A lock on its word.
-pub struct LockWord<W: Word> {
+pub(crate) struct LockWord<W: Word> {
     word: W,
 }
 
 impl<W: Word> LockWord<W> {
-    pub fn new(word: W) -> LockWord<W> {
+    pub(crate) fn new(word: W) -> LockWord<W> {
         LockWord { word }
     }
 
@@ -276,14 +276,14 @@ impl<W: Word> LockWord<W> {
     // call sites inlined them before the queue lock joined those entry
     // points, and the single-node paths must stay as they were.
     #[inline(always)]
-    pub fn try_acquire(&self, me: usize) -> bool {
+    pub(crate) fn try_acquire(&self, me: usize) -> bool {
         self.word.cas(0, Self::tag(me)) == 0
     }
 
     /// Waits until the lock is taken by `me`. Once it sleeps, the wait is
     /// published as `post` (see `wait::stuck`).
     #[inline(always)]
-    pub fn acquire(&self, me: usize, policy: Policy, post: Option<&Post<'_>>) -> Result<(), Misuse> {
+    pub(crate) fn acquire(&self, me: usize, policy: Policy, post: Option<&Post<'_>>) -> Result<(), Misuse> {
         let mine = Self::tag(me);
         let mut backoff = Backoff::new(policy);
         loop {
@@ -329,7 +329,7 @@ impl<W: Word> LockWord<W> {
 
     /// Releases the lock held by `me`, waking one sleeper if there is one.
     #[inline(always)]
-    pub fn release(&self, me: usize) -> Result<(), Misuse> {
+    pub(crate) fn release(&self, me: usize) -> Result<(), Misuse> {
         let v = self.word.load();
         if v & !WAITERS != Self::tag(me) {
             return Err(Misuse::NotHeld { owner: Self::owner(v) });

@@ -28,7 +28,7 @@ use std::cell::Cell;
 /// Why an allocation routine gives NULL on every PE (said under
 /// `SHMEM_DEBUG`, or warned for [`Refusal::AlreadyFreed`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// The heap has no room.
     Exhausted(Exhausted),
     NotPowerOfTwo {
@@ -53,7 +53,7 @@ pub enum Refusal {
 
 /// A fatal misuse of an allocation routine.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Misuse {
+pub(crate) enum Misuse {
     /// The pointer is not the start of a live heap block.
     NotHeapAllocation { addr: usize },
     /// `shmem_realloc` of a space's memory (raw handle `space`).
@@ -69,11 +69,11 @@ pub enum Misuse {
 
 /// The arguments a routine's barrier compares across the PEs: its kind and
 /// up to two of its arguments, as `coll::check`'s records name them.
-pub type Args = (What, [u64; 2]);
+pub(crate) type Args = (What, [u64; 2]);
 
 /// The spaces and teams, for the memory of a space given to `shmem_free`
 /// (and refused by `shmem_realloc`).
-pub type Owners<'a> = (&'a Spaces, &'a Teams);
+pub(crate) type Owners<'a> = (&'a Spaces, &'a Teams);
 
 /// The barrier of an allocation routine, comparing its arguments.
 fn barrier(rt: &World, routine: &'static str, (what, args): Args) {
@@ -116,7 +116,7 @@ fn allocate(
 
 /// `shmem_malloc` (and `shmem_malloc_with_hints`, whose hints change
 /// nothing here, so its barrier compares the size only): 0 for 0 bytes.
-pub fn malloc(rt: &World, routine: &'static str, size: usize, refused: impl FnOnce(Refusal)) -> usize {
+pub(crate) fn malloc(rt: &World, routine: &'static str, size: usize, refused: impl FnOnce(Refusal)) -> usize {
     if size == 0 {
         return 0;
     }
@@ -130,7 +130,13 @@ pub fn malloc(rt: &World, routine: &'static str, size: usize, refused: impl FnOn
 }
 
 /// `shmem_align`: 0 for 0 bytes or an alignment the heaps cannot give.
-pub fn align(rt: &World, routine: &'static str, alignment: usize, size: usize, refused: impl FnOnce(Refusal)) -> usize {
+pub(crate) fn align(
+    rt: &World,
+    routine: &'static str,
+    alignment: usize,
+    size: usize,
+    refused: impl FnOnce(Refusal),
+) -> usize {
     if size == 0 {
         return 0;
     }
@@ -150,7 +156,13 @@ pub fn align(rt: &World, routine: &'static str, alignment: usize, size: usize, r
 }
 
 /// `shmem_calloc`: `count` zeroed elements of `size` bytes; 0 for none.
-pub fn calloc(rt: &World, routine: &'static str, count: usize, size: usize, refused: impl FnOnce(Refusal)) -> usize {
+pub(crate) fn calloc(
+    rt: &World,
+    routine: &'static str,
+    count: usize,
+    size: usize,
+    refused: impl FnOnce(Refusal),
+) -> usize {
     match count.checked_mul(size) {
         Some(0) => 0,
         Some(total) => allocate(
@@ -169,7 +181,7 @@ pub fn calloc(rt: &World, routine: &'static str, count: usize, size: usize, refu
 
 /// A pointer argument as the barriers (and the argument check) compare
 /// it: the offset of the heap block it points into, or [`NOT_IN_HEAP`].
-pub fn heap_block(rt: &World, addr: usize) -> u64 {
+pub(crate) fn heap_block(rt: &World, addr: usize) -> u64 {
     rt.segs.heap_offset(addr).map_or(NOT_IN_HEAP, |o| o as u64)
 }
 
@@ -193,7 +205,7 @@ fn space_at(rt: &World, spaces: &Spaces, addr: usize) -> Option<usize> {
 /// space, synchronising its team; a heap block waits for every PE first
 /// (nobody may still be using it), after `check`, the caller's argument
 /// check (which must not run for a space: its team alone calls).
-pub fn free(
+pub(crate) fn free(
     rt: &World,
     owners: Owners<'_>,
     routine: &'static str,
@@ -237,7 +249,7 @@ fn release(
 /// before the heap changes, comparing the arguments, so that PEs with
 /// other arguments never change theirs. `check_free` is the argument check
 /// of the `shmem_free` that a size of 0 makes of it.
-pub fn realloc(
+pub(crate) fn realloc(
     rt: &World,
     owners: Owners<'_>,
     routine: &'static str,
@@ -298,7 +310,7 @@ pub fn realloc(
 
 /// The heap object that contains `addr`, if any: its address and the bytes
 /// the program asked for (`SHMEM_CHECK_BOUNDS`).
-pub fn object_at(rt: &World, addr: usize) -> Option<(usize, usize)> {
+pub(crate) fn object_at(rt: &World, addr: usize) -> Option<(usize, usize)> {
     let off = rt.segs.heap_offset(addr)?;
     let (start, size) = heap(rt).object_containing(off)?;
     Some((rt.segs.heap_base() + start, size))
@@ -307,7 +319,7 @@ pub fn object_at(rt: &World, addr: usize) -> Option<(usize, usize)> {
 /// Bytes from `addr` to the end of its heap block, when fewer than `need`
 /// (a pSync too short for an active-set collective); `None` when long
 /// enough or not in a heap block.
-pub fn short_block(rt: &World, addr: usize, need: usize) -> Option<usize> {
+pub(crate) fn short_block(rt: &World, addr: usize, need: usize) -> Option<usize> {
     let off = rt.segs.heap_offset(addr)?;
     // The heap's lock costs more than a small pushed call: a block found
     // long enough stays so while no block changes (two remembered, for the

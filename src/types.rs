@@ -15,10 +15,10 @@ use std::sync::atomic::{
 /// (`ffi/longdouble.rs`).
 #[repr(C, align(16))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LongDouble(pub [u8; 16]);
+pub(crate) struct LongDouble(pub [u8; 16]);
 
 /// An element type of the RMA routines: plain data copied bit for bit.
-pub trait ShmemType: Copy + 'static {}
+pub(crate) trait ShmemType: Copy + 'static {}
 
 macro_rules! shmem_types {
     ($($t:ty),*) => { $(impl ShmemType for $t {})* };
@@ -30,7 +30,7 @@ shmem_types!(
 /// C `float _Complex`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ComplexF {
+pub(crate) struct ComplexF {
     pub re: f32,
     pub im: f32,
 }
@@ -38,42 +38,42 @@ pub struct ComplexF {
 /// C `double _Complex`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ComplexD {
+pub(crate) struct ComplexD {
     pub re: f64,
     pub im: f64,
 }
 
 /// A reduction operator over `T`, combining two operands in the given order.
-pub trait Combine<T>: 'static {
+pub(crate) trait Combine<T>: 'static {
     fn combine(a: T, b: T) -> T;
 }
 
 /// Types of the bitwise reductions.
-pub trait Bitwise: Copy {
+pub(crate) trait Bitwise: Copy {
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
 }
 
 /// Types of `max` and `min` reductions: compared as C compares them.
-pub trait Ordered: Copy {
+pub(crate) trait Ordered: Copy {
     /// `self > o` in C.
     fn greater(self, o: Self) -> bool;
 }
 
 /// Types of `sum` and `prod` reductions (integers wrap).
-pub trait Arith: Copy {
+pub(crate) trait Arith: Copy {
     fn add(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
 }
 
-pub struct OpAnd;
-pub struct OpOr;
-pub struct OpXor;
-pub struct OpMax;
-pub struct OpMin;
-pub struct OpSum;
-pub struct OpProd;
+pub(crate) struct OpAnd;
+pub(crate) struct OpOr;
+pub(crate) struct OpXor;
+pub(crate) struct OpMax;
+pub(crate) struct OpMin;
+pub(crate) struct OpSum;
+pub(crate) struct OpProd;
 
 impl<T: Bitwise> Combine<T> for OpAnd {
     fn combine(a: T, b: T) -> T {
@@ -180,7 +180,7 @@ mod longdouble {
     #[cfg(target_arch = "x86_64")]
     macro_rules! x87_binop {
         ($name:ident, $insn:literal) => {
-            pub fn $name(a: &LongDouble, b: &LongDouble) -> LongDouble {
+            pub(crate) fn $name(a: &LongDouble, b: &LongDouble) -> LongDouble {
                 let mut out = LongDouble([0; 16]);
                 // SAFETY: loads two 80-bit values from valid references and stores
                 // one into `out`; the x87 stack is left as found.
@@ -207,7 +207,7 @@ mod longdouble {
     x87_binop!(mul, "fmulp st(1), st");
 
     #[cfg(target_arch = "x86_64")]
-    pub fn greater(a: &LongDouble, b: &LongDouble) -> bool {
+    pub(super) fn greater(a: &LongDouble, b: &LongDouble) -> bool {
         let gt: u8;
         // SAFETY: loads two 80-bit values; the compare pops one and `fstp`
         // the other, leaving the x87 stack as found.
@@ -278,7 +278,7 @@ mod longdouble {
 
 /// A type that `wait_until` and `test` can watch: loaded with acquire ordering
 /// from memory other PEs write, and compared as the C type would be.
-pub trait WaitWord: ShmemType + PartialOrd + std::fmt::Debug {
+pub(crate) trait WaitWord: ShmemType + PartialOrd + std::fmt::Debug {
     /// Atomically loads `*p` with acquire ordering.
     ///
     /// # Safety
@@ -316,7 +316,7 @@ wait_words!(i16 => AtomicI16, u16 => AtomicU16, i32 => AtomicI32, u32 => AtomicU
 
 /// An atomic memory operation on one word, with the previous value returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AmoOp<T> {
+pub(crate) enum AmoOp<T> {
     Fetch,
     Set(T),
     Swap(T),
@@ -330,12 +330,12 @@ pub enum AmoOp<T> {
 
 impl<T> AmoOp<T> {
     /// Whether the operation may change the word (and so must wake waiters).
-    pub fn writes(&self) -> bool {
+    pub(crate) fn writes(&self) -> bool {
         !matches!(self, AmoOp::Fetch)
     }
 
     /// The same operation on `f` of its operands (a type's bits, say).
-    pub fn map<U>(self, f: impl Fn(T) -> U) -> AmoOp<U> {
+    pub(crate) fn map<U>(self, f: impl Fn(T) -> U) -> AmoOp<U> {
         match self {
             AmoOp::Fetch => AmoOp::Fetch,
             AmoOp::Set(v) => AmoOp::Set(f(v)),
@@ -354,7 +354,7 @@ impl<T> AmoOp<T> {
 /// consistent: a `lock`-prefixed instruction or `xchg` on x86-64, an
 /// acquire-release LSE or LL/SC sequence on AArch64, so it is atomic with
 /// respect to C11 atomics another process applies to the same word.
-pub trait AtomicWord: ShmemType + PartialEq + std::fmt::Debug {
+pub(crate) trait AtomicWord: ShmemType + PartialEq + std::fmt::Debug {
     /// Applies `op` to `*p` and returns the previous value. Arithmetic and
     /// bitwise operations are only applied to [`AtomicInt`] types (the shims'
     /// bounds ensure it).
@@ -366,7 +366,7 @@ pub trait AtomicWord: ShmemType + PartialEq + std::fmt::Debug {
 
 /// A type of the standard and bitwise AMOs: an integer with wrapping
 /// arithmetic, also watched by the point-to-point routines.
-pub trait AtomicInt: AtomicWord + WaitWord {
+pub(crate) trait AtomicInt: AtomicWord + WaitWord {
     const ONE: Self;
 }
 
@@ -424,7 +424,7 @@ atomic_floats!(f32 => AtomicU32, f64 => AtomicU64);
 /// The comparison operators of the point-to-point routines, with the values
 /// `shmem.h` gives `SHMEM_CMP_*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
+pub(crate) enum Cmp {
     Eq = 1,
     Ne = 2,
     Gt = 3,
@@ -435,7 +435,7 @@ pub enum Cmp {
 
 impl Cmp {
     /// Decodes a `SHMEM_CMP_*` value.
-    pub fn from_c(v: i32) -> Option<Cmp> {
+    pub(crate) fn from_c(v: i32) -> Option<Cmp> {
         Some(match v {
             1 => Cmp::Eq,
             2 => Cmp::Ne,
@@ -449,7 +449,7 @@ impl Cmp {
 
     /// `lhs <op> rhs`, with the signedness of `T`.
     #[inline]
-    pub fn holds<T: PartialOrd>(self, lhs: T, rhs: T) -> bool {
+    pub(crate) fn holds<T: PartialOrd>(self, lhs: T, rhs: T) -> bool {
         match self {
             Cmp::Eq => lhs == rhs,
             Cmp::Ne => lhs != rhs,

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use crate::constants::SHMEM_THREAD_MULTIPLE;
 
 /// What every layer of a PE may use.
-pub struct World {
+pub(crate) struct World {
     pub me: usize,
     pub npes: usize,
     pub config: Config,
@@ -55,18 +55,18 @@ pub struct World {
 /// access through `__tls_get_addr` in a shared library, and the checked
 /// path's own call) costs about 60 instructions, 2 ns: a fifth of a 512-byte
 /// put, 7% of a 4 KiB one, 3% of an 8 KiB one.
-pub const SHORT_TRANSFER: usize = 8192;
+pub(crate) const SHORT_TRANSFER: usize = 8192;
 
 impl World {
     /// A waiter on this PE's symmetric memory (woken by puts and atomics).
     #[inline]
-    pub fn waiter(&self) -> Waiter<'_> {
+    pub(crate) fn waiter(&self) -> Waiter<'_> {
         self.waiter_on(&self.control.slot(self.me).wake.memory)
     }
 
     /// A waiter for the library's own synchronisation (woken by barriers).
     #[inline]
-    pub fn sync_waiter(&self) -> Waiter<'_> {
+    pub(crate) fn sync_waiter(&self) -> Waiter<'_> {
         self.waiter_on(&self.control.slot(self.me).wake.sync)
     }
 
@@ -75,7 +75,7 @@ impl World {
     /// rendezvous publish in their thread's place, which no verdict reads:
     /// another thread of this PE could satisfy them.
     #[inline]
-    pub fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
+    pub(crate) fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
         let thread = !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
             && self.thread_level.load(Ordering::Relaxed) == SHMEM_THREAD_MULTIPLE as i32;
         Some(Post {
@@ -90,7 +90,7 @@ impl World {
     /// [`post`](Self::post) of a wait that also says what it waits on
     /// (worked out by `on` only if the wait gets published).
     #[inline]
-    pub fn post_on<'a>(&'a self, kind: Kind, routine: &'static str, on: &'a dyn Fn() -> On) -> Option<Post<'a>> {
+    pub(crate) fn post_on<'a>(&'a self, kind: Kind, routine: &'static str, on: &'a dyn Fn() -> On) -> Option<Post<'a>> {
         self.post(kind, routine, 0).map(|p| Post { on: Some(on), ..p })
     }
 

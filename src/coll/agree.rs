@@ -25,7 +25,7 @@ use crate::world::World;
 /// `entry::barrier_all`, and the PEs compare the arguments on the way
 /// (`Transport::rendezvous`). When they differ, this PE
 /// reports and ends the job, or stops: it does not return.
-pub fn barrier_all_agreeing(rt: &World, routine: &'static str, what: What, args: [u64; 2]) {
+pub(crate) fn barrier_all_agreeing(rt: &World, routine: &'static str, what: What, args: [u64; 2]) {
     rt.transport.quiet();
     let mine = Agreed {
         kind: what as u32,
@@ -57,7 +57,7 @@ fn name_of(kind: u32) -> &'static str {
 /// with both values, the others stop.
 #[cold]
 #[inline(never)]
-pub fn barrier_differs(rt: &World, routine: &'static str, mine: Option<&Agreed>, d: Disagreed) -> ! {
+pub(crate) fn barrier_differs(rt: &World, routine: &'static str, mine: Option<&Agreed>, d: Disagreed) -> ! {
     if !d.report {
         check::stop_quietly(rt);
     }
@@ -105,19 +105,19 @@ fn differing(kind: u32, mine: &[u64], theirs: &[u64], who: &str) -> String {
 /// (`space::arena::Arena::publish_split`) and compared at the split's
 /// agreement step (`team::Teams::create`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SplitArgs {
+pub(crate) struct SplitArgs {
     pub what: What,
     pub args: [u64; 3],
 }
 
 impl SplitArgs {
-    pub fn to_words(self) -> [u64; 4] {
+    pub(crate) fn to_words(self) -> [u64; 4] {
         let [a, b, c] = self.args;
         [self.what as u64, a, b, c]
     }
 
     /// `None` for words no split wrote (a PE that has never split).
-    pub fn from_words([w, a, b, c]: [u64; 4]) -> Option<SplitArgs> {
+    pub(crate) fn from_words([w, a, b, c]: [u64; 4]) -> Option<SplitArgs> {
         What::from_code(w).map(|what| SplitArgs { what, args: [a, b, c] })
     }
 }
@@ -128,7 +128,13 @@ impl SplitArgs {
 /// differs), the others stop.
 #[cold]
 #[inline(never)]
-pub fn split_differs(rt: &World, routine: &'static str, mine: SplitArgs, theirs: Option<SplitArgs>, report: bool) -> ! {
+pub(crate) fn split_differs(
+    rt: &World,
+    routine: &'static str,
+    mine: SplitArgs,
+    theirs: Option<SplitArgs>,
+    report: bool,
+) -> ! {
     if !report {
         check::stop_quietly(rt);
     }

@@ -10,7 +10,7 @@ use crate::heap::SymOffset;
 use crate::transport::Transport;
 
 /// Contiguous blocks of `len` bytes.
-pub fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
+pub(super) fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
     let (r, n) = (c.g.rank, c.g.size);
     c.barrier();
     for i in 0..n {
@@ -28,7 +28,7 @@ pub fn alltoall(c: &Coll<'_>, dest: SymOffset, source: SymOffset, len: usize) {
 /// `inbox` (`inbox::exchange`; the caller checked that it applies): block k
 /// of this PE's source goes to member k, whose block for this PE lands
 /// straight in this PE's dest, written by nobody else.
-pub fn alltoall_eager(
+pub(super) fn alltoall_eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
@@ -46,7 +46,7 @@ pub fn alltoall_eager(
 
 /// [`alltoall`] for the active-set routines: block k of this PE's source to
 /// member k, by `collect::push_exchange`.
-pub fn alltoall_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
+pub(super) fn alltoall_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
     let src = |k: usize| c.local(SymOffset(source.0 + k * len)) as *const u8;
     super::collect::push_exchange(c, dest, inbox, len, c.l.ring_done(), src);
 }
@@ -54,7 +54,14 @@ pub fn alltoall_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: Sy
 /// Strided blocks of `nelems` elements of `T`: element e of the block for
 /// member j is at `source[(j * nelems + e) * sst]`, and lands at
 /// `dest[(i * nelems + e) * dst]` on member j.
-pub fn alltoalls<T: Copy>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, dst: isize, sst: isize, nelems: usize) {
+pub(super) fn alltoalls<T: Copy>(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    dst: isize,
+    sst: isize,
+    nelems: usize,
+) {
     let (r, n) = (c.g.rank, c.g.size);
     let size = std::mem::size_of::<T>() as isize;
     c.barrier();

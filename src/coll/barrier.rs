@@ -6,7 +6,7 @@
 use super::Coll;
 use super::registry::Barrier;
 use super::topology::Cube;
-pub use crate::transport::Rendezvous;
+pub(crate) use crate::transport::Rendezvous;
 use crate::transport::{Agreed, Disagreed, Transport};
 use crate::wait::stuck::Post;
 use crate::world::World;
@@ -17,7 +17,7 @@ const TREE_RADIX: usize = 4;
 /// A barrier over the group of `c`: returns once every member has entered it.
 /// Signals are sequentially consistent, so every store a member made before
 /// entering is visible to every member after it returns.
-pub fn run(c: &Coll<'_>, alg: Barrier) {
+pub(crate) fn run(c: &Coll<'_>, alg: Barrier) {
     let n = c.g.size;
     if n <= 1 {
         return;
@@ -87,7 +87,7 @@ fn recursive_doubling(c: &Coll<'_>) {
 
 /// Signals rank `r` sends in one barrier over `n` ranks with `alg` (for the
 /// cost accounting of the strategies that insert barriers).
-pub fn signals_sent(alg: Barrier, n: usize, r: usize) -> u64 {
+pub(crate) fn signals_sent(alg: Barrier, n: usize, r: usize) -> u64 {
     if n <= 1 {
         return 0;
     }
@@ -117,7 +117,7 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
 /// (see `wait::stuck`). At a world barrier, `mine` (the arguments of the
 /// allocation routine it is for, `None` for a plain barrier) is compared
 /// across the PEs on the way: `Some` when they differ (`coll::agree`).
-pub fn world<'p>(
+pub(crate) fn world<'p>(
     rt: &World,
     (which, mine): (Rendezvous, Option<&Agreed>),
     post: impl FnOnce(u32) -> Option<Post<'p>>,

@@ -65,7 +65,15 @@ use super::topology::{self, Flow};
 use crate::heap::SymOffset;
 use std::sync::atomic::Ordering;
 
-pub fn run(c: &Coll<'_>, alg: Bcast, dest: SymOffset, source: SymOffset, len: usize, root: usize, root_dest: bool) {
+pub(super) fn run(
+    c: &Coll<'_>,
+    alg: Bcast,
+    dest: SymOffset,
+    source: SymOffset,
+    len: usize,
+    root: usize,
+    root_dest: bool,
+) {
     let (r, n) = (c.g.rank, c.g.size);
     let own_copy = r == root && root_dest && dest != source;
     // The root's copy into its own dest is deferred until the receivers have
@@ -128,7 +136,7 @@ const EAGER_MAX: usize = 2048;
 
 /// Whether a broadcast of `len` bytes to a group of `n` goes eagerly: the
 /// message fits a slot's ring and is small enough to gain from it.
-pub fn eager_fits(n: usize, len: usize) -> bool {
+pub(super) fn eager_fits(n: usize, len: usize) -> bool {
     let max = if n <= 2 { EAGER_MAX_PAIR } else { EAGER_MAX };
     len <= max && inbox::fits(n, len)
 }
@@ -138,7 +146,7 @@ pub fn eager_fits(n: usize, len: usize) -> bool {
 /// `eager_fits(n, len)` holds. The root's dest is left alone (the active-set
 /// routines do not update it). A receiver whose `len` differs from the
 /// root's gets what it found.
-pub fn eager(
+pub(super) fn eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
@@ -167,7 +175,7 @@ const CLAIM_POLLS: u32 = 16;
 /// are not counted: there the tags carry the length only and nothing else
 /// is compared. Err: what a member sent instead of this PE's message, or
 /// the message of a member that takes itself for the root of this call too.
-pub fn eager_rings(
+pub(super) fn eager_rings(
     c: &Coll<'_>,
     (dest, source): (SymOffset, SymOffset),
     (inbox, cur, call): (SymOffset, &ring::Cursors, Option<u64>),

@@ -34,7 +34,7 @@ use crate::world::World;
 /// What a PE calls: the collective kinds whose arguments are compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u64)]
-pub enum What {
+pub(crate) enum What {
     /// `shmem_barrier_all`, `shmem_sync_all` (one kind: the same rendezvous).
     WorldBarrier = 1,
     TeamSync,
@@ -96,7 +96,7 @@ const NAME_BYTES: usize = 64;
 /// One member's arguments, as it sends them to the others.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     what: u64,
     /// The team's identity: its region's offset, the same on every member
     /// (an active set's triple, `check_set`).
@@ -115,13 +115,13 @@ const _: () = assert!(std::mem::size_of::<Record>() == CHECK_RECORD_BYTES);
 
 /// A value of a pointer argument that is no heap block (NULL, or memory
 /// elsewhere).
-pub const NOT_IN_HEAP: u64 = u64::MAX;
+pub(crate) const NOT_IN_HEAP: u64 = u64::MAX;
 
 impl Record {
     /// The record of a call of `routine`, a collective of kind `what`, with
     /// operation `op` (a reduction's or scan's: `"sum"`, ..., or `""`),
     /// elements of `elem` bytes and the arguments of `arg_names(what)`.
-    pub fn new(routine: &str, what: What, op: &str, elem: usize, args: &[u64]) -> Record {
+    pub(crate) fn new(routine: &str, what: What, op: &str, elem: usize, args: &[u64]) -> Record {
         debug_assert_eq!(args.len(), arg_names(what).len(), "{routine}");
         let mut r = Record {
             what: what as u64,
@@ -158,7 +158,7 @@ impl Record {
 
 impl What {
     /// The kind of code `code` (`what as u64`).
-    pub fn from_code(code: u64) -> Option<What> {
+    pub(crate) fn from_code(code: u64) -> Option<What> {
         ALL.iter().copied().find(|w| *w as u64 == code)
     }
 }
@@ -189,7 +189,7 @@ const ALL: [What; 18] = [
 /// for the message; `routine` is the caller's, for hang reports.
 #[cold]
 #[inline(never)]
-pub fn agree(rt: &World, routine: &'static str, t: TeamRef<'_>, team: &dyn Fn() -> String, mut mine: Record) {
+pub(crate) fn agree(rt: &World, routine: &'static str, t: TeamRef<'_>, team: &dyn Fn() -> String, mut mine: Record) {
     let n = t.group.size;
     let Some(area) = t.sync.check_area() else {
         // A team of one has nobody to disagree with.

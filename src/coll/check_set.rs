@@ -43,12 +43,12 @@ struct Mailbox {
 /// The active-set check's state, owned by the runtime: where this PE's
 /// mailbox is, once the check is on and the world team has reserved it.
 #[derive(Default)]
-pub struct SetCheck(Mutex<Option<Mailbox>>);
+pub(crate) struct SetCheck(Mutex<Option<Mailbox>>);
 
 impl SetCheck {
     /// Bytes of the mailbox for `npes` PEs, a multiple of `UNIT` (0 when
     /// the check is off).
-    pub fn len(on: bool, npes: usize) -> usize {
+    pub(crate) fn len(on: bool, npes: usize) -> usize {
         match on && npes > 1 {
             true => (2 * npes * SLOT).next_multiple_of(UNIT),
             false => 0,
@@ -58,7 +58,7 @@ impl SetCheck {
     /// Where this PE's mailbox is (zeroed before any PE can write to it),
     /// or None; a new world team (a new `shmem_init`) starts the counts
     /// again.
-    pub fn start(&self, base: Option<SymOffset>, npes: usize) {
+    pub(crate) fn start(&self, base: Option<SymOffset>, npes: usize) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = base.map(|base| Mailbox {
             base,
             sent: vec![0; npes],
@@ -71,7 +71,7 @@ impl SetCheck {
 /// PE_size as given) agree on `mine`; a disagreement ends the job.
 #[cold]
 #[inline(never)]
-pub fn agree_set(
+pub(crate) fn agree_set(
     (rt, check): (&World, &SetCheck),
     routine: &'static str,
     g: Group,

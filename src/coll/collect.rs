@@ -77,7 +77,7 @@ fn run_blocks(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, le
 /// never written twice before it is read. Larger blocks: a barrier (every
 /// member has entered the call, so its dest is its to receive) and the same
 /// writes straight into the dests.
-pub fn push_exchange(
+pub(super) fn push_exchange(
     c: &Coll<'_>,
     dest: SymOffset,
     inbox: SymOffset,
@@ -122,7 +122,7 @@ pub fn push_exchange(
 
 /// fcollect for the active-set routines: [`push_exchange`] of this PE's
 /// source to everyone.
-pub fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
+pub(super) fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, len: usize) {
     let src = c.local(source) as *const u8;
     push_exchange(c, dest, inbox, len, c.l.ring_ready(), |_| src);
 }
@@ -131,7 +131,7 @@ pub fn fcollect_push(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: Sy
 /// (`inbox::exchange`; the caller checked that it applies): this PE's
 /// source goes to every other member, whose blocks land straight in this
 /// PE's dest, written by nobody else.
-pub fn fcollect_eager(
+pub(super) fn fcollect_eager(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
@@ -151,7 +151,7 @@ pub fn fcollect_eager(
 }
 
 /// fcollect: `len` bytes from every member.
-pub fn fcollect(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, len: usize) {
+pub(super) fn fcollect(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, len: usize) {
     let lens = vec![len; c.g.size];
     run_blocks(c, alg, dest, source, &lens, false);
 }
@@ -159,7 +159,13 @@ pub fn fcollect(c: &Coll<'_>, alg: Collect, dest: SymOffset, source: SymOffset, 
 /// collect: `len` bytes from this member, any length from the others.
 /// `dest_for` gets the total length before any data moves and returns the
 /// destination (the caller checks that it holds that many bytes).
-pub fn collect(c: &Coll<'_>, alg: Collect, dest_for: impl FnOnce(usize) -> SymOffset, source: SymOffset, len: usize) {
+pub(super) fn collect(
+    c: &Coll<'_>,
+    alg: Collect,
+    dest_for: impl FnOnce(usize) -> SymOffset,
+    source: SymOffset,
+    len: usize,
+) {
     let n = c.g.size;
     // Sizes travel as len + 1, so a published 0 means "not yet" only before
     // the barrier; after it every word is set.

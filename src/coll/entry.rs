@@ -27,7 +27,7 @@ use std::sync::atomic::Ordering;
 
 /// A team as the collectives see it: its members and its sync memory.
 #[derive(Clone, Copy)]
-pub struct TeamRef<'a> {
+pub(crate) struct TeamRef<'a> {
     pub group: Group,
     pub sync: &'a TeamSync,
     /// How a hang report names the team (`job::TEAM_TAGS`).
@@ -40,7 +40,7 @@ pub struct TeamRef<'a> {
 /// An active set and the user's pSync (its flags; checked symmetric and
 /// long enough by the caller).
 #[derive(Clone, Copy, Debug)]
-pub struct ActiveSet {
+pub(crate) struct ActiveSet {
     pub group: Group,
     pub psync: SymOffset,
 }
@@ -135,7 +135,7 @@ fn on_set<'a>(rt: &'a World, routine: &'static str, a: ActiveSet, scratch: (SymO
 /// `shmem_barrier_all`: completes this PE's outstanding operations, then waits
 /// for every PE. `routine` is the user's call that implies it (for a report
 /// of a job that can never finish).
-pub fn barrier_all(rt: &World, routine: &'static str) {
+pub(crate) fn barrier_all(rt: &World, routine: &'static str) {
     rt.transport.quiet();
     sync_all(rt, routine);
 }
@@ -144,7 +144,7 @@ pub fn barrier_all(rt: &World, routine: &'static str) {
 /// transport (the arrival is a sequentially consistent read-modify-write).
 /// Ends the job when another PE is in an allocation routine's barrier
 /// instead (`agree`).
-pub fn sync_all(rt: &World, routine: &'static str) {
+pub(crate) fn sync_all(rt: &World, routine: &'static str) {
     let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, None), |ep| {
         rt.post(Kind::BarrierAll, routine, ep)
     });
@@ -158,19 +158,24 @@ pub fn sync_all(rt: &World, routine: &'static str) {
 
 /// `shmem_team_sync`, and the team barriers of the library (split, space
 /// attach and detach, semaphore allocation).
-pub fn team_sync(rt: &World, routine: &'static str, t: TeamRef<'_>) {
+pub(crate) fn team_sync(rt: &World, routine: &'static str, t: TeamRef<'_>) {
     on_team(rt, routine, t, CollOp::Barrier, true).barrier();
 }
 
 /// The barrier of `shmem_team_destroy`: once it completes, every member has
 /// finished every collective of the team and nothing writes to its memory.
-pub fn team_sync_last(rt: &World, routine: &'static str, t: TeamRef<'_>) {
+pub(crate) fn team_sync_last(rt: &World, routine: &'static str, t: TeamRef<'_>) {
     on_team(rt, routine, t, CollOp::Barrier, false).barrier();
 }
 
 /// A team barrier that stays open: `each` runs between barriers of the team
 /// (the agreement steps of a split), all on one collective of the team.
-pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: impl FnOnce(&dyn Fn()) -> R) -> R {
+pub(crate) fn team_phases<R>(
+    rt: &World,
+    routine: &'static str,
+    t: TeamRef<'_>,
+    each: impl FnOnce(&dyn Fn()) -> R,
+) -> R {
     let c = on_team(rt, routine, t, CollOp::Barrier, true);
     each(&|| c.barrier())
 }
@@ -182,8 +187,8 @@ pub fn team_phases<R>(rt: &World, routine: &'static str, t: TeamRef<'_>, each: i
 /// algorithms move it once but take two barriers; measured back to back on
 /// 2 cores with `benches/c/coll.c` (the same limits as the eager broadcast's,
 /// `bcast::eager_fits`).
-pub const EXCHANGE_MAX_PAIR: usize = 512;
-pub const EXCHANGE_MAX: usize = 2048;
+pub(crate) const EXCHANGE_MAX_PAIR: usize = 512;
+pub(crate) const EXCHANGE_MAX: usize = 2048;
 
 /// Whether a team collective of kind `op` with messages of `len` bytes on a
 /// team of `n` goes through the team's inbox in one round, with the
@@ -193,7 +198,7 @@ pub const EXCHANGE_MAX: usize = 2048;
 /// of the choice that depends on the team and the message only (what the
 /// simulator can know: [`sim`](crate::sim) makes the same call); the entry
 /// points also need every member's memory mapped here.
-pub fn team_is_eager(algs: Algorithms, op: CollOp, n: usize, len: usize) -> bool {
+pub(crate) fn team_is_eager(algs: Algorithms, op: CollOp, n: usize, len: usize) -> bool {
     let exchange = || len <= if n <= 2 { EXCHANGE_MAX_PAIR } else { EXCHANGE_MAX } && inbox::fits(n, len);
     n > 1
         && match op {
@@ -250,7 +255,7 @@ fn eager_on_team<'a>(
 /// through `bcast::run` on the strategy's sync memory. Err: a member sent
 /// another message than this PE expected, or took itself for the root too
 /// (`bcast::eager_rings`).
-pub fn broadcast(
+pub(crate) fn broadcast(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -274,7 +279,7 @@ pub fn broadcast(
 
 /// `shmem_collect`: `dest_for(total)` checks the destination once the
 /// members' lengths are known.
-pub fn collect(
+pub(crate) fn collect(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -307,7 +312,7 @@ fn one_round_or<'a>(
 }
 
 /// `shmem_fcollect`: small blocks in one round through the team's inbox.
-pub fn fcollect(
+pub(crate) fn fcollect(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -325,7 +330,7 @@ pub fn fcollect(
 }
 
 /// `shmem_alltoall`: small blocks in one round through the team's inbox.
-pub fn alltoall(
+pub(crate) fn alltoall(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -343,7 +348,7 @@ pub fn alltoall(
 }
 
 /// `shmem_alltoalls`: strides `dst`, `sst` in elements of `T`.
-pub fn alltoalls<T: Copy>(
+pub(crate) fn alltoalls<T: Copy>(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -357,7 +362,7 @@ pub fn alltoalls<T: Copy>(
 
 /// A team reduction of `n` elements (`len` bytes) with `O`: small arrays
 /// in one round through the team's inbox.
-pub fn reduce<T: Copy, O: Combine<T>>(
+pub(crate) fn reduce<T: Copy, O: Combine<T>>(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -376,7 +381,7 @@ pub fn reduce<T: Copy, O: Combine<T>>(
 }
 
 /// `shmem_sum_inscan` / `shmem_sum_exscan` with `O`.
-pub fn scan<T: Copy, O: Combine<T>>(
+pub(crate) fn scan<T: Copy, O: Combine<T>>(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
@@ -391,20 +396,20 @@ pub fn scan<T: Copy, O: Combine<T>>(
 // ---- Active sets -------------------------------------------------------------
 
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
-pub fn set_barrier(rt: &World, routine: &'static str, a: ActiveSet) {
+pub(crate) fn set_barrier(rt: &World, routine: &'static str, a: ActiveSet) {
     rt.transport.quiet();
     set_sync(rt, routine, a);
 }
 
 /// `shmem_sync` (active-set form).
-pub fn set_sync(rt: &World, routine: &'static str, a: ActiveSet) {
+pub(crate) fn set_sync(rt: &World, routine: &'static str, a: ActiveSet) {
     on_set(rt, routine, a, (SymOffset(0), 0)).barrier();
 }
 
 /// `shmem_broadcast*`: small messages go eagerly through the pSync's inbox
 /// (`inbox()` checks and returns it), the root returning at once. Err: the
 /// root broadcast this many bytes instead of `len`.
-pub fn set_broadcast(
+pub(crate) fn set_broadcast(
     rt: &World,
     routine: &'static str,
     a: ActiveSet,
@@ -423,7 +428,7 @@ pub fn set_broadcast(
     }
 }
 
-pub fn set_collect(
+pub(crate) fn set_collect(
     rt: &World,
     routine: &'static str,
     a: ActiveSet,
@@ -436,7 +441,7 @@ pub fn set_collect(
 }
 
 /// `shmem_fcollect*`: pushes through the pSync's inbox (`inbox()`) by default.
-pub fn set_fcollect(
+pub(crate) fn set_fcollect(
     rt: &World,
     routine: &'static str,
     a: ActiveSet,
@@ -452,7 +457,7 @@ pub fn set_fcollect(
 }
 
 /// `shmem_alltoall*`: always pushes through the pSync's `inbox`.
-pub fn set_alltoall(
+pub(crate) fn set_alltoall(
     rt: &World,
     routine: &'static str,
     a: ActiveSet,
@@ -464,7 +469,7 @@ pub fn set_alltoall(
     super::alltoall::alltoall_push(&c, dest, source, inbox, len);
 }
 
-pub fn set_alltoalls<T: Copy>(
+pub(crate) fn set_alltoalls<T: Copy>(
     rt: &World,
     routine: &'static str,
     a: ActiveSet,
@@ -480,7 +485,7 @@ pub fn set_alltoalls<T: Copy>(
 /// (offset, bytes); pushes through the pSync's `inbox` when every
 /// member's contribution fits.
 #[allow(clippy::too_many_arguments)]
-pub fn set_reduce<T: Copy, O: Combine<T>>(
+pub(crate) fn set_reduce<T: Copy, O: Combine<T>>(
     rt: &World,
     routine: &'static str,
     a: ActiveSet,

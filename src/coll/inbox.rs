@@ -54,22 +54,22 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 /// Cells of the inbox when its start is not cache-line aligned (a pSync
 /// need only be 8-aligned): the ring cells start at the first line boundary
 /// inside it.
-pub const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
+pub(super) const INBOX_CELLS: usize = INBOX_BYTES / ring::CELL - 1;
 
 /// Cells of each slot of the inbox for a group of `n`.
-pub fn slot_cells(n: usize) -> usize {
+pub(super) fn slot_cells(n: usize) -> usize {
     INBOX_CELLS / n.saturating_sub(1).max(1)
 }
 
 /// Slot of a receiver's inbox that rank `sender` writes into: one per other
 /// rank (a PE sends nothing to itself).
-pub fn slot_of(sender: usize, receiver: usize) -> usize {
+pub(super) fn slot_of(sender: usize, receiver: usize) -> usize {
     if sender < receiver { sender } else { sender - 1 }
 }
 
 /// Whether a message of `len` bytes fits one slot of the inbox of a group
 /// of `n` (what [`exchange`]'s progress argument needs).
-pub fn fits(n: usize, len: usize) -> bool {
+pub(super) fn fits(n: usize, len: usize) -> bool {
     ring::cells(len) <= slot_cells(n)
 }
 
@@ -77,28 +77,34 @@ pub fn fits(n: usize, len: usize) -> bool {
 /// so only when the transport maps every member's memory. Each member
 /// answers alike (a group spanning nodes has, for every member, one on
 /// another node), so all take the same path.
-pub fn members_share_memory(c: &Coll<'_>) -> bool {
+pub(super) fn members_share_memory(c: &Coll<'_>) -> bool {
     (0..c.g.size).all(|k| c.rt.transport.shares_memory(c.g.pe(k)))
 }
 
 /// The ring from rank `sender` to rank `receiver` in the receiver's inbox,
 /// at this process's address for it. [`members_share_memory`] holds, and
 /// the inbox is `INBOX_BYTES` on every member.
-pub fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> ring::Ring {
+pub(super) fn ring_between(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> ring::Ring {
     rings_from(c, inbox, sender)(receiver)
 }
 
 /// Asks for the lines of the cells a push of `total` cells from `start`
 /// will write in the ring from `sender` to `receiver`. Not counted against
 /// the page-table budget (`heap::tables`): a prefetch maps nothing.
-pub fn prefetch_ring(c: &Coll<'_>, inbox: SymOffset, (sender, receiver): (usize, usize), start: u64, total: usize) {
+pub(super) fn prefetch_ring(
+    c: &Coll<'_>,
+    inbox: SymOffset,
+    (sender, receiver): (usize, usize),
+    start: u64,
+    total: usize,
+) {
     rings_to_pes(c, inbox, sender)(receiver, c.g.pe(receiver)).prefetch_push(start, total, 0);
 }
 
 /// [`ring_between`] from `sender` to each receiver, with what does not
 /// depend on the receiver worked out once; each receiver is counted against
 /// the page-table budget as it is asked for.
-pub fn rings_from<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize) -> ring::Ring + 'c {
+pub(super) fn rings_from<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize) -> ring::Ring + 'c {
     let ring_to = rings_to_pes(c, inbox, sender);
     move |receiver| ring_to(receiver, c.reach(receiver))
 }
@@ -125,7 +131,7 @@ fn rings_to_pes<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn
 
 /// The rings of this PE's own inbox, by sender: [`ring_between`] to this
 /// PE, with the address worked out once, for a look at several of them.
-pub fn own_rings<'c>(c: &'c Coll<'_>, inbox: SymOffset) -> impl Fn(usize) -> ring::Ring + 'c {
+pub(super) fn own_rings<'c>(c: &'c Coll<'_>, inbox: SymOffset) -> impl Fn(usize) -> ring::Ring + 'c {
     let local = c.local(inbox);
     let base = local.wrapping_add(local.align_offset(ring::CELL));
     let (r, slot) = (c.g.rank, slot_cells(c.g.size));
@@ -139,7 +145,7 @@ pub fn own_rings<'c>(c: &'c Coll<'_>, inbox: SymOffset) -> impl Fn(usize) -> rin
 
 /// Wakes the ranks of `ks` that sleep on their collective bell: one fence
 /// for all (the cells' stores are visible before the sleepers are read).
-pub fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
+pub(super) fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
     fence(Ordering::SeqCst);
     for k in ks {
         c.rt.transport.wake(c.g.pe(k));
@@ -148,7 +154,7 @@ pub fn wake_all(c: &Coll<'_>, ks: impl Iterator<Item = usize>) {
 
 /// What a member found in its inbox instead of the message it expected.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Disagreement {
+pub(crate) struct Disagreement {
     /// The rank that sent it.
     pub from: usize,
     /// Its tag (length, root, call).
@@ -163,7 +169,7 @@ pub struct Disagreement {
 /// call among the team's one-round calls (`TeamSync::inbox_calls`), which
 /// every message of the call carries in its tag.
 #[derive(Clone, Copy)]
-pub struct TeamInbox<'a> {
+pub(super) struct TeamInbox<'a> {
     pub at: SymOffset,
     pub slab_calls: &'a AtomicU64,
     pub cursors: &'static ring::Cursors,
@@ -180,7 +186,7 @@ fn slab_stride(len: usize) -> usize {
 
 /// Whether blocks of `len` bytes from the other n - 1 members fit a slab,
 /// with their headers.
-pub fn slab_fits(n: usize, len: usize) -> bool {
+pub(super) fn slab_fits(n: usize, len: usize) -> bool {
     n.saturating_sub(1).saturating_mul(8 + slab_stride(len)) <= SLAB
 }
 
@@ -197,7 +203,7 @@ pub fn slab_fits(n: usize, len: usize) -> bool {
 /// # Safety
 /// `outgoing(k)` is readable and `incoming(k)` writable for `len` bytes, for
 /// every other rank k, for the whole call, and nobody else writes them.
-pub unsafe fn exchange(
+pub(super) unsafe fn exchange(
     c: &Coll<'_>,
     ib: TeamInbox<'_>,
     len: usize,

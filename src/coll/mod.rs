@@ -47,22 +47,22 @@
 //! takes the [`World`](crate::world) and depends on nothing above it
 //! (not on `team` or `runtime`), so teams use it for their own barriers.
 
-pub mod agree;
+pub(crate) mod agree;
 mod alltoall;
-pub mod barrier;
+pub(crate) mod barrier;
 mod bcast;
-pub mod check;
-pub mod check_set;
+pub(crate) mod check;
+pub(crate) mod check_set;
 mod collect;
-pub mod entry;
+pub(crate) mod entry;
 mod inbox;
 mod reduce;
-pub mod registry;
-pub mod ring;
-pub mod topology;
+pub(crate) mod registry;
+pub(crate) mod ring;
+pub(crate) mod topology;
 
-pub use entry::*;
-pub use inbox::Disagreement;
+pub(crate) use entry::*;
+pub(crate) use inbox::Disagreement;
 
 use crate::heap::SymOffset;
 use crate::job::AWAITED_MAX;
@@ -77,7 +77,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// PEs `start + i * stride` for `i` in `0..size`, with this PE at `rank`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Group {
+pub(crate) struct Group {
     pub start: isize,
     pub stride: isize,
     pub size: usize,
@@ -87,12 +87,12 @@ pub struct Group {
 impl Group {
     /// World PE number of rank `r`.
     #[inline]
-    pub fn pe(&self, r: usize) -> usize {
+    pub(crate) fn pe(&self, r: usize) -> usize {
         (self.start + r as isize * self.stride) as usize
     }
 
     /// Rank of world PE `pe`, if it is a member.
-    pub fn rank_of(&self, pe: usize) -> Option<usize> {
+    pub(crate) fn rank_of(&self, pe: usize) -> Option<usize> {
         let d = pe as isize - self.start;
         if self.stride == 0 {
             return (d == 0 && self.size > 0).then_some(0);
@@ -115,7 +115,7 @@ const SCAN_MAX: usize = 64;
 /// One collective call in progress on this PE. Built by `Coll::new` only
 /// (the entry points of [`entry`]); the algorithms of this module's
 /// submodules read its fields.
-pub struct Coll<'a> {
+pub(crate) struct Coll<'a> {
     rt: &'a World,
     g: Group,
     mem: Mem,
@@ -251,7 +251,7 @@ impl<'a> Coll<'a> {
     /// Adds 1 to word `idx` of rank `r` (under the pairwise strategies: to
     /// this PE's location at rank `r`).
     #[inline]
-    pub fn signal(&self, r: usize, idx: usize) {
+    pub(crate) fn signal(&self, r: usize, idx: usize) {
         self.rt.psync.accounting.count_signal();
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
         unsafe { self.rt.transport.flag_add(self.reach(r), self.target(idx), 1) }
@@ -261,7 +261,7 @@ impl<'a> Coll<'a> {
     /// then takes them off. On a sync array, signals of one word are not told
     /// apart by sender, so `from` only matters to the pairwise table.
     #[inline]
-    pub fn consume(&self, idx: usize, from: usize, n: u64) {
+    pub(crate) fn consume(&self, idx: usize, from: usize, n: u64) {
         if n == 0 {
             return;
         }
@@ -272,7 +272,7 @@ impl<'a> Coll<'a> {
     }
 
     /// One signal from each of `from` on word `idx`.
-    pub fn consume_each<I>(&self, idx: usize, from: I)
+    pub(crate) fn consume_each<I>(&self, idx: usize, from: I)
     where
         I: IntoIterator<Item = usize>,
         I::IntoIter: Clone,
@@ -328,7 +328,7 @@ impl<'a> Coll<'a> {
     /// Waits until `cond()`, which the ranks of `awaited` make true, calling
     /// the transport's `progress` on every poll. `what` and `state` describe
     /// it for the hang diagnostic.
-    pub fn wait_for(
+    pub(crate) fn wait_for(
         &self,
         cond: impl FnMut() -> bool,
         awaited: impl Iterator<Item = usize> + Clone,
@@ -395,7 +395,7 @@ impl<'a> Coll<'a> {
 
     /// Publishes this PE's collect count (a plain value, not a signal): a
     /// store to this PE's own memory, which peers then `get`.
-    pub fn publish_count(&self, v: u64) {
+    pub(crate) fn publish_count(&self, v: u64) {
         let p = self.local(self.count_word());
         // SAFETY: the word is this PE's (see `count_word`), 8-aligned, and
         // accessed atomically by every reader.
@@ -403,7 +403,7 @@ impl<'a> Coll<'a> {
     }
 
     /// Reads rank `r`'s published collect count.
-    pub fn read_count(&self, r: usize) -> u64 {
+    pub(crate) fn read_count(&self, r: usize) -> u64 {
         let mut v = 0u64;
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
         unsafe {
@@ -419,7 +419,7 @@ impl<'a> Coll<'a> {
     /// # Safety
     /// `dst` is writable for `len` bytes; `off..off+len` is inside a segment.
     #[inline]
-    pub unsafe fn get(&self, r: usize, off: SymOffset, dst: *mut u8, len: usize) {
+    pub(crate) unsafe fn get(&self, r: usize, off: SymOffset, dst: *mut u8, len: usize) {
         if len > 0 {
             // SAFETY: caller's contract.
             unsafe { self.rt.transport.get(self.reach(r), off, dst, len) }
@@ -431,7 +431,7 @@ impl<'a> Coll<'a> {
     /// # Safety
     /// `src` is readable for `len` bytes; `off..off+len` is inside a segment.
     #[inline]
-    pub unsafe fn put(&self, r: usize, off: SymOffset, src: *const u8, len: usize) {
+    pub(crate) unsafe fn put(&self, r: usize, off: SymOffset, src: *const u8, len: usize) {
         if len > 0 {
             // SAFETY: caller's contract.
             unsafe { self.rt.transport.put(self.reach(r), off, src, len) }
@@ -451,12 +451,12 @@ impl<'a> Coll<'a> {
     /// loads and stores directly; other PEs' memory only through the
     /// transport).
     #[inline]
-    pub fn local(&self, off: SymOffset) -> *mut u8 {
+    pub(crate) fn local(&self, off: SymOffset) -> *mut u8 {
         self.rt.segs.peer_addr(self.rt.me, off)
     }
 
     /// The group's barrier with the algorithm in effect.
-    pub fn barrier(&self) {
+    pub(crate) fn barrier(&self) {
         barrier::run(self, self.algs.barrier.resolve(self.g.size));
     }
 }

@@ -69,7 +69,7 @@ fn store<T: Copy>(c: &Coll<'_>, dest: SymOffset, vals: &[T]) {
     unsafe { std::ptr::copy(vals.as_ptr() as *const u8, c.local(dest), std::mem::size_of_val(vals)) };
 }
 
-pub fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, source: SymOffset, n: usize) {
+pub(super) fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, source: SymOffset, n: usize) {
     if n == 0 {
         return;
     }
@@ -96,7 +96,13 @@ pub fn run<T: Copy, O: Combine<T>>(c: &Coll<'_>, alg: Reduce, dest: SymOffset, s
 /// slots (the pSync must be back to `SHMEM_SYNC_VALUE`) and writes dest. One
 /// round of signals where `linear` takes two barriers. The caller checked
 /// that `size * n` elements fit the inbox.
-pub fn push<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, inbox: SymOffset, n: usize) {
+pub(super) fn push<T: Copy, O: Combine<T>>(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    inbox: SymOffset,
+    n: usize,
+) {
     let (r, size) = (c.g.rank, c.g.size);
     let len = n * size_of::<T>();
     let slot = |k: usize| SymOffset(inbox.0 + k * len);
@@ -128,7 +134,7 @@ pub fn push<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOf
 /// as `linear` does, so every member computes the same bits. The arrays are
 /// taken into private memory, so an in-place dest is written only at the
 /// end.
-pub fn eager<T: Copy, O: Combine<T>>(
+pub(super) fn eager<T: Copy, O: Combine<T>>(
     c: &Coll<'_>,
     dest: SymOffset,
     source: SymOffset,
@@ -179,7 +185,13 @@ fn linear<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffs
 /// `shmem_sum_inscan` (`inclusive`) and `shmem_sum_exscan`: rank r gets the
 /// fold of ranks 0..=r (or 0..r; rank 0 then gets the empty sum, zero, which
 /// is all-zero bytes for every type of the sum scans).
-pub fn scan<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, source: SymOffset, n: usize, inclusive: bool) {
+pub(super) fn scan<T: Copy, O: Combine<T>>(
+    c: &Coll<'_>,
+    dest: SymOffset,
+    source: SymOffset,
+    n: usize,
+    inclusive: bool,
+) {
     if n == 0 {
         return;
     }

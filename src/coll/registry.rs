@@ -6,7 +6,7 @@ use super::topology::{self, Cube};
 use crate::config::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Config, Graph, ReduceAlgorithm};
 use crate::psync::CollOp;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Barrier {
+pub(crate) enum Barrier {
     Auto,
     /// log2(n) rounds; PE r signals r + 2^k.
     Dissemination,
@@ -22,7 +22,7 @@ pub enum Barrier {
 
 impl Barrier {
     /// The algorithm for a group of `n` PEs.
-    pub fn resolve(self, n: usize) -> Barrier {
+    pub(crate) fn resolve(self, n: usize) -> Barrier {
         match self {
             // Measured on 2 cores (benches/README.md): dissemination is
             // quickest for up to 4 PEs; from 5 on, PEs outnumber cores and every
@@ -35,7 +35,7 @@ impl Barrier {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bcast {
+pub(crate) enum Bcast {
     Auto,
     /// Every receiver copies from the root.
     Linear,
@@ -54,14 +54,14 @@ impl Bcast {
     /// The automatic choice for the active-set routines: messages that fit
     /// the pSync's inbox go eagerly (`bcast::eager`), and the root returns at
     /// once.
-    pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Bcast> {
+    pub(crate) fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Bcast> {
         match self {
             Bcast::Auto if super::bcast::eager_fits(n, bytes) => Push::Push,
             other => Push::Not(other.resolve(n, bytes)),
         }
     }
 
-    pub fn resolve(self, n: usize, bytes: usize) -> Bcast {
+    pub(crate) fn resolve(self, n: usize, bytes: usize) -> Bcast {
         match self {
             // Copies from one source compete for its cache lines only when
             // many PEs read a large buffer at once.
@@ -85,14 +85,14 @@ impl Bcast {
 /// they hold and are flow-controlled, so a member may run ahead
 /// (`entry::team_is_eager`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Push<A> {
+pub(crate) enum Push<A> {
     Push,
     Not(A),
 }
 
 impl Collect {
     /// The automatic choice for the active-set fcollect (see [`Push`]).
-    pub fn resolve_user_sync(self, n: usize) -> Push<Collect> {
+    pub(crate) fn resolve_user_sync(self, n: usize) -> Push<Collect> {
         match self {
             Collect::Auto => Push::Push,
             other => Push::Not(other.resolve(n)),
@@ -107,7 +107,7 @@ impl Collect {
 const SCATTER_GATHER_FROM: usize = 16 << 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reduce {
+pub(crate) enum Reduce {
     Auto,
     /// Everyone reads every source and combines them in rank order.
     Linear,
@@ -123,14 +123,14 @@ pub enum Reduce {
 impl Reduce {
     /// The automatic choice for the active-set reductions (see [`Push`]): when
     /// every member's contribution fits the pSync's inbox, push.
-    pub fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Reduce> {
+    pub(crate) fn resolve_user_sync(self, n: usize, bytes: usize) -> Push<Reduce> {
         match self {
             Reduce::Auto if n.saturating_mul(bytes) <= crate::psync::INBOX_BYTES => Push::Push,
             other => Push::Not(other.resolve(n, bytes)),
         }
     }
 
-    pub fn resolve(self, n: usize, bytes: usize) -> Reduce {
+    pub(crate) fn resolve(self, n: usize, bytes: usize) -> Reduce {
         match self {
             // Large arrays: scatter-gather reads each source byte once and
             // copies each result byte once per PE, whatever the PE count,
@@ -145,7 +145,7 @@ impl Reduce {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Collect {
+pub(crate) enum Collect {
     Auto,
     /// Barrier, everyone copies every block, barrier.
     Linear,
@@ -154,7 +154,7 @@ pub enum Collect {
 }
 
 impl Collect {
-    pub fn resolve(self, _n: usize) -> Collect {
+    pub(crate) fn resolve(self, _n: usize) -> Collect {
         match self {
             Collect::Auto => Collect::Linear,
             other => other,
@@ -164,7 +164,7 @@ impl Collect {
 
 /// The choices in effect.
 #[derive(Clone, Copy, Debug)]
-pub struct Algorithms {
+pub(crate) struct Algorithms {
     pub barrier: Barrier,
     pub bcast: Bcast,
     pub reduce: Reduce,
@@ -173,7 +173,7 @@ pub struct Algorithms {
 
 impl Algorithms {
     /// Every choice automatic (no `SHMEM_*_ALGORITHM` set).
-    pub const AUTO: Algorithms = Algorithms {
+    pub(crate) const AUTO: Algorithms = Algorithms {
         barrier: Barrier::Auto,
         bcast: Bcast::Auto,
         reduce: Reduce::Auto,
@@ -181,7 +181,7 @@ impl Algorithms {
     };
 
     /// The algorithms the graph prescribes (they override `SHMEM_*_ALGORITHM`).
-    pub fn pairwise(g: Graph) -> Algorithms {
+    pub(crate) fn pairwise(g: Graph) -> Algorithms {
         match g {
             Graph::RecursiveDoubling => Algorithms {
                 barrier: Barrier::RecursiveDoubling,
@@ -208,7 +208,7 @@ impl Algorithms {
 /// The ranks that signal rank `r` of a group of `n` in one collective of kind
 /// `op` (`root` matters to broadcasts only). Collect, alltoall and the tree
 /// strategies' reductions synchronise with the group's barrier.
-pub fn pairwise_peers(g: Graph, op: CollOp, n: usize, r: usize, root: usize) -> Vec<usize> {
+pub(crate) fn pairwise_peers(g: Graph, op: CollOp, n: usize, r: usize, root: usize) -> Vec<usize> {
     if n <= 1 {
         return vec![];
     }
@@ -267,7 +267,7 @@ impl From<CollectAlgorithm> for Collect {
 
 impl Algorithms {
     /// The choices of the `SHMEM_*_ALGORITHM` variables.
-    pub fn from_config(c: &Config) -> Algorithms {
+    pub(crate) fn from_config(c: &Config) -> Algorithms {
         Algorithms {
             barrier: c.barrier_algorithm.into(),
             bcast: c.bcast_algorithm.into(),

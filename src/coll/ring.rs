@@ -35,12 +35,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of a cell: one cache line.
-pub const CELL: usize = 64;
+pub(crate) const CELL: usize = 64;
 /// Payload bytes of a cell (after its header word).
-pub const PAYLOAD: usize = CELL - 8;
+pub(crate) const PAYLOAD: usize = CELL - 8;
 
 /// Cells a message of `len` bytes takes.
-pub const fn cells(len: usize) -> usize {
+pub(crate) const fn cells(len: usize) -> usize {
     len.div_ceil(PAYLOAD)
 }
 
@@ -52,49 +52,49 @@ pub const fn cells(len: usize) -> usize {
 /// a message of this call from one of a later call: a member runs ahead of
 /// another by at most the messages a ring holds (511), far fewer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tag(pub u64);
+pub(crate) struct Tag(pub u64);
 
 impl Tag {
     /// A message of `len` bytes, nothing more (an active set's pSync).
-    pub const fn len_only(len: usize) -> Tag {
+    pub(crate) const fn len_only(len: usize) -> Tag {
         Tag(len as u64)
     }
 
     /// A message of `len` bytes (`0 < len < 2^32`) of the team's one-round
     /// call `call`, a broadcast from `root` (`< 2^16 - 1`, as a team that
     /// uses its inbox has at most 512 members) or else an exchange.
-    pub fn new(len: usize, root: Option<usize>, call: u64) -> Tag {
+    pub(crate) fn new(len: usize, root: Option<usize>, call: u64) -> Tag {
         debug_assert!(len > 0 && (len as u64) < 1 << 32 && root.is_none_or(|r| r < 0xffff));
         let root = root.map_or(0, |r| r as u64 + 1);
         Tag(len as u64 | root << 32 | (call & 0xffff) << 48)
     }
 
     /// The message's length in bytes.
-    pub fn bytes(self) -> usize {
+    pub(crate) fn bytes(self) -> usize {
         (self.0 & 0xffff_ffff) as usize
     }
 
     /// The broadcast's root, if the message is a team broadcast's.
-    pub fn root(self) -> Option<usize> {
+    pub(crate) fn root(self) -> Option<usize> {
         ((self.0 >> 32) & 0xffff).checked_sub(1).map(|r| r as usize)
     }
 
     /// The team's count of one-round calls when it was sent (modulo 2^16).
-    pub fn call(self) -> u64 {
+    pub(crate) fn call(self) -> u64 {
         self.0 >> 48
     }
 }
 
 /// `lines` cells from `base`, in memory mapped by this process.
 #[derive(Clone, Copy)]
-pub struct Ring {
+pub(crate) struct Ring {
     base: *mut u8,
     lines: usize,
 }
 
 /// What a consumer found in a cell instead of its message.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Mismatch {
+pub(crate) struct Mismatch {
     /// The header found: the producer's message's tag.
     pub found: Tag,
 }
@@ -104,7 +104,7 @@ impl Ring {
     /// `base` is 64-aligned and `lines * CELL` bytes from it stay mapped and
     /// are used only as ring cells (by one producer and one consumer) for
     /// the life of the value.
-    pub unsafe fn new(base: *mut u8, lines: usize) -> Ring {
+    pub(crate) unsafe fn new(base: *mut u8, lines: usize) -> Ring {
         debug_assert!((base as usize).is_multiple_of(CELL) && lines > 0);
         Ring { base, lines }
     }
@@ -133,7 +133,7 @@ impl Ring {
     }
 
     /// Whether the producer may write cell `seq`.
-    pub fn free(&self, seq: u64) -> bool {
+    pub(crate) fn free(&self, seq: u64) -> bool {
         self.header(seq).load(Ordering::Acquire) == 0
     }
 
@@ -144,7 +144,7 @@ impl Ring {
 
     /// The tag of the message whose first cell is `seq`, if it holds one
     /// (a look, for the consumer, at what a producer sent without taking it).
-    pub fn peek(&self, seq: u64) -> Option<Tag> {
+    pub(crate) fn peek(&self, seq: u64) -> Option<Tag> {
         let h = self.header(seq).load(Ordering::Relaxed);
         (h != 0).then_some(Tag(h))
     }
@@ -155,7 +155,7 @@ impl Ring {
     /// order, so once that cell is free the chunk's earlier ones are too;
     /// the producer publishes them in order, so once it holds data the
     /// earlier ones do.
-    pub fn chunk_end(&self, start: u64, total: usize, done: usize) -> u64 {
+    pub(crate) fn chunk_end(&self, start: u64, total: usize, done: usize) -> u64 {
         start + total.min(done + self.lines) as u64 - 1
     }
 
@@ -163,7 +163,7 @@ impl Ring {
     /// cells taken, starting at cell count `start`) is all there, or the
     /// next cell holds a message with another tag (for [`pop`](Self::pop)
     /// to report).
-    pub fn arrived(&self, start: u64, tag: Tag, done: usize) -> bool {
+    pub(crate) fn arrived(&self, start: u64, tag: Tag, done: usize) -> bool {
         if self.ready(self.chunk_end(start, cells(tag.bytes()), done)) {
             return true;
         }
@@ -174,14 +174,14 @@ impl Ring {
     /// Asks for the lines of cells `first..=last` (at most `PREFETCH` of
     /// them) for writing, all at once: each side writes every line it
     /// touches, and the transfers of lines asked for together overlap.
-    pub fn prefetch(&self, first: u64, last: u64) {
+    pub(crate) fn prefetch(&self, first: u64, last: u64) {
         for seq in first..=last.min(first + PREFETCH as u64 - 1) {
             prefetch_write(self.cell(seq));
         }
     }
 
     /// [`prefetch`](Self::prefetch) of the producer's next chunk.
-    pub fn prefetch_push(&self, start: u64, total: usize, done: usize) {
+    pub(crate) fn prefetch_push(&self, start: u64, total: usize, done: usize) {
         self.prefetch(start + done as u64, self.chunk_end(start, total, done));
     }
 
@@ -190,7 +190,7 @@ impl Ring {
     /// for which the ring has room,
     /// whole chunks only, so that it does not write lines the consumer is
     /// reading. Returns the cells written.
-    pub fn push(&self, start: u64, msg: &[u8], done: usize, tag: Tag) -> usize {
+    pub(crate) fn push(&self, start: u64, msg: &[u8], done: usize, tag: Tag) -> usize {
         debug_assert_eq!(tag.bytes(), msg.len());
         let total = cells(msg.len());
         let mut i = done;
@@ -215,7 +215,7 @@ impl Ring {
     /// `done` on (the message starts at cell count `start`) that are there,
     /// freeing each cell. Returns the cells taken, or what it found in a cell
     /// that holds a message with another tag.
-    pub fn pop(&self, start: u64, dest: &mut [u8], done: usize, tag: Tag) -> Result<usize, Mismatch> {
+    pub(crate) fn pop(&self, start: u64, dest: &mut [u8], done: usize, tag: Tag) -> Result<usize, Mismatch> {
         debug_assert_eq!(tag.bytes(), dest.len());
         let (len, total) = (dest.len(), cells(dest.len()));
         let mut i = done;
@@ -306,19 +306,19 @@ unsafe fn clear(dst: *mut u8, len: usize) {
 /// This PE's cell counts for the rings of one pSync (by its symmetric
 /// offset): to each world PE as a root, and from each as a receiver.
 #[derive(Debug)]
-pub struct Cursors {
+pub(crate) struct Cursors {
     to: Box<[AtomicU64]>,
     from: Box<[AtomicU64]>,
 }
 
 impl Cursors {
     /// Cells sent so far to world PE `pe` through this pSync.
-    pub fn to(&self, pe: usize) -> &AtomicU64 {
+    pub(crate) fn to(&self, pe: usize) -> &AtomicU64 {
         &self.to[pe]
     }
 
     /// Cells received so far from world PE `pe` through this pSync.
-    pub fn from(&self, pe: usize) -> &AtomicU64 {
+    pub(crate) fn from(&self, pe: usize) -> &AtomicU64 {
         &self.from[pe]
     }
 }
@@ -338,7 +338,7 @@ thread_local! {
 /// The cursors of the pSync at symmetric offset `psync` in a job of `npes`.
 /// Only the caller's thread uses a pSync's counts during a call (a pSync is
 /// not used by two calls at once), so relaxed accesses suffice.
-pub fn cursors(psync: usize, npes: usize) -> &'static Cursors {
+pub(crate) fn cursors(psync: usize, npes: usize) -> &'static Cursors {
     RECENT.with(|recent| {
         let last = recent.get();
         if let Some((_, c)) = last.iter().flatten().find(|(k, _)| *k == psync) {

@@ -7,7 +7,7 @@
 //! pairwise strategies' memory footprint.
 
 /// Largest power of two not above `n` (`n >= 1`).
-pub fn pow2_floor(n: usize) -> usize {
+pub(crate) fn pow2_floor(n: usize) -> usize {
     debug_assert!(n >= 1);
     1 << (usize::BITS - 1 - n.leading_zeros())
 }
@@ -18,13 +18,13 @@ pub fn pow2_floor(n: usize) -> usize {
 /// and after. The partners of a rank are the same for every collective and
 /// every root, and for every group size with the same `p`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cube {
+pub(crate) struct Cube {
     pub p: usize,
     pub extras: usize,
 }
 
 impl Cube {
-    pub fn new(n: usize) -> Cube {
+    pub(crate) fn new(n: usize) -> Cube {
         let p = pow2_floor(n.max(1));
         Cube {
             p,
@@ -33,12 +33,12 @@ impl Cube {
     }
 
     /// Exchange rounds among the first `p` ranks.
-    pub fn rounds(&self) -> usize {
+    pub(crate) fn rounds(&self) -> usize {
         self.p.trailing_zeros() as usize
     }
 
     /// The rank `r` folds onto (`r >= p`) or that folds onto `r` (`r < extras`).
-    pub fn fold(&self, r: usize) -> Option<usize> {
+    pub(crate) fn fold(&self, r: usize) -> Option<usize> {
         if r >= self.p {
             Some(r - self.p)
         } else if r < self.extras {
@@ -49,7 +49,7 @@ impl Cube {
     }
 
     /// Every rank that exchanges signals with `r` in a barrier or a reduction.
-    pub fn peers(&self, r: usize) -> Vec<usize> {
+    pub(crate) fn peers(&self, r: usize) -> Vec<usize> {
         let mut v: Vec<usize> = self.fold(r).into_iter().collect();
         if r < self.p {
             v.extend((0..self.rounds()).map(|k| r ^ (1 << k)));
@@ -61,7 +61,7 @@ impl Cube {
 /// How data flows through one rank in a tree broadcast: the rank it copies
 /// from (none at the root) and the ranks that copy from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Flow {
+pub(crate) struct Flow {
     pub from: Option<usize>,
     pub to: Vec<usize>,
 }
@@ -69,7 +69,7 @@ pub struct Flow {
 impl Flow {
     /// Every rank that signals this one in the broadcast (its source says
     /// "ready", its receivers say "done").
-    pub fn peers(&self) -> Vec<usize> {
+    pub(crate) fn peers(&self) -> Vec<usize> {
         self.from.iter().copied().chain(self.to.iter().copied()).collect()
     }
 }
@@ -79,7 +79,7 @@ impl Flow {
 /// parent `v` without its highest bit) covers the first `p` ranks; each rank
 /// `r < extras` passes it on to `r + p`. Every edge is a [`Cube`] edge, so the
 /// root does not change who talks to whom.
-pub fn cube_bcast(n: usize, r: usize, root: usize) -> Flow {
+pub(crate) fn cube_bcast(n: usize, r: usize, root: usize) -> Flow {
     let cube = Cube::new(n);
     let p = cube.p;
     let top = if root >= p { root - p } else { root };
@@ -122,7 +122,7 @@ fn heap_children(v: usize, n: usize) -> impl Iterator<Item = usize> {
 }
 
 /// The binary tree rooted at rank 0 (heap order): parent and children.
-pub fn binary_tree(n: usize, r: usize) -> Flow {
+pub(crate) fn binary_tree(n: usize, r: usize) -> Flow {
     Flow {
         from: (r > 0).then(|| (r - 1) / 2),
         to: heap_children(r, n).collect(),
@@ -131,7 +131,7 @@ pub fn binary_tree(n: usize, r: usize) -> Flow {
 
 /// Broadcast over a balanced binary tree re-rooted at the root: the heap on
 /// relative ranks `(r - root) mod n`. Its edges change with the root.
-pub fn rooted_tree_bcast(n: usize, r: usize, root: usize) -> Flow {
+pub(crate) fn rooted_tree_bcast(n: usize, r: usize, root: usize) -> Flow {
     let v = (r + n - root) % n;
     let abs = |x: usize| (x + root) % n;
     Flow {
@@ -153,7 +153,7 @@ fn in_subtree(mut x: usize, c: usize) -> bool {
 /// and down every other branch. The edges never change (at most three
 /// partners per rank); paths from a root deep in the tree are up to twice as
 /// long.
-pub fn fixed_tree_bcast(n: usize, r: usize, root: usize) -> Flow {
+pub(crate) fn fixed_tree_bcast(n: usize, r: usize, root: usize) -> Flow {
     let tree = binary_tree(n, r);
     let mut neighbours: Vec<usize> = tree.to.clone();
     neighbours.extend(tree.from);

@@ -8,17 +8,18 @@
 //! `SMA_<NAME>` alias where the spec defines one. A malformed value is an error at
 //! `shmem_init`, never silently replaced by the default.
 
-pub mod names;
+pub(crate) mod names;
 mod read;
 
-pub use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, Graph, ReduceAlgorithm, STRATEGIES, Strategy};
-pub use read::Reader;
+pub(crate) use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ReduceAlgorithm};
+pub use names::{Graph, STRATEGIES, Strategy};
+pub(crate) use read::Reader;
 use read::Show;
 use std::fmt;
 
 /// How a variable's value is interpreted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Presence switches it on, whatever the value.
     Flag,
     /// `0` (off) or `1` (on); unset, the default the help text gives.
@@ -40,7 +41,7 @@ pub enum Kind {
 /// What a variable is about: `SHMEM_INFO` and `docs/env.md` print the
 /// variables by group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Group {
+pub(crate) enum Group {
     Memory,
     Checks,
     Waits,
@@ -52,7 +53,7 @@ pub enum Group {
 
 impl Group {
     /// In the order printed.
-    pub const ALL: [Group; 7] = [
+    pub(crate) const ALL: [Group; 7] = [
         Group::Memory,
         Group::Checks,
         Group::Waits,
@@ -63,7 +64,7 @@ impl Group {
     ];
 
     /// The group's heading.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Group::Memory => "Memory",
             Group::Checks => "Checks, debugging and information",
@@ -77,7 +78,7 @@ impl Group {
 }
 
 /// One row of the table.
-pub struct Var {
+pub(crate) struct Var {
     /// The variable's name (`SHMEM_...` or `RSHMEM_...`).
     pub name: &'static str,
     /// Whether the deprecated `SMA_` spelling is honoured too.
@@ -94,7 +95,7 @@ pub struct Var {
 
 impl Var {
     /// The `SMA_` alias, if the row has one.
-    pub fn sma_name(&self) -> Option<String> {
+    pub(crate) fn sma_name(&self) -> Option<String> {
         self.sma_alias
             .then(|| self.name.strip_prefix("SHMEM_").map(|n| format!("SMA_{n}")))
             .flatten()
@@ -120,7 +121,7 @@ macro_rules! config_table {
         },
     )*) => {
         /// Every variable the library reads, in the order read.
-        pub const VARS: &[Var] = &[$(
+        pub(crate) const VARS: &[Var] = &[$(
             Var {
                 name: $name,
                 sma_alias: $sma,
@@ -136,7 +137,7 @@ macro_rules! config_table {
         /// row of the table (its help text says what it does), and what the
         /// rules between rows derive.
         #[derive(Clone, Debug)]
-        pub struct Config {
+        pub(crate) struct Config {
             $(
                 #[doc = $help]
                 pub $field: $ty,
@@ -463,7 +464,7 @@ config_table! {
 
 /// The variables the tools read (not the library): listed here so that
 /// `docs/env.md` has them all.
-pub const TOOL_VARS: &[Var] = &[
+pub(crate) const TOOL_VARS: &[Var] = &[
     Var {
         name: "RSHMEM_CC",
         sma_alias: false,
@@ -522,7 +523,7 @@ pub const TOOL_VARS: &[Var] = &[
 
 /// A configuration error: the variable, the value and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
+pub(crate) struct ConfigError {
     pub var: String,
     pub value: String,
     pub why: String,
@@ -540,7 +541,7 @@ impl fmt::Display for ConfigError {
 
 /// Where a setting came from: the variable it was read from and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setting {
+pub(crate) struct Setting {
     pub var: String,
     pub text: String,
 }
@@ -548,27 +549,27 @@ pub struct Setting {
 /// Most sync arrays a team's pool may hold (`SHMEM_PSYNC_POOL`, `_MAX`): far
 /// more than any program needs, small enough that a region's size cannot
 /// overflow.
-pub const MAX_POOL: usize = 1 << 16;
+pub(crate) const MAX_POOL: usize = 1 << 16;
 
 /// Most polls `SHMEM_WAIT_SPIN` may ask for (seconds of spinning): the wait
 /// counts spins and yields together in 32 bits.
-pub const MAX_WAIT_SPIN: u32 = 1 << 30;
+pub(crate) const MAX_WAIT_SPIN: u32 = 1 << 30;
 
 /// Most events `SHMEM_TRACE_BUFFER` may ask for (8 GiB of records per PE);
 /// the trace layer has the same bound.
-pub const MAX_TRACE_BUFFER: usize = 1 << 28;
+pub(crate) const MAX_TRACE_BUFFER: usize = 1 << 28;
 
 /// Largest `SHMEM_PEER_TABLES` (the most PEs `oshrun` starts).
-pub const MAX_PEER_TABLES: u64 = 1 << 20;
+pub(crate) const MAX_PEER_TABLES: u64 = 1 << 20;
 
 impl Config {
     /// Reads the process environment.
-    pub fn from_env() -> Result<Config, ConfigError> {
+    pub(crate) fn from_env() -> Result<Config, ConfigError> {
         Config::from_lookup(|k| std::env::var(k).ok())
     }
 
     /// Reads through `get`, so tests can supply their own environment.
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
         let r = Reader::new(&get);
         let mut c = Config::read_rows(&r)?;
         c.cross_rules(&r)?;
@@ -607,7 +608,7 @@ impl Config {
 
     /// The `SHMEM_INFO` text: every variable by group, its default, help and
     /// value in effect (and the name it was read under, when another).
-    pub fn info_text(&self) -> String {
+    pub(crate) fn info_text(&self) -> String {
         let mut s = String::from("rshmem environment variables (SHMEM_INFO):\n");
         for g in Group::ALL {
             let mut rows = VARS.iter().filter(|v| v.group == g).peekable();
@@ -639,7 +640,7 @@ impl Config {
 
 /// `docs/env.md`: the variables as Markdown tables by group (written by
 /// `cargo xtask gen-header`, checked by `tests/header_fresh.rs`).
-pub fn env_markdown() -> String {
+pub(crate) fn env_markdown() -> String {
     let mut s = String::from(
         "# Environment variables\n\nGenerated from the table in `src/config/mod.rs`; do not edit. Each variable is read as \
          its name, then under its other names where listed: the deprecated `SMA_<NAME>` (the `SHMEM_` \
@@ -725,7 +726,7 @@ fn other_names(v: &Var) -> Vec<String> {
 /// The granule sizes are rounded up to when memory is laid out (a segment's
 /// parts start at multiples of it, `heap::SEGMENT_ALIGN`, checked equal in
 /// `runtime`): every size must survive that rounding.
-pub const SIZE_ALIGN: usize = 2 << 20;
+pub(crate) const SIZE_ALIGN: usize = 2 << 20;
 
 /// Parses a size and checks it: at least `min`, and still representable
 /// once rounded up to a multiple of `align` (a power of two).
@@ -759,7 +760,7 @@ fn parse_count(text: &str, max: u64) -> Result<u64, String> {
 /// non-negative decimal number, optionally with a fraction, followed by at most
 /// one of k/K (2^10), m/M (2^20), g/G (2^30) or t/T (2^40). The result is rounded
 /// up to a whole byte ("3.1M" is 3250586).
-pub fn parse_size(s: &str) -> Result<usize, String> {
+pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
     const TOO_LARGE: &str = "too large: a size is at most 2^64 - 1 bytes";
     let t = s.trim();
     if t.is_empty() {
@@ -817,7 +818,7 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
 
 /// Longest `SHMEM_NETWORK_TIMEOUT`: a day (the kernel counts it in
 /// milliseconds in 32 bits).
-pub const NETWORK_TIMEOUT_MAX: f64 = 86400.0;
+pub(crate) const NETWORK_TIMEOUT_MAX: f64 = 86400.0;
 
 /// `SHMEM_NETWORK_TIMEOUT`: 0 (no bound), or 1 to a day: the kernel's
 /// keepalive probes that measure it go at most once a second.
@@ -830,7 +831,7 @@ fn parse_network_timeout(s: &str) -> Result<f64, String> {
 }
 
 /// A number of seconds, 0 or more (fractions allowed).
-pub fn parse_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err("expected a non-negative number of seconds".into()),
@@ -838,7 +839,7 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 /// Formats a byte count for people ("512 MiB", "1.5 GiB").
-pub fn human_bytes(n: u128) -> String {
+pub(crate) fn human_bytes(n: u128) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut v = n as f64;
     let mut u = 0;

@@ -81,10 +81,14 @@ macro_rules! named_choice {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        // `Strategy` and its names are public (`psync` re-exports them for
+        // the simulator's users); the algorithms are the crate's.
+        #[allow(unreachable_pub)]
         pub enum $name {
             $($(#[$vm])* $v),+
         }
 
+        #[allow(unreachable_pub)]
         impl $name {
             /// Every choice, in the order of the documentation (the names
             /// are `NAMES`; this list is for the round-trip test).

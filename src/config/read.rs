@@ -9,7 +9,7 @@ use super::{
 
 /// The environment as the rows see it: every variable under each of its
 /// names, and the settings found so far (for `SHMEM_INFO`'s "from").
-pub struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     get: &'a dyn Fn(&str) -> Option<String>,
     /// The variables that were set: the row's name and where it came from.
     pub(super) set: std::cell::RefCell<Vec<(&'static str, Setting)>>,
@@ -25,7 +25,7 @@ impl<'a> Reader<'a> {
 
     /// The value of `v` under its name, else its `SMA_` alias: the name it
     /// was found under (the row's name if none) and the text.
-    pub fn raw(&self, v: &Var) -> (String, Option<String>) {
+    pub(crate) fn raw(&self, v: &Var) -> (String, Option<String>) {
         let found = std::iter::once(v.name.to_string())
             .chain(v.sma_name())
             .find_map(|n| (self.get)(&n).map(|t| (n, t)));
@@ -52,7 +52,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Where `v` was set, if it was.
-    pub fn setting(&self, v: &Var) -> Option<Setting> {
+    pub(crate) fn setting(&self, v: &Var) -> Option<Setting> {
         self.set
             .borrow()
             .iter()
@@ -61,7 +61,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The error for `text` of variable `var`.
-    pub fn err(&self, var: String, text: &str, why: String) -> ConfigError {
+    pub(crate) fn err(&self, var: String, text: &str, why: String) -> ConfigError {
         ConfigError {
             var,
             value: text.to_string(),
@@ -70,12 +70,12 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Kind::Flag`]: on when set, whatever the value.
-    pub fn flag(&self, v: &Var) -> Result<bool, ConfigError> {
+    pub(crate) fn flag(&self, v: &Var) -> Result<bool, ConfigError> {
         Ok(self.raw(v).1.is_some())
     }
 
     /// [`Kind::Switch`]: `0` or `1`; unset, on when `SHMEM_DEBUG` is set.
-    pub fn switch(&self, v: &Var) -> Result<bool, ConfigError> {
+    pub(crate) fn switch(&self, v: &Var) -> Result<bool, ConfigError> {
         let (n, t) = self.raw(v);
         match t.as_deref().map(str::trim) {
             None => Ok(["SHMEM_DEBUG", "SMA_DEBUG"].iter().any(|d| (self.get)(d).is_some())),
@@ -86,7 +86,7 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Kind::Switch`] that `SHMEM_DEBUG` leaves alone: unset, off.
-    pub fn zero_one(&self, v: &Var) -> Result<bool, ConfigError> {
+    pub(crate) fn zero_one(&self, v: &Var) -> Result<bool, ConfigError> {
         let (n, t) = self.raw(v);
         match t.as_deref().map(str::trim) {
             None | Some("0") => Ok(false),
@@ -99,7 +99,7 @@ impl<'a> Reader<'a> {
     /// rounded up to a multiple of `align`. Read under every name of the
     /// variable (its `SMA_` alias, other implementations' names), which must
     /// agree.
-    pub fn size(&self, v: &Var, min: usize, align: usize) -> Result<usize, ConfigError> {
+    pub(crate) fn size(&self, v: &Var, min: usize, align: usize) -> Result<usize, ConfigError> {
         let (n, t) = self.raw(v);
         let mut set: Vec<Setting> = t.map(|text| Setting { var: n, text }).into_iter().collect();
         set.extend(v.also.iter().filter_map(|&other| {
@@ -133,7 +133,7 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Kind::Count`] from `min` to `max`; the default when unset.
-    pub fn count(&self, v: &Var, min: usize, max: usize) -> Result<usize, ConfigError> {
+    pub(crate) fn count(&self, v: &Var, min: usize, max: usize) -> Result<usize, ConfigError> {
         let (n, t) = self.raw(v);
         let text = t.unwrap_or_else(|| v.default.to_string());
         let c = parse_count(&text, max as u64).map_err(|why| self.err(n.clone(), &text, why))? as usize;
@@ -144,7 +144,7 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Kind::Count`] whose default is `auto` (None), at most `max`.
-    pub fn count_or_auto(&self, v: &Var, max: u64) -> Result<Option<u64>, ConfigError> {
+    pub(crate) fn count_or_auto(&self, v: &Var, max: u64) -> Result<Option<u64>, ConfigError> {
         let (n, t) = self.raw(v);
         match t {
             Some(s) if s.trim() == "auto" => Ok(None),
@@ -156,7 +156,7 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Kind::Seconds`], checked by `parse`; the default when unset.
-    pub fn seconds(&self, v: &Var, parse: fn(&str) -> Result<f64, String>) -> Result<f64, ConfigError> {
+    pub(crate) fn seconds(&self, v: &Var, parse: fn(&str) -> Result<f64, String>) -> Result<f64, ConfigError> {
         let (n, t) = self.raw(v);
         match t {
             Some(s) => parse(&s).map_err(|why| self.err(n, &s, why)),
@@ -166,7 +166,7 @@ impl<'a> Reader<'a> {
 
     /// [`Kind::Choice`], parsed by `parse` (which accepts exactly the row's
     /// list, see `names`).
-    pub fn choice<T>(&self, v: &Var, parse: fn(&str) -> Option<T>) -> Result<T, ConfigError> {
+    pub(crate) fn choice<T>(&self, v: &Var, parse: fn(&str) -> Option<T>) -> Result<T, ConfigError> {
         let Kind::Choice(names) = v.kind else {
             unreachable!("{} is a choice", v.name)
         };
@@ -178,13 +178,13 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Kind::Path`]: empty is the same as unset.
-    pub fn path(&self, v: &Var) -> Result<Option<String>, ConfigError> {
+    pub(crate) fn path(&self, v: &Var) -> Result<Option<String>, ConfigError> {
         Ok(self.raw(v).1.filter(|f| !f.is_empty()))
     }
 }
 
 /// A value as `SHMEM_INFO` prints it.
-pub trait Show {
+pub(super) trait Show {
     fn show(&self) -> String;
 }
 

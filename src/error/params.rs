@@ -11,7 +11,7 @@ include!(concat!(env!("OUT_DIR"), "/params.rs"));
 
 /// 1-based position of parameter `name` in `routine`'s prototype (of the
 /// parameter before the dot for a structure's field, `space_config.memkind`).
-pub fn position(routine: &str, name: &str) -> Option<usize> {
+pub(crate) fn position(routine: &str, name: &str) -> Option<usize> {
     let param = name.split('.').next().unwrap_or(name);
     let i = PARAMS.binary_search_by(|(r, _)| (*r).cmp(routine)).ok()?;
     PARAMS[i].1.iter().position(|p| *p == param).map(|i| i + 1)
@@ -20,7 +20,7 @@ pub fn position(routine: &str, name: &str) -> Option<usize> {
 /// `argument #N 'name'`, as messages name an argument (without the number
 /// for a name the prototype does not have, which would be a library bug
 /// better shown than hidden).
-pub fn label(routine: &str, name: &str) -> String {
+pub(crate) fn label(routine: &str, name: &str) -> String {
     match position(routine, name) {
         Some(n) => format!("argument #{n} '{name}'"),
         None => {

@@ -56,24 +56,24 @@ fn apply_nbi<T: AtomicWord>(
     unsafe { rt.transport.atomic_nbi(t.pe, off, op, fetch) }
 }
 
-pub fn fetch<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
+pub(crate) fn fetch<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
     apply(routine, ctx, ("source", source), pe, AmoOp::Fetch)
 }
 
-pub fn set<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+pub(crate) fn set<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::Set(value));
 }
 
-pub fn swap<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+pub(crate) fn swap<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::Swap(value))
 }
 
 /// The pre-1.0 `long shmem_swap(long *target, long value, int pe)`.
-pub fn swap_default<T: AtomicWord>(routine: &'static str, dest: *mut T, value: T, pe: c_int) -> T {
+pub(crate) fn swap_default<T: AtomicWord>(routine: &'static str, dest: *mut T, value: T, pe: c_int) -> T {
     swap(routine, CtxHandle::DEFAULT, dest, value, pe)
 }
 
-pub fn compare_swap<T: AtomicInt>(
+pub(crate) fn compare_swap<T: AtomicInt>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -84,51 +84,57 @@ pub fn compare_swap<T: AtomicInt>(
     apply(routine, ctx, ("dest", dest), pe, AmoOp::CompareSwap(cond, value))
 }
 
-pub fn fetch_inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) -> T {
+pub(crate) fn fetch_inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) -> T {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::Add(T::ONE))
 }
 
-pub fn inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) {
+pub(crate) fn inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) {
     fetch_inc(routine, ctx, dest, pe);
 }
 
-pub fn fetch_add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+pub(crate) fn fetch_add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::Add(value))
 }
 
-pub fn add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+pub(crate) fn add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     fetch_add(routine, ctx, dest, value, pe);
 }
 
-pub fn fetch_and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+pub(crate) fn fetch_and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::And(value))
 }
 
-pub fn and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+pub(crate) fn and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     fetch_and(routine, ctx, dest, value, pe);
 }
 
-pub fn fetch_or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+pub(crate) fn fetch_or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::Or(value))
 }
 
-pub fn or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+pub(crate) fn or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     fetch_or(routine, ctx, dest, value, pe);
 }
 
-pub fn fetch_xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
+pub(crate) fn fetch_xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
     apply(routine, ctx, ("dest", dest), pe, AmoOp::Xor(value))
 }
 
-pub fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+pub(crate) fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     fetch_xor(routine, ctx, dest, value, pe);
 }
 
-pub fn fetch_nbi<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, source: *const T, pe: c_int) {
+pub(crate) fn fetch_nbi<T: AtomicWord>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    fetch: *mut T,
+    source: *const T,
+    pe: c_int,
+) {
     apply_nbi(routine, ctx, fetch, ("source", source), pe, AmoOp::Fetch)
 }
 
-pub fn compare_swap_nbi<T: AtomicInt>(
+pub(crate) fn compare_swap_nbi<T: AtomicInt>(
     routine: &'static str,
     ctx: CtxHandle,
     fetch: *mut T,
@@ -140,7 +146,7 @@ pub fn compare_swap_nbi<T: AtomicInt>(
     apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::CompareSwap(cond, value))
 }
 
-pub fn swap_nbi<T: AtomicWord>(
+pub(crate) fn swap_nbi<T: AtomicWord>(
     routine: &'static str,
     ctx: CtxHandle,
     fetch: *mut T,
@@ -151,14 +157,20 @@ pub fn swap_nbi<T: AtomicWord>(
     apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::Swap(value))
 }
 
-pub fn fetch_inc_nbi<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, fetch: *mut T, dest: *mut T, pe: c_int) {
+pub(crate) fn fetch_inc_nbi<T: AtomicInt>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    fetch: *mut T,
+    dest: *mut T,
+    pe: c_int,
+) {
     apply_nbi(routine, ctx, fetch, ("dest", dest), pe, AmoOp::Add(T::ONE))
 }
 
 /// The fetching `_nbi` forms that take a value: add, and, or, xor.
 macro_rules! fetch_value_nbi {
     ($($name:ident => $op:ident),*) => {$(
-        pub fn $name<T: AtomicInt>(
+        pub(crate) fn $name<T: AtomicInt>(
             routine: &'static str,
             ctx: CtxHandle,
             fetch: *mut T,

@@ -75,7 +75,7 @@ fn program_symbols() -> Option<&'static (Symbols, usize)> {
 /// Fails unless the `len` bytes at `addr` (argument `name`) stay inside the
 /// object that contains `addr`, when the library knows it; `count` is the
 /// argument that sets the length, and its value, for the message.
-pub fn within(
+pub(crate) fn within(
     rt: &Runtime,
     routine: &'static str,
     name: &'static str,

@@ -13,18 +13,18 @@ use crate::team::Team;
 use crate::types::Cmp;
 use core::ffi::c_int;
 
-pub use crate::error::params::label;
+pub(crate) use crate::error::params::label;
 
 /// The argument `pe`, a world PE number.
 #[inline]
-pub fn pe(rt: &Runtime, routine: &'static str, pe: c_int) -> usize {
+pub(crate) fn pe(rt: &Runtime, routine: &'static str, pe: c_int) -> usize {
     pe_in(rt, routine, "pe", pe)
 }
 
 /// A world PE number given by argument `name` (or read from the array
 /// argument `name`, `target_pes`).
 #[inline]
-pub fn pe_in(rt: &Runtime, routine: &'static str, name: &'static str, pe: c_int) -> usize {
+pub(crate) fn pe_in(rt: &Runtime, routine: &'static str, name: &'static str, pe: c_int) -> usize {
     if pe >= 0 && (pe as usize) < rt.npes {
         return pe as usize;
     }
@@ -46,7 +46,7 @@ fn bad_pe(routine: &'static str, name: &'static str, pe: c_int, npes: usize) -> 
 /// Offset of the `len` bytes at `addr`, which must be symmetric (a local
 /// object the caller waits on or passes to a collective's own checks).
 #[inline]
-pub fn sym(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, len: usize) -> SymOffset {
+pub(crate) fn sym(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, len: usize) -> SymOffset {
     match rt.segs.offset_of(addr, len) {
         Some(off) => off,
         None => match rt.spaces.resolve(rt, addr, len) {
@@ -59,7 +59,7 @@ pub fn sym(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize,
 /// Where a remote access goes: the world PE, and the space the context was
 /// created from (0: a context that may access any symmetric memory).
 #[derive(Clone, Copy, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     pub pe: usize,
     pub space: usize,
 }
@@ -67,7 +67,7 @@ pub struct Target {
 /// Offset of the `len` bytes at `addr`, which must be symmetric memory of
 /// the target PE (and of the context's space, for a space's context).
 #[inline]
-pub fn remote(
+pub(crate) fn remote(
     rt: &Runtime,
     routine: &'static str,
     name: &'static str,
@@ -128,7 +128,7 @@ fn remote_in_space(
 
 /// Offset of the `len` bytes at `addr`, which must be symmetric on every
 /// member of `g` (the buffers of a collective).
-pub fn sym_group(
+pub(crate) fn sym_group(
     rt: &Runtime,
     routine: &'static str,
     name: &'static str,
@@ -168,7 +168,7 @@ fn not_symmetric(routine: &'static str, name: &'static str, addr: usize, len: us
 /// `nelems` (argument `name`) elements of `size` bytes, or a fatal error if
 /// that overflows.
 #[inline]
-pub fn bytes(routine: &'static str, name: &'static str, nelems: usize, size: usize) -> usize {
+pub(crate) fn bytes(routine: &'static str, name: &'static str, nelems: usize, size: usize) -> usize {
     nelems
         .checked_mul(size)
         .unwrap_or_else(|| too_large(routine, name, nelems))
@@ -176,7 +176,7 @@ pub fn bytes(routine: &'static str, name: &'static str, nelems: usize, size: usi
 
 /// Argument `name` (an element count) makes the transfer overflow.
 #[cold]
-pub fn too_large(routine: &'static str, name: &'static str, value: usize) -> ! {
+pub(crate) fn too_large(routine: &'static str, name: &'static str, value: usize) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::InvalidArgument {
@@ -188,7 +188,7 @@ pub fn too_large(routine: &'static str, name: &'static str, value: usize) -> ! {
 }
 
 #[inline]
-pub fn ctx(rt: &Runtime, routine: &'static str, ctx: CtxHandle) {
+pub(crate) fn ctx(rt: &Runtime, routine: &'static str, ctx: CtxHandle) {
     if !ctx.is_valid(&rt.contexts) {
         bad_ctx(routine, ctx)
     }
@@ -206,7 +206,7 @@ fn bad_ctx(routine: &'static str, ctx: CtxHandle) -> ! {
 }
 
 #[inline]
-pub fn cmp(routine: &'static str, cmp: c_int) -> Cmp {
+pub(crate) fn cmp(routine: &'static str, cmp: c_int) -> Cmp {
     Cmp::from_c(cmp).unwrap_or_else(|| {
         fatal(&Error::new(
             routine,
@@ -222,7 +222,7 @@ pub fn cmp(routine: &'static str, cmp: c_int) -> Cmp {
 /// Offset of one `T` at `addr`, which must be symmetric and aligned (a word
 /// that is loaded, stored or updated atomically).
 #[inline]
-pub fn word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize) -> SymOffset {
+pub(crate) fn word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize) -> SymOffset {
     let off = sym(rt, routine, name, addr, std::mem::size_of::<T>());
     aligned::<T>(routine, name, addr);
     off
@@ -230,7 +230,13 @@ pub fn word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: us
 
 /// [`word`] on the target of a remote access.
 #[inline(always)]
-pub fn remote_word<T>(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, t: Target) -> SymOffset {
+pub(crate) fn remote_word<T>(
+    rt: &Runtime,
+    routine: &'static str,
+    name: &'static str,
+    addr: usize,
+    t: Target,
+) -> SymOffset {
     let off = remote(rt, routine, name, addr, std::mem::size_of::<T>(), t);
     aligned::<T>(routine, name, addr);
     off
@@ -238,7 +244,7 @@ pub fn remote_word<T>(rt: &Runtime, routine: &'static str, name: &'static str, a
 
 /// Fails unless `addr` is aligned for a `T` (atomic accesses need it).
 #[inline]
-pub fn aligned<T>(routine: &'static str, name: &'static str, addr: usize) {
+pub(crate) fn aligned<T>(routine: &'static str, name: &'static str, addr: usize) {
     if !addr.is_multiple_of(std::mem::align_of::<T>()) {
         fatal(&Error::new(
             routine,
@@ -253,7 +259,7 @@ pub fn aligned<T>(routine: &'static str, name: &'static str, addr: usize) {
 
 /// The caller's array of `n` elements at `ptr` (non-null when `n > 0`).
 #[inline]
-pub fn array<'a, T>(routine: &'static str, name: &'static str, ptr: *const T, n: usize) -> &'a [T] {
+pub(crate) fn array<'a, T>(routine: &'static str, name: &'static str, ptr: *const T, n: usize) -> &'a [T] {
     if n == 0 {
         return &[];
     }
@@ -275,7 +281,7 @@ pub fn array<'a, T>(routine: &'static str, name: &'static str, ptr: *const T, n:
 /// symmetric or not, but not NULL when there is something to move (`nonempty`;
 /// NULL with nothing to move is legal, as the specification allows).
 #[inline]
-pub fn local<T>(routine: &'static str, name: &'static str, ptr: *const T, nonempty: bool) {
+pub(crate) fn local<T>(routine: &'static str, name: &'static str, ptr: *const T, nonempty: bool) {
     if nonempty && ptr.is_null() {
         null_pointer(routine, name)
     }
@@ -283,7 +289,7 @@ pub fn local<T>(routine: &'static str, name: &'static str, ptr: *const T, nonemp
 
 /// A NULL where the routine needs a buffer.
 #[cold]
-pub fn null_pointer(routine: &'static str, name: &'static str) -> ! {
+pub(crate) fn null_pointer(routine: &'static str, name: &'static str) -> ! {
     fatal(&Error::new(
         routine,
         ErrorKind::InvalidArgument {
@@ -297,7 +303,7 @@ pub fn null_pointer(routine: &'static str, name: &'static str) -> ! {
 /// The live team the handle argument `name` names, or a fatal "not a valid
 /// team" error.
 #[inline]
-pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> TeamArg {
+pub(crate) fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> TeamArg {
     let teams = &crate::runtime::get(routine).teams;
     if let Some(t) = teams.predefined(h.raw()) {
         return TeamArg::Predefined(t);
@@ -311,7 +317,7 @@ pub fn team(routine: &'static str, name: &'static str, h: TeamHandle) -> TeamArg
 /// A team argument, checked: a predefined team (borrowed for the life of
 /// the process, see `Teams::predefined`) or a created one (counted, so that
 /// it outlives a concurrent destroy).
-pub enum TeamArg {
+pub(crate) enum TeamArg {
     Predefined(&'static crate::team::Team),
     Created(std::sync::Arc<crate::team::Team>),
 }
@@ -332,7 +338,7 @@ impl std::ops::Deref for TeamArg {
 /// context's team otherwise, and the space the context was created from, if
 /// any.
 #[inline]
-pub fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
+pub(crate) fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
     if ctx == CtxHandle::DEFAULT {
         return Target {
             pe: pe(rt, routine, pe_arg),
@@ -379,7 +385,7 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_ar
 /// disagreement ends the job. Off, this is one predictable branch and the
 /// record is never made.
 #[inline(always)]
-pub fn agree(rt: &Runtime, routine: &'static str, (t, h): (&Team, TeamHandle), record: impl FnOnce() -> Record) {
+pub(crate) fn agree(rt: &Runtime, routine: &'static str, (t, h): (&Team, TeamHandle), record: impl FnOnce() -> Record) {
     if rt.config.check_collectives {
         let name = || team_name(t, h);
         crate::coll::check::agree(rt, routine, t.coll(), &name, record());
@@ -389,7 +395,7 @@ pub fn agree(rt: &Runtime, routine: &'static str, (t, h): (&Team, TeamHandle), r
 /// [`agree`] on the world team, for the routines collective over all PEs
 /// (the world barriers, the symmetric heap).
 #[inline(always)]
-pub fn agree_world(rt: &Runtime, routine: &'static str, record: impl FnOnce() -> Record) {
+pub(crate) fn agree_world(rt: &Runtime, routine: &'static str, record: impl FnOnce() -> Record) {
     if rt.config.check_collectives
         && let Some(world) = rt.teams.predefined(crate::team::WORLD)
     {
@@ -399,7 +405,7 @@ pub fn agree_world(rt: &Runtime, routine: &'static str, record: impl FnOnce() ->
 
 /// A team as messages name it: a predefined team by its C name, another by
 /// its handle and its members.
-pub fn team_name(t: &Team, h: TeamHandle) -> String {
+pub(crate) fn team_name(t: &Team, h: TeamHandle) -> String {
     match t.predefined {
         Some(name) => name.to_string(),
         None => format!(

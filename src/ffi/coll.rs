@@ -235,7 +235,7 @@ fn root_in(routine: &'static str, root: c_int, size: usize) -> usize {
 
 // ---- Team-based routines -------------------------------------------------
 
-pub fn broadcast<T: ShmemType>(
+pub(crate) fn broadcast<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -262,7 +262,7 @@ pub fn broadcast<T: ShmemType>(
     0
 }
 
-pub fn collect<T: ShmemType>(
+pub(crate) fn collect<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -283,7 +283,7 @@ pub fn collect<T: ShmemType>(
     0
 }
 
-pub fn fcollect<T: ShmemType>(
+pub(crate) fn fcollect<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -305,7 +305,7 @@ pub fn fcollect<T: ShmemType>(
     0
 }
 
-pub fn alltoall<T: ShmemType>(
+pub(crate) fn alltoall<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -350,7 +350,7 @@ fn strided_span(routine: &'static str, name: &'static str, n: usize, stride: isi
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn alltoalls<T: ShmemType>(
+pub(crate) fn alltoalls<T: ShmemType>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -424,7 +424,7 @@ fn reduce_team<T: ShmemType, O: Combine<T>>(
 
 macro_rules! team_reductions {
     ($($name:ident: $bound:ident => $op:ty),*) => {$(
-        pub fn $name<T: ShmemType + $bound>(
+        pub(crate) fn $name<T: ShmemType + $bound>(
             routine: &'static str,
             team: TeamHandle,
             dest: *mut T,
@@ -454,7 +454,7 @@ fn scan<T: ShmemType + Arith>(
     })
 }
 
-pub fn sum_inscan<T: ShmemType + Arith>(
+pub(crate) fn sum_inscan<T: ShmemType + Arith>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -464,7 +464,7 @@ pub fn sum_inscan<T: ShmemType + Arith>(
     scan(routine, team, dest, source, nelems, true)
 }
 
-pub fn sum_exscan<T: ShmemType + Arith>(
+pub(crate) fn sum_exscan<T: ShmemType + Arith>(
     routine: &'static str,
     team: TeamHandle,
     dest: *mut T,
@@ -477,7 +477,7 @@ pub fn sum_exscan<T: ShmemType + Arith>(
 // ---- Deprecated active-set routines --------------------------------------
 
 /// `shmem_barrier`: completes this PE's puts, then a barrier over the set.
-pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
+pub(crate) fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
     if let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, || {
         set_sync_record(routine)
@@ -487,7 +487,7 @@ pub fn barrier(routine: &'static str, start: c_int, log_stride: c_int, size: c_i
 }
 
 /// `shmem_sync` (active-set form).
-pub fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
+pub(crate) fn sync(routine: &'static str, start: c_int, log_stride: c_int, size: c_int, psync: *mut c_long) {
     let rt = runtime::get(routine);
     if let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, || {
         set_sync_record(routine)
@@ -503,7 +503,7 @@ fn set_sync_record(routine: &'static str) -> Record {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn broadcast_aset<T: ShmemType>(
+pub(crate) fn broadcast_aset<T: ShmemType>(
     routine: &'static str,
     dest: *mut c_void,
     source: *const c_void,
@@ -547,7 +547,7 @@ pub fn broadcast_aset<T: ShmemType>(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn collect_aset<T: ShmemType>(
+pub(crate) fn collect_aset<T: ShmemType>(
     routine: &'static str,
     dest: *mut c_void,
     source: *const c_void,
@@ -569,7 +569,7 @@ pub fn collect_aset<T: ShmemType>(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn fcollect_aset<T: ShmemType>(
+pub(crate) fn fcollect_aset<T: ShmemType>(
     routine: &'static str,
     dest: *mut c_void,
     source: *const c_void,
@@ -593,7 +593,7 @@ pub fn fcollect_aset<T: ShmemType>(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn alltoall_aset<T: ShmemType>(
+pub(crate) fn alltoall_aset<T: ShmemType>(
     routine: &'static str,
     dest: *mut c_void,
     source: *const c_void,
@@ -617,7 +617,7 @@ pub fn alltoall_aset<T: ShmemType>(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn alltoalls_aset<T: ShmemType>(
+pub(crate) fn alltoalls_aset<T: ShmemType>(
     routine: &'static str,
     dest: *mut c_void,
     source: *const c_void,
@@ -699,7 +699,7 @@ fn to_all<T: ShmemType, O: Combine<T>>(
 macro_rules! active_set_reductions {
     ($($name:ident: $bound:ident => $op:ty),*) => {$(
         #[allow(clippy::too_many_arguments)]
-        pub fn $name<T: ShmemType + $bound>(
+        pub(crate) fn $name<T: ShmemType + $bound>(
             routine: &'static str,
             dest: *mut T,
             source: *const T,

@@ -19,14 +19,14 @@ const KNOWN_OPTIONS: i64 = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_
 
 /// Returns 0 and the new context, or non-zero (and `SHMEM_CTX_INVALID`) when no
 /// more contexts can be created.
-pub fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
+pub(crate) fn create(routine: &'static str, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
     create_on(routine, crate::team::WORLD, 0, options, ctx)
 }
 
 /// `shmem_team_create_ctx`: a context whose PE numbers are ranks of `team`.
 /// Non-zero (and `SHMEM_CTX_INVALID`) for an invalid or destroyed team.
-pub fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
+pub(crate) fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
     if ctx.is_null() {
         check::null_pointer(routine, "ctx");
@@ -49,7 +49,13 @@ pub fn team_create(routine: &'static str, team: TeamHandle, options: c_long, ctx
 
 /// Creates a context on raw team `team`, bound to space `space` (or 0), from
 /// the arguments `options` and `ctx` of `routine`.
-pub fn create_on(routine: &'static str, team: usize, space: usize, options: c_long, ctx: *mut CtxHandle) -> c_int {
+pub(crate) fn create_on(
+    routine: &'static str,
+    team: usize,
+    space: usize,
+    options: c_long,
+    ctx: *mut CtxHandle,
+) -> c_int {
     if ctx.is_null() {
         check::null_pointer(routine, "ctx");
     }
@@ -84,7 +90,7 @@ pub fn create_on(routine: &'static str, team: usize, space: usize, options: c_lo
 
 /// Destroys a created context after completing its operations.
 /// `SHMEM_CTX_INVALID` is ignored, as the specification says.
-pub fn destroy(routine: &'static str, ctx: CtxHandle) {
+pub(crate) fn destroy(routine: &'static str, ctx: CtxHandle) {
     let rt = runtime::get(routine);
     if ctx == CtxHandle::INVALID {
         return;
@@ -119,7 +125,7 @@ pub fn destroy(routine: &'static str, ctx: CtxHandle) {
 /// and for contexts made by `shmem_ctx_create`. Returns non-zero (and
 /// `SHMEM_TEAM_INVALID`) for an invalid context, or one whose team has been
 /// destroyed.
-pub fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
+pub(crate) fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHandle) -> c_int {
     let rt = runtime::get(routine);
     if team.is_null() {
         check::null_pointer(routine, "team");

@@ -9,12 +9,12 @@ use crate::context::{Contexts, CtxObject};
 use core::ffi::c_void;
 
 /// The default context's object, at an address the linker knows.
-pub static DEFAULT_CTX_OBJECT: CtxObject = CtxObject::default_context();
+pub(crate) static DEFAULT_CTX_OBJECT: CtxObject = CtxObject::default_context();
 
 /// A `shmem_ctx_t` as passed through the C ABI.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CtxHandle(pub *const c_void);
+pub(crate) struct CtxHandle(pub *const c_void);
 
 // SAFETY: a handle is an opaque address; it is only compared, never dereferenced
 // without validation.
@@ -23,13 +23,13 @@ unsafe impl Sync for CtxHandle {}
 unsafe impl Send for CtxHandle {}
 
 impl CtxHandle {
-    pub const DEFAULT: CtxHandle = CtxHandle(&DEFAULT_CTX_OBJECT as *const CtxObject as *const c_void);
-    pub const INVALID: CtxHandle = CtxHandle(std::ptr::null());
+    pub(crate) const DEFAULT: CtxHandle = CtxHandle(&DEFAULT_CTX_OBJECT as *const CtxObject as *const c_void);
+    pub(crate) const INVALID: CtxHandle = CtxHandle(std::ptr::null());
 
     /// The context object, if the handle names a live context (the default
     /// one, or one of `contexts`).
     #[inline]
-    pub fn object(self, contexts: &Contexts) -> Option<&CtxObject> {
+    pub(crate) fn object(self, contexts: &Contexts) -> Option<&CtxObject> {
         if self == CtxHandle::DEFAULT {
             return Some(&DEFAULT_CTX_OBJECT);
         }
@@ -37,20 +37,20 @@ impl CtxHandle {
     }
 
     #[inline]
-    pub fn is_valid(self, contexts: &Contexts) -> bool {
+    pub(crate) fn is_valid(self, contexts: &Contexts) -> bool {
         self == CtxHandle::DEFAULT || self.object(contexts).is_some()
     }
 }
 
 /// `extern shmem_ctx_t SHMEM_CTX_DEFAULT;`
 #[unsafe(no_mangle)]
-pub static SHMEM_CTX_DEFAULT: CtxHandle = CtxHandle::DEFAULT;
+pub(crate) static SHMEM_CTX_DEFAULT: CtxHandle = CtxHandle::DEFAULT;
 
 /// A `shmem_team_t` as passed through the C ABI: an index into the team
 /// table with a generation (see `team`), never dereferenced.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TeamHandle(pub *const c_void);
+pub(crate) struct TeamHandle(pub *const c_void);
 
 // SAFETY: as for CtxHandle.
 unsafe impl Sync for TeamHandle {}
@@ -58,16 +58,16 @@ unsafe impl Sync for TeamHandle {}
 unsafe impl Send for TeamHandle {}
 
 impl TeamHandle {
-    pub const WORLD: TeamHandle = TeamHandle::from_raw(crate::team::WORLD);
-    pub const SHARED: TeamHandle = TeamHandle::from_raw(crate::team::SHARED);
-    pub const NODE: TeamHandle = TeamHandle::from_raw(crate::team::NODE);
-    pub const INVALID: TeamHandle = TeamHandle(std::ptr::null());
+    pub(crate) const WORLD: TeamHandle = TeamHandle::from_raw(crate::team::WORLD);
+    pub(crate) const SHARED: TeamHandle = TeamHandle::from_raw(crate::team::SHARED);
+    pub(crate) const NODE: TeamHandle = TeamHandle::from_raw(crate::team::NODE);
+    pub(crate) const INVALID: TeamHandle = TeamHandle(std::ptr::null());
 
-    pub const fn from_raw(raw: usize) -> TeamHandle {
+    pub(crate) const fn from_raw(raw: usize) -> TeamHandle {
         TeamHandle(std::ptr::without_provenance(raw))
     }
 
-    pub fn raw(self) -> usize {
+    pub(crate) fn raw(self) -> usize {
         self.0.addr()
     }
 }
@@ -76,7 +76,7 @@ impl TeamHandle {
 /// table with a generation and a tag bit (see `space`), never dereferenced.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpaceHandle(pub *const c_void);
+pub(crate) struct SpaceHandle(pub *const c_void);
 
 // SAFETY: as for CtxHandle.
 unsafe impl Sync for SpaceHandle {}
@@ -84,26 +84,26 @@ unsafe impl Sync for SpaceHandle {}
 unsafe impl Send for SpaceHandle {}
 
 impl SpaceHandle {
-    pub const fn from_raw(raw: usize) -> SpaceHandle {
+    pub(crate) const fn from_raw(raw: usize) -> SpaceHandle {
         SpaceHandle(std::ptr::without_provenance(raw))
     }
 
-    pub fn raw(self) -> usize {
+    pub(crate) fn raw(self) -> usize {
         self.0.addr()
     }
 }
 
 /// `extern shmem_team_t SHMEM_TEAM_WORLD;`
 #[unsafe(no_mangle)]
-pub static SHMEM_TEAM_WORLD: TeamHandle = TeamHandle::WORLD;
+pub(crate) static SHMEM_TEAM_WORLD: TeamHandle = TeamHandle::WORLD;
 
 /// `extern shmem_team_t SHMEM_TEAM_SHARED;`
 #[unsafe(no_mangle)]
-pub static SHMEM_TEAM_SHARED: TeamHandle = TeamHandle::SHARED;
+pub(crate) static SHMEM_TEAM_SHARED: TeamHandle = TeamHandle::SHARED;
 
 /// `extern shmem_team_t SHMEMX_TEAM_NODE;` (`shmemx.h`)
 #[unsafe(no_mangle)]
-pub static SHMEMX_TEAM_NODE: TeamHandle = TeamHandle::NODE;
+pub(crate) static SHMEMX_TEAM_NODE: TeamHandle = TeamHandle::NODE;
 
 #[cfg(test)]
 mod tests {

@@ -45,7 +45,7 @@ fn misuse(routine: &'static str, lock: *mut c_long, m: Misuse) -> ! {
     ))
 }
 
-pub fn set_lock(routine: &'static str, lock: *mut c_long) {
+pub(crate) fn set_lock(routine: &'static str, lock: *mut c_long) {
     let rt = runtime::get(routine);
     if let Err(m) = lock::set(rt, &rt.locks, routine, UserLock { rt, routine, lock }) {
         misuse(routine, lock, m)
@@ -53,13 +53,13 @@ pub fn set_lock(routine: &'static str, lock: *mut c_long) {
 }
 
 /// 0 if the lock was free and is now held by the caller, 1 otherwise.
-pub fn test_lock(routine: &'static str, lock: *mut c_long) -> c_int {
+pub(crate) fn test_lock(routine: &'static str, lock: *mut c_long) -> c_int {
     let rt = runtime::get(routine);
     (!lock::test(rt, &rt.locks, routine, UserLock { rt, routine, lock })) as c_int
 }
 
 /// Completes the caller's outstanding operations, then releases the lock.
-pub fn clear_lock(routine: &'static str, lock: *mut c_long) {
+pub(crate) fn clear_lock(routine: &'static str, lock: *mut c_long) {
     let rt = runtime::get(routine);
     if let Err(m) = lock::clear(rt, &rt.locks, routine, UserLock { rt, routine, lock }) {
         misuse(routine, lock, m)

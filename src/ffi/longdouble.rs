@@ -39,12 +39,15 @@ extern "C" fn get_helper(out: *mut LongDouble, source: *const LongDouble, pe: c_
 /// have replaced).
 macro_rules! naked_twins {
     ($name:ident, $pname:ident, $($asm:tt)*) => {
+        // C exports (`no_mangle`), `pub` for the reader.
+        #[allow(unreachable_pub)]
         #[unsafe(naked)]
         #[unsafe(no_mangle)]
         pub extern "C" fn $name() {
             naked_asm!($($asm)*)
         }
 
+        #[allow(unreachable_pub)]
         #[unsafe(naked)]
         #[unsafe(no_mangle)]
         pub extern "C" fn $pname() {

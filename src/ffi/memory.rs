@@ -67,7 +67,7 @@ fn misuse(routine: &'static str, m: Misuse) -> ! {
     }
 }
 
-pub fn malloc(routine: &'static str, size: usize) -> *mut c_void {
+pub(crate) fn malloc(routine: &'static str, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(routine, What::Malloc, "", 0, &[size as u64])
@@ -75,7 +75,7 @@ pub fn malloc(routine: &'static str, size: usize) -> *mut c_void {
     memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
 }
 
-pub fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
+pub(crate) fn align(routine: &'static str, alignment: usize, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(routine, What::Align, "", 0, &[alignment as u64, size as u64])
@@ -92,7 +92,7 @@ fn check_free(rt: &Runtime, routine: &'static str, ptr: *mut c_void) -> impl FnO
     }
 }
 
-pub fn free(routine: &'static str, ptr: *mut c_void) {
+pub(crate) fn free(routine: &'static str, ptr: *mut c_void) {
     let rt = runtime::get(routine);
     if ptr.is_null() {
         return;
@@ -103,7 +103,7 @@ pub fn free(routine: &'static str, ptr: *mut c_void) {
     }
 }
 
-pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void {
+pub(crate) fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(
@@ -121,7 +121,7 @@ pub fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *mut c_v
 }
 
 /// Hints describe intended use; every hint is served by the same memory here.
-pub fn malloc_with_hints(routine: &'static str, size: usize, hints: c_long) -> *mut c_void {
+pub(crate) fn malloc_with_hints(routine: &'static str, size: usize, hints: c_long) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(routine, What::MallocWithHints, "", 0, &[size as u64, hints as u64])
@@ -129,7 +129,7 @@ pub fn malloc_with_hints(routine: &'static str, size: usize, hints: c_long) -> *
     memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
 }
 
-pub fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {
+pub(crate) fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(routine, What::Calloc, "", 0, &[count as u64, size as u64])

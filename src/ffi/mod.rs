@@ -13,32 +13,34 @@
 // Shims mirror C signatures, some of which are long.
 #![allow(clippy::too_many_arguments)]
 
-pub mod amo;
-pub mod bounds;
-pub mod check;
-pub mod coll;
-pub mod context;
+pub(crate) mod amo;
+pub(crate) mod bounds;
+pub(crate) mod check;
+pub(crate) mod coll;
+pub(crate) mod context;
 // Parameter names follow the C prototypes (`PE_root`, `pSync`).
 #[allow(non_snake_case)]
 mod generated;
-pub mod handle;
-pub mod lock;
+pub(crate) mod handle;
+pub(crate) mod lock;
 mod longdouble;
-pub mod memory;
-pub mod notify;
-pub mod order;
-pub mod p2p;
-pub mod protos;
-pub mod rma;
-pub mod semaphore;
-pub mod setup;
-pub mod signal;
-pub mod space;
-pub mod space_config;
-pub mod table;
-pub mod team;
-pub mod transfer;
-pub mod type_sets;
+pub(crate) mod memory;
+pub(crate) mod notify;
+pub(crate) mod order;
+pub(crate) mod p2p;
+pub(crate) mod protos;
+pub(crate) mod rma;
+pub(crate) mod semaphore;
+pub(crate) mod setup;
+pub(crate) mod signal;
+pub(crate) mod space;
+// Shared with the trace layer (trace/src/lib.rs), which exports it.
+#[allow(unreachable_pub)]
+pub(crate) mod space_config;
+pub(crate) mod table;
+pub(crate) mod team;
+pub(crate) mod transfer;
+pub(crate) mod type_sets;
 
 /// The library constants live below every module that uses them; C sees them
 /// through the header, Rust shims through this name.
@@ -49,7 +51,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs an export's body; a panic becomes a fatal internal-error report.
 #[inline(always)]
-pub fn guard<R>(routine: &'static str, body: impl FnOnce() -> R) -> R {
+pub(crate) fn guard<R>(routine: &'static str, body: impl FnOnce() -> R) -> R {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(r) => r,
         Err(payload) => panicked(routine, payload),

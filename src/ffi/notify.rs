@@ -17,7 +17,7 @@ use core::ffi::{c_int, c_void};
 
 /// `shmemx_notify_t`: opaque to C, which only holds pointers to it.
 #[repr(C)]
-pub struct NotifyObject {
+pub(crate) struct NotifyObject {
     _opaque: [u8; 0],
 }
 
@@ -94,18 +94,18 @@ fn alloc_on(routine: &'static str, team: TeamHandle, nflags: usize) -> *mut Noti
     }
 }
 
-pub fn alloc(routine: &'static str, nflags: usize) -> *mut NotifyObject {
+pub(crate) fn alloc(routine: &'static str, nflags: usize) -> *mut NotifyObject {
     runtime::get(routine);
     alloc_on(routine, TeamHandle::WORLD, nflags)
 }
 
-pub fn team_alloc(routine: &'static str, team: TeamHandle, nflags: usize) -> *mut NotifyObject {
+pub(crate) fn team_alloc(routine: &'static str, team: TeamHandle, nflags: usize) -> *mut NotifyObject {
     runtime::get(routine);
     alloc_on(routine, team, nflags)
 }
 
 /// Collective over the set's team; NULL does nothing.
-pub fn free(routine: &'static str, p: *mut NotifyObject) {
+pub(crate) fn free(routine: &'static str, p: *mut NotifyObject) {
     let rt = runtime::get(routine);
     if p.is_null() {
         return;
@@ -125,25 +125,25 @@ pub fn free(routine: &'static str, p: *mut NotifyObject) {
     rt.notifies.release(rt, &rt.spaces, p as usize);
 }
 
-pub fn count(routine: &'static str, p: *mut NotifyObject) -> usize {
+pub(crate) fn count(routine: &'static str, p: *mut NotifyObject) -> usize {
     let rt = runtime::get(routine);
     set_arg(rt, routine, p).count
 }
 
 /// The symmetric address of flag `i` (a `sig_addr` for `put_signal`).
-pub fn flag(routine: &'static str, p: *mut NotifyObject, i: usize) -> *mut u64 {
+pub(crate) fn flag(routine: &'static str, p: *mut NotifyObject, i: usize) -> *mut u64 {
     let rt = runtime::get(routine);
     let (s, i) = flag_arg(rt, routine, p, i);
     s.flag_addr(i) as *mut u64
 }
 
-pub fn state(routine: &'static str, p: *mut NotifyObject, i: usize) -> c_int {
+pub(crate) fn state(routine: &'static str, p: *mut NotifyObject, i: usize) -> c_int {
     let rt = runtime::get(routine);
     let (s, i) = flag_arg(rt, routine, p, i);
     s.state(i).min(c_int::MAX as u64) as c_int
 }
 
-pub fn set(routine: &'static str, p: *mut NotifyObject, i: usize) {
+pub(crate) fn set(routine: &'static str, p: *mut NotifyObject, i: usize) {
     let rt = runtime::get(routine);
     let (s, i) = flag_arg(rt, routine, p, i);
     if notify::set(rt, &s, i) == READY {
@@ -157,13 +157,13 @@ pub fn set(routine: &'static str, p: *mut NotifyObject, i: usize) {
     }
 }
 
-pub fn reset(routine: &'static str, p: *mut NotifyObject, i: usize) {
+pub(crate) fn reset(routine: &'static str, p: *mut NotifyObject, i: usize) {
     let rt = runtime::get(routine);
     let (s, i) = flag_arg(rt, routine, p, i);
     notify::reset(rt, &s, i);
 }
 
-pub fn reset_all(routine: &'static str, p: *mut NotifyObject) {
+pub(crate) fn reset_all(routine: &'static str, p: *mut NotifyObject) {
     let rt = runtime::get(routine);
     let s = set_arg(rt, routine, p);
     for i in 0..s.count {
@@ -171,7 +171,7 @@ pub fn reset_all(routine: &'static str, p: *mut NotifyObject) {
     }
 }
 
-pub fn test(routine: &'static str, p: *mut NotifyObject, i: usize) -> c_int {
+pub(crate) fn test(routine: &'static str, p: *mut NotifyObject, i: usize) -> c_int {
     let rt = runtime::get(routine);
     // Programs poll this in a loop: serve a network transport on each try.
     rt.transport.progress();
@@ -179,27 +179,27 @@ pub fn test(routine: &'static str, p: *mut NotifyObject, i: usize) -> c_int {
     notify::try_consume(rt, &s, i) as c_int
 }
 
-pub fn wait(routine: &'static str, p: *mut NotifyObject, i: usize) {
+pub(crate) fn wait(routine: &'static str, p: *mut NotifyObject, i: usize) {
     let rt = runtime::get(routine);
     let (s, i) = flag_arg(rt, routine, p, i);
     notify::wait(rt, &s, i, routine);
 }
 
 /// `SHMEMX_NOTIFY_NONE` when nothing is READY.
-pub fn test_any(routine: &'static str, p: *mut NotifyObject) -> usize {
+pub(crate) fn test_any(routine: &'static str, p: *mut NotifyObject) -> usize {
     let rt = runtime::get(routine);
     rt.transport.progress();
     let s = set_arg(rt, routine, p);
     notify::try_consume_any(rt, &s).unwrap_or(usize::MAX)
 }
 
-pub fn wait_any(routine: &'static str, p: *mut NotifyObject) -> usize {
+pub(crate) fn wait_any(routine: &'static str, p: *mut NotifyObject) -> usize {
     let rt = runtime::get(routine);
     let s = set_arg(rt, routine, p);
     notify::wait_any(rt, &s, routine)
 }
 
-pub fn wait_some(routine: &'static str, p: *mut NotifyObject, indices: *mut usize, max: usize) -> usize {
+pub(crate) fn wait_some(routine: &'static str, p: *mut NotifyObject, indices: *mut usize, max: usize) -> usize {
     let rt = runtime::get(routine);
     let s = set_arg(rt, routine, p);
     if max == 0 {
@@ -261,7 +261,7 @@ fn put_on(
     unsafe { notify::put(rt, &s, i, t.pe, (off, source as *const u8, nbytes), nbi) };
 }
 
-pub fn put(
+pub(crate) fn put(
     routine: &'static str,
     p: *mut NotifyObject,
     i: usize,
@@ -273,7 +273,7 @@ pub fn put(
     put_on(routine, CtxHandle::DEFAULT, p, i, dest, source, nbytes, pe, false)
 }
 
-pub fn put_nbi(
+pub(crate) fn put_nbi(
     routine: &'static str,
     p: *mut NotifyObject,
     i: usize,
@@ -285,7 +285,7 @@ pub fn put_nbi(
     put_on(routine, CtxHandle::DEFAULT, p, i, dest, source, nbytes, pe, true)
 }
 
-pub fn ctx_put(
+pub(crate) fn ctx_put(
     routine: &'static str,
     ctx: CtxHandle,
     p: *mut NotifyObject,
@@ -298,7 +298,7 @@ pub fn ctx_put(
     put_on(routine, ctx, p, i, dest, source, nbytes, pe, false)
 }
 
-pub fn ctx_put_nbi(
+pub(crate) fn ctx_put_nbi(
     routine: &'static str,
     ctx: CtxHandle,
     p: *mut NotifyObject,

@@ -15,13 +15,13 @@ use crate::runtime;
 use crate::transport::Transport;
 use core::ffi::c_int;
 
-pub fn fence(routine: &'static str) {
+pub(crate) fn fence(routine: &'static str) {
     runtime::get(routine).transport.fence()
 }
 
 /// `SHMEM_CTX_INVALID` does nothing, as the specification says of fence and
 /// quiet: PEs outside a team may pass the context its creation left them.
-pub fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
+pub(crate) fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
     let rt = runtime::get(routine);
     if ctx == CtxHandle::INVALID {
         return;
@@ -30,12 +30,12 @@ pub fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
     rt.transport.fence()
 }
 
-pub fn quiet(routine: &'static str) {
+pub(crate) fn quiet(routine: &'static str) {
     runtime::get(routine).transport.quiet()
 }
 
 /// `SHMEM_CTX_INVALID` does nothing (see [`ctx_fence`]).
-pub fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
+pub(crate) fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
     let rt = runtime::get(routine);
     if ctx == CtxHandle::INVALID {
         return;
@@ -46,13 +46,13 @@ pub fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
 
 /// Completes the operations to the listed PEs (OpenSHMEM 1.6). Every PE
 /// number is checked; the completion itself is a whole quiet.
-pub fn pe_quiet(routine: &'static str, target_pes: *const c_int, npes: usize) {
+pub(crate) fn pe_quiet(routine: &'static str, target_pes: *const c_int, npes: usize) {
     ctx_pe_quiet(routine, CtxHandle::DEFAULT, target_pes, npes)
 }
 
 /// `SHMEM_CTX_INVALID` does nothing: the routine has the semantics of
 /// `shmem_ctx_quiet`, restricted to some PEs.
-pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_int, npes: usize) {
+pub(crate) fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_int, npes: usize) {
     let rt = runtime::get(routine);
     if ctx == CtxHandle::INVALID {
         return;
@@ -86,13 +86,13 @@ pub fn ctx_pe_quiet(routine: &'static str, ctx: CtxHandle, target_pes: *const c_
     rt.transport.quiet()
 }
 
-pub fn barrier_all(routine: &'static str) {
+pub(crate) fn barrier_all(routine: &'static str) {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || world_barrier(routine));
     coll::barrier_all(rt, routine)
 }
 
-pub fn sync_all(routine: &'static str) {
+pub(crate) fn sync_all(routine: &'static str) {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || world_barrier(routine));
     coll::sync_all(rt, routine)

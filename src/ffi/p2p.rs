@@ -24,7 +24,7 @@ fn watched<T: WaitWord>(rt: &Runtime, routine: &'static str, ivars: *mut T, nele
     check::aligned::<T>(routine, "ivars", ivars as usize);
 }
 
-pub fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) {
+pub(crate) fn wait_until<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) {
     let rt = runtime::get(routine);
     check::word::<T>(rt, routine, "ivar", ivar as usize);
     let cmp = check::cmp(routine, cmp);
@@ -51,11 +51,11 @@ fn memory_on<T: WaitWord>(addr: *const T, n: usize, cmp: Cmp, value: T) -> On {
 }
 
 /// Deprecated `shmem_wait`: waits until `*ivar != cmp_value`.
-pub fn wait<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp_value: T) {
+pub(crate) fn wait<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp_value: T) {
     wait_until(routine, ivar, Cmp::Ne as c_int, cmp_value)
 }
 
-pub fn test<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) -> c_int {
+pub(crate) fn test<T: WaitWord>(routine: &'static str, ivar: *mut T, cmp: c_int, cmp_value: T) -> c_int {
     let rt = runtime::get(routine);
     check::word::<T>(rt, routine, "ivar", ivar as usize);
     let cmp = check::cmp(routine, cmp);
@@ -245,7 +245,7 @@ macro_rules! set_routines {
         |$routine:ident, $rt:ident, $set:ident| $body:expr;
     )*) => {$(
         $(#[$doc])*
-        pub fn $name<T: WaitWord>(
+        pub(crate) fn $name<T: WaitWord>(
             $routine: &'static str,
             ivars: *mut T,
             nelems: usize,
@@ -260,7 +260,7 @@ macro_rules! set_routines {
         }
 
         $(#[$doc])*
-        pub fn $vector<T: WaitWord>(
+        pub(crate) fn $vector<T: WaitWord>(
             $routine: &'static str,
             ivars: *mut T,
             nelems: usize,

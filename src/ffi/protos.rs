@@ -5,7 +5,7 @@
 
 /// An untyped routine: its prototype, the Rust function implementing it and
 /// whether it is hidden when the C11 generic of the same name is active.
-pub struct Proto {
+pub(crate) struct Proto {
     pub decl: &'static str,
     /// Path under `crate::ffi` of `fn(routine: &'static str, args...)`; empty
     /// when both the `shmem_` and `pshmem_` exports are written by hand.
@@ -55,7 +55,7 @@ const fn hand(decl: &'static str) -> Proto {
 
 /// Untyped routines, grouped as in the spec. `build.rs` generates their
 /// `shmem_` and `pshmem_` exports; `tests/abi.rs` checks both directions.
-pub const PLAIN: &[(&str, &[Proto])] = &[
+pub(crate) const PLAIN: &[(&str, &[Proto])] = &[
     (
         "Library setup, exit and query",
         &[
@@ -287,7 +287,7 @@ pub const PLAIN: &[(&str, &[Proto])] = &[
 
 /// Extensions declared in `shmemx.h`; their `pshmemx_` twins are declared in
 /// `pshmemx.h`.
-pub const SHMEMX: &[Proto] = &[
+pub(crate) const SHMEMX: &[Proto] = &[
     p(
         "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
         "team::psync_footprint",

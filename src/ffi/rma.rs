@@ -15,7 +15,7 @@ use std::mem::size_of;
 
 /// `shmem_TYPE_put` and its sized, `mem` and context forms.
 #[inline]
-pub fn put<T: ShmemType>(
+pub(crate) fn put<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -28,7 +28,7 @@ pub fn put<T: ShmemType>(
 
 /// `shmem_TYPE_put_nbi` and its sized, `mem` and context forms.
 #[inline]
-pub fn put_nbi<T: ShmemType>(
+pub(crate) fn put_nbi<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -124,7 +124,7 @@ unsafe fn put_bytes<const NBI: bool>(rt: &Runtime, pe: usize, off: SymOffset, so
 
 /// `shmem_TYPE_get` and its sized, `mem` and context forms.
 #[inline]
-pub fn get<T: ShmemType>(
+pub(crate) fn get<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -138,7 +138,7 @@ pub fn get<T: ShmemType>(
 /// `shmem_TYPE_get_nbi` and its sized, `mem` and context forms: `dest` holds
 /// the data only after the next quiet (the program may not read it before).
 #[inline]
-pub fn get_nbi<T: ShmemType>(
+pub(crate) fn get_nbi<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -226,7 +226,7 @@ unsafe fn get_bytes<const NBI: bool>(rt: &Runtime, pe: usize, off: SymOffset, de
     }
 }
 
-pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
+pub(crate) fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     let rt = runtime::get(routine);
     let t = check::ctx_target(rt, routine, ctx, pe);
     let off = check::remote_word::<T>(rt, routine, "dest", dest as usize, t);
@@ -234,7 +234,7 @@ pub fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, valu
     unsafe { rt.transport.put_value(t.pe, off, value) }
 }
 
-pub fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
+pub(crate) fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
     let rt = runtime::get(routine);
     let t = check::ctx_target(rt, routine, ctx, pe);
     let off = check::remote_word::<T>(rt, routine, "source", source as usize, t);
@@ -302,7 +302,7 @@ fn local_span(base: usize, stride: isize, n: usize, size: usize, run: usize) -> 
     span(base, stride, n, size, run).unwrap_or((0, 0))
 }
 
-pub fn iput<T: ShmemType>(
+pub(crate) fn iput<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -339,7 +339,7 @@ pub fn iput<T: ShmemType>(
     })
 }
 
-pub fn iget<T: ShmemType>(
+pub(crate) fn iget<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -402,7 +402,7 @@ fn block_strided<T>(
 
 /// `shmem_TYPE_ibput` (OpenSHMEM 1.6): block `i` of `source` (blocks `sst`
 /// elements apart) to block `i` of `dest` on `pe` (`dst` elements apart).
-pub fn ibput<T: ShmemType>(
+pub(crate) fn ibput<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -444,7 +444,7 @@ pub fn ibput<T: ShmemType>(
 }
 
 /// `shmem_TYPE_ibget` (OpenSHMEM 1.6), the mirror of `ibput`.
-pub fn ibget<T: ShmemType>(
+pub(crate) fn ibget<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,

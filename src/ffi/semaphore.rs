@@ -19,7 +19,7 @@ use core::ffi::{c_int, c_void};
 
 /// `shmemx_sem_t`: opaque to C, which only holds pointers to it.
 #[repr(C)]
-pub struct SemObject {
+pub(crate) struct SemObject {
     _opaque: [u8; 0],
 }
 
@@ -114,18 +114,18 @@ fn alloc_on(routine: &'static str, team: TeamHandle, flags: c_int) -> *mut SemOb
     }
 }
 
-pub fn team_alloc(routine: &'static str, team: TeamHandle, f: c_int) -> *mut SemObject {
+pub(crate) fn team_alloc(routine: &'static str, team: TeamHandle, f: c_int) -> *mut SemObject {
     runtime::get(routine);
     alloc_on(routine, team, flags(routine, f))
 }
 
-pub fn alloc(routine: &'static str, f: c_int) -> *mut SemObject {
+pub(crate) fn alloc(routine: &'static str, f: c_int) -> *mut SemObject {
     runtime::get(routine);
     alloc_on(routine, TeamHandle::WORLD, flags(routine, f))
 }
 
 /// Collective over the semaphore's team; NULL does nothing.
-pub fn free(routine: &'static str, p: *mut SemObject) {
+pub(crate) fn free(routine: &'static str, p: *mut SemObject) {
     let rt = runtime::get(routine);
     if p.is_null() {
         return;
@@ -164,14 +164,14 @@ fn post_on(
     }
 }
 
-pub fn post(routine: &'static str, p: *mut SemObject, pe: c_int) {
+pub(crate) fn post(routine: &'static str, p: *mut SemObject, pe: c_int) {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, p);
     let pe = member(rt, routine, &s, pe);
     post_on(rt, routine, &s, 1, pe, None);
 }
 
-pub fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
+pub(crate) fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, p);
     let n = count(routine, &s, n);
@@ -179,20 +179,20 @@ pub fn post_n(routine: &'static str, p: *mut SemObject, n: usize, pe: c_int) {
     post_on(rt, routine, &s, n, pe, None);
 }
 
-pub fn wait(routine: &'static str, p: *mut SemObject) {
+pub(crate) fn wait(routine: &'static str, p: *mut SemObject) {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, p);
     semaphore::wait(rt, &s, 1, routine);
 }
 
-pub fn wait_n(routine: &'static str, p: *mut SemObject, n: usize) {
+pub(crate) fn wait_n(routine: &'static str, p: *mut SemObject, n: usize) {
     let rt = runtime::get(routine);
     let s = sem(rt, routine, p);
     let n = count(routine, &s, n);
     semaphore::wait(rt, &s, n, routine);
 }
 
-pub fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
+pub(crate) fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
     let rt = runtime::get(routine);
     // Programs poll this in a loop on their own semaphore: serve the
     // posters' requests (a network transport's progress) on each try.
@@ -201,7 +201,7 @@ pub fn try_one(routine: &'static str, p: *mut SemObject) -> c_int {
     semaphore::try_take(rt, &s, 1) as c_int
 }
 
-pub fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
+pub(crate) fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
     let rt = runtime::get(routine);
     rt.transport.progress();
     let s = sem(rt, routine, p);
@@ -212,7 +212,7 @@ pub fn try_n(routine: &'static str, p: *mut SemObject, n: usize) -> c_int {
 /// Puts `nbytes` to `dest` on `pe`, then posts `n` to the semaphore there:
 /// the post is seen only after all the data. Returns when `src` may be
 /// reused (the put is complete on return on this transport).
-pub fn memput_signal(
+pub(crate) fn memput_signal(
     routine: &'static str,
     dest: *mut c_void,
     src: *const c_void,
@@ -238,7 +238,7 @@ pub fn memput_signal(
 
 /// May return before `src` is reusable; here it never does (every put is
 /// complete on return), so it is the blocking form.
-pub fn memput_signal_async(
+pub(crate) fn memput_signal_async(
     routine: &'static str,
     dest: *mut c_void,
     src: *const c_void,

@@ -13,17 +13,17 @@ fn init_or_die(routine: &'static str, requested: c_int) -> c_int {
     }
 }
 
-pub fn init(routine: &'static str) {
+pub(crate) fn init(routine: &'static str) {
     init_or_die(routine, constants::SHMEM_THREAD_SINGLE as c_int);
 }
 
 /// Deprecated; `npes` is ignored as the specification says.
-pub fn start_pes(routine: &'static str, _npes: c_int) {
+pub(crate) fn start_pes(routine: &'static str, _npes: c_int) {
     init_or_die(routine, constants::SHMEM_THREAD_SINGLE as c_int);
 }
 
 /// Returns 0 and the granted level; on failure prints why and returns non-zero.
-pub fn init_thread(routine: &'static str, requested: c_int, provided: *mut c_int) -> c_int {
+pub(crate) fn init_thread(routine: &'static str, requested: c_int, provided: *mut c_int) -> c_int {
     match runtime::init(routine, requested) {
         Ok(level) => {
             if !provided.is_null() {
@@ -39,7 +39,7 @@ pub fn init_thread(routine: &'static str, requested: c_int, provided: *mut c_int
     }
 }
 
-pub fn query_thread(routine: &'static str, provided: *mut c_int) {
+pub(crate) fn query_thread(routine: &'static str, provided: *mut c_int) {
     let rt = runtime::get(routine);
     if !provided.is_null() {
         // SAFETY: a non-null out-pointer supplied by the caller.
@@ -48,31 +48,31 @@ pub fn query_thread(routine: &'static str, provided: *mut c_int) {
 }
 
 /// May be called at any time (OpenSHMEM 1.6).
-pub fn query_initialized(_routine: &'static str, initialized: *mut c_int) {
+pub(crate) fn query_initialized(_routine: &'static str, initialized: *mut c_int) {
     if !initialized.is_null() {
         // SAFETY: a non-null out-pointer supplied by the caller.
         unsafe { *initialized = runtime::try_get().is_some() as c_int };
     }
 }
 
-pub fn finalize(_routine: &'static str) {
+pub(crate) fn finalize(_routine: &'static str) {
     runtime::finalize(false)
 }
 
-pub fn my_pe(routine: &'static str) -> c_int {
+pub(crate) fn my_pe(routine: &'static str) -> c_int {
     runtime::get(routine).me as c_int
 }
 
-pub fn n_pes(routine: &'static str) -> c_int {
+pub(crate) fn n_pes(routine: &'static str) -> c_int {
     runtime::get(routine).npes as c_int
 }
 
-pub fn pe_accessible(routine: &'static str, pe: c_int) -> c_int {
+pub(crate) fn pe_accessible(routine: &'static str, pe: c_int) -> c_int {
     let rt = runtime::get(routine);
     (pe >= 0 && (pe as usize) < rt.npes) as c_int
 }
 
-pub fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) -> c_int {
+pub(crate) fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) -> c_int {
     let rt = runtime::get(routine);
     (pe >= 0 && (pe as usize) < rt.npes && rt.spaces.symmetric_on(rt, addr as usize, 1, pe as usize).is_some()) as c_int
 }
@@ -80,7 +80,7 @@ pub fn addr_accessible(routine: &'static str, addr: *const c_void, pe: c_int) ->
 /// The address of `dest` on `pe` in this process, or NULL if `dest` is not
 /// symmetric memory of `pe` or the transport cannot reach `pe` by
 /// load/store (`local_ptr`; on shared memory every PE is reachable).
-pub fn ptr(routine: &'static str, dest: *const c_void, pe: c_int) -> *mut c_void {
+pub(crate) fn ptr(routine: &'static str, dest: *const c_void, pe: c_int) -> *mut c_void {
     let rt = runtime::get(routine);
     let pe = check::pe(rt, routine, pe);
     match rt.spaces.symmetric_on(rt, dest as usize, 1, pe) {
@@ -95,7 +95,7 @@ pub fn ptr(routine: &'static str, dest: *const c_void, pe: c_int) -> *mut c_void
 }
 
 /// May be called before `shmem_init`.
-pub fn info_get_version(_routine: &'static str, major: *mut c_int, minor: *mut c_int) {
+pub(crate) fn info_get_version(_routine: &'static str, major: *mut c_int, minor: *mut c_int) {
     // SAFETY: non-null out-pointers supplied by the caller.
     unsafe {
         if !major.is_null() {
@@ -109,7 +109,7 @@ pub fn info_get_version(_routine: &'static str, major: *mut c_int, minor: *mut c
 
 /// Writes the vendor string, NUL terminated, into a buffer of at least
 /// `SHMEM_MAX_NAME_LEN` bytes. May be called before `shmem_init`.
-pub fn info_get_name(_routine: &'static str, name: *mut c_char) {
+pub(crate) fn info_get_name(_routine: &'static str, name: *mut c_char) {
     if name.is_null() {
         return;
     }
@@ -122,7 +122,7 @@ pub fn info_get_name(_routine: &'static str, name: *mut c_char) {
     }
 }
 
-pub fn global_exit(_routine: &'static str, status: c_int) -> ! {
+pub(crate) fn global_exit(_routine: &'static str, status: c_int) -> ! {
     runtime::global_exit(status)
 }
 
@@ -131,8 +131,8 @@ pub fn global_exit(_routine: &'static str, status: c_int) -> ! {
 /// x86-64 and AArch64 (Linux) calling conventions the named argument is passed
 /// the same way in a variadic call.
 #[unsafe(no_mangle)]
-pub extern "C" fn shmem_pcontrol(_level: c_int) {}
+pub(crate) extern "C" fn shmem_pcontrol(_level: c_int) {}
 
 /// The profiling name of `shmem_pcontrol`.
 #[unsafe(no_mangle)]
-pub extern "C" fn pshmem_pcontrol(_level: c_int) {}
+pub(crate) extern "C" fn pshmem_pcontrol(_level: c_int) {}

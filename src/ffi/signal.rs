@@ -38,7 +38,7 @@ fn signal_op(routine: &'static str, sig_op: c_int, signal: u64) -> AmoOp<u64> {
 }
 
 /// `shmem_TYPE_put_signal`, the sized and `mem` forms.
-pub fn put_signal<T: ShmemType>(
+pub(crate) fn put_signal<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -54,7 +54,7 @@ pub fn put_signal<T: ShmemType>(
 
 /// `shmem_TYPE_put_signal_nbi`, the sized and `mem` forms: data and signal
 /// are delivered by the next quiet (at once on shared memory).
-pub fn put_signal_nbi<T: ShmemType>(
+pub(crate) fn put_signal_nbi<T: ShmemType>(
     routine: &'static str,
     ctx: CtxHandle,
     dest: *mut T,
@@ -168,7 +168,7 @@ unsafe fn put_signal_bytes<const NBI: bool>(
 }
 
 /// Atomically reads the calling PE's signal word.
-pub fn fetch(routine: &'static str, sig_addr: *const u64) -> u64 {
+pub(crate) fn fetch(routine: &'static str, sig_addr: *const u64) -> u64 {
     let rt = runtime::get(routine);
     let off = signal_word(rt, routine, sig_addr);
     // SAFETY: an aligned u64 inside a segment (checked).
@@ -177,7 +177,7 @@ pub fn fetch(routine: &'static str, sig_addr: *const u64) -> u64 {
 
 /// Waits until the calling PE's signal word satisfies `cmp` and returns the
 /// value that did.
-pub fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_value: u64) -> u64 {
+pub(crate) fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, cmp_value: u64) -> u64 {
     let rt = runtime::get(routine);
     signal_word(rt, routine, sig_addr);
     let cmp = check::cmp(routine, cmp);
@@ -209,18 +209,18 @@ fn update(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, op: AmoOp<u
     unsafe { rt.transport.atomic(t.pe, off, op) };
 }
 
-pub fn set(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {
+pub(crate) fn set(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {
     update(routine, CtxHandle::DEFAULT, sig_addr, AmoOp::Set(signal), pe)
 }
 
-pub fn ctx_set(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
+pub(crate) fn ctx_set(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
     update(routine, ctx, sig_addr, AmoOp::Set(signal), pe)
 }
 
-pub fn add(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {
+pub(crate) fn add(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_int) {
     update(routine, CtxHandle::DEFAULT, sig_addr, AmoOp::Add(signal), pe)
 }
 
-pub fn ctx_add(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
+pub(crate) fn ctx_add(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
     update(routine, ctx, sig_addr, AmoOp::Add(signal), pe)
 }

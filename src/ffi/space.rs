@@ -21,11 +21,11 @@ use core::ffi::{c_int, c_long, c_void};
 use std::sync::Arc;
 
 /// `shmemx_memkind_t`.
-pub const SHMEMX_MEM_HOST: c_int = 0;
-pub const SHMEMX_MEM_CUDA: c_int = 1;
-pub const SHMEMX_MEM_ZE: c_int = 2;
+pub(crate) const SHMEMX_MEM_HOST: c_int = 0;
+pub(crate) const SHMEMX_MEM_CUDA: c_int = 1;
+pub(crate) const SHMEMX_MEM_ZE: c_int = 2;
 
-pub use super::space_config::SpaceConfig;
+pub(crate) use super::space_config::SpaceConfig;
 
 fn misuse(routine: &'static str, e: SpaceError) -> ! {
     fatal(&Error::new(routine, ErrorKind::Usage(e.to_string())))
@@ -42,7 +42,7 @@ fn space_of(routine: &'static str, h: SpaceHandle) -> Arc<Space> {
 }
 
 /// `void shmemx_space_create(shmemx_space_config_t, shmemx_space_t *)`: local.
-pub fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle) {
+pub(crate) fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle) {
     let rt = runtime::get(routine);
     if out.is_null() {
         check::null_pointer(routine, "space");
@@ -94,7 +94,7 @@ pub fn create(routine: &'static str, config: SpaceConfig, out: *mut SpaceHandle)
 }
 
 /// Local; refused while the space is attached or has contexts.
-pub fn destroy(routine: &'static str, h: SpaceHandle) {
+pub(crate) fn destroy(routine: &'static str, h: SpaceHandle) {
     let rt = runtime::get(routine);
     space_of(routine, h);
     if let Err(e) = rt.spaces.destroy(h.raw()) {
@@ -104,7 +104,7 @@ pub fn destroy(routine: &'static str, h: SpaceHandle) {
 
 /// Collective over `team` only: the members agree on an extent free on all
 /// of them.
-pub fn attach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
+pub(crate) fn attach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
     space_of(routine, h);
     let t = check::team(routine, "team", team);
@@ -115,14 +115,14 @@ pub fn attach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     }
 }
 
-pub fn attach(routine: &'static str, h: SpaceHandle) {
+pub(crate) fn attach(routine: &'static str, h: SpaceHandle) {
     attach_team(routine, h, TeamHandle::WORLD)
 }
 
 /// Collective over `team`; refused while the space holds allocations (the
 /// same answer on every member: allocation is collective) or contexts (this
 /// PE's own; the error ends the job, so the others do not wait for it).
-pub fn detach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
+pub(crate) fn detach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     let rt = runtime::get(routine);
     space_of(routine, h);
     let t = check::team(routine, "team", team);
@@ -142,7 +142,7 @@ pub fn detach_team(routine: &'static str, h: SpaceHandle, team: TeamHandle) {
     }
 }
 
-pub fn detach(routine: &'static str, h: SpaceHandle) {
+pub(crate) fn detach(routine: &'static str, h: SpaceHandle) {
     detach_team(routine, h, TeamHandle::WORLD)
 }
 
@@ -191,12 +191,12 @@ fn allocate(routine: &'static str, h: SpaceHandle, size: usize, align: usize, ze
         .unwrap_or_else(|e| misuse(routine, e)) as *mut c_void
 }
 
-pub fn malloc(routine: &'static str, h: SpaceHandle, size: usize) -> *mut c_void {
+pub(crate) fn malloc(routine: &'static str, h: SpaceHandle, size: usize) -> *mut c_void {
     allocate(routine, h, size, MIN_ALIGN, false)
 }
 
 /// `count` elements of `size` bytes, zeroed (OSHMPI allocates only `size`).
-pub fn calloc(routine: &'static str, h: SpaceHandle, count: usize, size: usize) -> *mut c_void {
+pub(crate) fn calloc(routine: &'static str, h: SpaceHandle, count: usize, size: usize) -> *mut c_void {
     match count.checked_mul(size) {
         Some(total) => allocate(routine, h, total, MIN_ALIGN, true),
         None => {
@@ -208,12 +208,12 @@ pub fn calloc(routine: &'static str, h: SpaceHandle, count: usize, size: usize) 
     }
 }
 
-pub fn align(routine: &'static str, h: SpaceHandle, alignment: usize, size: usize) -> *mut c_void {
+pub(crate) fn align(routine: &'static str, h: SpaceHandle, alignment: usize, size: usize) -> *mut c_void {
     allocate(routine, h, size, alignment, false)
 }
 
 /// `shmemx_space_free`: collective over the space's team.
-pub fn free(routine: &'static str, h: SpaceHandle, ptr: *mut c_void) {
+pub(crate) fn free(routine: &'static str, h: SpaceHandle, ptr: *mut c_void) {
     let rt = runtime::get(routine);
     space_of(routine, h);
     if ptr.is_null() {
@@ -224,7 +224,7 @@ pub fn free(routine: &'static str, h: SpaceHandle, ptr: *mut c_void) {
 
 /// Frees `ptr`, which must be a block of space `raw` (also `shmem_free` on
 /// space memory). Waits for the team first: nobody may still use the block.
-pub fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void) {
+pub(crate) fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void) {
     let s = space_of(routine, SpaceHandle::from_raw(raw));
     let (team, base) = attached(routine, &s);
     if let Err(e) = s.free_at(rt, routine, (team.coll(), base), ptr as usize) {
@@ -234,7 +234,7 @@ pub fn free_in(rt: &Runtime, routine: &'static str, raw: usize, ptr: *mut c_void
 
 /// 0 and the team the space is attached to; non-zero and
 /// `SHMEM_TEAM_INVALID` if it is not attached (or not a space).
-pub fn get_team(routine: &'static str, h: SpaceHandle, team: *mut TeamHandle) -> c_int {
+pub(crate) fn get_team(routine: &'static str, h: SpaceHandle, team: *mut TeamHandle) -> c_int {
     let rt = runtime::get(routine);
     if team.is_null() {
         check::null_pointer(routine, "team");
@@ -258,7 +258,7 @@ pub fn get_team(routine: &'static str, h: SpaceHandle, team: *mut TeamHandle) ->
 /// A context that may only access the space's memory, numbering PEs as the
 /// space's team does. Non-zero (and `SHMEM_CTX_INVALID`) once the space's
 /// `num_contexts` contexts exist.
-pub fn create_ctx(routine: &'static str, h: SpaceHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
+pub(crate) fn create_ctx(routine: &'static str, h: SpaceHandle, options: c_long, ctx: *mut CtxHandle) -> c_int {
     runtime::get(routine);
     if ctx.is_null() {
         check::null_pointer(routine, "ctx");

@@ -8,10 +8,10 @@
 //! `$OUT_DIR/shmem.h` (prototypes and C11 `_Generic` selectors).
 #![allow(dead_code)]
 
-pub use super::type_sets::*;
+pub(crate) use super::type_sets::*;
 
 /// A family of typed routines that share one signature and one shim.
-pub struct Family {
+pub(crate) struct Family {
     /// Name with `{T}` for the TYPENAME, e.g. `shmem_{T}_put`.
     pub typed: &'static str,
     /// Name of the sized forms with `{N}`, e.g. `shmem_put{N}`, if any.
@@ -224,7 +224,7 @@ const EXT: Types = Types::Of(AMO_EXT);
 const BIT: Types = Types::Of(AMO_BIT);
 
 /// Every typed family, in the order the header lists them.
-pub const FAMILIES: &[Family] = &[
+pub(crate) const FAMILIES: &[Family] = &[
     // Remote memory access.
     fam("shmem_{T}_put", "void", DEST_SRC_N_PE, Types::Rma, "rma::put")
         .ctx()
@@ -733,4 +733,4 @@ pub const FAMILIES: &[Family] = &[
 
 /// (type name, family pattern) pairs whose exports are written by hand because
 /// Rust cannot pass that type by value with the C ABI (`long double`).
-pub const HAND_WRITTEN: &[(&str, &str)] = &[("longdouble", "shmem_{T}_p"), ("longdouble", "shmem_{T}_g")];
+pub(crate) const HAND_WRITTEN: &[(&str, &str)] = &[("longdouble", "shmem_{T}_p"), ("longdouble", "shmem_{T}_g")];

@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// `shmem_team_config_t`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct TeamConfig {
+pub(crate) struct TeamConfig {
     pub num_contexts: c_int,
 }
 
@@ -41,17 +41,17 @@ fn live(routine: &'static str, name: &'static str, h: TeamHandle) -> Option<Arc<
     t
 }
 
-pub fn my_pe(routine: &'static str, h: TeamHandle) -> c_int {
+pub(crate) fn my_pe(routine: &'static str, h: TeamHandle) -> c_int {
     runtime::get(routine);
     live(routine, "team", h).map_or(-1, |t| t.my_rank as c_int)
 }
 
-pub fn n_pes(routine: &'static str, h: TeamHandle) -> c_int {
+pub(crate) fn n_pes(routine: &'static str, h: TeamHandle) -> c_int {
     runtime::get(routine);
     live(routine, "team", h).map_or(-1, |t| t.size as c_int)
 }
 
-pub fn get_config(routine: &'static str, h: TeamHandle, mask: c_long, config: *mut TeamConfig) -> c_int {
+pub(crate) fn get_config(routine: &'static str, h: TeamHandle, mask: c_long, config: *mut TeamConfig) -> c_int {
     runtime::get(routine);
     let Some(t) = live(routine, "team", h) else { return 1 };
     if config.is_null() {
@@ -64,7 +64,7 @@ pub fn get_config(routine: &'static str, h: TeamHandle, mask: c_long, config: *m
     0
 }
 
-pub fn translate_pe(routine: &'static str, src: TeamHandle, src_pe: c_int, dest: TeamHandle) -> c_int {
+pub(crate) fn translate_pe(routine: &'static str, src: TeamHandle, src_pe: c_int, dest: TeamHandle) -> c_int {
     runtime::get(routine);
     let (Some(s), Some(d)) = (live(routine, "src_team", src), live(routine, "dest_team", dest)) else {
         return -1;
@@ -135,7 +135,7 @@ fn finish(routine: &'static str, results: Vec<Result<Option<usize>, SplitError>>
     code
 }
 
-pub fn split_strided(
+pub(crate) fn split_strided(
     routine: &'static str,
     parent: TeamHandle,
     start: c_int,
@@ -215,7 +215,7 @@ pub fn split_strided(
     )
 }
 
-pub fn split_2d(
+pub(crate) fn split_2d(
     routine: &'static str,
     parent: TeamHandle,
     xrange: c_int,
@@ -275,7 +275,7 @@ pub fn split_2d(
 
 /// Destroys a team; `SHMEM_TEAM_INVALID` is ignored, as the specification
 /// says (a PE outside a split may pass what the split gave it).
-pub fn destroy(routine: &'static str, h: TeamHandle) {
+pub(crate) fn destroy(routine: &'static str, h: TeamHandle) {
     let rt = runtime::get(routine);
     if h == TeamHandle::INVALID {
         return;
@@ -334,7 +334,7 @@ pub fn destroy(routine: &'static str, h: TeamHandle) {
 }
 
 /// `shmem_team_sync`: a barrier over the team without completing puts.
-pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
+pub(crate) fn sync(routine: &'static str, h: TeamHandle) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", h);
     check::agree(rt, routine, (&*t, h), || {
@@ -345,13 +345,13 @@ pub fn sync(routine: &'static str, h: TeamHandle) -> c_int {
 }
 
 /// A barrier over `t`; the strategy learns that it completed.
-pub fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
+pub(crate) fn team_barrier(rt: &Runtime, routine: &'static str, t: &Team) {
     crate::coll::team_sync(rt, routine, t.coll());
 }
 
 /// `shmem_team_ptr` (1.6): the address of `dest` on team rank `pe`, if this PE
 /// can load and store there; NULL otherwise (or for a bad team or PE).
-pub fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int) -> *mut c_void {
+pub(crate) fn ptr(routine: &'static str, h: TeamHandle, dest: *const c_void, pe: c_int) -> *mut c_void {
     let rt = runtime::get(routine);
     let Some(t) = live(routine, "team", h) else {
         return std::ptr::null_mut();
@@ -399,7 +399,7 @@ fn write_footprint(routine: &'static str, fp: *mut Footprint, v: Footprint) {
 
 /// `shmemx_psync_footprint`: this PE's synchronisation memory, all teams,
 /// and the messages its collectives sent.
-pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
+pub(crate) fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
     let v = rt.psync.footprint();
     write_footprint(routine, fp, v);
@@ -410,7 +410,7 @@ pub fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
 /// on this PE (-1 for an invalid team). Pairwise locations belong to pairs of
 /// PEs, not to teams, so a team holds none of them; message counts are kept
 /// per PE only and read 0 here.
-pub fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footprint) -> c_int {
+pub(crate) fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
     let Some(t) = live(routine, "team", h) else { return -1 };
     let plan = t.sync.plan;

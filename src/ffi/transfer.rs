@@ -12,7 +12,7 @@ use std::mem::size_of;
 /// runtime, in place of the test for a transfer of nothing (which takes the
 /// other path) the routines made before.
 #[inline(always)]
-pub fn short<T>(rt: &Runtime, nelems: usize) -> bool {
+pub(crate) fn short<T>(rt: &Runtime, nelems: usize) -> bool {
     const {
         assert!(size_of::<T>().is_power_of_two() && size_of::<T>() <= 16);
     }

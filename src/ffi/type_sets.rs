@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 /// One C element type.
-pub struct Ty {
+pub(crate) struct Ty {
     /// TYPENAME in routine names (`shmem_<name>_put`).
     pub name: &'static str,
     /// The C type as written in prototypes.
@@ -21,7 +21,7 @@ const fn ty(name: &'static str, c: &'static str, base: &'static str, rust: &'sta
 }
 
 /// The 24 standard RMA types (OpenSHMEM 1.5, Table "stdrmatypes"), in spec order.
-pub const RMA_TYPES: &[Ty] = &[
+pub(crate) const RMA_TYPES: &[Ty] = &[
     ty("float", "float", "float", "f32"),
     ty("double", "double", "double", "f64"),
     ty("longdouble", "long double", "long double", "crate::types::LongDouble"),
@@ -51,7 +51,7 @@ pub const RMA_TYPES: &[Ty] = &[
 /// The complex types of the sum and product reductions (not RMA types). Their
 /// C spelling is a typedef of the header: `double _Complex` in C, the same type
 /// under `__extension__` in C++.
-pub const COMPLEX_TYPES: &[Ty] = &[
+pub(crate) const COMPLEX_TYPES: &[Ty] = &[
     ty(
         "complexd",
         "rshmem_complexd",
@@ -67,7 +67,7 @@ pub const COMPLEX_TYPES: &[Ty] = &[
 ];
 
 /// Team-based AND/OR/XOR reduction types (OpenSHMEM 1.5 Table "teamreducetypes").
-pub const REDUCE_BITWISE: &[&str] = &[
+pub(crate) const REDUCE_BITWISE: &[&str] = &[
     "uchar",
     "ushort",
     "uint",
@@ -84,7 +84,7 @@ pub const REDUCE_BITWISE: &[&str] = &[
     "size",
 ];
 /// Team-based MAX/MIN reduction types.
-pub const REDUCE_MINMAX: &[&str] = &[
+pub(crate) const REDUCE_MINMAX: &[&str] = &[
     "char",
     "schar",
     "short",
@@ -111,7 +111,7 @@ pub const REDUCE_MINMAX: &[&str] = &[
     "longdouble",
 ];
 /// Team-based SUM/PROD reduction types, also those of the 1.6 scans.
-pub const REDUCE_ARITH: &[&str] = &[
+pub(crate) const REDUCE_ARITH: &[&str] = &[
     "char",
     "schar",
     "short",
@@ -140,11 +140,11 @@ pub const REDUCE_ARITH: &[&str] = &[
     "complexf",
 ];
 /// Deprecated `_to_all` AND/OR/XOR types.
-pub const TO_ALL_BITWISE: &[&str] = &["short", "int", "long", "longlong"];
+pub(crate) const TO_ALL_BITWISE: &[&str] = &["short", "int", "long", "longlong"];
 /// Deprecated `_to_all` MAX/MIN types.
-pub const TO_ALL_MINMAX: &[&str] = &["short", "int", "long", "longlong", "float", "double", "longdouble"];
+pub(crate) const TO_ALL_MINMAX: &[&str] = &["short", "int", "long", "longlong", "float", "double", "longdouble"];
 /// Deprecated `_to_all` SUM/PROD types.
-pub const TO_ALL_ARITH: &[&str] = &[
+pub(crate) const TO_ALL_ARITH: &[&str] = &[
     "short",
     "int",
     "long",
@@ -157,7 +157,7 @@ pub const TO_ALL_ARITH: &[&str] = &[
 ];
 
 /// Standard AMO types; also the point-to-point synchronisation types of 1.5.
-pub const AMO_STD: &[&str] = &[
+pub(crate) const AMO_STD: &[&str] = &[
     "int",
     "long",
     "longlong",
@@ -173,10 +173,10 @@ pub const AMO_STD: &[&str] = &[
 ];
 /// Point-to-point types of OpenSHMEM 1.4 that 1.5 dropped; kept in every
 /// wait/test family and its generic, as Sandia OpenSHMEM and Open MPI do.
-pub const WAIT_DEPRECATED: &[&str] = &["short", "ushort"];
+pub(crate) const WAIT_DEPRECATED: &[&str] = &["short", "ushort"];
 
 /// Extended AMO types: the standard ones and the two floating types.
-pub const AMO_EXT: &[&str] = &[
+pub(crate) const AMO_EXT: &[&str] = &[
     "float",
     "double",
     "int",
@@ -193,17 +193,17 @@ pub const AMO_EXT: &[&str] = &[
     "ptrdiff",
 ];
 /// Bitwise AMO types.
-pub const AMO_BIT: &[&str] = &["uint", "ulong", "ulonglong", "int32", "int64", "uint32", "uint64"];
+pub(crate) const AMO_BIT: &[&str] = &["uint", "ulong", "ulonglong", "int32", "int64", "uint32", "uint64"];
 /// Types of the deprecated `shmem_TYPE_fetch/_set/_swap` names.
-pub const DEPRECATED_AMO_EXT: &[&str] = &["float", "double", "int", "long", "longlong"];
+pub(crate) const DEPRECATED_AMO_EXT: &[&str] = &["float", "double", "int", "long", "longlong"];
 /// Types of the deprecated `shmem_TYPE_cswap/_finc/_inc/_fadd/_add` names.
-pub const DEPRECATED_AMO_STD: &[&str] = &["int", "long", "longlong"];
+pub(crate) const DEPRECATED_AMO_STD: &[&str] = &["int", "long", "longlong"];
 /// Types of the deprecated `shmem_TYPE_wait` names.
-pub const DEPRECATED_WAIT: &[&str] = &["short", "int", "long", "longlong"];
+pub(crate) const DEPRECATED_WAIT: &[&str] = &["short", "int", "long", "longlong"];
 
 /// Which types a family is stamped over.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Types {
+pub(crate) enum Types {
     /// All of [`RMA_TYPES`].
     Rma,
     /// [`AMO_STD`], then [`WAIT_DEPRECATED`]: the point-to-point types.
@@ -214,4 +214,4 @@ pub enum Types {
 
 /// Element sizes in bits of the sized forms (`shmem_put32`), with the Rust
 /// element type (same size, C-compatible alignment).
-pub const SIZES: &[(u32, &str)] = &[(8, "u8"), (16, "u16"), (32, "u32"), (64, "u64"), (128, "[u64; 2]")];
+pub(crate) const SIZES: &[(u32, &str)] = &[(8, "u8"), (16, "u16"), (32, "u32"), (64, "u64"), (128, "[u64; 2]")];

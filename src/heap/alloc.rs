@@ -18,7 +18,7 @@ static CHANGES: AtomicU64 = AtomicU64::new(0);
 /// A count that differs whenever a block may have been allocated, freed or
 /// resized since it was read: lets a caller keep what it learnt about a block
 /// without taking the heap's lock again (the active-set pSync checks).
-pub fn changes() -> u64 {
+pub(crate) fn changes() -> u64 {
     CHANGES.load(Ordering::Acquire)
 }
 
@@ -27,11 +27,11 @@ fn changed() {
 }
 
 /// Alignment and size granule of every block.
-pub const MIN_ALIGN: usize = 64;
+pub(crate) const MIN_ALIGN: usize = 64;
 
 /// Offsets and lengths are relative to the start of the heap.
 #[derive(Debug)]
-pub struct Allocator {
+pub(crate) struct Allocator {
     capacity: usize,
     /// offset -> length of free blocks; never two adjacent.
     free: BTreeMap<usize, usize>,
@@ -54,7 +54,7 @@ struct Block {
 
 /// Why an allocation failed, for `SHMEM_DEBUG`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exhausted {
+pub(crate) struct Exhausted {
     /// Bytes asked for, and the alignment (at least [`MIN_ALIGN`]).
     pub requested: usize,
     pub align: usize,
@@ -66,7 +66,7 @@ pub struct Exhausted {
 impl Exhausted {
     /// "cannot allocate N bytes", with the alignment when one above the
     /// granule was asked for (it may be what does not fit).
-    pub fn request(&self) -> String {
+    pub(crate) fn request(&self) -> String {
         if self.align > MIN_ALIGN {
             format!("cannot allocate {} bytes aligned to {}", self.requested, self.align)
         } else {
@@ -76,7 +76,7 @@ impl Exhausted {
 }
 
 impl Allocator {
-    pub fn new(capacity: usize) -> Allocator {
+    pub(crate) fn new(capacity: usize) -> Allocator {
         let capacity = capacity & !(MIN_ALIGN - 1);
         let mut free = BTreeMap::new();
         if capacity > 0 {
@@ -92,7 +92,7 @@ impl Allocator {
 
     /// Allocates `size` bytes (rounded up) at a multiple of `align` (a power of
     /// two; at least [`MIN_ALIGN`] is used).
-    pub fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {
+    pub(crate) fn alloc(&mut self, size: usize, align: usize) -> Result<usize, Exhausted> {
         self.alloc_from(size, align, 0)
     }
 
@@ -100,7 +100,7 @@ impl Allocator {
     /// the block starts where `origin + offset` is a multiple of `align` (for
     /// memory whose start is less aligned than the caller needs, but equally
     /// so on every PE).
-    pub fn alloc_from(&mut self, size: usize, align: usize, origin: usize) -> Result<usize, Exhausted> {
+    pub(crate) fn alloc_from(&mut self, size: usize, align: usize, origin: usize) -> Result<usize, Exhausted> {
         changed();
         let align = align.max(MIN_ALIGN);
         let origin = origin % align;
@@ -147,13 +147,13 @@ impl Allocator {
 
     /// Whether a block started at `off` and was freed, and no block allocated
     /// since covers `off`.
-    pub fn was_freed(&self, off: usize) -> bool {
+    pub(crate) fn was_freed(&self, off: usize) -> bool {
         self.freed.contains(&off)
     }
 
     /// Why `requested` bytes at `align` do not fit (also for a caller that
     /// imposes a limit of its own).
-    pub fn exhausted(&self, requested: usize, align: usize) -> Exhausted {
+    pub(crate) fn exhausted(&self, requested: usize, align: usize) -> Exhausted {
         Exhausted {
             requested,
             align,
@@ -164,12 +164,12 @@ impl Allocator {
     }
 
     /// Length of the block allocated at `off`, if one is.
-    pub fn block_len(&self, off: usize) -> Option<usize> {
+    pub(crate) fn block_len(&self, off: usize) -> Option<usize> {
         self.used.get(&off).map(|b| b.len)
     }
 
     /// The allocated block that contains offset `off` (start, length), if any.
-    pub fn block_containing(&self, off: usize) -> Option<(usize, usize)> {
+    pub(crate) fn block_containing(&self, off: usize) -> Option<(usize, usize)> {
         let (&start, b) = self.used.range(..=off).next_back()?;
         (off < start + b.len).then_some((start, b.len))
     }
@@ -177,14 +177,14 @@ impl Allocator {
     /// The object allocated in the block that contains offset `off`: its
     /// start and the bytes asked for (`off` may lie past them, in the
     /// rounding of the block).
-    pub fn object_containing(&self, off: usize) -> Option<(usize, usize)> {
+    pub(crate) fn object_containing(&self, off: usize) -> Option<(usize, usize)> {
         let (&start, b) = self.used.range(..=off).next_back()?;
         (off < start + b.len).then_some((start, b.asked))
     }
 
     /// Frees the block at `off`; returns its length, or `None` if no block
     /// starts there.
-    pub fn free(&mut self, off: usize) -> Option<usize> {
+    pub(crate) fn free(&mut self, off: usize) -> Option<usize> {
         changed();
         let len = self.used.remove(&off)?.len;
         self.insert_free(off, len);
@@ -208,7 +208,7 @@ impl Allocator {
 
     /// Grows or shrinks the block at `off` to `size` without moving it, if the
     /// space after it allows. Returns false (and changes nothing) otherwise.
-    pub fn resize_in_place(&mut self, off: usize, size: usize) -> bool {
+    pub(crate) fn resize_in_place(&mut self, off: usize, size: usize) -> bool {
         changed();
         let Some(old) = self.used.get(&off).map(|b| b.len) else {
             return false;
@@ -240,17 +240,17 @@ impl Allocator {
     }
 
     /// Blocks currently allocated.
-    pub fn blocks(&self) -> usize {
+    pub(crate) fn blocks(&self) -> usize {
         self.used.len()
     }
 
     /// Bytes currently allocated.
-    pub fn used_bytes(&self) -> usize {
+    pub(crate) fn used_bytes(&self) -> usize {
         self.used.values().map(|b| b.len).sum()
     }
 
     /// Frees everything (re-initialisation after `shmem_finalize`).
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         changed();
         *self = Allocator::new(self.capacity);
     }

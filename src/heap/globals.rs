@@ -13,14 +13,14 @@ use std::os::fd::AsRawFd;
 
 /// A page-aligned address range of this process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DataRange {
+pub(crate) struct DataRange {
     pub start: usize,
     pub len: usize,
 }
 
 impl DataRange {
     #[cfg(test)]
-    pub fn contains(&self, addr: usize, len: usize) -> bool {
+    pub(crate) fn contains(&self, addr: usize, len: usize) -> bool {
         addr >= self.start && addr.checked_add(len).is_some_and(|e| e <= self.start + self.len)
     }
 }
@@ -75,7 +75,7 @@ unsafe extern "C" fn visit(info: *mut libc::dl_phdr_info, _size: libc::size_t, d
 }
 
 /// The writable data of the main program, if it has any.
-pub fn program_data() -> Option<DataRange> {
+pub(crate) fn program_data() -> Option<DataRange> {
     let mut s = Search {
         page: crate::job::page_size(),
         found: None,
@@ -89,7 +89,7 @@ pub fn program_data() -> Option<DataRange> {
 /// How far the main program is loaded from its link-time addresses (0 for
 /// an executable that is not position-independent): a symbol's address in
 /// this process is its link-time address plus this.
-pub fn load_bias() -> usize {
+pub(crate) fn load_bias() -> usize {
     unsafe extern "C" fn first(
         info: *mut libc::dl_phdr_info,
         _size: libc::size_t,
@@ -112,7 +112,12 @@ pub fn load_bias() -> usize {
 /// # Safety
 /// `alias` must be a live mapping of `fd` at `offset` of at least `range.len`
 /// bytes, and no other thread may write program data during the call.
-pub unsafe fn make_symmetric(range: DataRange, fd: &impl AsRawFd, offset: u64, alias: *mut u8) -> std::io::Result<()> {
+pub(crate) unsafe fn make_symmetric(
+    range: DataRange,
+    fd: &impl AsRawFd,
+    offset: u64,
+    alias: *mut u8,
+) -> std::io::Result<()> {
     // SAFETY: the range is the program's own writable, mapped data (found by
     // program_data) and `alias` has room for it (caller's contract). Nothing
     // writes program data between the copy and the remap, so the remapped pages

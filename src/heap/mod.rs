@@ -22,17 +22,17 @@
 //! [`tables`] keeps this process's page tables for the other segments within
 //! a budget.
 
-pub mod alloc;
-pub mod globals;
-pub mod segment;
-pub mod tables;
+pub(crate) mod alloc;
+pub(crate) mod globals;
+pub(crate) mod segment;
+pub(crate) mod tables;
 
 use globals::DataRange;
 
 /// Segments, their globals part, their heap and their space arena all start at
 /// multiples of this, so an offset aligned to it (or less) gives an aligned
 /// address on every PE. (Heaps are aligned further: [`heap_align`].)
-pub const SEGMENT_ALIGN: usize = 2 << 20;
+pub(crate) const SEGMENT_ALIGN: usize = 2 << 20;
 
 /// The largest alignment `shmem_align` honours for a heap of `heap_len`
 /// bytes: the largest power of two that fits in it, at least
@@ -40,7 +40,7 @@ pub const SEGMENT_ALIGN: usize = 2 << 20;
 /// stride is one, and the mapping is placed so that heaps are), so one offset
 /// aligned to it is aligned on every PE. The rounding costs address space
 /// only.
-pub fn heap_align(heap_len: usize) -> usize {
+pub(crate) fn heap_align(heap_len: usize) -> usize {
     match heap_len.checked_ilog2() {
         Some(log) => (1usize << log).max(SEGMENT_ALIGN),
         None => SEGMENT_ALIGN,
@@ -53,7 +53,7 @@ pub struct SymOffset(pub usize);
 
 /// This process's view of all segments.
 #[derive(Clone, Copy, Debug)]
-pub struct Segments {
+pub(crate) struct Segments {
     /// Start of this process's mapping of every segment (PE 0's first).
     pub base: *mut u8,
     pub stride: usize,
@@ -76,14 +76,14 @@ unsafe impl Sync for Segments {}
 
 impl Segments {
     /// Address of this PE's heap.
-    pub fn heap_base(&self) -> usize {
+    pub(crate) fn heap_base(&self) -> usize {
         self.base as usize + self.me * self.stride + self.data_len
     }
 
     /// Offset of `[addr, addr+len)` if it lies entirely in this PE's symmetric
     /// heap or globals.
     #[inline]
-    pub fn offset_of(&self, addr: usize, len: usize) -> Option<SymOffset> {
+    pub(crate) fn offset_of(&self, addr: usize, len: usize) -> Option<SymOffset> {
         let heap = self.heap_base();
         let end = addr.checked_add(len)?;
         if addr >= heap && end <= heap + self.heap_len {
@@ -96,7 +96,7 @@ impl Segments {
     }
 
     /// Offset within the heap of `addr`, if it is in this PE's heap.
-    pub fn heap_offset(&self, addr: usize) -> Option<usize> {
+    pub(crate) fn heap_offset(&self, addr: usize) -> Option<usize> {
         let heap = self.heap_base();
         (addr >= heap && addr < heap + self.heap_len).then(|| addr - heap)
     }
@@ -109,7 +109,7 @@ impl Segments {
     /// entry point's guard reports it as a fatal error.
     #[inline]
     #[cfg_attr(feature = "check-transport", track_caller)]
-    pub fn peer_addr(&self, pe: usize, off: SymOffset) -> *mut u8 {
+    pub(crate) fn peer_addr(&self, pe: usize, off: SymOffset) -> *mut u8 {
         debug_assert!(pe < self.npes && off.0 <= self.stride);
         #[cfg(feature = "check-transport")]
         if pe != self.me {
@@ -125,7 +125,7 @@ impl Segments {
     /// even address arithmetic that bypasses [`peer_addr`](Self::peer_addr)
     /// faults (checking transport only; the mapping stays reserved).
     #[cfg(feature = "check-transport")]
-    pub fn hide_peers(&self) -> std::io::Result<()> {
+    pub(crate) fn hide_peers(&self) -> std::io::Result<()> {
         for pe in (0..self.npes).filter(|&pe| pe != self.me) {
             // SAFETY: the range is PE pe's segment inside this process's
             // mapping of all segments (page aligned: the stride is a multiple

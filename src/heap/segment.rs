@@ -11,12 +11,12 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 /// Mode of the job's memory file: its owner's only (`memfd_create` gives 0777).
-pub const MEMFD_MODE: libc::mode_t = 0o600;
+pub(crate) const MEMFD_MODE: libc::mode_t = 0o600;
 
 /// Creates an anonymous memory file, closed on exec, of mode [`MEMFD_MODE`].
 /// The PEs run as its owner, and the descriptor itself reaches them (by
 /// inheritance, or `SCM_RIGHTS` under MPI), which no mode restricts.
-pub fn create_memfd(name: &str) -> io::Result<OwnedFd> {
+pub(crate) fn create_memfd(name: &str) -> io::Result<OwnedFd> {
     let cname = std::ffi::CString::new(name).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
     // SAFETY: cname is a valid NUL-terminated string.
     let fd = unsafe { libc::memfd_create(cname.as_ptr(), libc::MFD_CLOEXEC) };
@@ -34,7 +34,7 @@ pub fn create_memfd(name: &str) -> io::Result<OwnedFd> {
 
 /// Size of the file behind `fd`.
 #[cfg(test)]
-pub fn file_len(fd: RawFd) -> io::Result<u64> {
+pub(crate) fn file_len(fd: RawFd) -> io::Result<u64> {
     // SAFETY: an all-zero stat is a valid value to be overwritten by fstat.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
     // SAFETY: st is a valid out-pointer.
@@ -45,7 +45,7 @@ pub fn file_len(fd: RawFd) -> io::Result<u64> {
 }
 
 /// Grows (or shrinks) the file behind `fd` to `len` bytes; new bytes read as zero.
-pub fn set_len(fd: RawFd, len: u64) -> io::Result<()> {
+pub(crate) fn set_len(fd: RawFd, len: u64) -> io::Result<()> {
     // SAFETY: ftruncate has no memory-safety preconditions.
     if unsafe { libc::ftruncate(fd, len as libc::off_t) } != 0 {
         return Err(io::Error::last_os_error());
@@ -54,7 +54,7 @@ pub fn set_len(fd: RawFd, len: u64) -> io::Result<()> {
 }
 
 /// Marks `fd` close-on-exec, so programs a PE starts do not inherit the job.
-pub fn set_cloexec(fd: RawFd) {
+pub(crate) fn set_cloexec(fd: RawFd) {
     // SAFETY: fcntl on a descriptor number has no memory-safety preconditions.
     unsafe {
         let flags = libc::fcntl(fd, libc::F_GETFD);
@@ -67,7 +67,7 @@ pub fn set_cloexec(fd: RawFd) {
 /// A shared read/write mapping of part of the memory file. It is never unmapped:
 /// symmetric memory lives as long as the process (see `runtime` for why).
 #[derive(Clone, Copy, Debug)]
-pub struct Mapping {
+pub(crate) struct Mapping {
     pub ptr: *mut u8,
     pub len: usize,
 }
@@ -79,7 +79,7 @@ unsafe impl Send for Mapping {}
 unsafe impl Sync for Mapping {}
 
 /// Maps `len` bytes of `fd` from `offset` (page aligned) anywhere in memory.
-pub fn map_shared(fd: &impl AsRawFd, offset: u64, len: usize) -> io::Result<Mapping> {
+pub(crate) fn map_shared(fd: &impl AsRawFd, offset: u64, len: usize) -> io::Result<Mapping> {
     // SAFETY: a fresh mapping chosen by the kernel overlaps nothing we own.
     let p = unsafe {
         libc::mmap(
@@ -101,7 +101,7 @@ pub fn map_shared(fd: &impl AsRawFd, offset: u64, len: usize) -> io::Result<Mapp
 /// `start + phase` is a multiple of `align` (a power of two, at least a page;
 /// `phase` a multiple of a page): reserves `len + align` bytes of address
 /// space, maps the file over the chosen part and returns the rest.
-pub fn map_shared_aligned(
+pub(crate) fn map_shared_aligned(
     fd: &impl AsRawFd,
     offset: u64,
     len: usize,
@@ -156,7 +156,7 @@ pub fn map_shared_aligned(
 /// The range must be page aligned and owned by the caller: whatever was mapped
 /// there is discarded, and anything that refers to its old contents must be able
 /// to find the same contents in the file (the caller copies them first).
-pub unsafe fn map_fixed(fd: &impl AsRawFd, offset: u64, addr: *mut u8, len: usize) -> io::Result<()> {
+pub(crate) unsafe fn map_fixed(fd: &impl AsRawFd, offset: u64, addr: *mut u8, len: usize) -> io::Result<()> {
     // SAFETY: the caller owns the range (see above); MAP_FIXED replaces it atomically.
     let p = unsafe {
         libc::mmap(
@@ -175,7 +175,7 @@ pub unsafe fn map_fixed(fd: &impl AsRawFd, offset: u64, addr: *mut u8, len: usiz
 }
 
 /// Bytes of physical memory plus swap on this machine.
-pub fn machine_memory() -> u128 {
+pub(crate) fn machine_memory() -> u128 {
     // SAFETY: an all-zero sysinfo is a valid value to be overwritten.
     let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
     // SAFETY: si is a valid out-pointer.

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Fewest other PEs the automatic budget allows a PE before it remaps: fewer
 /// would remap within every small collective.
-pub const MIN_AUTO: usize = 16;
+pub(crate) const MIN_AUTO: usize = 16;
 
 /// Share of the machine's memory that the page tables of the whole job may
 /// take for other PEs' segments under the automatic budget (1 / this).
@@ -52,14 +52,14 @@ const MACHINE_SHARE: u128 = 128;
 /// segment in one place: a page of last-level entries, and a share of a
 /// page of the level above (a whole one when segments are as far apart as
 /// it covers).
-pub fn per_peer_bytes(stride: usize, page: usize) -> usize {
+pub(crate) fn per_peer_bytes(stride: usize, page: usize) -> usize {
     let entries = page / 8;
     let upper_span = entries * entries * page;
     page + page * stride.min(upper_span) / upper_span
 }
 
 /// The automatic budget in other PEs, or None when every other PE fits it.
-pub fn auto_budget(npes: usize, stride: usize, page: usize, machine: u128) -> Option<usize> {
+pub(crate) fn auto_budget(npes: usize, stride: usize, page: usize, machine: u128) -> Option<usize> {
     let job = machine / MACHINE_SHARE;
     let per_pe = job / npes.max(1) as u128 / per_peer_bytes(stride, page) as u128;
     let peers = (per_pe.min(usize::MAX as u128) as usize).max(MIN_AUTO);
@@ -77,7 +77,7 @@ struct Remap {
 
 /// The other PEs this PE has reached since it last dropped their page
 /// tables, and the budget.
-pub struct PeerTables {
+pub(crate) struct PeerTables {
     /// One bit per PE: reached since the last remap, or never counted (this
     /// PE, and PEs of other nodes, which the transport reaches by MPI).
     reached: Box<[AtomicU64]>,
@@ -98,7 +98,7 @@ impl PeerTables {
     /// file). `budget`: other PEs reached after which their tables are
     /// dropped (None: never). The file stays open as long as the tables live
     /// (the whole process: the job outlives `oshrun`'s descriptor of it).
-    pub fn new(
+    pub(crate) fn new(
         segs: Segments,
         local: impl Fn(usize) -> bool,
         file: OwnedFd,
@@ -120,12 +120,12 @@ impl PeerTables {
     }
 
     /// The budget in other PEs (None: the tables are never dropped).
-    pub fn budget(&self) -> Option<usize> {
+    pub(crate) fn budget(&self) -> Option<usize> {
         self.budget
     }
 
     /// Times the tables were dropped so far.
-    pub fn remaps(&self) -> u64 {
+    pub(crate) fn remaps(&self) -> u64 {
         self.remaps.load(Ordering::Relaxed)
     }
 
@@ -133,7 +133,7 @@ impl PeerTables {
     /// other PEs' page tables first when `pe` is one more than the budget
     /// allows. Cheap when `pe` was reached already: a load and a test.
     #[inline]
-    pub fn reach(&self, pe: usize) {
+    pub(crate) fn reach(&self, pe: usize) {
         let Some(budget) = self.budget else { return };
         let (word, bit) = (&self.reached[pe / 64], 1u64 << (pe % 64));
         if word.load(Ordering::Relaxed) & bit != 0 {
@@ -150,7 +150,7 @@ impl PeerTables {
     /// Drops this process's page tables for every other PE's segment (the
     /// data stays in the job file; addresses stay valid).
     #[cold]
-    pub fn forget(&self) {
+    pub(crate) fn forget(&self) {
         for (w, &keep) in self.reached.iter().zip(self.uncounted.iter()) {
             w.store(keep, Ordering::Relaxed);
         }

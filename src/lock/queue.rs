@@ -60,12 +60,12 @@ use crate::wait::stuck::Post;
 use std::sync::Mutex;
 
 /// In a PE's link half: set while that PE holds the lock.
-pub const GO: u32 = 1 << 31;
+pub(crate) const GO: u32 = 1 << 31;
 
 /// The operations the queue lock makes, on the halves of one lock's copies.
 /// Every one is a sequentially consistent atomic, atomic with respect to
 /// the others on the same half.
-pub trait Halves {
+pub(crate) trait Halves {
     /// This PE.
     fn me(&self) -> usize;
     /// PEs in the job.
@@ -86,7 +86,7 @@ pub trait Halves {
 /// each: this PE's own knowledge, so that the misuse checks need no atomic.
 /// One set per process (the runtime's `lock::Locks`), shared by its threads.
 #[derive(Default)]
-pub struct Claims(Mutex<Vec<(SymOffset, bool)>>);
+pub(crate) struct Claims(Mutex<Vec<(SymOffset, bool)>>);
 
 impl Claims {
     fn with<R>(&self, f: impl FnOnce(&mut Vec<(SymOffset, bool)>) -> R) -> R {
@@ -96,7 +96,7 @@ impl Claims {
 
     /// Records that this PE queues for `off`; false if it already holds or
     /// queues for it.
-    pub fn claim(&self, off: SymOffset) -> bool {
+    pub(crate) fn claim(&self, off: SymOffset) -> bool {
         self.with(|v| {
             let new = !v.iter().any(|&(o, _)| o == off);
             if new {
@@ -107,7 +107,7 @@ impl Claims {
     }
 
     /// Records that this PE holds `off` (claimed before).
-    pub fn grant(&self, off: SymOffset) {
+    pub(crate) fn grant(&self, off: SymOffset) {
         self.with(|v| {
             v.iter_mut()
                 .filter(|(o, _)| *o == off)
@@ -116,17 +116,17 @@ impl Claims {
     }
 
     /// Whether this PE holds `off`.
-    pub fn held(&self, off: SymOffset) -> bool {
+    pub(crate) fn held(&self, off: SymOffset) -> bool {
         self.with(|v| v.contains(&(off, true)))
     }
 
     /// Forgets `off`.
-    pub fn release(&self, off: SymOffset) {
+    pub(crate) fn release(&self, off: SymOffset) {
         self.with(|v| v.retain(|&(o, _)| o != off))
     }
 
     /// The locks this PE holds now.
-    pub fn held_now(&self) -> Vec<SymOffset> {
+    pub(crate) fn held_now(&self) -> Vec<SymOffset> {
         self.with(|v| v.iter().filter(|&&(_, held)| held).map(|&(o, _)| o).collect())
     }
 }
@@ -137,7 +137,7 @@ const TAIL_AT: usize = if cfg!(target_endian = "little") { 0 } else { 4 };
 const LINK_AT: usize = 4 - TAIL_AT;
 
 /// The halves of a lock's copies, reached through the transport.
-pub struct Remote<'a, T: Transport> {
+pub(crate) struct Remote<'a, T: Transport> {
     pub transport: &'a T,
     pub me: Pe,
     pub npes: usize,
@@ -217,7 +217,7 @@ impl<T: Transport> Halves for Remote<'_, T> {
 }
 
 /// The queue lock on one lock's copies.
-pub struct QueueLock<'c, H: Halves> {
+pub(crate) struct QueueLock<'c, H: Halves> {
     halves: H,
     /// This PE's claims, and the lock's key among them.
     claims: &'c Claims,
@@ -225,7 +225,7 @@ pub struct QueueLock<'c, H: Halves> {
 }
 
 impl<'c, H: Halves> QueueLock<'c, H> {
-    pub fn new(halves: H, claims: &'c Claims, key: SymOffset) -> QueueLock<'c, H> {
+    pub(crate) fn new(halves: H, claims: &'c Claims, key: SymOffset) -> QueueLock<'c, H> {
         QueueLock { halves, claims, key }
     }
 
@@ -236,7 +236,7 @@ impl<'c, H: Halves> QueueLock<'c, H> {
     }
 
     /// Takes the lock if nobody holds or waits for it; true on success.
-    pub fn try_acquire(&self) -> bool {
+    pub(crate) fn try_acquire(&self) -> bool {
         let h = &self.halves;
         let me = h.me();
         if !self.claims.claim(self.key) {
@@ -252,7 +252,7 @@ impl<'c, H: Halves> QueueLock<'c, H> {
     }
 
     /// Waits until the lock is taken by this PE.
-    pub fn acquire(&self) -> Result<(), Misuse> {
+    pub(crate) fn acquire(&self) -> Result<(), Misuse> {
         let h = &self.halves;
         let me = h.me();
         // Queuing behind itself would wait for ever; two threads of a PE
@@ -274,7 +274,7 @@ impl<'c, H: Halves> QueueLock<'c, H> {
     }
 
     /// Releases the lock held by this PE, handing it to the next in line.
-    pub fn release(&self) -> Result<(), Misuse> {
+    pub(crate) fn release(&self) -> Result<(), Misuse> {
         let h = &self.halves;
         let me = h.me();
         if !self.claims.held(self.key) {
@@ -296,7 +296,7 @@ impl<'c, H: Halves> QueueLock<'c, H> {
     }
 
     /// Whether another PE has queued behind this PE, which holds the lock.
-    pub fn queued_behind(&self) -> bool {
+    pub(crate) fn queued_behind(&self) -> bool {
         let h = &self.halves;
         h.tail(AmoOp::Fetch) != Self::tag(h.me())
     }

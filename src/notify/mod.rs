@@ -43,14 +43,14 @@ use crate::world::World;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Flag states (`SHMEMX_NOTIFY_*`).
-pub const EMPTY: u64 = 0;
-pub const READY: u64 = 1;
-pub const CONSUMED: u64 = 2;
+pub(crate) const EMPTY: u64 = 0;
+pub(crate) const READY: u64 = 1;
+pub(crate) const CONSUMED: u64 = 2;
 
 /// Bytes per flag and of the header: one cache line each.
-pub const LINE: usize = 64;
+pub(crate) const LINE: usize = 64;
 /// The most flags a set may have (64 MiB of flags per member).
-pub const MAX_FLAGS: usize = 1 << 20;
+pub(crate) const MAX_FLAGS: usize = 1 << 20;
 const MAGIC: u32 = u32::from_le_bytes(*b"ntf1");
 
 #[repr(C)]
@@ -70,7 +70,7 @@ fn header(local: usize) -> &'static Header {
 
 /// A notification set as seen from this PE.
 #[derive(Clone, Copy, Debug)]
-pub struct Set {
+pub(crate) struct Set {
     /// Offset of the header in every member's segment.
     off: SymOffset,
     /// Address of this PE's header.
@@ -91,23 +91,23 @@ impl Set {
     }
 
     /// Address of this PE's flag `i`.
-    pub fn flag_addr(&self, i: usize) -> usize {
+    pub(crate) fn flag_addr(&self, i: usize) -> usize {
         self.local + LINE * (i + 1)
     }
 
     /// Offset of flag `i` in every member's segment.
-    pub fn flag_off(&self, i: usize) -> SymOffset {
+    pub(crate) fn flag_off(&self, i: usize) -> SymOffset {
         SymOffset(self.off.0 + LINE * (i + 1))
     }
 
     /// The state of this PE's flag `i`, read with acquire ordering.
-    pub fn state(&self, i: usize) -> u64 {
+    pub(crate) fn state(&self, i: usize) -> u64 {
         self.flag(i).load(Ordering::Acquire)
     }
 
     /// How many of this PE's flags are in each state (EMPTY, READY,
     /// CONSUMED, another value), for diagnostics.
-    pub fn census(&self) -> [usize; 4] {
+    pub(crate) fn census(&self) -> [usize; 4] {
         let mut n = [0; 4];
         for i in 0..self.count {
             n[(self.state(i) as usize).min(3)] += 1;
@@ -117,17 +117,17 @@ impl Set {
 }
 
 /// Bytes of a set of `count` flags on each member.
-pub fn object_bytes(count: usize) -> usize {
+pub(crate) fn object_bytes(count: usize) -> usize {
     LINE * (count + 1)
 }
 
 /// Live notification sets of this process. Owned by the runtime.
-pub type Notifies = TeamObjects<NotifySet>;
+pub(crate) type Notifies = TeamObjects<NotifySet>;
 
 /// The kind of the objects in [`Notifies`]: published, so the flags are
 /// valid `sig_addr` arguments of the user's own put-with-signal.
 #[derive(Debug)]
-pub enum NotifySet {}
+pub(crate) enum NotifySet {}
 
 impl ObjectKind for NotifySet {
     const VISIBILITY: Visibility = Visibility::Published;
@@ -141,7 +141,7 @@ impl Notifies {
     /// Allocates a set of `count` flags (1 ..= [`MAX_FLAGS`]), all EMPTY, on
     /// the team `team` (raw handle, `group`), collectively over its members;
     /// `barrier` is a barrier of the team. Returns this PE's address of it.
-    pub fn alloc(
+    pub(crate) fn alloc(
         &self,
         rt: &World,
         spaces: &Spaces,
@@ -162,7 +162,7 @@ impl Notifies {
 
 /// The set at `addr` on this PE, if `addr` is one.
 #[inline]
-pub fn lookup(rt: &World, addr: usize) -> Option<Set> {
+pub(crate) fn lookup(rt: &World, addr: usize) -> Option<Set> {
     let arena = Arena::new(&rt.segs);
     let start = arena.local_start(addr, LINE)?;
     if !addr.is_multiple_of(LINE) {
@@ -183,7 +183,7 @@ pub fn lookup(rt: &World, addr: usize) -> Option<Set> {
 /// Sets this PE's flag `i` READY and wakes threads of this PE waiting for
 /// it. Returns the state it had: READY means a notification was lost (the
 /// caller reports it).
-pub fn set(rt: &World, s: &Set, i: usize) -> u64 {
+pub(crate) fn set(rt: &World, s: &Set, i: usize) -> u64 {
     // SAFETY: flag `i` of this PE's copy of a live set (checked by `lookup`
     // and the caller's index check): an aligned u64 in the arena. The swap is
     // sequentially consistent (every earlier store of this thread is visible
@@ -192,7 +192,7 @@ pub fn set(rt: &World, s: &Set, i: usize) -> u64 {
 }
 
 /// Sets this PE's flag `i` EMPTY (a READY one is discarded).
-pub fn reset(rt: &World, s: &Set, i: usize) {
+pub(crate) fn reset(rt: &World, s: &Set, i: usize) {
     // SAFETY: as in `set`; nobody waits for EMPTY, so no bell.
     unsafe {
         rt.transport
@@ -205,7 +205,7 @@ pub fn reset(rt: &World, s: &Set, i: usize) {
 /// the transport, so its atomicity statement requires the owner's update to
 /// go through it too (on shared memory the same `lock cmpxchg`).
 #[inline]
-pub fn try_consume(rt: &World, s: &Set, i: usize) -> bool {
+pub(crate) fn try_consume(rt: &World, s: &Set, i: usize) -> bool {
     if s.flag(i).load(Ordering::Relaxed) != READY {
         return false;
     }
@@ -220,13 +220,13 @@ pub fn try_consume(rt: &World, s: &Set, i: usize) -> bool {
 
 /// Consumes the lowest-numbered READY flag, if any.
 #[inline]
-pub fn try_consume_any(rt: &World, s: &Set) -> Option<usize> {
+pub(crate) fn try_consume_any(rt: &World, s: &Set) -> Option<usize> {
     (0..s.count).find(|&i| try_consume(rt, s, i))
 }
 
 /// Consumes up to `out.len()` READY flags, lowest first, writing their
 /// indices to `out`; returns how many.
-pub fn try_consume_some(rt: &World, s: &Set, out: &mut [usize]) -> usize {
+pub(crate) fn try_consume_some(rt: &World, s: &Set, out: &mut [usize]) -> usize {
     let mut n = 0;
     for i in 0..s.count {
         if n == out.len() {
@@ -278,14 +278,14 @@ fn block(rt: &World, s: &Set, routine: &'static str, which: Option<usize>) {
 }
 
 /// Waits until this PE's flag `i` is READY and consumes it.
-pub fn wait(rt: &World, s: &Set, i: usize, routine: &'static str) {
+pub(crate) fn wait(rt: &World, s: &Set, i: usize, routine: &'static str) {
     while !try_consume(rt, s, i) {
         block(rt, s, routine, Some(i));
     }
 }
 
 /// Waits until a flag is READY, consumes it and returns its index.
-pub fn wait_any(rt: &World, s: &Set, routine: &'static str) -> usize {
+pub(crate) fn wait_any(rt: &World, s: &Set, routine: &'static str) -> usize {
     loop {
         if let Some(i) = try_consume_any(rt, s) {
             return i;
@@ -296,7 +296,7 @@ pub fn wait_any(rt: &World, s: &Set, routine: &'static str) -> usize {
 
 /// Waits until a flag is READY, then consumes up to `out.len()` (at least
 /// one) of them; returns how many.
-pub fn wait_some(rt: &World, s: &Set, out: &mut [usize], routine: &'static str) -> usize {
+pub(crate) fn wait_some(rt: &World, s: &Set, out: &mut [usize], routine: &'static str) -> usize {
     loop {
         let n = try_consume_some(rt, s, out);
         if n > 0 {
@@ -313,7 +313,7 @@ pub fn wait_some(rt: &World, s: &Set, out: &mut [usize], routine: &'static str) 
 /// # Safety
 /// `pe` must be a member of the set's team and `data` a valid put to `pe`
 /// (symmetric destination, readable source).
-pub unsafe fn put(rt: &World, s: &Set, i: usize, pe: usize, data: (SymOffset, *const u8, usize), nbi: bool) {
+pub(crate) unsafe fn put(rt: &World, s: &Set, i: usize, pe: usize, data: (SymOffset, *const u8, usize), nbi: bool) {
     let (off, src, len) = data;
     let sig = s.flag_off(i);
     let off = if len == 0 { sig } else { off };

@@ -6,16 +6,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 /// One kind of helper thread, with the flag that tells it to stop.
-pub struct Background(Mutex<Option<(JoinHandle<()>, &'static AtomicBool)>>);
+pub(super) struct Background(Mutex<Option<(JoinHandle<()>, &'static AtomicBool)>>);
 
 impl Background {
-    pub const fn new() -> Background {
+    pub(super) const fn new() -> Background {
         Background(Mutex::new(None))
     }
 
     /// Starts `body` on a thread named `name`, unless one runs already;
     /// `body` returns once its flag is set.
-    pub fn start(&self, name: &str, body: impl FnOnce(&'static AtomicBool) + Send + 'static) -> Result<(), String> {
+    pub(super) fn start(
+        &self,
+        name: &str,
+        body: impl FnOnce(&'static AtomicBool) + Send + 'static,
+    ) -> Result<(), String> {
         let mut running = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if running.is_some() {
             return Ok(());
@@ -30,7 +34,7 @@ impl Background {
     }
 
     /// Tells the thread to stop (waking it if it parks) and waits for it.
-    pub fn stop(&self) {
+    pub(super) fn stop(&self) {
         let taken = self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some((handle, stop)) = taken {
             stop.store(true, Ordering::Release);

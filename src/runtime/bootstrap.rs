@@ -22,7 +22,7 @@ mod layout;
 mod mpi;
 mod oshrun;
 
-pub use launcher::{Launcher, abort};
+pub(crate) use launcher::{Launcher, abort};
 
 use crate::config::{Config, human_bytes};
 use crate::error::{Error, ErrorKind};
@@ -45,7 +45,7 @@ const REMOTE_YIELDS: u32 = 100_000;
 
 /// `requested`: the thread level the program asked for. Returns the PE's
 /// world and the launcher, which the job's end and its exit paths need.
-pub fn start(routine: &'static str, requested: i32) -> Result<(World, &'static dyn Launcher), Error> {
+pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'static dyn Launcher), Error> {
     let fail = |why: String| Error::new(routine, ErrorKind::Startup(why));
     let config = Config::from_env().map_err(|e| Error::new(routine, ErrorKind::Config(e.to_string())))?;
     crate::error::set_debug(config.debug);

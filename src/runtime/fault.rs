@@ -27,7 +27,7 @@ use std::sync::atomic::{Ordering, compiler_fence};
 /// What a transfer routine is copying, for the report of a fault inside it:
 /// small, since the bulk path writes it before every copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Transfer {
+pub(crate) struct Transfer {
     pub routine: &'static str,
     /// The argument that sets the length and its value (`nelems`, 512).
     pub count: (&'static str, usize),
@@ -62,7 +62,7 @@ thread_local! {
 /// Runs `copy` (the copy of transfer `t`) with `t` recorded for the fault
 /// handler: one thread-local address, one store before and one after.
 #[inline]
-pub fn during<R>(t: &Transfer, copy: impl FnOnce() -> R) -> R {
+pub(crate) fn during<R>(t: &Transfer, copy: impl FnOnce() -> R) -> R {
     let current = CURRENT.with(|c| c as *const Cell<*const Transfer>);
     // SAFETY: this thread's own cell, which has no destructor and lives as
     // long as the thread.
@@ -84,7 +84,7 @@ static PREVIOUS: [OnceLock<libc::sigaction>; 2] = [OnceLock::new(), OnceLock::ne
 /// Installs the handler for SIGSEGV and SIGBUS, once per process (later
 /// `shmem_init`s keep it). A program that installs its own handler after
 /// `shmem_init` replaces it: its handler then sees every fault.
-pub fn install() {
+pub(crate) fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         for (i, &sig) in SIGNALS.iter().enumerate() {

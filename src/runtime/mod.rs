@@ -22,8 +22,8 @@
 //! only: which runtime is active, and the words the exit paths need.
 
 mod background;
-pub mod bootstrap;
-pub mod fault;
+pub(crate) mod bootstrap;
+pub(crate) mod fault;
 mod net_watch;
 mod node_watch;
 mod progress;
@@ -44,7 +44,7 @@ const _: () = assert!(crate::config::SIZE_ALIGN == crate::heap::SEGMENT_ALIGN);
 /// Everything an initialised PE knows: the low-level context ([`World`],
 /// which the modules below take) and the state of the modules that keep
 /// some between calls. `rt.me`, `rt.transport`, ... are the world's.
-pub struct Runtime {
+pub(crate) struct Runtime {
     pub world: World,
     /// Whatever started this process (`oshrun`, an MPI launcher, or none).
     pub launcher: &'static dyn bootstrap::Launcher,
@@ -132,7 +132,7 @@ static MY_EXIT_STATUS: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut(
 
 /// The active runtime, or the "called before shmem_init" error for `routine`.
 #[inline]
-pub fn get(routine: &'static str) -> &'static Runtime {
+pub(crate) fn get(routine: &'static str) -> &'static Runtime {
     let p = ACTIVE.load(Ordering::Acquire);
     if p.is_null() {
         let kind = if BUILT.load(Ordering::Acquire).is_null() {
@@ -148,7 +148,7 @@ pub fn get(routine: &'static str) -> &'static Runtime {
 }
 
 /// The active runtime, if any.
-pub fn try_get() -> Option<&'static Runtime> {
+pub(crate) fn try_get() -> Option<&'static Runtime> {
     let p = ACTIVE.load(Ordering::Acquire);
     // SAFETY: as in get().
     (!p.is_null()).then(|| unsafe { &*p })
@@ -156,7 +156,7 @@ pub fn try_get() -> Option<&'static Runtime> {
 
 /// `shmem_init_thread`: initialises the library (or counts a nested call) and
 /// returns the granted thread level.
-pub fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
+pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> {
     error::set_abort(abort_job);
     let mut count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(rt) = try_get() {
@@ -278,7 +278,7 @@ fn node_group(node_pes: &[usize], me: usize) -> crate::coll::Group {
 /// `shmem_finalize`: collective; the last nested call leaves the library.
 /// `at_exit`: called by the exit hook, for a PE that returned from `main` (or
 /// called `exit(0)`) without it.
-pub fn finalize(at_exit: bool) {
+pub(crate) fn finalize(at_exit: bool) {
     let mut count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(rt) = try_get() else { return };
     *count = count.saturating_sub(1);
@@ -403,7 +403,7 @@ fn set_my_state(s: PeState) {
 
 /// Ends this PE after a fatal error (already reported). `oshrun` sees the
 /// failed state and the status and ends the other PEs.
-pub fn abort_job(status: i32) -> ! {
+pub(crate) fn abort_job(status: i32) -> ! {
     EXITING.store(true, Ordering::SeqCst);
     set_my_state(PeState::Failed);
     bootstrap::abort(status);
@@ -429,7 +429,7 @@ fn abort_from_signal(status: i32) -> ! {
 }
 
 /// `shmem_global_exit`: ends the whole job with `status`.
-pub fn global_exit(status: i32) -> ! {
+pub(crate) fn global_exit(status: i32) -> ! {
     EXITING.store(true, Ordering::SeqCst);
     let p = MY_EXIT_STATUS.load(Ordering::Acquire);
     if !p.is_null() {

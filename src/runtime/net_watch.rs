@@ -67,7 +67,7 @@ struct Node {
 /// Joins the start-up exchange (collective: every PE of a job that spans
 /// nodes calls it) and, on a node's leader with a timeout set, starts the
 /// watch.
-pub fn start(rt: &'static Runtime) -> Result<(), String> {
+pub(super) fn start(rt: &'static Runtime) -> Result<(), String> {
     let node = rt.launcher.node_pes();
     if node.len() == rt.npes {
         return Ok(());
@@ -147,7 +147,7 @@ pub fn start(rt: &'static Runtime) -> Result<(), String> {
 
 /// Stops the watch, if it runs (after this PE's last MPI call: a finalize
 /// that never returns is bounded too).
-pub fn stop() {
+pub(super) fn stop() {
     let wake = WAKE.load(Ordering::Acquire);
     if wake >= 0 {
         // SAFETY: `wake` is the eventfd made at start, never closed.

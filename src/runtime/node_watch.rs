@@ -57,7 +57,7 @@ fn settings(rt: &Runtime) -> Result<Settings, String> {
 
 /// Starts the watcher for `rt`'s node if `rt` is its first or second PE and
 /// the job spans nodes.
-pub fn start(rt: &'static Runtime) -> Result<(), String> {
+pub(super) fn start(rt: &'static Runtime) -> Result<(), String> {
     if rt.launcher.reports_hangs() {
         return Ok(());
     }
@@ -75,7 +75,7 @@ pub fn start(rt: &'static Runtime) -> Result<(), String> {
 }
 
 /// Stops the watcher, if it runs.
-pub fn stop() {
+pub(super) fn stop() {
     THREAD.stop()
 }
 

@@ -20,7 +20,7 @@ use std::time::Duration;
 static THREAD: Background = Background::new();
 
 /// Starts the thread for `rt` (once).
-pub fn start(rt: &'static Runtime) -> Result<(), String> {
+pub(super) fn start(rt: &'static Runtime) -> Result<(), String> {
     let interval = Duration::from_micros(rt.config.progress_interval_us);
     THREAD.start("rshmem-progress", move |stop| {
         let slot = rt.control.slot(rt.me);
@@ -34,6 +34,6 @@ pub fn start(rt: &'static Runtime) -> Result<(), String> {
 }
 
 /// Stops the thread, if it runs, and waits for it to leave MPI.
-pub fn stop() {
+pub(super) fn stop() {
     THREAD.stop()
 }

@@ -12,7 +12,7 @@ const ACTIVE: &CStr = c"rshmem_trace_layer_active";
 
 /// The warning for a job with `SHMEM_TRACE=file` whose calls bypass the
 /// trace layer, or `None` when they go through it.
-pub fn untraced_warning(file: &str) -> Option<String> {
+pub(super) fn untraced_warning(file: &str) -> Option<String> {
     if layer_active() {
         return None;
     }

@@ -30,25 +30,25 @@ use crate::world::World;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Flag bits, with Berkeley UPC's values (`BUPC_SEM_*`).
-pub const BOOLEAN: i32 = 1;
-pub const INTEGER: i32 = 2;
-pub const SPRODUCER: i32 = 4;
-pub const MPRODUCER: i32 = 8;
-pub const SCONSUMER: i32 = 16;
-pub const MCONSUMER: i32 = 32;
-pub const MASK: i32 = 63;
+pub(crate) const BOOLEAN: i32 = 1;
+pub(crate) const INTEGER: i32 = 2;
+pub(crate) const SPRODUCER: i32 = 4;
+pub(crate) const MPRODUCER: i32 = 8;
+pub(crate) const SCONSUMER: i32 = 16;
+pub(crate) const MCONSUMER: i32 = 32;
+pub(crate) const MASK: i32 = 63;
 /// The largest value a semaphore may hold (`BUPC_SEM_MAXVALUE`).
-pub const MAXVALUE: u64 = 65535;
+pub(crate) const MAXVALUE: u64 = 65535;
 
 /// Bytes of a semaphore on each member.
-pub const OBJECT_BYTES: usize = 128;
+pub(crate) const OBJECT_BYTES: usize = 128;
 const HEADER: usize = 64;
 const MAGIC: u32 = u32::from_le_bytes(*b"sem1");
 
 /// `flags` with 0 read as integer, multi-producer, multi-consumer, and the
 /// missing half of each pair defaulted to "multi"; an error for bits outside
 /// the mask or both halves of a pair.
-pub fn normalize(flags: i32) -> Result<i32, &'static str> {
+pub(crate) fn normalize(flags: i32) -> Result<i32, &'static str> {
     if flags & !MASK != 0 {
         return Err(
             "has bits outside SHMEMX_SEM_BOOLEAN | _INTEGER | _SPRODUCER | _MPRODUCER | _SCONSUMER | _MCONSUMER",
@@ -78,7 +78,7 @@ pub fn normalize(flags: i32) -> Result<i32, &'static str> {
 
 /// A semaphore as seen from this PE.
 #[derive(Clone, Copy, Debug)]
-pub struct Sem {
+pub(crate) struct Sem {
     /// Offset of the value in every member's segment.
     pub off: SymOffset,
     /// Address of this PE's value.
@@ -89,7 +89,7 @@ pub struct Sem {
 }
 
 impl Sem {
-    pub fn boolean(&self) -> bool {
+    pub(crate) fn boolean(&self) -> bool {
         self.flags & BOOLEAN != 0
     }
 
@@ -100,7 +100,7 @@ impl Sem {
     }
 
     /// This PE's current value.
-    pub fn current(&self) -> u64 {
+    pub(crate) fn current(&self) -> u64 {
         self.value().load(Ordering::Acquire)
     }
 }
@@ -121,11 +121,11 @@ fn header(local: usize) -> &'static Header {
 
 /// Live semaphores of this process: their spaces and teams, by address.
 /// Owned by the runtime.
-pub type Semaphores = TeamObjects<Semaphore>;
+pub(crate) type Semaphores = TeamObjects<Semaphore>;
 
 /// The kind of the objects in [`Semaphores`].
 #[derive(Debug)]
-pub enum Semaphore {}
+pub(crate) enum Semaphore {}
 
 impl ObjectKind for Semaphore {
     const VISIBILITY: Visibility = Visibility::Internal;
@@ -139,7 +139,7 @@ impl Semaphores {
     /// Allocates a semaphore on the team `team` (raw handle, `group`),
     /// collectively over its members; `barrier` is a barrier of the team. The
     /// value starts at 0 on every member. Returns this PE's address of it.
-    pub fn alloc(
+    pub(crate) fn alloc(
         &self,
         rt: &World,
         spaces: &Spaces,
@@ -160,7 +160,7 @@ impl Semaphores {
 
 /// The semaphore at `addr` on this PE, if `addr` is one.
 #[inline]
-pub fn lookup(rt: &World, addr: usize) -> Option<Sem> {
+pub(crate) fn lookup(rt: &World, addr: usize) -> Option<Sem> {
     let arena = Arena::new(&rt.segs);
     let start = arena.local_start(addr, OBJECT_BYTES)?;
     if !addr.is_multiple_of(64) {
@@ -180,7 +180,7 @@ pub fn lookup(rt: &World, addr: usize) -> Option<Sem> {
 
 /// Why a post is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PostError {
+pub(crate) enum PostError {
     /// The value would exceed [`MAXVALUE`]: the value it would have reached.
     AboveMax(u64),
 }
@@ -192,7 +192,7 @@ pub enum PostError {
 /// # Safety
 /// `pe` must be a member of the semaphore's team; `data`, if given, must be
 /// a valid put to `pe` (symmetric destination, readable source).
-pub unsafe fn post(
+pub(crate) unsafe fn post(
     rt: &World,
     s: &Sem,
     n: u64,
@@ -228,7 +228,7 @@ pub unsafe fn post(
 /// take is a transport atomic on this PE itself: posters add through the
 /// transport, so its atomicity statement requires the owner's update to go
 /// through it too (on shared memory the same `lock cmpxchg`).
-pub fn try_take(rt: &World, s: &Sem, n: u64) -> bool {
+pub(crate) fn try_take(rt: &World, s: &Sem, n: u64) -> bool {
     take_with(s, n, |cur, new| {
         // SAFETY: `s.off` is this PE's copy of a live semaphore (checked by
         // `lookup`): 8-aligned, in the arena of its segment.
@@ -258,7 +258,7 @@ fn take_with(s: &Sem, n: u64, cas: impl Fn(u64, u64) -> u64) -> bool {
 }
 
 /// Waits until this PE's copy holds `n` and takes them.
-pub fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
+pub(crate) fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
     loop {
         if try_take(rt, s, n) {
             return;

@@ -13,7 +13,7 @@ use crate::world::World;
 
 /// Why an allocation in a space gives NULL (said under `SHMEM_DEBUG`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// The alignment is not a power of two.
     NotPowerOfTwo { align: usize },
     /// The alignment exceeds the extent's and the space's size: only luck
@@ -32,7 +32,7 @@ impl Space {
     /// block, or 0 (on every member) after telling `refused` why, at the
     /// moment the PE knows (before the barrier). Nothing is allocated and
     /// nobody waits for 0 bytes or a refused alignment.
-    pub fn allocate(
+    pub(crate) fn allocate(
         &self,
         rt: &World,
         routine: &'static str,
@@ -87,7 +87,7 @@ impl Space {
 
     /// Frees the block at address `addr` of this space, attached to `team`
     /// at `base`: waits for the members first, as nobody may still use it.
-    pub fn free_at(
+    pub(crate) fn free_at(
         &self,
         rt: &World,
         routine: &'static str,

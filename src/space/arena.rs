@@ -22,27 +22,27 @@ use crate::transport::Transport;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of header before the data part.
-pub const HEADER: usize = 64 << 10;
+pub(crate) const HEADER: usize = 64 << 10;
 /// Words at the end of the header for the arguments of a team split.
-pub const SPLIT_WORDS: usize = 4;
+pub(crate) const SPLIT_WORDS: usize = 4;
 /// Extents a PE's list can hold (merged runs of used memory).
-pub const MAX_EXTENTS: usize = (HEADER - 8 - SPLIT_WORDS * 8) / 16;
+pub(crate) const MAX_EXTENTS: usize = (HEADER - 8 - SPLIT_WORDS * 8) / 16;
 
 /// A byte range of the arena's data part: the same on every PE that uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Extent {
+pub(crate) struct Extent {
     pub start: usize,
     pub len: usize,
 }
 
 impl Extent {
-    pub fn end(&self) -> usize {
+    pub(crate) fn end(&self) -> usize {
         self.start + self.len
     }
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct Arena {
+pub(crate) struct Arena {
     /// Offset of the arena in every segment.
     base: usize,
     /// Bytes of the data part.
@@ -53,10 +53,10 @@ pub struct Arena {
 
 /// Why an extent cannot be recorded.
 #[derive(Debug, PartialEq, Eq)]
-pub struct ListFull;
+pub(crate) struct ListFull;
 
 impl Arena {
-    pub fn new(segs: &Segments) -> Arena {
+    pub(crate) fn new(segs: &Segments) -> Arena {
         Arena {
             base: segs.sync_off,
             len: segs.sync_len.saturating_sub(HEADER),
@@ -65,7 +65,7 @@ impl Arena {
     }
 
     /// Bytes of the data part.
-    pub fn capacity(&self) -> usize {
+    pub(crate) fn capacity(&self) -> usize {
         self.len
     }
 
@@ -73,24 +73,24 @@ impl Arena {
     /// multiple of `align` in every segment (segments start
     /// [`SEGMENT_ALIGN`](crate::heap::SEGMENT_ALIGN)-aligned, so up to that
     /// the addresses are aligned too).
-    pub fn first_fit(&self, lists: &[Vec<Extent>], len: usize, align: usize) -> Option<Extent> {
+    pub(crate) fn first_fit(&self, lists: &[Vec<Extent>], len: usize, align: usize) -> Option<Extent> {
         let start = first_fit(lists, len, align, self.base + HEADER, self.len)?;
         Some(Extent { start, len })
     }
 
     /// Offset in every segment of byte `start` of the data part.
-    pub fn offset(&self, start: usize) -> SymOffset {
+    pub(crate) fn offset(&self, start: usize) -> SymOffset {
         SymOffset(self.base + HEADER + start)
     }
 
     /// Address in this process of byte `start` of this PE's data part.
-    pub fn local_addr(&self, start: usize) -> usize {
+    pub(crate) fn local_addr(&self, start: usize) -> usize {
         self.local + HEADER + start
     }
 
     /// Where `[addr, addr+len)` lies in this PE's data part, if it does.
     #[inline]
-    pub fn local_start(&self, addr: usize, len: usize) -> Option<usize> {
+    pub(crate) fn local_start(&self, addr: usize, len: usize) -> Option<usize> {
         let data = self.local + HEADER;
         let end = addr.checked_add(len)?;
         (addr >= data && end <= data + self.len).then(|| addr - data)
@@ -106,7 +106,7 @@ impl Arena {
     }
 
     /// This PE's used extents.
-    pub fn extents(&self) -> Vec<Extent> {
+    pub(crate) fn extents(&self) -> Vec<Extent> {
         let n = self.word(0).load(Ordering::Relaxed) as usize;
         (0..n.min(MAX_EXTENTS))
             .map(|i| Extent {
@@ -126,12 +126,12 @@ impl Arena {
 
     /// Forgets every extent (start-up: a new job, or a re-initialisation
     /// after spaces and teams were left behind).
-    pub fn reset(&self) {
+    pub(crate) fn reset(&self) {
         self.word(0).store(0, Ordering::Relaxed);
     }
 
     /// The used extents of `pe`.
-    pub fn read<T: Transport>(&self, transport: &T, pe: usize) -> Vec<Extent> {
+    pub(crate) fn read<T: Transport>(&self, transport: &T, pe: usize) -> Vec<Extent> {
         let mut n = 0u64;
         // SAFETY: word 0 of pe's arena header.
         unsafe { transport.get(pe, SymOffset(self.base), &mut n as *mut u64 as *mut u8, 8) };
@@ -155,14 +155,14 @@ impl Arena {
     /// written before the split's first barrier, read between its two, so
     /// never while another PE reads them (the reads of the split before
     /// happened before its second barrier).
-    pub fn publish_split(&self, words: [u64; SPLIT_WORDS]) {
+    pub(crate) fn publish_split(&self, words: [u64; SPLIT_WORDS]) {
         for (i, w) in words.into_iter().enumerate() {
             self.word(HEADER / 8 - SPLIT_WORDS + i).store(w, Ordering::Relaxed);
         }
     }
 
     /// The split arguments `pe` published ([`publish_split`](Self::publish_split)).
-    pub fn read_split<T: Transport>(&self, transport: &T, pe: usize) -> [u64; SPLIT_WORDS] {
+    pub(crate) fn read_split<T: Transport>(&self, transport: &T, pe: usize) -> [u64; SPLIT_WORDS] {
         let mut words = [0u64; SPLIT_WORDS];
         let at = SymOffset(self.base + HEADER - SPLIT_WORDS * 8);
         // SAFETY: the last SPLIT_WORDS words of pe's arena header.
@@ -171,7 +171,7 @@ impl Arena {
     }
 
     /// Records `e` as used on this PE.
-    pub fn take(&self, e: Extent) -> Result<(), ListFull> {
+    pub(crate) fn take(&self, e: Extent) -> Result<(), ListFull> {
         let list = with(self.extents(), e);
         if list.len() > MAX_EXTENTS {
             return Err(ListFull);
@@ -181,7 +181,7 @@ impl Arena {
     }
 
     /// Records `e` (taken earlier) as free on this PE.
-    pub fn give(&self, e: Extent) {
+    pub(crate) fn give(&self, e: Extent) {
         let list = without(&self.extents(), e);
         // Removing from the middle of a run splits it. Should that overflow
         // the list (thousands of interleaved extents), the extent stays
@@ -192,7 +192,7 @@ impl Arena {
     }
 
     /// Zeroes this PE's copy of `e`.
-    pub fn zero(&self, e: Extent) {
+    pub(crate) fn zero(&self, e: Extent) {
         debug_assert!(e.end() <= self.len);
         // SAFETY: the extent lies inside this PE's data part and has just
         // been agreed free on every member: nothing else reads or writes it.
@@ -201,7 +201,7 @@ impl Arena {
 
     /// Hands the whole pages inside this PE's copy of `e` back to the system
     /// (they read as zero afterwards). Called when a space is given back.
-    pub fn release(&self, e: Extent) {
+    pub(crate) fn release(&self, e: Extent) {
         let page = crate::job::page_size();
         let lo = self.local_addr(e.start).next_multiple_of(page);
         let hi = self.local_addr(e.end()) / page * page;
@@ -270,13 +270,19 @@ fn without(list: &[Extent], e: Extent) -> Vec<Extent> {
 }
 
 /// True if every list can record one more extent.
-pub fn has_room(lists: &[Vec<Extent>]) -> bool {
+pub(crate) fn has_room(lists: &[Vec<Extent>]) -> bool {
     lists.iter().all(|l| l.len() < MAX_EXTENTS)
 }
 
 /// The lowest offset where `len` bytes are free in every list of `lists`,
 /// below `capacity`, such that `origin + offset` is a multiple of `align`.
-pub fn first_fit(lists: &[Vec<Extent>], len: usize, align: usize, origin: usize, capacity: usize) -> Option<usize> {
+pub(crate) fn first_fit(
+    lists: &[Vec<Extent>],
+    len: usize,
+    align: usize,
+    origin: usize,
+    capacity: usize,
+) -> Option<usize> {
     let mut used: Vec<Extent> = lists.iter().flatten().copied().collect();
     used.sort_by_key(|e| e.start);
     let mut at = 0usize;

@@ -21,10 +21,10 @@
 //! is not a valid RMA target for users.
 
 mod alloc;
-pub mod arena;
-pub mod objects;
+pub(crate) mod arena;
+pub(crate) mod objects;
 
-pub use alloc::Refusal;
+pub(crate) use alloc::Refusal;
 
 use crate::coll::Group;
 use crate::heap::alloc::{Allocator, Exhausted, MIN_ALIGN};
@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 /// What a space was created with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Config {
+pub(crate) struct Config {
     /// Bytes the space's allocations may use on each member.
     pub sheap_size: usize,
     /// Contexts that may be created from the space at once.
@@ -46,7 +46,7 @@ pub struct Config {
 
 /// Where an attached space is.
 #[derive(Debug)]
-pub struct Attached {
+pub(crate) struct Attached {
     /// Raw handle of the team (0 for a team's own synchronisation space).
     pub team: usize,
     pub extent: Extent,
@@ -63,14 +63,14 @@ struct State {
 }
 
 #[derive(Debug)]
-pub struct Space {
+pub(crate) struct Space {
     pub config: Config,
     state: Mutex<State>,
 }
 
 /// A misuse of a space, described for the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SpaceError {
+pub(crate) enum SpaceError {
     InvalidHandle(usize),
     NotAttached,
     AlreadyAttached { team: usize },
@@ -141,7 +141,7 @@ impl fmt::Display for SpaceError {
 /// What an address in an attached user space (or a published library
 /// object, see [`objects`]) belongs to.
 #[derive(Clone, Copy, Debug)]
-pub struct Mapped {
+pub(crate) struct Mapped {
     /// Raw handle of the space; 0 for a published library object.
     pub space: usize,
     pub team: usize,
@@ -151,7 +151,7 @@ pub struct Mapped {
 
 impl Mapped {
     /// True if world PE `pe` is a member of the space's team.
-    pub fn serves(&self, pe: usize) -> bool {
+    pub(crate) fn serves(&self, pe: usize) -> bool {
         self.group.rank_of(pe).is_some()
     }
 }
@@ -180,7 +180,7 @@ fn decode(raw: usize) -> Option<(usize, u32)> {
 }
 
 impl Space {
-    pub fn new(config: Config) -> Space {
+    pub(crate) fn new(config: Config) -> Space {
         Space {
             config,
             state: Mutex::new(State::default()),
@@ -195,7 +195,7 @@ impl Space {
     /// page at least, up to the segment alignment, as large as the space so
     /// that big spaces get big pages. (`shmemx_space_align` aligns addresses,
     /// not offsets, so it may ask for more.)
-    pub fn extent_shape(&self) -> (usize, usize) {
+    pub(crate) fn extent_shape(&self) -> (usize, usize) {
         let page = crate::job::page_size();
         let len = self.config.sheap_size.max(1).next_multiple_of(page);
         let align = self
@@ -219,17 +219,17 @@ impl Space {
     }
 
     /// Where the space lies in the arena, if it is attached.
-    pub fn extent(&self) -> Option<Extent> {
+    pub(crate) fn extent(&self) -> Option<Extent> {
         self.state().attached.as_ref().map(|a| a.extent)
     }
 
     /// The team the space is attached to, if any.
-    pub fn team(&self) -> Option<usize> {
+    pub(crate) fn team(&self) -> Option<usize> {
         self.state().attached.as_ref().map(|a| a.team)
     }
 
     /// The team of the attached space and its offset in every member's segment.
-    pub fn attached(&self) -> Result<(usize, SymOffset), SpaceError> {
+    pub(crate) fn attached(&self) -> Result<(usize, SymOffset), SpaceError> {
         let s = self.state();
         let a = s.attached.as_ref().ok_or(SpaceError::NotAttached)?;
         Ok((a.team, a.base))
@@ -240,7 +240,12 @@ impl Space {
     /// within the space, which starts at address `origin` on this member:
     /// the block's address is a multiple of `align`, which must divide the
     /// difference between any two members' origins (see `heap::heap_align`).
-    pub fn alloc(&self, size: usize, align: usize, origin: usize) -> Result<Result<usize, Exhausted>, SpaceError> {
+    pub(crate) fn alloc(
+        &self,
+        size: usize,
+        align: usize,
+        origin: usize,
+    ) -> Result<Result<usize, Exhausted>, SpaceError> {
         let mut s = self.state();
         let a = s.attached.as_mut().ok_or(SpaceError::NotAttached)?;
         // Blocks are whole 64-byte granules, but no block may reach past
@@ -256,17 +261,17 @@ impl Space {
     }
 
     /// Frees the block starting at offset `off` of the space.
-    pub fn free(&self, off: usize) -> Option<usize> {
+    pub(crate) fn free(&self, off: usize) -> Option<usize> {
         self.state().attached.as_mut()?.heap.free(off)
     }
 
     /// Length of the block at offset `off`, if one starts there.
-    pub fn block_len(&self, off: usize) -> Option<usize> {
+    pub(crate) fn block_len(&self, off: usize) -> Option<usize> {
         self.state().attached.as_ref()?.heap.block_len(off)
     }
 
     /// Ok if the space is attached and holds no allocation and no context.
-    pub fn idle(&self) -> Result<(), SpaceError> {
+    pub(crate) fn idle(&self) -> Result<(), SpaceError> {
         Self::idle_state(&self.state())
     }
 
@@ -292,7 +297,7 @@ impl Space {
     }
 
     /// Counts a context created from the space; its team's raw handle.
-    pub fn open_context(&self) -> Result<usize, SpaceError> {
+    pub(crate) fn open_context(&self) -> Result<usize, SpaceError> {
         let mut s = self.state();
         let team = s.attached.as_ref().ok_or(SpaceError::NotAttached)?.team;
         if s.contexts >= self.config.num_contexts {
@@ -302,7 +307,7 @@ impl Space {
         Ok(team)
     }
 
-    pub fn close_context(&self) {
+    pub(crate) fn close_context(&self) {
         let mut s = self.state();
         s.contexts = s.contexts.saturating_sub(1);
     }
@@ -311,7 +316,7 @@ impl Space {
 /// Agreement among the members of `group`, which are all inside the same
 /// collective call between two barriers: the lowest extent of `len` bytes
 /// at `align` free on every member. The same answer on every member.
-pub fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
+pub(crate) fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
     let arena = Arena::new(&rt.segs);
     let lists: Vec<Vec<Extent>> = (0..group.size)
         .map(|r| arena.read(&rt.transport, group.pe(r)))
@@ -328,14 +333,14 @@ pub fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Exten
 
 /// Records an agreed extent as used on this PE. Cannot fail after
 /// [`agree`] succeeded on the same lists.
-pub fn take(rt: &World, extent: Extent) {
+pub(crate) fn take(rt: &World, extent: Extent) {
     Arena::new(&rt.segs)
         .take(extent)
         .expect("agree() checked that every list has room");
 }
 
 /// Gives an extent back on this PE once no member uses it any more.
-pub fn give_back(rt: &World, extent: Extent) {
+pub(crate) fn give_back(rt: &World, extent: Extent) {
     let arena = Arena::new(&rt.segs);
     arena.give(extent);
     arena.release(extent);
@@ -344,7 +349,7 @@ pub fn give_back(rt: &World, extent: Extent) {
 /// A team's own synchronisation space at an agreed extent (see
 /// `team::create`), holding `parts` (byte lengths; an empty one is placed at the
 /// end) one after another, the team's region first. Returns the space and the offset of every part.
-pub fn team_space(rt: &World, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
+pub(crate) fn team_space(rt: &World, extent: Extent, parts: &[usize]) -> (Arc<Space>, Vec<SymOffset>) {
     let space = Space::new(Config {
         sheap_size: extent.len,
         num_contexts: 0,
@@ -368,7 +373,7 @@ pub fn team_space(rt: &World, extent: Extent, parts: &[usize]) -> (Arc<Space>, V
 }
 
 /// Gives a team's synchronisation space back (after the team's last barrier).
-pub fn drop_team_space(rt: &World, space: &Space) {
+pub(crate) fn drop_team_space(rt: &World, space: &Space) {
     if let Some(a) = space.state().attached.take() {
         give_back(rt, a.extent);
     }
@@ -378,7 +383,7 @@ pub fn drop_team_space(rt: &World, space: &Space) {
 /// its members (between the two barriers `barrier` runs), zeroed before any
 /// member can use it. The caller holds [`Spaces::lifecycle`]. For library objects
 /// that live in a team's memory (semaphores).
-pub fn attach_internal(
+pub(crate) fn attach_internal(
     rt: &World,
     group: Group,
     len: usize,
@@ -400,7 +405,7 @@ pub fn attach_internal(
 /// attached ones are, and the lock that orders changes of the arena (space
 /// attach and detach, team creation and destruction). Owned by the runtime.
 #[derive(Debug, Default)]
-pub struct Spaces {
+pub(crate) struct Spaces {
     lifecycle: Mutex<()>,
     table: Mutex<Table>,
     /// Attached user spaces on this PE, by extent start (address lookups).
@@ -408,7 +413,7 @@ pub struct Spaces {
 }
 
 impl Spaces {
-    pub fn lifecycle(&self) -> MutexGuard<'_, ()> {
+    pub(crate) fn lifecycle(&self) -> MutexGuard<'_, ()> {
         self.lifecycle.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -417,7 +422,7 @@ impl Spaces {
     }
 
     /// The space behind a raw handle.
-    pub fn lookup(&self, raw: usize) -> Result<Arc<Space>, SpaceError> {
+    pub(crate) fn lookup(&self, raw: usize) -> Result<Arc<Space>, SpaceError> {
         let (index, generation) = decode(raw).ok_or(SpaceError::InvalidHandle(raw))?;
         let t = self.table();
         match t.slots.get(index) {
@@ -427,7 +432,7 @@ impl Spaces {
     }
 
     /// `shmemx_space_create`: a new, detached space (local).
-    pub fn create(&self, config: Config) -> usize {
+    pub(crate) fn create(&self, config: Config) -> usize {
         let space = Some(Arc::new(Space::new(config)));
         let mut t = self.table();
         if let Some(index) = t.free.pop() {
@@ -441,7 +446,7 @@ impl Spaces {
     }
 
     /// `shmemx_space_destroy`: refused while attached or with contexts.
-    pub fn destroy(&self, raw: usize) -> Result<(), SpaceError> {
+    pub(crate) fn destroy(&self, raw: usize) -> Result<(), SpaceError> {
         let space = self.lookup(raw)?;
         {
             let s = space.state();
@@ -464,7 +469,7 @@ impl Spaces {
     /// Attaches user space `raw` to the team `team` (raw handle, `group`): the
     /// members agree on an extent between the two barriers `barrier` runs. The
     /// caller holds [`Spaces::lifecycle`].
-    pub fn attach(
+    pub(crate) fn attach(
         &self,
         rt: &World,
         raw: usize,
@@ -500,7 +505,7 @@ impl Spaces {
 
     /// Checks that user space `raw` can be detached from `team` (the same
     /// answer on every member: allocation state is symmetric).
-    pub fn check_detach(&self, raw: usize, team: usize) -> Result<Arc<Space>, SpaceError> {
+    pub(crate) fn check_detach(&self, raw: usize, team: usize) -> Result<Arc<Space>, SpaceError> {
         let space = self.lookup(raw)?;
         match space.team() {
             None => Err(SpaceError::NotAttached),
@@ -514,7 +519,7 @@ impl Spaces {
 
     /// Detaches user space `space` after the team's barrier: nobody uses it any
     /// more. The caller holds [`Spaces::lifecycle`].
-    pub fn detach(&self, rt: &World, space: &Space) -> Result<(), SpaceError> {
+    pub(crate) fn detach(&self, rt: &World, space: &Space) -> Result<(), SpaceError> {
         let a = space.detachable()?;
         self.attached
             .write()
@@ -527,7 +532,7 @@ impl Spaces {
     /// Makes the internal space at `extent` a valid RMA target on the members
     /// of `m.group`, like a user space (`m.space` is 0: it has no handle). The
     /// caller holds [`Spaces::lifecycle`].
-    pub fn publish(&self, extent: Extent, m: Mapped) {
+    pub(crate) fn publish(&self, extent: Extent, m: Mapped) {
         self.attached
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -535,7 +540,7 @@ impl Spaces {
     }
 
     /// Undoes [`publish`](Self::publish). The caller holds [`Spaces::lifecycle`].
-    pub fn unpublish(&self, extent: Extent) {
+    pub(crate) fn unpublish(&self, extent: Extent) {
         self.attached
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -543,7 +548,7 @@ impl Spaces {
     }
 
     /// The user spaces attached to team `team`.
-    pub fn attached_to(&self, team: usize) -> Vec<usize> {
+    pub(crate) fn attached_to(&self, team: usize) -> Vec<usize> {
         self.attached
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -555,7 +560,7 @@ impl Spaces {
 
     /// The attached user space (or published object) holding `[addr, addr+len)` on this PE, and the
     /// offset of `addr` in every member's segment.
-    pub fn resolve(&self, rt: &World, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
+    pub(crate) fn resolve(&self, rt: &World, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
         let arena = Arena::new(&rt.segs);
         let start = arena.local_start(addr, len)?;
         let map = self.attached.read().unwrap_or_else(|e| e.into_inner());
@@ -565,7 +570,7 @@ impl Spaces {
 
     /// The offset of `[addr, addr+len)` if it is symmetric memory of world PE
     /// `pe`: the heap and globals of every PE, a space's memory on its members.
-    pub fn symmetric_on(&self, rt: &World, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
+    pub(crate) fn symmetric_on(&self, rt: &World, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
         if let Some(off) = rt.segs.offset_of(addr, len) {
             return Some(off);
         }
@@ -575,7 +580,7 @@ impl Spaces {
 
     /// At `shmem_init`: forgets every extent and every user space (their
     /// memory went with the previous initialisation).
-    pub fn reset(&self, rt: &World) {
+    pub(crate) fn reset(&self, rt: &World) {
         Arena::new(&rt.segs).reset();
         self.attached.write().unwrap_or_else(|e| e.into_inner()).clear();
         let mut t = self.table();

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// lookup by address knows the members without taking the registry's lock.
 #[repr(C)]
 #[derive(Debug)]
-pub struct TeamWords {
+pub(crate) struct TeamWords {
     start: AtomicI64,
     stride: AtomicI64,
     size: AtomicU64,
@@ -32,14 +32,14 @@ pub struct TeamWords {
 
 impl TeamWords {
     /// Writes `g` (before the header's magic is published with release).
-    pub fn store(&self, g: Group) {
+    pub(crate) fn store(&self, g: Group) {
         self.start.store(g.start as i64, Ordering::Relaxed);
         self.stride.store(g.stride as i64, Ordering::Relaxed);
         self.size.store(g.size as u64, Ordering::Relaxed);
     }
 
     /// The team (`rank` unused), after the magic was read with acquire.
-    pub fn load(&self) -> Group {
+    pub(crate) fn load(&self) -> Group {
         Group {
             start: self.start.load(Ordering::Relaxed) as isize,
             stride: self.stride.load(Ordering::Relaxed) as isize,
@@ -50,7 +50,7 @@ impl TeamWords {
 }
 
 /// What the registry needs to know about a kind of object.
-pub trait ObjectKind {
+pub(crate) trait ObjectKind {
     /// Whether users may address the object's memory.
     const VISIBILITY: Visibility;
     /// Marks this PE's copy at `addr` dead (its header's magic), so stale
@@ -61,7 +61,7 @@ pub trait ObjectKind {
 /// Live objects of kind `K` in this process: their spaces and teams, by
 /// address. Owned by the runtime.
 #[derive(Debug)]
-pub struct TeamObjects<K> {
+pub(crate) struct TeamObjects<K> {
     live: Mutex<BTreeMap<usize, (Arc<Space>, usize)>>,
     kind: PhantomData<fn() -> K>,
 }
@@ -77,7 +77,7 @@ impl<K> Default for TeamObjects<K> {
 
 /// Whether an object's memory is a valid RMA target for users.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Visibility {
+pub(crate) enum Visibility {
     Internal,
     Published,
 }
@@ -92,7 +92,7 @@ impl<K: ObjectKind> TeamObjects<K> {
     /// `init` writes this PE's copy (its address and offset) before the
     /// object is registered. Returns this PE's address of the object.
     #[allow(clippy::too_many_arguments)]
-    pub fn alloc_object(
+    pub(crate) fn alloc_object(
         &self,
         rt: &World,
         spaces: &Spaces,
@@ -124,18 +124,18 @@ impl<K: ObjectKind> TeamObjects<K> {
     }
 
     /// The raw handle of the team a live object was allocated on.
-    pub fn team_of(&self, addr: usize) -> Option<usize> {
+    pub(crate) fn team_of(&self, addr: usize) -> Option<usize> {
         self.live().get(&addr).map(|(_, t)| *t)
     }
 
     /// Live objects allocated on team `team`.
-    pub fn count_on(&self, team: usize) -> usize {
+    pub(crate) fn count_on(&self, team: usize) -> usize {
         self.live().values().filter(|(_, t)| *t == team).count()
     }
 
     /// Frees the object at `addr` after the team's barrier (nobody uses it
     /// any more), marking this PE's copy dead first.
-    pub fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
+    pub(crate) fn release(&self, rt: &World, spaces: &Spaces, addr: usize) {
         let _guard = spaces.lifecycle();
         if let Some((space, _)) = self.live().remove(&addr) {
             K::retire(addr);
@@ -149,7 +149,7 @@ impl<K: ObjectKind> TeamObjects<K> {
     /// At `shmem_init`: the objects of an earlier initialisation are gone
     /// (their memory went with it); each copy is marked dead so that stale
     /// pointers to them are reported.
-    pub fn forget_all(&self) {
+    pub(crate) fn forget_all(&self) {
         let mut l = self.live();
         for &addr in l.keys() {
             K::retire(addr);

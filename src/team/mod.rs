@@ -28,16 +28,16 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 /// Raw handle values of the predefined teams (`SHMEM_TEAM_WORLD`,
 /// `SHMEM_TEAM_SHARED`, and Sandia OpenSHMEM's `SHMEMX_TEAM_NODE`).
-pub const WORLD: usize = 1;
-pub const SHARED: usize = 2;
-pub const NODE: usize = 3;
+pub(crate) const WORLD: usize = 1;
+pub(crate) const SHARED: usize = 2;
+pub(crate) const NODE: usize = 3;
 
 /// The predefined teams, in table order (slot `i` has raw handle `i + 1`).
 /// On one node all hold every PE and share the world team's sync memory.
 const PREDEFINED: [&str; 3] = ["SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEMX_TEAM_NODE"];
 
 #[derive(Debug)]
-pub struct Team {
+pub(crate) struct Team {
     pub start: isize,
     pub stride: isize,
     pub size: usize,
@@ -64,7 +64,7 @@ fn tag_of(predefined: Option<&str>) -> u32 {
 }
 
 impl Team {
-    pub fn group(&self) -> Group {
+    pub(crate) fn group(&self) -> Group {
         Group {
             start: self.start,
             stride: self.stride,
@@ -74,7 +74,7 @@ impl Team {
     }
 
     /// The team as the collectives take it.
-    pub fn coll(&self) -> TeamRef<'_> {
+    pub(crate) fn coll(&self) -> TeamRef<'_> {
         TeamRef {
             group: self.group(),
             sync: &self.sync,
@@ -84,7 +84,7 @@ impl Team {
     }
 
     /// The world PE of team rank `r`.
-    pub fn pe(&self, r: usize) -> usize {
+    pub(crate) fn pe(&self, r: usize) -> usize {
         self.group().pe(r)
     }
 }
@@ -171,7 +171,7 @@ fn plan(rt: &World, size: usize) -> Plan {
 
 /// Why a split did not create a team on this PE.
 #[derive(Debug)]
-pub enum SplitError {
+pub(crate) enum SplitError {
     /// No extent of the space arena free on every member.
     NoSyncMemory(SpaceError),
 }
@@ -200,7 +200,7 @@ fn agree_split(rt: &World, routine: &'static str, parent: &Team, mine: SplitArgs
 
 /// This process's teams, by handle. Owned by the runtime.
 #[derive(Default)]
-pub struct Teams {
+pub(crate) struct Teams {
     table: RwLock<Table>,
     /// The predefined teams (raw handles 1 to 3), found without the table's
     /// lock or a reference count, because every team collective on
@@ -218,7 +218,7 @@ impl Teams {
     /// The predefined team of raw handle `raw`, if it is one and the
     /// library is initialised: no lock, no reference count.
     #[inline]
-    pub fn predefined(&self, raw: usize) -> Option<&Team> {
+    pub(crate) fn predefined(&self, raw: usize) -> Option<&Team> {
         let p = self.predefined.get(raw.checked_sub(1)?)?.load(Ordering::Acquire);
         // SAFETY: a non-null pointer comes from an Arc in `kept`, which is
         // never dropped (see the field).
@@ -234,7 +234,7 @@ impl Teams {
     }
 
     /// The team behind a raw handle, if it names a live team.
-    pub fn lookup(&self, raw: usize) -> Option<Arc<Team>> {
+    pub(crate) fn lookup(&self, raw: usize) -> Option<Arc<Team>> {
         let (index, generation) = decode(raw)?;
         let table = self.table.read().unwrap_or_else(|e| e.into_inner());
         let slot = table.slots.get(index)?;
@@ -277,7 +277,7 @@ impl Teams {
     /// after zeroing its copy. The world team's memory ends with `reserved`
     /// zeroed bytes for the caller (a multiple of `UNIT`), laid out by whoever
     /// asked for them; returns their offset in every segment.
-    pub fn init(&self, rt: &World, spaces: &Spaces, reserved: usize) -> Result<SymOffset, String> {
+    pub(crate) fn init(&self, rt: &World, spaces: &Spaces, reserved: usize) -> Result<SymOffset, String> {
         let _guard = spaces.lifecycle();
         let arena = space::arena::Arena::new(&rt.segs);
         let too_small = |what: &str, bytes: usize| {
@@ -343,7 +343,7 @@ impl Teams {
     /// and `SHMEMX_TEAM_NODE` become the PEs of this node (`node`, with this
     /// PE's rank), a team with synchronisation memory of its own, created
     /// collectively over the world like any split.
-    pub fn init_node(&self, rt: &World, spaces: &Spaces, node: Group) -> Result<(), String> {
+    pub(crate) fn init_node(&self, rt: &World, spaces: &Spaces, node: Group) -> Result<(), String> {
         let world = self.lookup(WORLD).ok_or("the world team is missing")?;
         let raw = match self
             .create(rt, spaces, "shmem_init", (&world, None), &[Some((node, 0))])
@@ -372,7 +372,7 @@ impl Teams {
     }
 
     /// At `shmem_finalize`: forgets every team.
-    pub fn finalize(&self, spaces: &Spaces) {
+    pub(crate) fn finalize(&self, spaces: &Spaces) {
         let _guard = spaces.lifecycle();
         let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
         for p in &self.predefined {
@@ -395,7 +395,7 @@ impl Teams {
     /// `args`, the user's arguments (`None` for the library's own splits),
     /// are compared with the parent's rank 0's at the first agreement step
     /// ([`agree_split`]): PEs that split differently end the job there.
-    pub fn create(
+    pub(crate) fn create(
         &self,
         rt: &World,
         spaces: &Spaces,
@@ -454,7 +454,7 @@ impl Teams {
 
     /// Destroys a user team, collectively over its members. `None` if the handle
     /// is not a live user team.
-    pub fn destroy(&self, rt: &World, spaces: &Spaces, routine: &'static str, raw: usize) -> Option<()> {
+    pub(crate) fn destroy(&self, rt: &World, spaces: &Spaces, routine: &'static str, raw: usize) -> Option<()> {
         let team = self.lookup(raw)?;
         if team.predefined.is_some() {
             return None;

@@ -67,7 +67,7 @@ pub(crate) struct Nodes {
 /// remote ones (an `MPI_Iprobe` costs about as much as 50 of them).
 const LOCAL_OPS_PER_PROGRESS: u32 = 64;
 
-pub struct Hybrid {
+pub(crate) struct Hybrid {
     shm: SharedMemory,
     /// `None` in a one-node job.
     nodes: Option<Box<Nodes>>,
@@ -77,7 +77,7 @@ impl Hybrid {
     /// The transport over the mapped segments: shared memory alone, or with
     /// the `engine` a launcher started to reach the PEs of other nodes (then
     /// collective: every PE exposes its segment to the engine).
-    pub fn open(mapped: Mapped<'_>, engine: Option<Engine>) -> Result<Hybrid, String> {
+    pub(crate) fn open(mapped: Mapped<'_>, engine: Option<Engine>) -> Result<Hybrid, String> {
         let Mapped { segs, control, .. } = mapped;
         let shm = SharedMemory::new(segs, control);
         let Some(Engine::Mpi(engine)) = engine else {
@@ -135,7 +135,7 @@ impl Hybrid {
 
     /// Ends the engine to the other nodes, at the job's end (collective
     /// among the PEs that opened it); nothing to end on one node.
-    pub fn close(&self) -> Result<(), String> {
+    pub(crate) fn close(&self) -> Result<(), String> {
         match self.nodes.as_deref() {
             Some(n) => n.remote.close(),
             None => Ok(()),

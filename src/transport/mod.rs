@@ -68,15 +68,15 @@
 //! [`rendezvous`]: Transport::rendezvous
 
 #[cfg(feature = "check-transport")]
-pub mod check;
+pub(crate) mod check;
 // The checking build runs without these (`Active` is the checking transport).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
-pub mod hybrid;
+pub(crate) mod hybrid;
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
-pub mod mpi;
+pub(crate) mod mpi;
 // The checking build runs without it (and without its variant of `Atomicity`).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
-pub mod shm;
+pub(crate) mod shm;
 
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
@@ -89,25 +89,25 @@ use std::ptr::NonNull;
 use std::time::Duration;
 
 /// A PE number already checked to be in range.
-pub type Pe = usize;
+pub(crate) type Pe = usize;
 
 /// The transport of this build: shared memory within a node, MPI between
 /// nodes when the job spans several (the cargo feature `check-transport`
 /// selects the checking transport of the tests instead).
 #[cfg(not(feature = "check-transport"))]
-pub type Active = hybrid::Hybrid;
+pub(crate) type Active = hybrid::Hybrid;
 /// The transport of this build: the checking transport of the tests
 /// (feature `check-transport`), which executes every operation on another
 /// PE in that PE (see [`check`]).
 #[cfg(feature = "check-transport")]
-pub type Active = check::Checking;
+pub(crate) type Active = check::Checking;
 
 /// The job's memory as start-up mapped it: what the transport of this
 /// build is opened over (`hybrid::Hybrid::open`, `check::Checking::open`,
 /// one signature for every `Active`).
 // The hybrid transport needs only the segments and the control block.
 #[cfg_attr(not(feature = "check-transport"), allow(dead_code))]
-pub struct Mapped<'a> {
+pub(crate) struct Mapped<'a> {
     /// Every PE's segment, mapped in this process.
     pub segs: Segments,
     pub control: Control,
@@ -124,7 +124,7 @@ pub struct Mapped<'a> {
 /// across nodes hands it to the transport's constructor (one variant per
 /// engine; the launcher alone knows how to start it, the transport alone
 /// what to do with it).
-pub enum Engine {
+pub(crate) enum Engine {
     /// MPI-3 RMA, in a job an MPI launcher started (`runtime::bootstrap::mpi`).
     Mpi(mpi::Engine),
 }
@@ -132,21 +132,21 @@ pub enum Engine {
 /// Bytes of the job file, after the segments, that the transport of this
 /// build keeps for itself (`npes` PEs).
 #[cfg(not(feature = "check-transport"))]
-pub fn area_len(_npes: usize) -> usize {
+pub(crate) fn area_len(_npes: usize) -> usize {
     0
 }
 
 /// Bytes of the job file, after the segments, that the transport of this
 /// build keeps for itself (`npes` PEs): the checking transport's mailboxes.
 #[cfg(feature = "check-transport")]
-pub fn area_len(npes: usize) -> usize {
+pub(crate) fn area_len(npes: usize) -> usize {
     check::Checking::area_len(npes, crate::job::page_size())
 }
 
 /// Which atomic operations are atomic with respect to which
 /// ([`Transport::ATOMICITY`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Atomicity {
+pub(crate) enum Atomicity {
     /// Every transport atomic is a CPU atomic instruction on the word, so it
     /// is atomic with respect to every other transport atomic *and* every CPU
     /// atomic on that word, by any PE (shared memory).
@@ -164,7 +164,7 @@ pub enum Atomicity {
 
 impl Atomicity {
     /// What it means for a program, in a sentence (`SHMEM_INFO` prints it).
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Atomicity::Cpu => "OpenSHMEM atomics are atomic with each other and with CPU atomics on the same word",
             Atomicity::Transport => {
@@ -178,7 +178,7 @@ impl Atomicity {
 /// own, so that a PE finalizing (at `exit(0)`, say) never completes the
 /// others' barrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rendezvous {
+pub(crate) enum Rendezvous {
     Barrier,
     Finalize,
 }
@@ -187,7 +187,7 @@ pub enum Rendezvous {
 /// PEs ([`Transport::rendezvous`]): the routine's kind (the caller's code,
 /// not 0) and its arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Agreed {
+pub(crate) struct Agreed {
     pub kind: u32,
     pub args: [u64; 2],
 }
@@ -195,7 +195,7 @@ pub struct Agreed {
 /// A barrier whose PEs passed different [`Agreed`] (or some none), as every
 /// PE learns it there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Disagreed {
+pub(crate) struct Disagreed {
     /// PE 0's, or `None` when PE 0 passed nothing at this barrier (it is in
     /// another call that waits for every PE).
     pub theirs: Option<Agreed>,
@@ -204,7 +204,7 @@ pub struct Disagreed {
     pub report: bool,
 }
 
-pub trait Transport: Send + Sync + 'static {
+pub(crate) trait Transport: Send + Sync + 'static {
     /// What the transport is, for `SHMEM_INFO`.
     const NAME: &'static str;
 
@@ -460,7 +460,7 @@ pub(crate) unsafe fn copy_strided<T: Copy>(dst: *mut T, dst_stride: isize, src: 
 /// `cond` with a call to [`Transport::progress`] before each evaluation: the
 /// condition a library wait polls.
 #[inline]
-pub fn polled<'a, T: Transport>(t: &'a T, mut cond: impl FnMut() -> bool + 'a) -> impl FnMut() -> bool + 'a {
+pub(crate) fn polled<'a, T: Transport>(t: &'a T, mut cond: impl FnMut() -> bool + 'a) -> impl FnMut() -> bool + 'a {
     move || {
         t.progress();
         cond()

@@ -31,13 +31,13 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering, fence};
 use std::time::Duration;
 
-pub struct SharedMemory {
+pub(crate) struct SharedMemory {
     segs: Segments,
     control: Control,
 }
 
 impl SharedMemory {
-    pub fn new(segs: Segments, control: Control) -> SharedMemory {
+    pub(crate) fn new(segs: Segments, control: Control) -> SharedMemory {
         SharedMemory { segs, control }
     }
 

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// How long each phase lasts, decided once at start-up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// Polls (each a `spin_loop` hint) before the first yield.
     pub spins: u32,
     /// `sched_yield` calls before going to sleep.
@@ -35,13 +35,13 @@ pub struct Policy {
 
 impl Policy {
     /// Dedicated cores: spin long (the writer is running right now), then yield.
-    pub const DEDICATED: Policy = Policy {
+    pub(crate) const DEDICATED: Policy = Policy {
         spins: 4000,
         yields: 200,
         ..Policy::SLEEPS
     };
     /// More PEs than cores: the writer may need this core; give it away fast.
-    pub const OVERSUBSCRIBED: Policy = Policy {
+    pub(crate) const OVERSUBSCRIBED: Policy = Policy {
         spins: 64,
         yields: 16,
         ..Policy::SLEEPS
@@ -56,7 +56,7 @@ impl Policy {
 
     /// Picks the policy for `npes` PEs sharing `cores` CPUs; `spin_override`
     /// comes from `SHMEM_WAIT_SPIN`.
-    pub fn for_job(npes: usize, cores: usize, spin_override: Option<u32>) -> Policy {
+    pub(crate) fn for_job(npes: usize, cores: usize, spin_override: Option<u32>) -> Policy {
         let cores = cores.max(1);
         let mut p = if npes <= cores {
             Policy::DEDICATED
@@ -74,11 +74,11 @@ impl Policy {
 }
 
 /// Polls between the yields interleaved in the spin phase (a few µs).
-pub const YIELD_EVERY: u32 = 128;
+pub(crate) const YIELD_EVERY: u32 = 128;
 
 /// What the caller should do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Poll again now (a spin hint was issued).
     Spin,
     /// Poll again (the core was yielded).
@@ -88,19 +88,19 @@ pub enum Step {
 }
 
 /// Counts polls through the phases of a [`Policy`].
-pub struct Backoff {
+pub(crate) struct Backoff {
     policy: Policy,
     polls: u32,
 }
 
 impl Backoff {
-    pub fn new(policy: Policy) -> Backoff {
+    pub(crate) fn new(policy: Policy) -> Backoff {
         Backoff { policy, polls: 0 }
     }
 
     /// Advances one poll and performs its pause.
     #[inline]
-    pub fn step(&mut self) -> Step {
+    pub(crate) fn step(&mut self) -> Step {
         self.polls = self.polls.saturating_add(1);
         if self.polls <= self.policy.spins {
             if self.polls.is_multiple_of(YIELD_EVERY) {

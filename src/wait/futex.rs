@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Sleeps while `*word == expected`, for at most `timeout`. Returns on a wake,
 /// a timeout, a signal, or at once if the word already differs.
-pub fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
+pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
     let ts = libc::timespec {
         tv_sec: timeout.as_secs() as libc::time_t,
         tv_nsec: timeout.subsec_nanos() as libc::c_long,
@@ -32,7 +32,7 @@ pub fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
 }
 
 /// Wakes every thread of any process sleeping on `word`.
-pub fn wake_all(word: &AtomicU32) {
+pub(crate) fn wake_all(word: &AtomicU32) {
     // SAFETY: FUTEX_WAKE only uses the address as a key; it reads no memory.
     unsafe {
         libc::syscall(
@@ -48,7 +48,7 @@ pub fn wake_all(word: &AtomicU32) {
 }
 
 /// Wakes at most one thread of any process sleeping on `word`.
-pub fn wake_one(word: &AtomicU32) {
+pub(crate) fn wake_one(word: &AtomicU32) {
     // SAFETY: as for `wake_all`.
     unsafe {
         libc::syscall(

@@ -50,10 +50,10 @@
 //! block once they reach the sleep phase and look now and then whether the
 //! job can still finish ([`stuck`]); the spin and yield phases pay nothing.
 
-pub mod backoff;
-pub mod futex;
-pub mod stuck;
-pub mod threads;
+pub(crate) mod backoff;
+pub(crate) mod futex;
+pub(crate) mod stuck;
+pub(crate) mod threads;
 
 use crate::job::{Bell, Whereabouts};
 use backoff::{Backoff, Policy, Step};
@@ -63,7 +63,7 @@ use stuck::{Post, Watch};
 
 /// Everything a wait needs besides its condition.
 #[derive(Clone, Copy)]
-pub struct Waiter<'a> {
+pub(crate) struct Waiter<'a> {
     /// The calling PE's bell for this kind of wait.
     pub bell: &'a Bell,
     pub policy: Policy,
@@ -75,7 +75,7 @@ impl Waiter<'_> {
     /// Returns once `cond()` is true. `describe` says what is awaited, for the hang
     /// diagnostic (called at most once).
     #[inline]
-    pub fn wait(&self, mut cond: impl FnMut() -> bool, describe: impl Fn() -> String) {
+    pub(crate) fn wait(&self, mut cond: impl FnMut() -> bool, describe: impl Fn() -> String) {
         if cond() {
             return;
         }
@@ -88,7 +88,7 @@ impl Waiter<'_> {
     /// called only when the condition is false at the first look: a wait
     /// answered at once pays nothing for it.
     #[inline]
-    pub fn wait_at<'p>(
+    pub(crate) fn wait_at<'p>(
         &self,
         post: impl FnOnce() -> Option<Post<'p>>,
         mut cond: impl FnMut() -> bool,
@@ -109,7 +109,7 @@ impl Waiter<'_> {
     /// one of them needs a core, perhaps this one, and the waiter yields at
     /// once. With a core per PE this is plain [`wait`](Self::wait).
     #[inline]
-    pub fn wait_hinted<'p>(
+    pub(crate) fn wait_hinted<'p>(
         &self,
         post: impl FnOnce() -> Option<Post<'p>>,
         mut cond: impl FnMut() -> bool,
@@ -208,7 +208,7 @@ impl Waiter<'_> {
 /// The CPU the calling thread runs on, published in `w` (the calling PE's
 /// whereabouts) if it moved. `u32::MAX` if unknown, which matches no PE's.
 #[inline]
-pub fn locate(w: &Whereabouts) -> u32 {
+pub(crate) fn locate(w: &Whereabouts) -> u32 {
     // SAFETY: sched_getcpu has no preconditions (glibc reads it from rseq or
     // the vDSO, no system call).
     let c = unsafe { libc::sched_getcpu() };
@@ -222,7 +222,7 @@ pub fn locate(w: &Whereabouts) -> u32 {
 /// Called by a writer after storing to memory that a waiter on `bell` may be
 /// watching: wakes that PE's sleepers, if any.
 #[inline]
-pub fn notify(bell: &Bell) {
+pub(crate) fn notify(bell: &Bell) {
     fence(Ordering::SeqCst);
     if bell.sleepers.load(Ordering::Relaxed) != 0 {
         ring(bell);
@@ -234,7 +234,7 @@ pub fn notify(bell: &Bell) {
 /// in the total order where the fence would, so the Dekker argument above holds
 /// without the fence.
 #[inline]
-pub fn notify_after_seqcst(bell: &Bell) {
+pub(crate) fn notify_after_seqcst(bell: &Bell) {
     if bell.sleepers.load(Ordering::SeqCst) != 0 {
         ring(bell);
     }

@@ -61,7 +61,7 @@ use std::time::{Duration, Instant};
 /// What a PE is blocked in (the `kind` word of its slot).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Not in a published wait.
     None = 0,
     BarrierAll = 1,
@@ -76,7 +76,7 @@ pub enum Kind {
 
 /// Where a wait blocks, as its caller knows it.
 #[derive(Clone, Copy, Debug)]
-pub struct Place {
+pub(crate) struct Place {
     pub kind: Kind,
     pub routine: &'static str,
     /// The rendezvous episode (barrier_all, finalize); 0 otherwise.
@@ -85,7 +85,7 @@ pub struct Place {
 
 /// What a blocked PE waits on, for `oshrun`'s hang report (`launcher::hang`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum On {
+pub(crate) enum On {
     #[default]
     Nothing,
     /// `count` words of memory at `addr` (in the PE's own space), each
@@ -112,11 +112,11 @@ pub enum On {
 }
 
 /// Flag of [`On::Memory`]'s `word`: the word is a signed integer.
-pub const SIGNED: u32 = 0x100;
+pub(crate) const SIGNED: u32 = 0x100;
 
 /// A place to publish, for one PE of a job.
 #[derive(Clone, Copy)]
-pub struct Post<'a> {
+pub(crate) struct Post<'a> {
     pub control: &'a Control,
     pub me: usize,
     pub place: Place,
@@ -134,11 +134,11 @@ const LOOK_EVERY: Duration = Duration::from_millis(50);
 const LOOK_PER_PE: Duration = Duration::from_micros(20);
 /// How long a doomed barrier_all's picture must stay the same before it is
 /// reported while some PE still runs.
-pub const SETTLE: Duration = Duration::from_secs(2);
+pub(crate) const SETTLE: Duration = Duration::from_secs(2);
 
 /// One PE's published place, as read by a watcher.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub state: PeState,
     pub kind: u32,
     pub episode: u32,
@@ -149,7 +149,7 @@ pub struct Seen {
 
 /// Every slot at one moment, with the rendezvous episodes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     pub pes: Vec<Seen>,
     pub barrier_gen: u32,
     pub finalize_gen: u32,
@@ -157,7 +157,7 @@ pub struct Snapshot {
 
 /// What a snapshot shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// The job may go on.
     Fine,
     /// A finalizer, and every other PE in a wait: stuck once they answer.
@@ -218,7 +218,7 @@ static OTHER_NODES: std::sync::OnceLock<Box<[bool]>> = std::sync::OnceLock::new(
 
 /// Records which PEs are on other nodes (once, at start-up).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
-pub fn set_other_nodes(other: Box<[bool]>) {
+pub(crate) fn set_other_nodes(other: Box<[bool]>) {
     let _ = OTHER_NODES.set(other);
 }
 
@@ -227,7 +227,7 @@ fn on_other_node(pe: usize) -> bool {
 }
 
 /// Judges a snapshot (see the module documentation).
-pub fn judge(s: &Snapshot) -> Verdict {
+pub(crate) fn judge(s: &Snapshot) -> Verdict {
     if s.pes.iter().any(|p| p.seq % 2 == 1) {
         return Verdict::Fine;
     }
@@ -246,7 +246,7 @@ pub fn judge(s: &Snapshot) -> Verdict {
 
 /// "PE 2 is in shmem_finalize (at exit); PEs 0, 1, 3 are in shmem_barrier_all":
 /// PEs grouped by place, finalizers first, then in order of their first PE.
-pub fn describe(s: &Snapshot) -> String {
+pub(crate) fn describe(s: &Snapshot) -> String {
     group_places(s.pes.iter().enumerate().map(|(pe, p)| {
         let label = match p.state {
             PeState::Absent if on_other_node(pe) => "on another node (not seen from here)".into(),
@@ -260,7 +260,7 @@ pub fn describe(s: &Snapshot) -> String {
 /// shmem_barrier_all") and whether it is a finalizer; finalizers' groups come
 /// first, then in order of their first PE. Also the words of the node
 /// watcher's verdict across nodes (`runtime::node_watch`).
-pub fn group_places(places: impl Iterator<Item = (String, bool)>) -> String {
+pub(crate) fn group_places(places: impl Iterator<Item = (String, bool)>) -> String {
     let mut groups: Vec<(bool, String, Vec<usize>)> = Vec::new();
     for (pe, (label, finalizer)) in places.enumerate() {
         match groups.iter_mut().find(|g| g.1 == label) {
@@ -313,7 +313,7 @@ struct Suspect {
 }
 
 /// A published wait: created on a wait's slow path, cleared when dropped.
-pub struct Watch<'a> {
+pub(crate) struct Watch<'a> {
     post: &'a Post<'a>,
     /// The thread's place it publishes in (None: the PE's own).
     spot: Option<Spot>,
@@ -326,7 +326,7 @@ pub struct Watch<'a> {
 
 impl<'a> Watch<'a> {
     /// Publishes `post`'s place.
-    pub fn start(post: &'a Post<'a>) -> Watch<'a> {
+    pub(crate) fn start(post: &'a Post<'a>) -> Watch<'a> {
         let every = LOOK_EVERY + LOOK_PER_PE * post.control.npes() as u32;
         let spot = post.thread.then(|| threads::enter(post.control, post.me));
         let watch = Watch {
@@ -354,20 +354,20 @@ impl<'a> Watch<'a> {
 
     /// The probe to answer: read before evaluating the wait's condition.
     #[inline]
-    pub fn probe(&self) -> u32 {
+    pub(crate) fn probe(&self) -> u32 {
         self.post.control.header().probe.load(SeqCst)
     }
 
     /// The condition was found false after reading probe `p`.
     #[inline]
-    pub fn answer(&self, p: u32) {
+    pub(crate) fn answer(&self, p: u32) {
         if let Some(w) = self.words() {
             w.answered.store(p, SeqCst);
         }
     }
 
     /// Looks at the job if it is time; reports and ends this PE if it is stuck.
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         let now = Instant::now();
         if self.quiet || now < self.next_look {
             return;
@@ -442,7 +442,7 @@ impl Drop for Watch<'_> {
 /// "; PE 0 thread 1 is in shmem_int_wait_until; 2 more threads of PE 1 not
 /// shown": the places of the threads of threaded PEs (see the module
 /// header), "" when none is published.
-pub fn describe_threads(control: &Control) -> String {
+pub(crate) fn describe_threads(control: &Control) -> String {
     let mut out = String::new();
     for pe in 0..control.npes() {
         for (i, _) in threads::claimed(control, pe) {

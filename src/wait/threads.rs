@@ -21,7 +21,7 @@ use std::sync::atomic::Ordering::SeqCst;
 
 /// Which place a thread publishes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spot {
+pub(crate) enum Spot {
     /// Thread place `i`.
     Thread(usize),
     /// None was free: counted in `threads_unshown`.
@@ -71,7 +71,7 @@ fn release(control: &Control, pe: usize, i: usize, tid: u32) {
 
 /// Where the calling thread publishes a wait of PE `pe`: its place (claimed
 /// now if it has none), or [`Spot::Unshown`], counted, when none is free.
-pub fn enter(control: &Control, pe: usize) -> Spot {
+pub(crate) fn enter(control: &Control, pe: usize) -> Spot {
     let spot = CLAIM
         .try_with(|c| {
             if c.tid.get() == 0 {
@@ -103,14 +103,14 @@ pub fn enter(control: &Control, pe: usize) -> Spot {
 }
 
 /// Undoes [`enter`]'s count when the wait ends (a place stays claimed).
-pub fn leave(control: &Control, pe: usize, spot: Spot) {
+pub(crate) fn leave(control: &Control, pe: usize, spot: Spot) {
     if spot == Spot::Unshown {
         control.slot(pe).info.threads_unshown.fetch_sub(1, SeqCst);
     }
 }
 
 /// The words of `spot` (None for [`Spot::Unshown`]).
-pub fn words(control: &Control, pe: usize, spot: Spot) -> Option<&PlaceWords> {
+pub(crate) fn words(control: &Control, pe: usize, spot: Spot) -> Option<&PlaceWords> {
     match spot {
         Spot::Thread(i) => Some(control.thread_place(pe, i)),
         Spot::Unshown => None,
@@ -120,7 +120,7 @@ pub fn words(control: &Control, pe: usize, spot: Spot) -> Option<&PlaceWords> {
 /// PE `pe`'s claimed thread places: (index, owner's thread id). Reads only
 /// the owner words, so that a reader touches no page of thread places of a
 /// PE that never claimed one.
-pub fn claimed(control: &Control, pe: usize) -> Vec<(usize, u32)> {
+pub(crate) fn claimed(control: &Control, pe: usize) -> Vec<(usize, u32)> {
     let owners = &control.slot(pe).info.thread_owner;
     (0..THREAD_SLOTS)
         .filter_map(|i| match owners[i].load(SeqCst) {
@@ -131,7 +131,7 @@ pub fn claimed(control: &Control, pe: usize) -> Vec<(usize, u32)> {
 }
 
 /// Threads of PE `pe` waiting without a place.
-pub fn unshown(control: &Control, pe: usize) -> u32 {
+pub(crate) fn unshown(control: &Control, pe: usize) -> u32 {
     control.slot(pe).info.threads_unshown.load(SeqCst)
 }
 

@@ -124,7 +124,7 @@ fn random64() -> u64 {
 
 impl Offer {
     /// A socket bound to a fresh name and listening.
-    pub fn open() -> Result<Offer, String> {
+    pub(super) fn open() -> Result<Offer, String> {
         let text = format!("rshmem-{}-{}-{:016x}", my_uid(), std::process::id(), random64());
         let mut name = [0u8; NAME_LEN];
         name[..text.len()].copy_from_slice(text.as_bytes());
@@ -144,13 +144,13 @@ impl Offer {
     }
 
     /// The name to broadcast (NUL-padded).
-    pub fn name(&self) -> [u8; NAME_LEN] {
+    pub(super) fn name(&self) -> [u8; NAME_LEN] {
         self.name
     }
 
     /// Sends `fd` to `peers` connections of this user, within `timeout`.
     /// Connections of other users are closed and not counted.
-    pub fn hand_out(&self, fd: BorrowedFd, peers: usize, timeout: Duration) -> Result<(), String> {
+    pub(super) fn hand_out(&self, fd: BorrowedFd, peers: usize, timeout: Duration) -> Result<(), String> {
         let deadline = Instant::now() + timeout;
         let mut served = 0;
         while served < peers {

@@ -19,7 +19,7 @@ use std::os::fd::OwnedFd;
 use std::sync::OnceLock;
 
 /// Whatever started this process, as start-up and the job's end see it.
-pub trait Launcher: Send + Sync {
+pub(crate) trait Launcher: Send + Sync {
     /// This PE's number in the job.
     fn me(&self) -> usize;
 
@@ -77,7 +77,7 @@ pub trait Launcher: Send + Sync {
 }
 
 /// A launcher and what it gave this PE: the job file of its node.
-pub struct Launched {
+pub(super) struct Launched {
     pub launcher: &'static dyn Launcher,
     pub file: OwnedFd,
     /// The file was created here, so its header is still blank.
@@ -98,7 +98,7 @@ pub(super) fn register(launcher: &'static dyn Launcher) {
 /// or a 1-PE job's. `want_multiple`: the launcher's library must allow
 /// calls from several threads at once; `node_size`: MPI's nodes cut into
 /// virtual ones of that many PEs (`RSHMEM_NODE_SIZE`).
-pub fn join(routine: &str, want_multiple: bool, node_size: Option<usize>) -> Result<Launched, String> {
+pub(super) fn join(routine: &str, want_multiple: bool, node_size: Option<usize>) -> Result<Launched, String> {
     if mpi::launched_by_mpi() {
         mpi::join(want_multiple, node_size)
     } else {
@@ -107,7 +107,7 @@ pub fn join(routine: &str, want_multiple: bool, node_size: Option<usize>) -> Res
 }
 
 /// [`Launcher::abort`] of the process's launcher, if it has one yet.
-pub fn abort(status: i32) {
+pub(crate) fn abort(status: i32) {
     if let Some(launcher) = LAUNCHER.get() {
         launcher.abort(status);
     }

@@ -35,7 +35,7 @@ const LAUNCHER_VARS: [&str; 4] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK
 const HAND_OUT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Whether an MPI launcher started this process (and `oshrun` did not).
-pub fn launched_by_mpi() -> bool {
+pub(super) fn launched_by_mpi() -> bool {
     std::env::var_os(job::ENV_JOB_FD).is_none() && LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
 }
 

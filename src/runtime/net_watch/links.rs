@@ -15,7 +15,7 @@ use std::os::fd::AsRawFd;
 use std::time::Duration;
 
 /// Bytes each PE contributes to the start-up allgather.
-pub const ENTRY_LEN: usize = 192;
+pub(super) const ENTRY_LEN: usize = 192;
 const MAGIC: &[u8; 4] = b"RNW1";
 /// Addresses a leader publishes (the first ones its interfaces list).
 const MAX_ADDRS: usize = 6;
@@ -33,7 +33,7 @@ const REPLY: &[u8; 8] = b"RSHMNWOK";
 /// What one PE publishes: its node's leader, and, for a leader that watches,
 /// where it listens. `port` 0: not listening (not a leader, or the watch is off).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub(super) struct Entry {
     pub leader: usize,
     /// A random number of this PE's; the job uses PE 0's to recognise its own.
     pub token: u64,
@@ -43,7 +43,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn encode(&self) -> [u8; ENTRY_LEN] {
+    pub(super) fn encode(&self) -> [u8; ENTRY_LEN] {
         let mut b = [0u8; ENTRY_LEN];
         b[..4].copy_from_slice(MAGIC);
         b[4..8].copy_from_slice(&(self.leader as u32).to_le_bytes());
@@ -66,7 +66,7 @@ impl Entry {
         b
     }
 
-    pub fn decode(b: &[u8]) -> Option<Entry> {
+    pub(super) fn decode(b: &[u8]) -> Option<Entry> {
         if b.len() != ENTRY_LEN || &b[..4] != MAGIC {
             return None;
         }
@@ -99,7 +99,7 @@ impl Entry {
 /// This machine's addresses to be reached at, best first: up interfaces'
 /// addresses other than loopback (link-local IPv6 ones need a scope, and are
 /// left out), then loopback (PEs of one machine cut into virtual nodes).
-pub fn local_addrs() -> Vec<IpAddr> {
+pub(super) fn local_addrs() -> Vec<IpAddr> {
     let mut found: Vec<IpAddr> = Vec::new();
     let mut ifs: *mut libc::ifaddrs = std::ptr::null_mut();
     // SAFETY: getifaddrs writes a list it allocated into `ifs` (freed below).
@@ -144,7 +144,7 @@ pub fn local_addrs() -> Vec<IpAddr> {
 
 /// A listening socket on every address (IPv6 and IPv4 when the machine has
 /// IPv6, else IPv4), on a port the kernel picks.
-pub fn listen() -> io::Result<(TcpListener, u16)> {
+pub(super) fn listen() -> io::Result<(TcpListener, u16)> {
     let l = TcpListener::bind("[::]:0").or_else(|_| TcpListener::bind("0.0.0.0:0"))?;
     let port = l.local_addr()?.port();
     Ok((l, port))
@@ -161,7 +161,7 @@ fn hello(token: u64, from: usize, to: usize) -> [u8; HELLO_LEN] {
 
 /// How a connection to another leader could not be made.
 #[derive(Debug)]
-pub struct Unreached {
+pub(super) struct Unreached {
     /// Every address refused, or the peer closed during the greeting: it has
     /// most likely stopped watching already (a short job's end).
     pub refused: bool,
@@ -171,7 +171,7 @@ pub struct Unreached {
 /// Connects leader `me` to leader `to` at the first of `addrs` (port `port`)
 /// where that leader of this job answers the greeting. The address it
 /// reached it at comes back too.
-pub fn connect(
+pub(super) fn connect(
     token: u64,
     me: usize,
     to: usize,
@@ -212,7 +212,7 @@ pub fn connect(
 
 /// Reads a connecting leader's greeting on `s` and answers it if it is one of
 /// this job's leaders (`token`) that means to reach `me`; returns its PE.
-pub fn greet(s: &TcpStream, token: u64, me: usize) -> io::Result<usize> {
+pub(super) fn greet(s: &TcpStream, token: u64, me: usize) -> io::Result<usize> {
     s.set_read_timeout(Some(SETUP_TIMEOUT))?;
     s.set_write_timeout(Some(SETUP_TIMEOUT))?;
     let mut b = [0u8; HELLO_LEN];
@@ -230,7 +230,7 @@ pub fn greet(s: &TcpStream, token: u64, me: usize) -> io::Result<usize> {
 /// at least 1 s (the kernel's unit), at most a minute. The last answer comes
 /// at most one interval before the network fails, and the kernel checks once
 /// per interval, so the end comes within one interval of the timeout.
-pub fn probe_interval(timeout: Duration) -> u32 {
+pub(super) fn probe_interval(timeout: Duration) -> u32 {
     (timeout.as_secs_f64() / 20.0).round().clamp(1.0, 60.0) as u32
 }
 
@@ -238,7 +238,7 @@ pub fn probe_interval(timeout: Duration) -> u32 {
 /// [`probe_interval`] while it is idle, and to drop it with an error once no
 /// answer came for `timeout` (`TCP_USER_TIMEOUT`, which with keepalive on
 /// decides instead of the probe count).
-pub fn watch_with_keepalive(s: &TcpStream, timeout: Duration) -> io::Result<()> {
+pub(super) fn watch_with_keepalive(s: &TcpStream, timeout: Duration) -> io::Result<()> {
     s.set_nonblocking(true)?;
     s.set_read_timeout(None)?;
     let k = probe_interval(timeout) as libc::c_int;
@@ -273,7 +273,7 @@ pub fn watch_with_keepalive(s: &TcpStream, timeout: Duration) -> io::Result<()> 
 
 /// What a connection's readiness means.
 #[derive(Debug)]
-pub enum State {
+pub(super) enum State {
     /// Nothing to say (a spurious wake-up, or bytes nobody sends).
     Alive,
     /// Closed by the other end: its process ended (or stopped watching).
@@ -283,7 +283,7 @@ pub enum State {
 }
 
 /// Reads what `s`'s readiness means, without blocking.
-pub fn state(s: &TcpStream) -> State {
+pub(super) fn state(s: &TcpStream) -> State {
     let mut b = [0u8; 64];
     match (&*s).read(&mut b) {
         Ok(0) => State::Closed,

@@ -22,9 +22,9 @@ use crossbeam_utils::CachePadded;
 use std::sync::atomic::AtomicU64;
 
 /// Requests a requester may have in flight to one target.
-pub const SLOTS: usize = 4;
+pub(super) const SLOTS: usize = 4;
 /// Payload bytes of one request: larger transfers are cut into chunks.
-pub const CHUNK: usize = 8 << 10;
+pub(super) const CHUNK: usize = 8 << 10;
 /// Room for a slot's [`Header`], keeping payloads cache-line aligned.
 const HEADER_BYTES: usize = 128;
 const SLOT_BYTES: usize = HEADER_BYTES + CHUNK;
@@ -32,7 +32,7 @@ const SLOT_BYTES: usize = HEADER_BYTES + CHUNK;
 /// What a request asks the target to do (the `op` word).
 #[repr(u64)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub(super) enum Op {
     /// Copy `len` payload bytes to `off`.
     Put = 1,
     /// Copy `len` bytes at `off` into the payload.
@@ -52,7 +52,7 @@ pub enum Op {
 }
 
 impl Op {
-    pub fn from_word(w: u64) -> Option<Op> {
+    pub(super) fn from_word(w: u64) -> Option<Op> {
         Some(match w {
             1 => Op::Put,
             2 => Op::Get,
@@ -69,7 +69,7 @@ impl Op {
 /// A slot's words. `posted` and `served` publish the rest.
 #[repr(C)]
 #[derive(Default)]
-pub struct Header {
+pub(super) struct Header {
     /// Ticket of the request now in the slot; written last by the requester.
     pub posted: AtomicU64,
     /// Ticket of the last request executed from the slot; written last by the target.
@@ -99,7 +99,7 @@ const _: () = assert!(std::mem::size_of::<Header>() <= HEADER_BYTES);
 
 /// One slot of a mailbox in this process's mapping.
 #[derive(Clone, Copy)]
-pub struct Slot<'a> {
+pub(super) struct Slot<'a> {
     pub header: &'a Header,
     /// `CHUNK` bytes.
     pub payload: *mut u8,
@@ -107,7 +107,7 @@ pub struct Slot<'a> {
 
 /// This process's view of the area. It does not own the mapping.
 #[derive(Clone, Copy)]
-pub struct Area {
+pub(super) struct Area {
     base: *mut u8,
     npes: usize,
 }
@@ -124,7 +124,7 @@ impl Area {
     }
 
     /// Bytes of the area for `npes` PEs (a multiple of `page`).
-    pub fn len(npes: usize, page: usize) -> usize {
+    pub(super) fn len(npes: usize, page: usize) -> usize {
         (Self::counters_len(npes) + npes * npes * SLOTS * SLOT_BYTES).next_multiple_of(page)
     }
 
@@ -134,12 +134,12 @@ impl Area {
     /// `base` points to `len(npes, _)` bytes, page aligned, zero when the job
     /// started, shared by every PE of the job and mapped for the rest of the
     /// process, whose words are only accessed atomically.
-    pub unsafe fn from_raw(base: *mut u8, npes: usize) -> Area {
+    pub(super) unsafe fn from_raw(base: *mut u8, npes: usize) -> Area {
         Area { base, npes }
     }
 
     /// Requests ever posted to `target`.
-    pub fn requests(&self, target: usize) -> &AtomicU64 {
+    pub(super) fn requests(&self, target: usize) -> &AtomicU64 {
         assert!(target < self.npes);
         // SAFETY: from_raw's contract; the counters come first, each on its
         // own cache line, and zero is a valid AtomicU64.
@@ -147,7 +147,7 @@ impl Area {
     }
 
     /// The slot of `ticket` in the mailbox from `requester` to `target`.
-    pub fn slot(&self, requester: usize, target: usize, ticket: u64) -> Slot<'_> {
+    pub(super) fn slot(&self, requester: usize, target: usize, ticket: u64) -> Slot<'_> {
         assert!(requester < self.npes && target < self.npes);
         let index = ((requester * self.npes + target) * SLOTS) + (ticket as usize % SLOTS);
         // SAFETY: from_raw's contract: the index is within npes * npes * SLOTS

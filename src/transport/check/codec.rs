@@ -6,7 +6,7 @@
 use crate::types::AmoOp;
 
 /// The bits of a 4- or 8-byte value, zero-extended.
-pub fn to_word<T: Copy>(v: T) -> u64 {
+pub(super) fn to_word<T: Copy>(v: T) -> u64 {
     match std::mem::size_of::<T>() {
         // SAFETY: T is 4 bytes, as many as u32 reads.
         4 => unsafe { std::mem::transmute_copy::<T, u32>(&v) as u64 },
@@ -17,7 +17,7 @@ pub fn to_word<T: Copy>(v: T) -> u64 {
 }
 
 /// The value of type `T` (4 or 8 bytes) whose bits `to_word` gave.
-pub fn from_word<T: Copy>(w: u64) -> T {
+pub(super) fn from_word<T: Copy>(w: u64) -> T {
     match std::mem::size_of::<T>() {
         // SAFETY: T is 4 bytes of plain data (an AtomicWord); any bits are a value.
         4 => unsafe { std::mem::transmute_copy::<u32, T>(&(w as u32)) },
@@ -28,7 +28,7 @@ pub fn from_word<T: Copy>(w: u64) -> T {
 }
 
 /// `(kind, a, b)` for a request's `amo`, `a` and `b` words.
-pub fn encode<T: Copy>(op: AmoOp<T>) -> (u64, u64, u64) {
+pub(super) fn encode<T: Copy>(op: AmoOp<T>) -> (u64, u64, u64) {
     match op {
         AmoOp::Fetch => (0, 0, 0),
         AmoOp::Set(v) => (1, to_word(v), 0),
@@ -42,7 +42,7 @@ pub fn encode<T: Copy>(op: AmoOp<T>) -> (u64, u64, u64) {
 }
 
 /// The operation `encode` gave, on words of type `W` (`u32` or `u64`).
-pub fn decode<W: Copy>(kind: u64, a: u64, b: u64) -> Option<AmoOp<W>> {
+pub(super) fn decode<W: Copy>(kind: u64, a: u64, b: u64) -> Option<AmoOp<W>> {
     let (a, b) = (from_word::<W>(a), from_word::<W>(b));
     Some(match kind {
         0 => AmoOp::Fetch,

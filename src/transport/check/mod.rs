@@ -90,7 +90,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 use std::time::Duration;
 
-pub struct Checking {
+pub(crate) struct Checking {
     me: usize,
     npes: usize,
     /// Used for this PE's own segment only.
@@ -108,14 +108,14 @@ pub struct Checking {
 
 impl Checking {
     /// Bytes of job file the transport needs after the segments, for `npes` PEs.
-    pub fn area_len(npes: usize, page: usize) -> usize {
+    pub(crate) fn area_len(npes: usize, page: usize) -> usize {
         Area::len(npes, page)
     }
 
     /// The checking transport over the mapped segments: hides the other
     /// PEs' segments from this process and maps the mailboxes. One node
     /// only: an `engine` to other nodes is refused.
-    pub fn open(mapped: super::Mapped<'_>, engine: Option<super::Engine>) -> Result<Checking, String> {
+    pub(crate) fn open(mapped: super::Mapped<'_>, engine: Option<super::Engine>) -> Result<Checking, String> {
         if engine.is_some() {
             return Err("the checking transport runs on one node only (start the job with oshrun)".into());
         }
@@ -138,7 +138,7 @@ impl Checking {
     }
 
     /// Nothing to end: the checking transport has no engine to other nodes.
-    pub fn close(&self) -> Result<(), String> {
+    pub(crate) fn close(&self) -> Result<(), String> {
         Ok(())
     }
 
@@ -147,7 +147,7 @@ impl Checking {
     /// zero-filled when the job started and mapped for the rest of the process.
     ///
     /// [`area_len`]: Checking::area_len
-    pub unsafe fn new(
+    pub(crate) unsafe fn new(
         segs: Segments,
         control: Control,
         area: *mut u8,

@@ -30,7 +30,7 @@
 //! the hybrid transport that branch around them.
 
 pub(crate) mod shim;
-pub mod status;
+pub(crate) mod status;
 
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
@@ -58,14 +58,14 @@ fn ok<T>(r: Result<T, String>) -> T {
 
 /// MPI, started by the MPI launcher (`runtime::bootstrap::mpi`), as the
 /// hybrid transport's constructor takes it to reach the other nodes.
-pub struct Engine {
+pub(crate) struct Engine {
     pub(crate) shim: &'static Shim,
     /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
     pub(crate) node_of: Vec<usize>,
 }
 
 impl Engine {
-    pub fn new(shim: &'static Shim, node_of: Vec<usize>) -> Engine {
+    pub(crate) fn new(shim: &'static Shim, node_of: Vec<usize>) -> Engine {
         Engine { shim, node_of }
     }
 }
@@ -94,7 +94,7 @@ fn from_bits<T: Copy>(b: u64) -> T {
 }
 
 /// The MPI engine of a job that spans nodes, once its window exists.
-pub struct Remote {
+pub(crate) struct Remote {
     shim: &'static Shim,
     /// Set by an operation that may still be outstanding at its target (a
     /// put only completed locally, an `_nbi`); cleared by `flush_all`.
@@ -135,7 +135,7 @@ impl Remote {
     ///
     /// # Safety
     /// `base..base+len` is this PE's segment, mapped for the rest of the process.
-    pub unsafe fn open(shim: &'static Shim, base: *mut u8, len: usize) -> Result<Remote, String> {
+    pub(crate) unsafe fn open(shim: &'static Shim, base: *mut u8, len: usize) -> Result<Remote, String> {
         // SAFETY: the caller's contract.
         unsafe { shim.win_create(base, len as u64)? };
         Ok(Remote {
@@ -147,7 +147,7 @@ impl Remote {
         })
     }
 
-    pub fn shim(&self) -> &'static Shim {
+    pub(crate) fn shim(&self) -> &'static Shim {
         self.shim
     }
 
@@ -161,7 +161,7 @@ impl Remote {
     /// # Safety
     /// `src` is readable for `len` bytes; `off..off+len` lies in a segment.
     #[inline(never)]
-    pub unsafe fn put_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
+    pub(crate) unsafe fn put_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.put(pe, off.0 as u64, src, len) });
         self.mark();
@@ -176,7 +176,7 @@ impl Remote {
     /// # Safety
     /// As for `put_nbi`.
     #[inline(never)]
-    pub unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
+    pub(crate) unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
         if len > BOUNCE_MAX {
             // SAFETY: the caller's contract.
             unsafe { self.put_nbi(pe, off, src, len) };
@@ -205,7 +205,7 @@ impl Remote {
     /// # Safety
     /// `dst` is writable for `len` bytes until then; `off..off+len` lies in a segment.
     #[inline(never)]
-    pub unsafe fn get_nbi(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+    pub(crate) unsafe fn get_nbi(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len) });
         self.mark();
@@ -216,7 +216,7 @@ impl Remote {
     /// # Safety
     /// As for `get_nbi`, for the duration of the call.
     #[inline(never)]
-    pub unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+    pub(crate) unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
         // A get sees this PE's earlier puts (MPI orders nothing between them).
         self.flush_pending();
         // SAFETY: the caller's contract.
@@ -229,7 +229,7 @@ impl Remote {
     /// # Safety
     /// Every element addressed on both sides is valid.
     #[inline(never)]
-    pub unsafe fn put_strided<T: Copy>(
+    pub(crate) unsafe fn put_strided<T: Copy>(
         &self,
         pe: usize,
         off: SymOffset,
@@ -260,7 +260,7 @@ impl Remote {
     /// # Safety
     /// As for `put_strided`.
     #[inline(never)]
-    pub unsafe fn get_strided<T: Copy>(
+    pub(crate) unsafe fn get_strided<T: Copy>(
         &self,
         pe: usize,
         off: SymOffset,
@@ -364,7 +364,7 @@ impl Remote {
     /// # Safety
     /// `off` is aligned for `T` and inside a segment.
     #[inline(never)]
-    pub unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
+    pub(crate) unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
         if size_of::<T>() == 4 {
             // SAFETY: the caller's contract.
             return from_bits(u64::from(unsafe { self.narrow(pe, off, op.map(to_bits::<T>)) }));
@@ -501,7 +501,7 @@ impl Remote {
     /// # Safety
     /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
     #[inline(never)]
-    pub unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
+    pub(crate) unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
         if size_of::<T>() == 4 || matches!(op, AmoOp::And(_) | AmoOp::Or(_) | AmoOp::Xor(_)) {
             // A loop cannot be left running (and a 4-byte word is one, see
             // `narrow`): complete it now (allowed).
@@ -520,7 +520,7 @@ impl Remote {
     /// # Safety
     /// As for `put` and `atomic`.
     #[inline(never)]
-    pub unsafe fn put_signal(
+    pub(crate) unsafe fn put_signal(
         &self,
         pe: usize,
         off: SymOffset,
@@ -544,7 +544,7 @@ impl Remote {
     /// # Safety
     /// As for `put_signal`.
     #[inline(never)]
-    pub unsafe fn put_signal_nbi(
+    pub(crate) unsafe fn put_signal_nbi(
         &self,
         pe: usize,
         off: SymOffset,
@@ -563,7 +563,7 @@ impl Remote {
 
     /// Completes every outstanding operation at its target, if any may be.
     #[inline(never)]
-    pub fn flush_pending(&self) {
+    pub(crate) fn flush_pending(&self) {
         if self.pending.swap(false, Ordering::Relaxed) {
             // The operands go only once their operations are complete.
             let kept = std::mem::take(&mut *self.kept.lock().unwrap_or_else(|e| e.into_inner()));
@@ -575,13 +575,13 @@ impl Remote {
     /// `quiet`: everything complete at its target, and what peers wrote into
     /// this PE's memory visible to its loads.
     #[inline(never)]
-    pub fn quiet(&self) {
+    pub(crate) fn quiet(&self) {
         self.flush_pending();
         ok(self.shim.win_sync());
     }
 
     #[inline]
-    pub fn progress(&self) {
+    pub(crate) fn progress(&self) {
         self.shim.progress();
         if let Some(x) = self.status.get() {
             x.tick();
@@ -589,12 +589,12 @@ impl Remote {
     }
 
     /// Starts telling other nodes where this PE blocks ([`status`]).
-    pub fn start_status(&self, x: status::Exchange) {
+    pub(crate) fn start_status(&self, x: status::Exchange) {
         let _ = self.status.set(x);
     }
 
     /// Frees the window (collective, at finalize).
-    pub fn close(&self) -> Result<(), String> {
+    pub(crate) fn close(&self) -> Result<(), String> {
         self.flush_pending();
         self.shim.win_free()
     }

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
 const ABI_VERSION: c_int = 4;
 /// Where to find the shim instead of the usual places.
-pub const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
+pub(crate) const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
 /// Longest MPI library version kept (its first line).
 const LIBRARY_LEN: usize = 256;
@@ -128,14 +128,14 @@ fn rank(pe: usize) -> Result<c_int, String> {
 
 impl Shim {
     /// Loads once per process (OnceLock); later calls return the same.
-    pub fn load() -> Result<&'static Shim, String> {
+    pub(crate) fn load() -> Result<&'static Shim, String> {
         SHIM.get_or_init(|| open_first(&candidates()))
             .as_ref()
             .map_err(Clone::clone)
     }
 
     /// The file it was loaded from.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -159,7 +159,7 @@ impl Shim {
         Ok(())
     }
 
-    pub fn init(&self, want_multiple: bool) -> Result<Started, String> {
+    pub(crate) fn init(&self, want_multiple: bool) -> Result<Started, String> {
         let (mut multiple, mut we, mut rank, mut size) = (0, 0, 0, 0);
         let mut lib = [0 as c_char; LIBRARY_LEN];
         // SAFETY: every out-pointer is a live local; lib has lib.len() bytes.
@@ -192,7 +192,7 @@ impl Shim {
 
     /// Every PE's node, named by the node's first PE (`forced_size` > 0:
     /// virtual nodes of that many consecutive PEs). Collective.
-    pub fn split_nodes(&self, forced_size: usize, npes: usize) -> Result<Vec<usize>, String> {
+    pub(crate) fn split_nodes(&self, forced_size: usize, npes: usize) -> Result<Vec<usize>, String> {
         self.npes_match(npes)?;
         let forced = c_int::try_from(forced_size).map_err(|_| format!("node size {forced_size} is too large"))?;
         let mut node_of: Vec<c_int> = vec![0; npes];
@@ -205,7 +205,7 @@ impl Shim {
     }
 
     /// Every PE's `mine`, in PE order (all the same length). Collective.
-    pub fn allgather(&self, mine: &[u8], npes: usize) -> Result<Vec<u8>, String> {
+    pub(crate) fn allgather(&self, mine: &[u8], npes: usize) -> Result<Vec<u8>, String> {
         self.npes_match(npes)?;
         let mut all = vec![0u8; mine.len() * npes];
         // SAFETY: all has room for npes blocks of mine.len() bytes.
@@ -214,24 +214,24 @@ impl Shim {
     }
 
     /// `buf` from the node's first PE to the node's others. Collective.
-    pub fn node_bcast(&self, buf: &mut [u8]) -> Result<(), String> {
+    pub(crate) fn node_bcast(&self, buf: &mut [u8]) -> Result<(), String> {
         // SAFETY: buf is valid for buf.len() bytes of writes.
         self.check(unsafe { (self.node_bcast)(buf.as_mut_ptr().cast(), buf.len()) })
     }
 
-    pub fn node_barrier(&self) -> Result<(), String> {
+    pub(crate) fn node_barrier(&self) -> Result<(), String> {
         // SAFETY: no arguments; the shim checks its own state.
         self.check(unsafe { (self.node_barrier)() })
     }
 
     /// # Safety
     /// `base..base+len` stays mapped until [`win_free`](Self::win_free).
-    pub unsafe fn win_create(&self, base: *mut u8, len: u64) -> Result<(), String> {
+    pub(crate) unsafe fn win_create(&self, base: *mut u8, len: u64) -> Result<(), String> {
         // SAFETY: the caller keeps the range mapped while the window exists.
         self.check(unsafe { (self.win_create)(base.cast(), len) })
     }
 
-    pub fn win_free(&self) -> Result<(), String> {
+    pub(crate) fn win_free(&self) -> Result<(), String> {
         // SAFETY: no arguments; the shim checks its own state.
         self.check(unsafe { (self.win_free)() })
     }
@@ -239,7 +239,7 @@ impl Shim {
     /// Starts a put of `len` bytes to `off` on `pe`.
     /// # Safety
     /// `src..src+len` is readable until a flush of `pe` completes it.
-    pub unsafe fn put(&self, pe: usize, off: u64, src: *const u8, len: usize) -> Result<(), String> {
+    pub(crate) unsafe fn put(&self, pe: usize, off: u64, src: *const u8, len: usize) -> Result<(), String> {
         let pe = rank(pe)?;
         // SAFETY: the caller keeps src valid until the flush.
         self.check(unsafe { (self.put)(pe, off, src.cast(), len as u64) })
@@ -249,7 +249,7 @@ impl Shim {
     /// # Safety
     /// `dst..dst+len` is writable, and not otherwise accessed, until a flush
     /// of `pe` completes it.
-    pub unsafe fn get(&self, pe: usize, off: u64, dst: *mut u8, len: usize) -> Result<(), String> {
+    pub(crate) unsafe fn get(&self, pe: usize, off: u64, dst: *mut u8, len: usize) -> Result<(), String> {
         let pe = rank(pe)?;
         // SAFETY: the caller keeps dst valid and untouched until the flush.
         self.check(unsafe { (self.get)(pe, off, dst.cast(), len as u64) })
@@ -259,7 +259,7 @@ impl Shim {
     /// # Safety
     /// As [`put`](Self::put), for every origin element.
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn put_strided(
+    pub(crate) unsafe fn put_strided(
         &self,
         pe: usize,
         off: u64,
@@ -288,7 +288,7 @@ impl Shim {
     /// # Safety
     /// As [`get`](Self::get), for every origin element.
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn get_strided(
+    pub(crate) unsafe fn get_strided(
         &self,
         pe: usize,
         off: u64,
@@ -320,7 +320,7 @@ impl Shim {
     /// readable bytes and `result`, unless null, to `size` writable bytes,
     /// all valid until a flush of `pe` (`*result` is valid after it).
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn amo(
+    pub(crate) unsafe fn amo(
         &self,
         pe: usize,
         off: u64,
@@ -350,32 +350,32 @@ impl Shim {
     }
 
     /// Origin buffers of operations to `pe` reusable, gets and fetches landed.
-    pub fn flush_local(&self, pe: usize) -> Result<(), String> {
+    pub(crate) fn flush_local(&self, pe: usize) -> Result<(), String> {
         let pe = rank(pe)?;
         // SAFETY: a rank; the shim checks its range.
         self.check(unsafe { (self.flush_local)(pe) })
     }
 
     /// Everything to `pe` complete at `pe`.
-    pub fn flush(&self, pe: usize) -> Result<(), String> {
+    pub(crate) fn flush(&self, pe: usize) -> Result<(), String> {
         let pe = rank(pe)?;
         // SAFETY: a rank; the shim checks its range.
         self.check(unsafe { (self.flush)(pe) })
     }
 
-    pub fn flush_all(&self) -> Result<(), String> {
+    pub(crate) fn flush_all(&self) -> Result<(), String> {
         // SAFETY: no arguments; the shim checks its own state.
         self.check(unsafe { (self.flush_all)() })
     }
 
     /// This PE's loads see what MPI wrote into its memory.
-    pub fn win_sync(&self) -> Result<(), String> {
+    pub(crate) fn win_sync(&self) -> Result<(), String> {
         // SAFETY: no arguments; the shim checks its own state.
         self.check(unsafe { (self.win_sync)() })
     }
 
     /// Lets MPI move operations along (`MPI_Iprobe`); a no-op before `init`.
-    pub fn progress(&self) {
+    pub(crate) fn progress(&self) {
         // SAFETY: no arguments; a no-op until the shim is initialised.
         unsafe { (self.progress)() }
     }
@@ -383,13 +383,13 @@ impl Shim {
     /// Starts a non-blocking barrier on `comm` that also agrees on `N`
     /// values (at most 8): [`iagree_test`](Self::iagree_test) gives their
     /// element-wise maxima over the members once every member has started it.
-    pub fn iagree_start<const N: usize>(&self, comm: Comm, values: [i64; N]) -> Result<(), String> {
+    pub(crate) fn iagree_start<const N: usize>(&self, comm: Comm, values: [i64; N]) -> Result<(), String> {
         // SAFETY: `values` is N live i64s; the shim copies them before returning.
         self.check(unsafe { (self.iagree_start)(comm as c_int, values.as_ptr(), N as c_int) })
     }
 
     /// The maxima of the agreement started last on `comm`, once complete.
-    pub fn iagree_test<const N: usize>(&self, comm: Comm) -> Result<Option<[i64; N]>, String> {
+    pub(crate) fn iagree_test<const N: usize>(&self, comm: Comm) -> Result<Option<[i64; N]>, String> {
         let (mut done, mut out) = (0, [0i64; N]);
         // SAFETY: done is a live local; out has room for N values, and the
         // shim refuses an N other than the one the agreement started with.
@@ -399,7 +399,7 @@ impl Shim {
 
     /// Sends a status message to `pe` without waiting; `Ok(false)` if it was
     /// dropped (too many still in flight).
-    pub fn status_send(&self, pe: usize, msg: &[u8]) -> Result<bool, String> {
+    pub(crate) fn status_send(&self, pe: usize, msg: &[u8]) -> Result<bool, String> {
         let to = rank(pe)?;
         // SAFETY: msg is msg.len() readable bytes; the shim copies them.
         let rc = unsafe { (self.status_send)(to, msg.as_ptr().cast(), msg.len() as c_int) };
@@ -410,7 +410,7 @@ impl Shim {
     }
 
     /// One pending status message into `buf`, with its sender, if any.
-    pub fn status_recv(&self, buf: &mut [u8]) -> Result<Option<(usize, usize)>, String> {
+    pub(crate) fn status_recv(&self, buf: &mut [u8]) -> Result<Option<(usize, usize)>, String> {
         let mut src: c_int = -1;
         // SAFETY: buf has buf.len() writable bytes, which the shim checks.
         let n = unsafe { (self.status_recv)(buf.as_mut_ptr().cast(), buf.len() as c_int, &mut src) };
@@ -422,7 +422,7 @@ impl Shim {
 
     /// Frees the shim's communicators and window; `MPI_Finalize` if `init`
     /// initialised MPI.
-    pub fn finalize(&self) -> Result<(), String> {
+    pub(crate) fn finalize(&self) -> Result<(), String> {
         // SAFETY: no arguments; the shim checks its own state.
         self.check(unsafe { (self.finalize)() })
     }
@@ -430,13 +430,13 @@ impl Shim {
     /// Has `hook` called inside the program's `MPI_Finalize`, before MPI
     /// tears anything down (until [`Shim::finalize`]); `finalize` then
     /// leaves `MPI_Finalize` to the program's call under way.
-    pub fn on_mpi_finalize(&self, hook: extern "C" fn()) -> Result<(), String> {
+    pub(crate) fn on_mpi_finalize(&self, hook: extern "C" fn()) -> Result<(), String> {
         // SAFETY: hook is a plain function, valid for the whole process.
         self.check(unsafe { (self.on_mpi_finalize)(hook) })
     }
 
     /// `MPI_Abort`: ends every PE of the job.
-    pub fn abort(&self, status: i32) -> ! {
+    pub(crate) fn abort(&self, status: i32) -> ! {
         // SAFETY: rsm_abort calls MPI_Abort only if MPI is running.
         unsafe { (self.abort)(status) };
         // SAFETY: _exit has no preconditions; rsm_abort does not return

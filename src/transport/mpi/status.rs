@@ -26,11 +26,11 @@ const EVERY_NS: u64 = 500_000_000;
 /// A PE says where it is once it has been blocked this long.
 const BLOCKED_NS: u64 = 1_000_000_000;
 /// What a record older than this says is stale: its PE is not heard from.
-pub const FRESH_NS: u64 = 2_000_000_000;
+pub(crate) const FRESH_NS: u64 = 2_000_000_000;
 
 /// A PE's published place, as sent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     pub kind: u32,
     pub routine: [u64; ROUTINE_BYTES / 8],
     /// How long the PE had been blocked when it sent this.
@@ -49,7 +49,7 @@ pub struct Record {
 
 /// What arrived from one PE, and when.
 #[derive(Clone, Debug)]
-pub struct Heard {
+pub(crate) struct Heard {
     pub at_ns: u64,
     pub record: Record,
 }
@@ -152,12 +152,12 @@ static HEARD: OnceLock<Box<[Mutex<Heards>]>> = OnceLock::new();
 static HOSTS: OnceLock<Vec<String>> = OnceLock::new();
 
 /// Records the host of every PE (once, at start-up).
-pub fn set_hosts(hosts: Vec<String>) {
+pub(crate) fn set_hosts(hosts: Vec<String>) {
     let _ = HOSTS.set(hosts);
 }
 
 /// This machine's host name ("?" if it cannot be read).
-pub fn this_host() -> String {
+pub(crate) fn this_host() -> String {
     let mut buf = [0u8; 256];
     // SAFETY: gethostname writes at most buf.len() bytes into buf.
     let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
@@ -170,18 +170,18 @@ pub fn this_host() -> String {
 }
 
 /// The host `pe` runs on, if known.
-pub fn host(pe: usize) -> Option<&'static str> {
+pub(crate) fn host(pe: usize) -> Option<&'static str> {
     HOSTS.get().and_then(|h| h.get(pe)).map(String::as_str)
 }
 
 /// What this process heard from `pe` last, if anything.
-pub fn heard(pe: usize) -> Option<Heard> {
+pub(crate) fn heard(pe: usize) -> Option<Heard> {
     heards(pe)?.own
 }
 
 /// What this process heard last from each thread of `pe` (a PE at
 /// `SHMEM_THREAD_MULTIPLE`): (place index, record).
-pub fn heard_threads(pe: usize) -> Vec<(usize, Heard)> {
+pub(crate) fn heard_threads(pe: usize) -> Vec<(usize, Heard)> {
     let Some(h) = heards(pe) else { return Vec::new() };
     h.threads
         .into_iter()
@@ -196,7 +196,7 @@ fn heards(pe: usize) -> Option<Heards> {
 }
 
 /// One PE's side of the exchange.
-pub struct Exchange {
+pub(crate) struct Exchange {
     shim: &'static Shim,
     control: Control,
     me: usize,
@@ -208,7 +208,7 @@ pub struct Exchange {
 
 impl Exchange {
     /// `node_of[pe]`: the node of every PE.
-    pub fn new(shim: &'static Shim, control: Control, me: usize, node_of: &[usize]) -> Exchange {
+    pub(crate) fn new(shim: &'static Shim, control: Control, me: usize, node_of: &[usize]) -> Exchange {
         let mut observers = Vec::new();
         let mut seen: Vec<(usize, usize)> = Vec::new(); // (node, PEs taken)
         for (pe, &node) in node_of.iter().enumerate() {
@@ -248,7 +248,7 @@ impl Exchange {
     /// Reads what arrived and, if this PE has been blocked long enough, says
     /// where it is; at most every [`EVERY_NS`].
     #[inline]
-    pub fn tick(&self) {
+    pub(crate) fn tick(&self) {
         let now = monotonic_ns();
         if now < self.next_ns.load(Ordering::Relaxed) {
             return;
