@@ -9,11 +9,12 @@
 //! piece of state), never the runtime itself, so nothing below points up.
 
 use crate::config::Config;
-use crate::heap::Segments;
 use crate::heap::alloc::Allocator;
+use crate::heap::globals::DataRange;
 use crate::heap::tables::PeerTables;
+use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
-use crate::psync::SyncState;
+use crate::psync::{Footprint, SyncState, TeamSync};
 use crate::transport::Active;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
@@ -58,6 +59,34 @@ pub(crate) struct World {
 pub(crate) const SHORT_TRANSFER: usize = 8192;
 
 impl World {
+    /// The symmetric offset of the `len` bytes at `addr` of this PE's own
+    /// memory (heap or globals), if they are symmetric: the shim's question
+    /// about an address argument.
+    #[inline]
+    pub(crate) fn own_offset(&self, addr: usize, len: usize) -> Option<SymOffset> {
+        self.segs.offset_of(addr, len)
+    }
+
+    /// Whether `addr` lies in this PE's symmetric heap.
+    #[inline]
+    pub(crate) fn in_heap(&self, addr: usize) -> bool {
+        self.segs.heap_offset(addr).is_some()
+    }
+
+    /// Where the program's symmetric globals are, if it has any.
+    pub(crate) fn globals(&self) -> Option<DataRange> {
+        self.segs.data
+    }
+
+    /// This PE's synchronisation memory: all of it (`None`), or one team's
+    /// region.
+    pub(crate) fn psync_footprint(&self, team: Option<&TeamSync>) -> Footprint {
+        match team {
+            None => self.psync.footprint(),
+            Some(sync) => self.psync.team_footprint(sync),
+        }
+    }
+
     /// A waiter on this PE's symmetric memory (woken by puts and atomics).
     #[inline]
     pub(crate) fn waiter(&self) -> Waiter<'_> {

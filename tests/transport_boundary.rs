@@ -108,3 +108,52 @@ fn the_scan_recognises_own_and_other_addresses() {
     assert_eq!(peer_addr_of_others("rt.segs.peer_addr(pe, off)"), ["peer_addr(pe, …)"]);
     assert_eq!(peer_addr_of_others("c.rt.segs.peer_addr(\n c.g.pe(k),\n off)").len(), 1);
 }
+
+/// Fields of the `World` that only the core touches: the shim (`src/ffi/`)
+/// asks through `World`'s narrow methods (`own_offset`, `in_heap`,
+/// `globals`, `psync_footprint`) or a core function, so that locking the
+/// heap, writing the control block or the pSync state from a shim fails
+/// here. (`transport`, `config` and the hot path's `short_elems` and
+/// `thread_level` are read there on purpose.)
+const CORE_STATE: &[&str] = &["segs", "heap", "control", "psync", "tables", "policy"];
+
+/// `.field` accesses of `fields` in `text` (not `.field_more` or `.fields(`).
+fn field_uses<'a>(text: &str, fields: &[&'a str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for &f in fields {
+        let needle = format!(".{f}");
+        for (i, _) in text.match_indices(&needle) {
+            let next = text[i + needle.len()..].chars().next().unwrap_or(' ');
+            if !(next.is_alphanumeric() || next == '_' || next == '(') {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_shim_reaches_core_state_only_through_the_core() {
+    let ffi = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi");
+    let mut files = Vec::new();
+    sources(&ffi, &mut files);
+    assert!(files.len() > 20, "found the shim's sources");
+    let mut found = Vec::new();
+    for f in &files {
+        for field in field_uses(&code(f), CORE_STATE) {
+            found.push(format!("{}: `.{field}`", f.strip_prefix(&ffi).unwrap().display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the shim touches core state (ask a World method or a core function):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_field_scan_sees_a_heap_lock() {
+    assert_eq!(field_uses("let g = rt.heap.lock();", CORE_STATE), ["heap"]);
+    assert_eq!(field_uses("rt\n    .segs\n    .offset_of(a, 0)", CORE_STATE), ["segs"]);
+    assert!(field_uses("rt.heap_offset(a); rt.policy_of(x); rt.tables(", CORE_STATE).is_empty());
+}

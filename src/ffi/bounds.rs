@@ -40,7 +40,7 @@ impl Object {
 
 /// The object that contains `addr`, if the library knows it.
 fn object_at(rt: &Runtime, addr: usize) -> Option<Object> {
-    if rt.segs.heap_offset(addr).is_some() {
+    if rt.in_heap(addr) {
         let (start, size) = crate::memory::object_at(rt, addr)?;
         return Some(Object {
             what: What::HeapBlock,
@@ -48,7 +48,7 @@ fn object_at(rt: &Runtime, addr: usize) -> Option<Object> {
             size,
         });
     }
-    let data = rt.segs.data?;
+    let data = rt.globals()?;
     if !(data.start..data.start + data.len).contains(&addr) {
         return None;
     }

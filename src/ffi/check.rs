@@ -47,7 +47,7 @@ fn bad_pe(routine: &'static str, name: &'static str, pe: c_int, npes: usize) -> 
 /// object the caller waits on or passes to a collective's own checks).
 #[inline]
 pub(crate) fn sym(rt: &Runtime, routine: &'static str, name: &'static str, addr: usize, len: usize) -> SymOffset {
-    match rt.segs.offset_of(addr, len) {
+    match rt.own_offset(addr, len) {
         Some(off) => off,
         None => match rt.spaces.resolve(rt, addr, len) {
             Some((off, _)) => off,
@@ -76,7 +76,7 @@ pub(crate) fn remote(
     t: Target,
 ) -> SymOffset {
     if t.space == 0
-        && let Some(off) = rt.segs.offset_of(addr, len)
+        && let Some(off) = rt.own_offset(addr, len)
     {
         return off;
     }
@@ -136,7 +136,7 @@ pub(crate) fn sym_group(
     len: usize,
     g: crate::coll::Group,
 ) -> SymOffset {
-    if let Some(off) = rt.segs.offset_of(addr, len) {
+    if let Some(off) = rt.own_offset(addr, len) {
         return off;
     }
     match rt.spaces.resolve(rt, addr, len) {

@@ -33,8 +33,7 @@ use std::mem::size_of;
 fn buffer(rt: &Runtime, routine: &'static str, g: Group, name: &'static str, addr: usize, len: usize) -> SymOffset {
     if len == 0 {
         return rt
-            .segs
-            .offset_of(addr, 0)
+            .own_offset(addr, 0)
             .or_else(|| rt.spaces.resolve(rt, addr, 0).map(|(off, _)| off))
             .unwrap_or(SymOffset(0));
     }

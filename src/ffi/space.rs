@@ -74,7 +74,7 @@ pub(crate) fn create(routine: &'static str, config: SpaceConfig, out: *mut Space
             "must not be negative",
         );
     }
-    let arena = space::arena::Arena::new(&rt.segs).capacity();
+    let arena = space::arena::capacity(rt);
     if config.sheap_size > arena {
         fatal(&Error::new(
             routine,

@@ -15,7 +15,7 @@ use crate::coll::Group;
 use crate::coll::agree::SplitArgs;
 use crate::coll::check::{Record, What};
 use crate::error::{self, Error, ErrorKind, fatal};
-use crate::psync::{self, Footprint};
+use crate::psync::Footprint;
 use crate::runtime::{self, Runtime};
 use crate::team::{SplitError, Team};
 use core::ffi::{c_int, c_long, c_void};
@@ -401,35 +401,17 @@ fn write_footprint(routine: &'static str, fp: *mut Footprint, v: Footprint) {
 /// and the messages its collectives sent.
 pub(crate) fn psync_footprint(routine: &'static str, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
-    let v = rt.psync.footprint();
+    let v = rt.psync_footprint(None);
     write_footprint(routine, fp, v);
     0
 }
 
 /// `shmemx_team_psync_footprint`: the synchronisation memory one team holds
-/// on this PE (-1 for an invalid team). Pairwise locations belong to pairs of
-/// PEs, not to teams, so a team holds none of them; message counts are kept
-/// per PE only and read 0 here.
+/// on this PE (-1 for an invalid team; see `SyncState::team_footprint`).
 pub(crate) fn team_psync_footprint(routine: &'static str, h: TeamHandle, fp: *mut Footprint) -> c_int {
     let rt = runtime::get(routine);
     let Some(t) = live(routine, "team", h) else { return -1 };
-    let plan = t.sync.plan;
-    let arrays = if plan.cap == 0 { 0 } else { t.sync.pool().arrays };
-    let flags = arrays * plan.array_bytes;
-    let baseline = psync::array_bytes(t.size);
-    let l = psync::Ledger {
-        flags,
-        flags_peak: flags,
-        scratch: plan.scratch_bytes(),
-        scratch_peak: plan.scratch_bytes(),
-        teams: 1,
-        teams_peak: 1,
-        baseline,
-        baseline_peak: baseline,
-        baseline_never_freed: baseline,
-        ..psync::Ledger::new()
-    };
-    let v = Footprint::from_ledger(rt.psync.strategy, &l, 0);
+    let v = rt.psync_footprint(Some(&t.sync));
     write_footprint(routine, fp, v);
     0
 }

@@ -327,6 +327,30 @@ impl SyncState {
         Footprint::from_ledger(self.strategy, &l, self.accounting.signals())
     }
 
+    /// The synchronisation memory one team holds on this PE (`sync`, the
+    /// team's region). Pairwise locations belong to pairs of PEs, not to
+    /// teams, so a team holds none of them; message counts are kept per PE
+    /// only and read 0 here.
+    pub fn team_footprint(&self, sync: &TeamSync) -> Footprint {
+        let plan = sync.plan;
+        let arrays = if plan.cap == 0 { 0 } else { sync.pool().arrays };
+        let flags = arrays * plan.array_bytes;
+        let baseline = array_bytes(sync.size);
+        let l = Ledger {
+            flags,
+            flags_peak: flags,
+            scratch: plan.scratch_bytes(),
+            scratch_peak: plan.scratch_bytes(),
+            teams: 1,
+            teams_peak: 1,
+            baseline,
+            baseline_peak: baseline,
+            baseline_never_freed: baseline,
+            ..Ledger::new()
+        };
+        Footprint::from_ledger(self.strategy, &l, 0)
+    }
+
     /// The line `SHMEM_PSYNC_STATS=1` prints.
     pub fn stats_line(&self, me: usize, npes: usize) -> String {
         let l = self.accounting.snapshot();

@@ -270,6 +270,12 @@ fn without(list: &[Extent], e: Extent) -> Vec<Extent> {
 }
 
 /// True if every list can record one more extent.
+/// Bytes the space arena of `w`'s PE offers (`SHMEM_SPACE_ARENA_SIZE`, as
+/// laid out): what a space's configuration is checked against.
+pub(crate) fn capacity(w: &crate::world::World) -> usize {
+    Arena::new(&w.segs).capacity()
+}
+
 pub(crate) fn has_room(lists: &[Vec<Extent>]) -> bool {
     lists.iter().all(|l| l.len() < MAX_EXTENTS)
 }
