@@ -57,7 +57,7 @@ fn group_by<K: PartialEq, T>(items: impl Iterator<Item = (K, T)>) -> Vec<(K, Vec
 }
 
 /// The diagnoses of a still picture (none otherwise).
-pub fn diagnose(v: &JobView, look: &dyn Lookup) -> Vec<String> {
+pub(crate) fn diagnose(v: &JobView, look: &dyn Lookup) -> Vec<String> {
     if !all_still(v) {
         return Vec::new();
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Where the segments lie in the job's memory file (its header's words).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FileLayout {
+pub(crate) struct FileLayout {
     pub seg_offset: u64,
     pub seg_stride: u64,
     pub data_len: u64,
@@ -20,7 +20,7 @@ pub struct FileLayout {
 }
 
 impl FileLayout {
-    pub fn of(control: &crate::job::Control) -> FileLayout {
+    pub(crate) fn of(control: &crate::job::Control) -> FileLayout {
         use std::sync::atomic::Ordering::Acquire;
         let h = control.header();
         FileLayout {
@@ -45,14 +45,14 @@ impl FileLayout {
 }
 
 /// Looks up the PEs' programs and memory through `/proc`.
-pub struct ProcLookup {
+pub(crate) struct ProcLookup {
     pids: Vec<i32>,
     layout: FileLayout,
     tables: RefCell<HashMap<PathBuf, Option<std::rc::Rc<Symbols>>>>,
 }
 
 impl ProcLookup {
-    pub fn new(pids: Vec<i32>, layout: FileLayout) -> ProcLookup {
+    pub(crate) fn new(pids: Vec<i32>, layout: FileLayout) -> ProcLookup {
         ProcLookup {
             pids,
             layout,
@@ -150,13 +150,13 @@ impl Lookup for ProcLookup {
 
 /// The fields of `/proc/PID/stat` after the command name: the state
 /// (`R`, `S`, `T`, ...), the parent's pid, ...
-pub fn proc_stat(pid: i32) -> Option<Vec<String>> {
+pub(crate) fn proc_stat(pid: i32) -> Option<Vec<String>> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     Some(stat.rsplit_once(')')?.1.split_whitespace().map(str::to_owned).collect())
 }
 
 /// How process `pid` is, from `/proc` (for watchers that are not its parent).
-pub fn proc_life(pid: i32) -> Life {
+pub(crate) fn proc_life(pid: i32) -> Life {
     let Some(stat) = proc_stat(pid) else {
         return Life::Ended("gone".into());
     };

@@ -16,9 +16,9 @@
 //! has not changed for the timeout: then nothing in the job can move again
 //! (a store that could release a waiter is made by a running PE).
 
-pub mod diagnose;
-pub mod lookup;
-pub mod symbols;
+pub(crate) mod diagnose;
+pub(crate) mod lookup;
+pub(crate) mod symbols;
 
 use crate::job::{AWAITED_MAX, Control, PeState, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
 use crate::wait::stuck::{Kind, SIGNED};
@@ -35,14 +35,14 @@ use std::time::{Duration, Instant};
 /// stopped at a breakpoint (the stopped PE is named after
 /// `--stopped-grace`) and a slow file system from producing a report, while a
 /// user staring at a silent terminal still learns why within half a minute.
-pub const DEFAULT_TIMEOUT: &str = "30";
+pub(crate) const DEFAULT_TIMEOUT: &str = "30";
 /// The variable, read by `oshrun` (its own environment or `-x`) and by the
 /// library (a node's first PE in a job across nodes).
-pub const ENV_TIMEOUT: &str = "SHMEM_HANG_TIMEOUT";
+pub(crate) const ENV_TIMEOUT: &str = "SHMEM_HANG_TIMEOUT";
 
 /// How a PE's process is, as the one watching it knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Life {
+pub(crate) enum Life {
     Alive,
     /// Stopped by this signal (name).
     Stopped(String),
@@ -54,7 +54,7 @@ pub enum Life {
 
 /// One PE's published place, as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PeView {
+pub(crate) struct PeView {
     pub pid: i32,
     pub life: Life,
     pub state: PeState,
@@ -81,7 +81,7 @@ pub struct PeView {
 
 /// Every PE at one moment.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JobView {
+pub(crate) struct JobView {
     pub pes: Vec<PeView>,
     /// The places of threaded PEs' threads, by PE (only for the report: a
     /// PE is blocked or running by its own place).
@@ -96,7 +96,7 @@ pub struct JobView {
 
 /// What a PE is doing, for the table and the judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Doing {
+pub(crate) enum Doing {
     Running,
     Blocked,
     Stopped,
@@ -106,7 +106,7 @@ pub enum Doing {
 }
 
 impl PeView {
-    pub fn doing(&self) -> Doing {
+    pub(crate) fn doing(&self) -> Doing {
         match self.life {
             Life::Stopped(_) => Doing::Stopped,
             Life::Ended(_) => Doing::Exited,
@@ -117,7 +117,7 @@ impl PeView {
     }
 
     /// The routine it is blocked in ("" if none).
-    pub fn routine(&self) -> String {
+    pub(crate) fn routine(&self) -> String {
         match self.kind {
             k if k == Kind::Finalize as u32 => "shmem_finalize".into(),
             k if k == Kind::FinalizeAtExit as u32 => "shmem_finalize (at exit)".into(),
@@ -131,7 +131,7 @@ impl PeView {
     }
 
     /// The team of a collective, as the table names it ("" if none).
-    pub fn team(&self) -> String {
+    pub(crate) fn team(&self) -> String {
         if self.is(Kind::BarrierAll) {
             return "SHMEM_TEAM_WORLD".into();
         }
@@ -166,7 +166,7 @@ fn join<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
 }
 
 /// "PE 2", "PEs 0, 1, 3".
-pub fn pes_list(pes: &[usize]) -> String {
+pub(crate) fn pes_list(pes: &[usize]) -> String {
     match pes {
         [one] => format!("PE {one}"),
         _ => format!(
@@ -178,7 +178,7 @@ pub fn pes_list(pes: &[usize]) -> String {
 
 /// One thread's published place in a threaded PE (`wait::threads`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ThreadView {
+pub(crate) struct ThreadView {
     pub pe: usize,
     /// The place's index: "thread 1" is index 0.
     pub index: usize,
@@ -229,7 +229,7 @@ fn read_place(control: &Control, pe: usize, w: &crate::job::PlaceWords, life: Li
 }
 
 /// Reads every slot; `life(pe)` says how each process is.
-pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
+pub(crate) fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
     let h = control.header();
     let pes: Vec<PeView> = (0..control.npes())
         .map(|pe| read_place(control, pe, &control.slot(pe).place, life(pe)))
@@ -258,14 +258,16 @@ pub fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
 
 /// What the report may look up about a PE's memory: the name of the global
 /// at an address, and the current value of a word.
-pub trait Lookup {
+pub(crate) trait Lookup {
     fn symbol(&self, pe: usize, addr: u64) -> Option<String>;
     fn word(&self, pe: usize, addr: u64, bytes: usize) -> Option<u64>;
 }
 
-/// A [`Lookup`] that knows nothing.
-pub struct NoLookup;
+/// A [`Lookup`] that knows nothing (the tests' reports).
+#[cfg(test)]
+pub(crate) struct NoLookup;
 
+#[cfg(test)]
 impl Lookup for NoLookup {
     fn symbol(&self, _: usize, _: u64) -> Option<String> {
         None
@@ -331,7 +333,7 @@ impl JobView {
     }
 
     /// The "waiting for" column of PE `pe`.
-    pub fn waiting_for(&self, pe: usize, look: &dyn Lookup) -> String {
+    pub(crate) fn waiting_for(&self, pe: usize, look: &dyn Lookup) -> String {
         self.waiting_for_in(pe, &self.pes[pe], look)
     }
 
@@ -397,7 +399,7 @@ fn others(pes: &[usize]) -> String {
 
 /// True when no live PE runs its own code: nothing can change any more
 /// (unless a PE is continued).
-pub fn all_still(v: &JobView) -> bool {
+pub(crate) fn all_still(v: &JobView) -> bool {
     v.pes.iter().all(|p| p.doing() != Doing::Running)
         && v.pes
             .iter()
@@ -406,7 +408,7 @@ pub fn all_still(v: &JobView) -> bool {
 
 /// The table and the diagnoses, one string per line (without a prefix).
 /// `why` is the headline ("no PE has made progress for 30 s").
-pub fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
+pub(crate) fn report(v: &JobView, why: &str, look: &dyn Lookup) -> Vec<String> {
     let mut rows: Vec<[String; 7]> = vec![[
         "PE".into(),
         "state".into(),
@@ -496,7 +498,7 @@ fn row(v: &JobView, pe: usize, who: String, p: &PeView, tid: Option<u32>, look: 
 
 /// The hang timeout: `-x SHMEM_HANG_TIMEOUT=...` if given, else oshrun's
 /// environment, else [`DEFAULT_TIMEOUT`]; None when 0 (off).
-pub fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Result<Option<(Duration, String)>, String> {
+pub(crate) fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Result<Option<(Duration, String)>, String> {
     let text = env
         .iter()
         .rev()
@@ -514,7 +516,7 @@ pub fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Result<Optio
 }
 
 /// Watches a job's pictures for a hang (see the module documentation).
-pub struct Watch {
+pub(crate) struct Watch {
     pub timeout: Duration,
     /// The picture without times: who is where, and their counts.
     last: Option<Vec<Key>>,
@@ -526,10 +528,10 @@ pub struct Watch {
 type Key = (u32, u32, u64, Doing, u32);
 
 /// How often a watched job is looked at.
-pub const LOOK_EVERY: Duration = Duration::from_millis(200);
+pub(crate) const LOOK_EVERY: Duration = Duration::from_millis(200);
 
 impl Watch {
-    pub fn new(timeout: Duration) -> Watch {
+    pub(crate) fn new(timeout: Duration) -> Watch {
         Watch {
             timeout,
             last: None,
@@ -540,7 +542,7 @@ impl Watch {
 
     /// Looks at a new picture; true when it is time to report it (once per
     /// hang: the job must move and stop again for another report).
-    pub fn look(&mut self, v: &JobView, now: Instant) -> bool {
+    pub(crate) fn look(&mut self, v: &JobView, now: Instant) -> bool {
         // A thread's place that changes is a PE moving, too.
         let key: Vec<_> = v
             .pes

@@ -7,7 +7,7 @@ use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::path::Path;
 
 /// A program's data symbols, sorted by address (link-time addresses).
-pub struct Symbols {
+pub(crate) struct Symbols {
     /// Link-time address of the first loadable segment.
     pub first_load: u64,
     syms: Vec<Symbol>,
@@ -24,7 +24,7 @@ struct Symbol {
 
 impl Symbols {
     /// The symbols of the ELF file at `path`, if it can be read.
-    pub fn load(path: &Path) -> Option<Symbols> {
+    pub(crate) fn load(path: &Path) -> Option<Symbols> {
         let data = std::fs::read(path).ok()?;
         let file = object::File::parse(&*data).ok()?;
         let first_load = file.segments().map(|s| s.address()).min()?;
@@ -49,7 +49,7 @@ impl Symbols {
     }
 
     /// "flag", or "grid+24" inside an array.
-    pub fn name(&self, vaddr: u64) -> Option<String> {
+    pub(crate) fn name(&self, vaddr: u64) -> Option<String> {
         let i = self.syms.partition_point(|s| s.addr <= vaddr).checked_sub(1)?;
         let s = &self.syms[i];
         let off = vaddr - s.addr;
@@ -62,7 +62,7 @@ impl Symbols {
 
     /// The variable (not thread-local, of known size) whose bytes include
     /// `vaddr`: its name, link-time address and size.
-    pub fn object(&self, vaddr: u64) -> Option<(&str, u64, u64)> {
+    pub(crate) fn object(&self, vaddr: u64) -> Option<(&str, u64, u64)> {
         let i = self.syms.partition_point(|s| s.addr <= vaddr);
         // Aliases share an address; a few candidates below `vaddr` suffice.
         self.syms[..i]

@@ -5,7 +5,7 @@ use crate::job::PeState;
 
 /// How a reaped process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WaitStatus {
+pub(crate) enum WaitStatus {
     Exited(i32),
     Signaled(i32),
 }
@@ -13,7 +13,7 @@ pub enum WaitStatus {
 impl WaitStatus {
     /// Decodes the `waitpid` status of a process that ended (stop and
     /// continue reports are told apart before).
-    pub fn from_raw(st: libc::c_int) -> WaitStatus {
+    pub(crate) fn from_raw(st: libc::c_int) -> WaitStatus {
         if libc::WIFSIGNALED(st) {
             WaitStatus::Signaled(libc::WTERMSIG(st))
         } else {
@@ -22,7 +22,7 @@ impl WaitStatus {
     }
 
     /// The status a shell would report: the exit code, or 128 + signal.
-    pub fn shell_status(self) -> i32 {
+    pub(crate) fn shell_status(self) -> i32 {
         match self {
             WaitStatus::Exited(c) => c,
             WaitStatus::Signaled(s) => 128 + s,
@@ -32,7 +32,7 @@ impl WaitStatus {
 
 /// The launcher's reading of one PE's end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Nothing to report; the other PEs go on.
     Normal,
     /// Finalized, then exited with this non-zero status: it counts for the job's
@@ -46,7 +46,7 @@ pub enum Verdict {
 
 /// A PE that ended abnormally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// Contribution to the job's exit status, never 0: a PE that exited with 0
     /// without finalizing still broke the job.
     pub status: i32,
@@ -55,7 +55,7 @@ pub struct Failure {
 }
 
 /// Classifies the end of a PE that the launcher did not terminate itself.
-pub fn classify(state: PeState, wait: WaitStatus) -> Verdict {
+pub(crate) fn classify(state: PeState, wait: WaitStatus) -> Verdict {
     use PeState::*;
     use WaitStatus::*;
     match (state, wait) {
@@ -72,7 +72,7 @@ pub fn classify(state: PeState, wait: WaitStatus) -> Verdict {
 
 impl Failure {
     /// The report line, without the `oshrun: ` prefix or an ending.
-    pub fn describe(&self, pe: usize, pid: i32) -> String {
+    pub(crate) fn describe(&self, pe: usize, pid: i32) -> String {
         let when = match self.state {
             PeState::Finalized => "after shmem_finalize",
             PeState::Failed => "after a fatal error",
@@ -94,7 +94,7 @@ impl Failure {
 }
 
 /// `SIGSEGV` for 11, and so on.
-pub fn signal_name(sig: i32) -> String {
+pub(crate) fn signal_name(sig: i32) -> String {
     let name = match sig {
         libc::SIGHUP => "SIGHUP",
         libc::SIGINT => "SIGINT",

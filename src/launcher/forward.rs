@@ -6,11 +6,11 @@
 
 /// An unfinished line longer than this is forwarded anyway (in pieces), so a PE
 /// writing a huge line, or binary data, cannot make oshrun's memory grow.
-pub const MAX_PARTIAL: usize = 64 * 1024;
+pub(crate) const MAX_PARTIAL: usize = 64 * 1024;
 
 /// The unfinished line of one stream.
 #[derive(Default, Debug)]
-pub struct LineBuf {
+pub(crate) struct LineBuf {
     partial: Vec<u8>,
     /// Part of the current line was already forwarded (it was too long), so its
     /// continuation gets no tag.
@@ -20,7 +20,7 @@ pub struct LineBuf {
 impl LineBuf {
     /// Appends to `out` every line completed by `data`, each preceded by `tag`,
     /// and keeps the rest for later.
-    pub fn feed(&mut self, data: &[u8], tag: Option<&[u8]>, out: &mut Vec<u8>) {
+    pub(crate) fn feed(&mut self, data: &[u8], tag: Option<&[u8]>, out: &mut Vec<u8>) {
         let Some(last) = data.iter().rposition(|&b| b == b'\n') else {
             self.partial.extend_from_slice(data);
             if self.partial.len() >= MAX_PARTIAL {
@@ -58,7 +58,7 @@ impl LineBuf {
     /// At end of file: forwards the unfinished line. Untagged output is passed
     /// on exactly; tagged output gets the newline it lacks, so the next tag
     /// starts a line.
-    pub fn finish(&mut self, tag: Option<&[u8]>, out: &mut Vec<u8>) {
+    pub(crate) fn finish(&mut self, tag: Option<&[u8]>, out: &mut Vec<u8>) {
         if !self.partial.is_empty() {
             self.emit_partial(tag, out);
         }
@@ -79,7 +79,7 @@ impl LineBuf {
 }
 
 /// The tag of PE `pe` for `--tag-output`.
-pub fn tag(pe: usize) -> Vec<u8> {
+pub(crate) fn tag(pe: usize) -> Vec<u8> {
     format!("[PE {pe}] ").into_bytes()
 }
 

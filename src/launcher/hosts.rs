@@ -8,7 +8,7 @@ use std::net::IpAddr;
 
 /// One host entry and where it was written, for messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Host {
+pub(crate) struct Host {
     pub name: String,
     /// Slots given with the entry; `None`: a hostfile line without `slots=`,
     /// which Open MPI reads as one slot per CPU.
@@ -20,7 +20,7 @@ pub struct Host {
 /// Parses `-H`'s value: `host[:slots]` entries separated by commas. An entry
 /// without a count is one slot, as in Open MPI (`-H a,a` is two). `option` is
 /// the option's name, or where the list was read.
-pub fn parse_list(list: &str, option: &str) -> Result<Vec<Host>, String> {
+pub(crate) fn parse_list(list: &str, option: &str) -> Result<Vec<Host>, String> {
     let place = if option.starts_with('-') {
         format!("option '{option}'")
     } else {
@@ -60,7 +60,7 @@ fn parse_slots(s: &str) -> Result<usize, String> {
 /// Parses a hostfile: one host a line, `host`, `host slots=N` (Open MPI,
 /// `max_slots=M` accepted and ignored) or `host:N` (Hydra); `#` starts a
 /// comment.
-pub fn parse_hostfile(text: &str, path: &str) -> Result<Vec<Host>, String> {
+pub(crate) fn parse_hostfile(text: &str, path: &str) -> Result<Vec<Host>, String> {
     let mut hosts = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let origin = format!("hostfile {path} line {}", i + 1);
@@ -93,7 +93,7 @@ pub fn parse_hostfile(text: &str, path: &str) -> Result<Vec<Host>, String> {
 }
 
 /// Reads and parses a hostfile.
-pub fn read_hostfile(path: &str) -> Result<Vec<Host>, String> {
+pub(crate) fn read_hostfile(path: &str) -> Result<Vec<Host>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         let why = e.raw_os_error().map_or_else(|| e.to_string(), super::spawn::reason);
         format!("cannot read hostfile {path}: {why}")
@@ -102,14 +102,14 @@ pub fn read_hostfile(path: &str) -> Result<Vec<Host>, String> {
 }
 
 /// The names and addresses of this machine.
-pub struct ThisMachine {
+pub(crate) struct ThisMachine {
     pub hostname: String,
     addrs: Vec<IpAddr>,
 }
 
 impl ThisMachine {
     /// Asks the system: `gethostname` and the addresses of the interfaces.
-    pub fn detect() -> ThisMachine {
+    pub(crate) fn detect() -> ThisMachine {
         ThisMachine {
             hostname: hostname(),
             addrs: interface_addrs(),
@@ -117,7 +117,8 @@ impl ThisMachine {
     }
 
     /// A machine with these names (for tests of what uses it).
-    pub fn with(hostname: &str, addrs: Vec<IpAddr>) -> ThisMachine {
+    #[cfg(test)]
+    pub(crate) fn with(hostname: &str, addrs: Vec<IpAddr>) -> ThisMachine {
         ThisMachine {
             hostname: hostname.to_string(),
             addrs,
@@ -126,7 +127,7 @@ impl ThisMachine {
 
     /// Whether `name` names this machine: localhost, a loopback address, the
     /// host name or its short form, or an address of one of its interfaces.
-    pub fn is(&self, name: &str) -> bool {
+    pub(crate) fn is(&self, name: &str) -> bool {
         let name = name.trim_end_matches('.').to_ascii_lowercase();
         if let Ok(ip) = name.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>() {
             return ip.is_loopback() || self.addrs.contains(&ip);

@@ -18,7 +18,7 @@
 
 /// What a `--map-by` value asks of rshmem.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MapBy {
+pub(crate) struct MapBy {
     /// PEs on this machine (the only node), from `ppr:N:node|core|hwthread`.
     pub per_node: Option<usize>,
     /// CPUs each PE is pinned to (`PE=n`).
@@ -49,7 +49,7 @@ const MODIFIERS: &[&str] = &[
 ];
 
 /// Parses `--map-by VALUE` for a machine whose PEs may use `ncpus` CPUs.
-pub fn parse(value: &str, ncpus: usize) -> Result<MapBy, String> {
+pub(crate) fn parse(value: &str, ncpus: usize) -> Result<MapBy, String> {
     let bad = |why: String| format!("option '--map-by' {why}");
     let mut words = value.split([':', ',']);
     let object = words.next().unwrap_or("").to_ascii_lowercase();

@@ -12,17 +12,17 @@
 //!   reports ([`crate::hang`]) after `SHMEM_HANG_TIMEOUT` and on SIGQUIT.
 //! - [`trace`]: the trace layer preloaded into the PEs when `SHMEM_TRACE` is set.
 
-pub mod classify;
-pub mod forward;
-pub mod hosts;
-pub mod mapping;
-pub mod options;
-pub mod remote;
-pub mod signals;
-pub mod sink;
-pub mod spawn;
-pub mod status;
-pub mod supervise;
+pub(crate) mod classify;
+pub(crate) mod forward;
+pub(crate) mod hosts;
+pub(crate) mod mapping;
+pub(crate) mod options;
+pub(crate) mod remote;
+pub(crate) mod signals;
+pub(crate) mod sink;
+pub(crate) mod spawn;
+pub(crate) mod status;
+pub(crate) mod supervise;
 pub mod trace;
 
 use options::Action;

@@ -9,13 +9,13 @@ use std::fmt;
 use std::time::Duration;
 
 /// Most PEs one job may have.
-pub const MAX_NPES: usize = 4096;
+pub(crate) const MAX_NPES: usize = 4096;
 
 /// The synopsis printed after a usage error.
-pub const SYNOPSIS: &str = "Usage: oshrun [options] program [args...]  (try 'oshrun --help')";
+pub(crate) const SYNOPSIS: &str = "Usage: oshrun [options] program [args...]  (try 'oshrun --help')";
 
 /// The text of `--help`.
-pub const HELP: &str = "\
+pub(crate) const HELP: &str = "\
 Usage: oshrun [options] program [args...]
        shmemrun [options] program [args...]
 
@@ -85,7 +85,7 @@ Exit status: the first non-zero status of a PE that was not ended by oshrun
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
-pub enum Action {
+pub(crate) enum Action {
     Run(Options),
     /// A multi-node job, for the MPI launcher.
     Remote(remote::Job),
@@ -97,7 +97,7 @@ pub enum Action {
 
 /// How PEs are placed on CPUs (`--bind-to`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bind {
+pub(crate) enum Bind {
     /// Each PE pinned to one CPU, round robin over the CPUs oshrun may use.
     Core,
     /// No pinning.
@@ -113,7 +113,7 @@ pub enum Bind {
 
 /// A job to run.
 #[derive(Debug, PartialEq)]
-pub struct Options {
+pub(crate) struct Options {
     pub npes: usize,
     pub bind: Bind,
     pub tag_output: bool,
@@ -137,7 +137,7 @@ pub struct Options {
 
 /// A command line that cannot be run; the text says why.
 #[derive(Debug, PartialEq)]
-pub struct UsageError(pub String);
+pub(crate) struct UsageError(pub String);
 
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -150,7 +150,7 @@ fn err<T>(msg: impl Into<String>) -> Result<T, UsageError> {
 }
 
 /// Parses the arguments that follow the command name.
-pub fn parse(args: &[OsString]) -> Result<Action, UsageError> {
+pub(crate) fn parse(args: &[OsString]) -> Result<Action, UsageError> {
     let launcher = std::env::var_os(remote::ENV_LAUNCHER).filter(|l| !l.is_empty());
     parse_on(args, super::spawn::allowed_cpus().len(), &ThisMachine::detect, launcher)
 }
@@ -439,7 +439,7 @@ fn parse_timeout(v: &str) -> Result<Duration, UsageError> {
 
 /// A delay of zero or more seconds (`--stopped-grace`, `RSHMEM_STOPPED_GRACE`).
 /// `what` names it in the error ("option '--stopped-grace'").
-pub fn parse_grace(what: &str, v: &str) -> Result<Duration, UsageError> {
+pub(crate) fn parse_grace(what: &str, v: &str) -> Result<Duration, UsageError> {
     match v.parse::<f64>().ok().and_then(|s| Duration::try_from_secs_f64(s).ok()) {
         Some(d) => Ok(d),
         None => err(format!("{what} needs a number of seconds (0 or more), not '{v}'")),
@@ -447,7 +447,7 @@ pub fn parse_grace(what: &str, v: &str) -> Result<Duration, UsageError> {
 }
 
 /// Displays a program name for messages.
-pub fn show(p: &OsStr) -> String {
+pub(crate) fn show(p: &OsStr) -> String {
     p.to_string_lossy().into_owned()
 }
 

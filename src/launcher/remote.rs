@@ -23,21 +23,21 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Names (or a path) of the launcher to run instead of oshrun's own.
-pub const ENV_LAUNCHER: &str = "RSHMEM_LAUNCHER";
+pub(crate) const ENV_LAUNCHER: &str = "RSHMEM_LAUNCHER";
 /// `--stopped-grace`, passed to the PEs of a job under another launcher
 /// (their node watchers report stopped PEs after it).
-pub const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
+pub(crate) const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
 /// `--hang-abort`, passed to the PEs of a job under another launcher ("1":
 /// a node watcher that prints a hang report ends the job, status 124).
-pub const ENV_HANG_ABORT: &str = "RSHMEM_HANG_ABORT";
+pub(crate) const ENV_HANG_ABORT: &str = "RSHMEM_HANG_ABORT";
 /// Launchers looked for on `PATH`, in this order.
-pub const CANDIDATES: [&str; 3] = ["mpirun", "mpiexec", "srun"];
+pub(crate) const CANDIDATES: [&str; 3] = ["mpirun", "mpiexec", "srun"];
 /// Prefixes of the variables passed to every PE.
 const FORWARDED: [&str; 4] = ["SHMEM_", "SMA_", "RSHMEM_", "UCX_"];
 
 /// A job for the MPI launcher, as the command line gave it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Job {
+pub(crate) struct Job {
     /// What asked for the MPI launcher ("-H nodeb:2", "RSHMEM_LAUNCHER=srun"),
     /// for messages.
     pub reason: String,
@@ -71,7 +71,7 @@ pub struct Job {
 
 /// How a launcher spells its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Open MPI's `mpirun` (ORTE in 4.x, PRRTE in 5.x).
     OpenMpi,
     /// MPICH's (and Intel MPI's) Hydra `mpiexec`.
@@ -84,7 +84,7 @@ pub enum Kind {
 
 /// The command to `exec`, with the changes to its environment.
 #[derive(Debug, PartialEq)]
-pub struct Cmd {
+pub(crate) struct Cmd {
     pub args: Vec<OsString>,
     pub set_env: Vec<(OsString, OsString)>,
     /// Lines for the user (options the launcher has no equivalent for).
@@ -92,7 +92,7 @@ pub struct Cmd {
 }
 
 /// Runs the job through the launcher; returns only when it cannot be started.
-pub fn run(job: &Job) -> i32 {
+pub(crate) fn run(job: &Job) -> i32 {
     // The trace layer's path is this machine's: the other nodes need the
     // same installation (or build tree) at the same place.
     let (traced_env, trace_note) = super::trace::job_env(&job.env);
@@ -142,7 +142,7 @@ pub fn run(job: &Job) -> i32 {
 }
 
 /// The launcher: `RSHMEM_LAUNCHER`, else the first candidate on `path`.
-pub fn find(job: &Job, path: Option<&OsStr>) -> Result<PathBuf, String> {
+pub(crate) fn find(job: &Job, path: Option<&OsStr>) -> Result<PathBuf, String> {
     let dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
     let on_path = |name: &OsStr| {
         dirs.iter()
@@ -172,7 +172,7 @@ pub fn find(job: &Job, path: Option<&OsStr>) -> Result<PathBuf, String> {
 }
 
 /// The launcher's kind: `srun` by its name, the others by `--version`.
-pub fn kind_of(launcher: &Path) -> Kind {
+pub(crate) fn kind_of(launcher: &Path) -> Kind {
     if launcher.file_name().is_some_and(|n| n == "srun") {
         return Kind::Slurm;
     }
@@ -191,7 +191,7 @@ pub fn kind_of(launcher: &Path) -> Kind {
 }
 
 /// The kind a launcher's `--version` text names.
-pub fn kind_from_version(text: &str) -> Kind {
+pub(crate) fn kind_from_version(text: &str) -> Kind {
     let t = text.to_ascii_lowercase();
     if ["open mpi", "openrte", "prrte", "prterun"]
         .iter()
@@ -210,7 +210,7 @@ pub fn kind_from_version(text: &str) -> Kind {
 /// The names of oshrun's environment to pass to the PEs: rshmem's, UCX's and
 /// those given with `-x NAME` or `-x NAME=VALUE`, sorted, without oshrun's
 /// job variables.
-pub fn forwarded(job: &Job, env: &[(OsString, OsString)]) -> Vec<String> {
+pub(crate) fn forwarded(job: &Job, env: &[(OsString, OsString)]) -> Vec<String> {
     let mut names: Vec<String> = env
         .iter()
         .filter_map(|(k, _)| k.to_str())
@@ -226,7 +226,7 @@ pub fn forwarded(job: &Job, env: &[(OsString, OsString)]) -> Vec<String> {
 }
 
 /// The launcher's arguments for `job`, given oshrun's environment.
-pub fn command(kind: Kind, job: &Job, env: &[(OsString, OsString)]) -> Result<Cmd, String> {
+pub(crate) fn command(kind: Kind, job: &Job, env: &[(OsString, OsString)]) -> Result<Cmd, String> {
     let mut a: Vec<String> = Vec::new();
     let mut set_env = Vec::new();
     let mut notes = Vec::new();
@@ -400,7 +400,7 @@ fn push_opt(a: &mut Vec<String>, flag: &str, v: Option<usize>) {
 }
 
 /// The command as a shell would read it back, for `--verbose`.
-pub fn shell_words(program: &OsStr, args: &[OsString]) -> String {
+pub(crate) fn shell_words(program: &OsStr, args: &[OsString]) -> String {
     std::iter::once(program)
         .chain(args.iter().map(OsString::as_os_str))
         .map(|w| {

@@ -10,7 +10,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// Signals that end the job when sent to `oshrun`.
-pub const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+pub(crate) const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 /// Every signal caught: SIGCHLD, the ending ones, and SIGQUIT (print where
 /// every PE is: `launcher::hang`).
 const CAUGHT: [libc::c_int; 5] = [libc::SIGCHLD, libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
@@ -32,7 +32,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
 
 /// Writes one byte to a wake pipe. Async-signal-safe; a full pipe already
 /// means a wake-up is pending, so errors are ignored.
-pub fn wake_fd(fd: RawFd) {
+pub(crate) fn wake_fd(fd: RawFd) {
     if fd >= 0 {
         // SAFETY: writes one byte from a valid buffer to a descriptor we own.
         unsafe { libc::write(fd, b"!".as_ptr().cast(), 1) };
@@ -40,14 +40,14 @@ pub fn wake_fd(fd: RawFd) {
 }
 
 /// The self-pipe. While it exists, SIGCHLD and the [`ENDING`] signals are caught.
-pub struct SelfPipe {
+pub(crate) struct SelfPipe {
     read: OwnedFd,
     write: OwnedFd,
 }
 
 impl SelfPipe {
     /// Creates the pipe and installs the handlers.
-    pub fn install() -> io::Result<SelfPipe> {
+    pub(crate) fn install() -> io::Result<SelfPipe> {
         let mut fds = [0; 2];
         // SAFETY: fds has room for the two descriptors pipe2 writes.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
@@ -90,17 +90,17 @@ impl SelfPipe {
         Ok(SelfPipe { read, write })
     }
 
-    pub fn read_fd(&self) -> RawFd {
+    pub(crate) fn read_fd(&self) -> RawFd {
         self.read.as_raw_fd()
     }
 
-    pub fn write_fd(&self) -> RawFd {
+    pub(crate) fn write_fd(&self) -> RawFd {
         self.write.as_raw_fd()
     }
 
     /// Empties the pipe and returns the signals received since the last call
     /// (bit `1 << signo`).
-    pub fn take(&self) -> u64 {
+    pub(crate) fn take(&self) -> u64 {
         let mut buf = [0u8; 256];
         // SAFETY: reads into a local buffer of the given length; the fd is
         // non-blocking, so the loop ends at EAGAIN.
@@ -120,7 +120,7 @@ impl Drop for SelfPipe {
 /// Blocks the signals the handlers catch in the calling thread, so that they
 /// are delivered to the main thread (whose system calls expect EINTR) and not
 /// to a writer thread.
-pub fn block_in_this_thread() {
+pub(crate) fn block_in_this_thread() {
     sigmask(libc::SIG_BLOCK);
 }
 
@@ -147,12 +147,12 @@ fn ignored(sig: libc::c_int) -> bool {
 }
 
 /// True when one of the [`ENDING`] signals arrived and was not taken yet.
-pub fn ending_pending() -> bool {
+pub(crate) fn ending_pending() -> bool {
     let mask = PENDING.load(Ordering::SeqCst);
     ENDING.iter().any(|&s| has(mask, s))
 }
 
 /// True when signal `sig` is in a mask returned by [`SelfPipe::take`].
-pub fn has(mask: u64, sig: libc::c_int) -> bool {
+pub(crate) fn has(mask: u64, sig: libc::c_int) -> bool {
     mask & (1 << (sig as u64 & 63)) != 0
 }

@@ -18,12 +18,12 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// Queued bytes above which the PEs' pipes of a stream are no longer read.
-pub const HIGH_WATER: usize = 1 << 20;
+pub(crate) const HIGH_WATER: usize = 1 << 20;
 /// Queued bytes below which reading resumes.
-pub const LOW_WATER: usize = 256 << 10;
+pub(crate) const LOW_WATER: usize = 256 << 10;
 
 /// A queue of output drained by a writer thread.
-pub struct Sink {
+pub(crate) struct Sink {
     fd: RawFd,
     wake_fd: RawFd,
     state: Mutex<State>,
@@ -47,7 +47,7 @@ struct State {
 
 impl Sink {
     /// Starts the writer for `fd`; it wakes the loop through `wake_fd`.
-    pub fn start(fd: RawFd, wake_fd: RawFd) -> std::io::Result<(Arc<Sink>, JoinHandle<()>)> {
+    pub(crate) fn start(fd: RawFd, wake_fd: RawFd) -> std::io::Result<(Arc<Sink>, JoinHandle<()>)> {
         let sink = Arc::new(Sink {
             fd,
             wake_fd,
@@ -68,7 +68,7 @@ impl Sink {
 
     /// Appends whatever `fill` writes to the queue (whole lines, so that the
     /// lines of different PEs stay whole).
-    pub fn push_with(&self, fill: impl FnOnce(&mut Vec<u8>)) {
+    pub(crate) fn push_with(&self, fill: impl FnOnce(&mut Vec<u8>)) {
         let mut st = self.lock();
         if st.broken || st.closed {
             // Still let `fill` update its stream's state; the bytes are dropped.
@@ -83,32 +83,32 @@ impl Sink {
         }
     }
 
-    pub fn push(&self, bytes: &[u8]) {
+    pub(crate) fn push(&self, bytes: &[u8]) {
         self.push_with(|q| q.extend_from_slice(bytes));
     }
 
     /// True when the loop should stop reading this stream's pipes; it is then
     /// woken when the queue has drained.
-    pub fn over_high_water(&self) -> bool {
+    pub(crate) fn over_high_water(&self) -> bool {
         let mut st = self.lock();
         let full = !st.broken && st.queued.len() + st.writing >= HIGH_WATER;
         st.loop_waits |= full;
         full
     }
 
-    pub fn is_broken(&self) -> bool {
+    pub(crate) fn is_broken(&self) -> bool {
         self.lock().broken
     }
 
     /// Declares the end of the input; the writer stops when the queue is empty.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.lock().closed = true;
         self.cond.notify_all();
     }
 
     /// Waits until the writer has written everything, or until `deadline`.
     /// Returns false if it gave up.
-    pub fn wait_done(&self, deadline: Option<Instant>) -> bool {
+    pub(crate) fn wait_done(&self, deadline: Option<Instant>) -> bool {
         let mut st = self.lock();
         while !st.done {
             st = match deadline {

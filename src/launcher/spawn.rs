@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The job's memory file, mapped in oshrun for reading the PEs' slots.
-pub struct JobMem {
+pub(crate) struct JobMem {
     fd: OwnedFd,
     map: segment::Mapping,
     npes: usize,
@@ -20,7 +20,7 @@ pub struct JobMem {
 impl JobMem {
     /// Creates the memory file of a job of `npes` PEs, identified by
     /// `job_id`, and writes its header.
-    pub fn create(npes: usize, job_id: &str) -> io::Result<JobMem> {
+    pub(crate) fn create(npes: usize, job_id: &str) -> io::Result<JobMem> {
         let mut fd = segment::create_memfd(job::FILE_NAME)?;
         if fd.as_raw_fd() < 3 {
             // Descriptors 0-2 are replaced in the children by their stdio; move
@@ -47,14 +47,14 @@ impl JobMem {
     }
 
     /// The typed view of the control block.
-    pub fn control(&self) -> job::Control {
+    pub(crate) fn control(&self) -> job::Control {
         // SAFETY: the mapping is page aligned, control_len(npes) bytes long, lives
         // as long as self (views are only used while the JobMem exists, in
         // `run`), and holds only atomics.
         unsafe { job::Control::from_raw(self.map.ptr, self.npes) }
     }
 
-    pub fn fd(&self) -> RawFd {
+    pub(crate) fn fd(&self) -> RawFd {
         self.fd.as_raw_fd()
     }
 }
@@ -67,14 +67,14 @@ impl Drop for JobMem {
 }
 
 /// A started PE.
-pub struct Spawned {
+pub(crate) struct Spawned {
     pub pid: libc::pid_t,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
 }
 
 /// Everything the PEs of one job share.
-pub struct Plan<'a> {
+pub(crate) struct Plan<'a> {
     pub program: &'a Path,
     pub argv0: &'a OsStr,
     pub args: &'a [OsString],
@@ -94,7 +94,7 @@ pub struct Plan<'a> {
 
 impl Plan<'_> {
     /// The CPUs PE `pe` is to be pinned to (empty: not pinned).
-    pub fn cpus_of(&self, pe: usize) -> Vec<usize> {
+    pub(crate) fn cpus_of(&self, pe: usize) -> Vec<usize> {
         if !self.pin {
             return Vec::new();
         }
@@ -108,7 +108,7 @@ impl Plan<'_> {
 
 /// The CPUs this process may run on (its affinity mask), in increasing order;
 /// CPU 0 alone if the mask cannot be read.
-pub fn allowed_cpus() -> Vec<usize> {
+pub(crate) fn allowed_cpus() -> Vec<usize> {
     // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: the pointer and size describe `set`, which outlives the call.
@@ -126,7 +126,7 @@ pub fn allowed_cpus() -> Vec<usize> {
 
 /// Whether `--bind-to` asks for pinning `npes` PEs of `cpus_per_pe` CPUs
 /// each over `ncpus` CPUs.
-pub fn pins(bind: super::options::Bind, npes: usize, cpus_per_pe: usize, ncpus: usize) -> bool {
+pub(crate) fn pins(bind: super::options::Bind, npes: usize, cpus_per_pe: usize, ncpus: usize) -> bool {
     use super::options::Bind;
     match bind {
         Bind::Core => true,
@@ -136,7 +136,7 @@ pub fn pins(bind: super::options::Bind, npes: usize, cpus_per_pe: usize, ncpus: 
 }
 
 /// The CPUs process `pid` may run on, if it can be asked.
-pub fn affinity_of(pid: libc::pid_t) -> Option<Vec<usize>> {
+pub(crate) fn affinity_of(pid: libc::pid_t) -> Option<Vec<usize>> {
     // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: the pointer and size describe `set`, which outlives the call.
@@ -153,7 +153,7 @@ pub fn affinity_of(pid: libc::pid_t) -> Option<Vec<usize>> {
 
 /// Starts PE `pe`. Must run on the main thread, which lives until every PE is
 /// reaped: the parent-death signal fires when the *thread* that forked exits.
-pub fn spawn_pe(plan: &Plan, pe: usize) -> io::Result<Spawned> {
+pub(crate) fn spawn_pe(plan: &Plan, pe: usize) -> io::Result<Spawned> {
     let mut cmd = Command::new(plan.program);
     cmd.arg0(plan.argv0)
         .args(plan.args)
@@ -236,7 +236,7 @@ fn set_nonblocking(fd: RawFd) {
 
 /// Raises the soft open-file limit to what `npes` PEs need (two pipes each)
 /// and returns the previous limit, to restore in the PEs.
-pub fn raise_nofile(npes: usize) -> Option<libc::rlimit> {
+pub(crate) fn raise_nofile(npes: usize) -> Option<libc::rlimit> {
     let need = (2 * npes + 64) as libc::rlim_t;
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -256,7 +256,7 @@ pub fn raise_nofile(npes: usize) -> Option<libc::rlimit> {
 
 /// Finds the program like `execvp` would: as given when it contains a slash,
 /// else in the directories of `PATH`. The error is the reason, for the message.
-pub fn resolve_program(prog: &OsStr) -> Result<PathBuf, String> {
+pub(crate) fn resolve_program(prog: &OsStr) -> Result<PathBuf, String> {
     if prog.is_empty() {
         return Err(reason(libc::ENOENT));
     }
@@ -299,7 +299,7 @@ fn check_executable(p: &Path) -> Result<(), i32> {
 }
 
 /// The text of an errno value, without Rust's " (os error N)" suffix.
-pub fn reason(errno: i32) -> String {
+pub(crate) fn reason(errno: i32) -> String {
     let text = io::Error::from_raw_os_error(errno).to_string();
     match text.find(" (os error") {
         Some(i) => text[..i].to_owned(),

@@ -103,7 +103,7 @@ impl Drop for Mapped {
 
 /// Prints the report of every job (or the one of `only`, an oshrun or PE
 /// pid); returns the exit status.
-pub fn run(only: Option<i32>) -> i32 {
+pub(crate) fn run(only: Option<i32>) -> i32 {
     let mut shown = 0;
     for holders in jobs().values() {
         let pids: Vec<i32> = holders.iter().map(|h| h.pid).collect();

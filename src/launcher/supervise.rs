@@ -82,7 +82,7 @@ struct Pe {
 }
 
 /// When the supervisor steps in besides a PE's end.
-pub struct Limits {
+pub(crate) struct Limits {
     /// `--timeout`: when, and its text.
     pub timeout: Option<(Instant, String)>,
     /// How long a PE may stay stopped before it is reported, with its text.
@@ -93,7 +93,7 @@ pub struct Limits {
     pub hang_abort: bool,
 }
 
-pub struct Supervisor<'a> {
+pub(crate) struct Supervisor<'a> {
     pes: Vec<Pe>,
     by_pid: HashMap<libc::pid_t, usize>,
     live: usize,
@@ -120,7 +120,7 @@ pub struct Supervisor<'a> {
 }
 
 impl<'a> Supervisor<'a> {
-    pub fn new(
+    pub(crate) fn new(
         spawned: Vec<Spawned>,
         tag_output: bool,
         control: Control,
@@ -169,7 +169,7 @@ impl<'a> Supervisor<'a> {
     }
 
     /// Reports an oshrun-side problem and ends the job with status 1.
-    pub fn fail_internally(&mut self, msg: &str) {
+    pub(crate) fn fail_internally(&mut self, msg: &str) {
         self.say(msg);
         if self.ending.is_none() {
             self.ending = Some(End::Internal);
@@ -179,7 +179,7 @@ impl<'a> Supervisor<'a> {
 
     /// Runs until every PE is reaped; returns the job's exit status, and
     /// whether the job was cut short by a signal to oshrun or the timeout.
-    pub fn run(mut self) -> (i32, bool) {
+    pub(crate) fn run(mut self) -> (i32, bool) {
         // A PE that died while the others were being started has sent its
         // SIGCHLD already, and a signal may be pending: look before blocking.
         self.handle_wake();

@@ -17,7 +17,7 @@ use super::pool::{Pick, Pool};
 use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
 use super::{CollOp, Mem, TeamSync};
 
-pub struct BarrierUnlock;
+pub(crate) struct BarrierUnlock;
 
 impl SyncStrategy for BarrierUnlock {
     fn slots(&self, pool: usize, pool_max: usize) -> (usize, usize) {
@@ -60,7 +60,7 @@ impl SyncStrategy for BarrierUnlock {
 }
 
 /// The array for the next collective of the team.
-pub fn acquire(pool: &mut Pool) -> Pick {
+pub(crate) fn acquire(pool: &mut Pool) -> Pick {
     let pick = match (0..pool.arrays).find(|&a| !pool.locked[a]) {
         Some(a) => Pick::Use(a),
         None if pool.arrays < pool.cap => Pick::Grow(pool.grow()),
@@ -77,7 +77,7 @@ pub fn acquire(pool: &mut Pool) -> Pick {
 
 /// A barrier of the team that ran on `array` has completed on this PE
 /// (`None`: a world barrier that used no array of the team).
-pub fn observe_barrier(pool: &mut Pool, array: Option<usize>) {
+pub(crate) fn observe_barrier(pool: &mut Pool, array: Option<usize>) {
     for (a, l) in pool.locked.iter_mut().enumerate() {
         *l = Some(a) == array;
     }

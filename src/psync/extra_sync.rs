@@ -28,7 +28,7 @@ use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
 use super::{CollOp, Mem, TeamSync};
 use crate::heap::SymOffset;
 
-pub struct ExtraSync;
+pub(crate) struct ExtraSync;
 
 /// The release words of a team's pool, at the owner (the team's rank 0),
 /// through the caller's [`Remote`]; counts the messages it sends.
@@ -93,7 +93,7 @@ impl SyncStrategy for ExtraSync {
 
 /// How a member reaches the release words (the runtime reads the owner's
 /// memory; the virtual-job tool models members in lockstep).
-pub trait Releases {
+pub(crate) trait Releases {
     /// The release word of `array` at the owner.
     fn word(&mut self, array: usize) -> u64;
     /// Compare-and-swap on that word; true if it held `old`.
@@ -116,7 +116,7 @@ fn complete(count: u32, members: u64, uses: u64) -> bool {
 }
 
 /// The array for the next collective of the team.
-pub fn acquire(pool: &mut Pool, members: u64, env: &mut impl Releases) -> Pick {
+pub(crate) fn acquire(pool: &mut Pool, members: u64, env: &mut impl Releases) -> Pick {
     let t = tag(pool.seq);
     let a = *pool.order.front().expect("the pool has at least one array");
     let mut patient = true;
@@ -145,7 +145,7 @@ pub fn acquire(pool: &mut Pool, members: u64, env: &mut impl Releases) -> Pick {
 }
 
 /// The value a release adds to the word.
-pub const RELEASE: u64 = 1 << 32;
+pub(crate) const RELEASE: u64 = 1 << 32;
 
 #[cfg(test)]
 mod tests {

@@ -16,7 +16,7 @@
 //! ```
 
 /// Rounds a log-depth algorithm may need for any group (2^20 PEs).
-pub const MAX_ROUNDS: usize = 20;
+pub(crate) const MAX_ROUNDS: usize = 20;
 
 /// Word indices of a sync array for a group of a given size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,14 +42,14 @@
 //! and `heap` (offsets): what a strategy does at another PE goes through the
 //! caller's [`Remote`], so `coll` (and the simulator, `sim`) drive it.
 
-pub mod accounting;
-pub mod barrier_unlock;
-pub mod extra_sync;
-pub mod layout;
-pub mod pairwise;
-pub mod pool;
-pub mod strategy;
-pub mod traditional;
+pub(crate) mod accounting;
+pub(crate) mod barrier_unlock;
+pub(crate) mod extra_sync;
+pub(crate) mod layout;
+pub(crate) mod pairwise;
+pub(crate) mod pool;
+pub(crate) mod strategy;
+pub(crate) mod traditional;
 
 pub use crate::config::{Graph, STRATEGIES, Strategy};
 pub use accounting::{Accounting, Footprint, Ledger, stats_line};

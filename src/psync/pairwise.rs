@@ -38,7 +38,7 @@ pub const LOCATION_BYTES: usize = 8;
 
 /// A pairwise strategy over graph `.0`: the algorithms follow the graph (see
 /// `coll::registry::Algorithms::pairwise`) on the locations of the table.
-pub struct Pairwise(pub Graph);
+pub(crate) struct Pairwise(pub Graph);
 
 impl SyncStrategy for Pairwise {
     fn slots(&self, _pool: usize, _pool_max: usize) -> (usize, usize) {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 /// What a collective gets from the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pick {
+pub(crate) enum Pick {
     /// An array the pool already had.
     Use(usize),
     /// A new array, just added to the pool (its bytes count from now on).
@@ -19,7 +19,7 @@ pub enum Pick {
 }
 
 impl Pick {
-    pub fn array(self) -> usize {
+    pub(crate) fn array(self) -> usize {
         match self {
             Pick::Use(a) | Pick::Grow(a) | Pick::InsertBarrier { on: a } => a,
         }

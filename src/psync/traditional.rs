@@ -12,7 +12,7 @@ use super::{CollOp, Graph, Mem, TeamSync};
 /// The array every collective of the team uses.
 const ARRAY: usize = 0;
 
-pub struct Traditional;
+pub(crate) struct Traditional;
 
 impl SyncStrategy for Traditional {
     fn slots(&self, _pool: usize, _pool_max: usize) -> (usize, usize) {
