@@ -95,7 +95,9 @@ pub struct Bell {
 #[repr(C)]
 #[derive(Default)]
 pub struct WakeWords {
+    /// Rung by puts and atomics, for waits on symmetric memory.
     pub memory: Bell,
+    /// Rung by the library's own releases, for waits inside it (barriers).
     pub sync: Bell,
 }
 
@@ -138,9 +140,13 @@ pub const THREAD_SLOTS: usize = 4;
 #[repr(C)]
 #[derive(Default)]
 pub struct PeSlot {
+    /// The bells, written by other PEs.
     pub wake: CachePadded<WakeWords>,
+    /// Other bookkeeping of the PE.
     pub info: CachePadded<PeInfo>,
+    /// Where the PE was last seen.
     pub whereabouts: CachePadded<Whereabouts>,
+    /// Where the PE blocks when its wait is not in a thread place.
     pub place: CachePadded<PlaceWords>,
 }
 
@@ -247,11 +253,14 @@ pub struct PlaceWords {
     /// The group a collective runs on, as world PEs: start, stride, size
     /// (size 0: not a collective).
     pub group_start: AtomicI32,
+    /// Stride between the group's world PEs.
     pub group_stride: AtomicI32,
+    /// PEs in the group; 0 when the wait is not a collective's.
     pub group_size: AtomicU32,
     /// World PEs the collective waits for at the moment (the first
     /// [`AWAITED_MAX`]), and how many there are.
     pub awaited: [AtomicU32; AWAITED_MAX],
+    /// How many world PEs the collective waits for (may exceed [`AWAITED_MAX`]).
     pub awaited_n: AtomicU32,
 }
 
@@ -284,10 +293,12 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The shape packed into one word (cmp low 8 bits, word next 9, team top 8).
     pub fn pack(self) -> u32 {
         (self.cmp & 0xff) | (self.word & 0x1ff) << 8 | (self.team & 0xff) << 24
     }
 
+    /// The shape packed in `w` by [`Shape::pack`].
     pub fn unpack(w: u32) -> Shape {
         Shape {
             cmp: w & 0xff,
@@ -320,7 +331,9 @@ pub const TEAM_TAG_ACTIVE_SET: u32 = 5;
 #[repr(C)]
 #[derive(Default)]
 pub struct JobHeader {
+    /// [`MAGIC`] once the block is set up.
     pub magic: AtomicU64,
+    /// Number of PEs in the job.
     pub npes: AtomicU32,
     /// 0 until PE 0 has sized the segment part of the file; then 1, or 2 when the
     /// PEs disagreed on the layout (every PE then reports and stops).
@@ -411,16 +424,19 @@ impl Control {
         Control { base, npes }
     }
 
+    /// Number of PEs the block has slots for.
     pub fn npes(&self) -> usize {
         self.npes
     }
 
+    /// The job-wide words.
     pub fn header(&self) -> &JobHeader {
         // SAFETY: from_raw's contract: the mapping is large enough, aligned, and
         // only holds atomics, which are valid at any bit pattern (including zero).
         unsafe { &*(self.base as *const CachePadded<JobHeader>) }
     }
 
+    /// PE `pe`'s slot; panics if `pe` is out of range.
     pub fn slot(&self, pe: usize) -> &PeSlot {
         assert!(pe < self.npes, "control slot {pe} out of range");
         let off = std::mem::size_of::<CachePadded<JobHeader>>() + pe * std::mem::size_of::<PeSlot>();
@@ -439,10 +455,12 @@ impl Control {
         unsafe { &*(self.base.add(off) as *const PlaceWords) }
     }
 
+    /// PE `pe`'s state.
     pub fn state(&self, pe: usize) -> PeState {
         PeState::from_word(self.slot(pe).info.state.load(Ordering::Acquire))
     }
 
+    /// Sets PE `pe`'s state to `s`.
     pub fn set_state(&self, pe: usize, s: PeState) {
         self.slot(pe).info.state.store(s as u32, Ordering::Release);
     }

@@ -40,6 +40,7 @@
 //! Dependencies point down; `tests/module_cycles.rs` checks it.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(unreachable_pub)]
+#![warn(missing_docs)]
 // The module docs are read with --document-private-items (CONTRIBUTING, CI):
 // a public module's header may name its crate-private parts.
 #![allow(rustdoc::private_intra_doc_links)]
@@ -73,13 +74,19 @@ pub mod wrapper;
 /// The public headers as generated from the type table by `build.rs`.
 /// `include/` holds committed copies (`cargo xtask gen-header` refreshes them).
 pub mod headers {
+    /// `shmem.h`: the OpenSHMEM API.
     pub const SHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmem.h"));
+    /// `shmemx.h`: rshmem's extensions.
     pub const SHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/shmemx.h"));
+    /// `pshmem.h`: the profiling (`pshmem_*`) names of the API.
     pub const PSHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/pshmem.h"));
+    /// `pshmemx.h`: the profiling names of the extensions.
     pub const PSHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/pshmemx.h"));
     /// The old include paths (`<mpp/shmem.h>`, ...), which include the above.
     pub const MPP_SHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/mpp/shmem.h"));
+    /// `mpp/shmemx.h`: the old include path of `shmemx.h`.
     pub const MPP_SHMEMX_H: &str = include_str!(concat!(env!("OUT_DIR"), "/mpp/shmemx.h"));
+    /// `mpp/pshmem.h`: the old include path of `pshmem.h`.
     pub const MPP_PSHMEM_H: &str = include_str!(concat!(env!("OUT_DIR"), "/mpp/pshmem.h"));
     /// (file name under `include/`, contents)
     pub const ALL: &[(&str, &str)] = &[

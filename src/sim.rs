@@ -26,15 +26,29 @@ use std::collections::HashMap;
 pub enum Step {
     /// `shmem_team_split_strided(parent, start, stride, size)`: a new team.
     Split {
+        /// The number of the team split.
         parent: usize,
+        /// Rank in the parent of the new team's first member.
         start: usize,
+        /// Distance in parent ranks between consecutive members.
         stride: usize,
+        /// Members of the new team.
         size: usize,
     },
     /// A collective of kind `op` on a team (`root` for broadcasts).
-    Coll { team: usize, op: CollOp, root: usize },
+    Coll {
+        /// The team's number.
+        team: usize,
+        /// The kind of collective.
+        op: CollOp,
+        /// The root's rank in the team (broadcasts; else unused).
+        root: usize,
+    },
     /// `shmem_team_destroy`.
-    Destroy { team: usize },
+    Destroy {
+        /// The number of the team destroyed.
+        team: usize,
+    },
     /// `shmem_barrier_all`.
     BarrierAll,
 }
@@ -169,14 +183,20 @@ impl Team {
 /// The configuration a virtual job runs with (the real defaults by default).
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
+    /// The pSync strategy (`SHMEM_PSYNC_STRATEGY`).
     pub strategy: Strategy,
+    /// PEs in the job.
     pub npes: usize,
+    /// Bytes of collective scratch per team and PE (`SHMEM_TEAM_SCRATCH_SIZE`).
     pub scratch: usize,
+    /// Sync arrays a team starts with under the pool strategies (`SHMEM_PSYNC_POOL`).
     pub pool: usize,
+    /// Sync arrays a team's pool may grow to (`SHMEM_PSYNC_POOL_MAX`).
     pub pool_max: usize,
 }
 
 impl Config {
+    /// `strategy` on `npes` PEs, the rest at the library's defaults (64 KiB scratch, pool 2 of at most 16).
     pub fn new(strategy: Strategy, npes: usize) -> Config {
         Config {
             strategy,
@@ -193,6 +213,7 @@ pub struct Job {
     cfg: Config,
     strategy: &'static dyn SyncStrategy,
     teams: Vec<Team>,
+    /// Each PE's ledger, indexed by world PE.
     pub ledgers: Vec<Ledger>,
     partners: Vec<Partners>,
     /// The words strategies write at other PEs, by (PE, offset).
@@ -228,10 +249,12 @@ impl Remote for Lockstep<'_> {
 #[derive(Clone, Debug, Default)]
 pub struct Partners {
     bits: Vec<u64>,
+    /// How many PEs the set holds.
     pub count: usize,
 }
 
 impl Partners {
+    /// An empty set with room for world PEs `0..npes`.
     pub fn new(npes: usize) -> Partners {
         Partners {
             bits: vec![0; npes.div_ceil(64)],
@@ -347,6 +370,7 @@ impl Job {
         }
     }
 
+    /// Runs one step on every PE it concerns.
     pub fn step(&mut self, s: Step) {
         match s {
             Step::Split {
@@ -381,6 +405,7 @@ impl Job {
         }
     }
 
+    /// A new job for `cfg` after running `steps`.
     pub fn run(cfg: Config, steps: &[Step]) -> Job {
         let mut job = Job::new(cfg);
         for &s in steps {

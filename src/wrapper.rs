@@ -24,7 +24,9 @@ use std::process::Command;
 /// Which language a wrapper compiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
+    /// C (`oshcc`).
     C,
+    /// C++ (`oshcxx`, `oshc++`).
     Cxx,
 }
 
@@ -41,7 +43,9 @@ impl Lang {
 /// Where the headers and the library were found.
 #[derive(Clone, Debug)]
 pub struct Layout {
+    /// The directory holding `shmem.h` and the other headers.
     pub include_dir: PathBuf,
+    /// The directory holding the rshmem library.
     pub lib_dir: PathBuf,
 }
 
@@ -232,13 +236,19 @@ pub fn make_profiling_archive(plain: &Path, weak: &Path) -> Result<(), String> {
 pub enum Show {
     /// The whole command.
     All,
+    /// The flags added before the user's arguments ([`compile_flags`]).
     Compile,
+    /// The flags added after them when linking ([`link_flags`]).
     Link,
     /// The compiler itself (one or more words).
     Command,
+    /// The include directory.
     Incdirs,
+    /// The library directory.
     Libdirs,
+    /// The libraries a link uses, by name ([`libs`]).
     Libs,
+    /// One version line ([`version_line`]).
     Version,
 }
 

@@ -23,9 +23,13 @@ pub enum Graph {
 /// A reuse strategy of synchronisation memory (see `psync`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
+    /// One sync array per team, from its creation to its destruction.
     Traditional,
+    /// A pool of arrays per team, freed by lazy release messages to the team's rank 0.
     ExtraSync,
+    /// A pool of arrays per team, unlocked when a barrier of the team completes; no extra messages.
     BarrierUnlock,
+    /// No arrays: one location per partner PE, shared by every team, signalled along the graph.
     Pairwise(Graph),
 }
 
@@ -52,6 +56,7 @@ impl Strategy {
         }
     }
 
+    /// The name `SHMEM_PSYNC_STRATEGY` takes (as [`Strategy::cname`], without the NUL).
     pub const fn name(self) -> &'static str {
         match core::str::from_utf8(self.cname().to_bytes()) {
             Ok(s) => s,
@@ -59,6 +64,7 @@ impl Strategy {
         }
     }
 
+    /// The strategy called `name`, or `None` if no strategy has that name.
     pub fn from_name(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }

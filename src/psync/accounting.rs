@@ -18,14 +18,21 @@ use std::sync::{Mutex, MutexGuard, RwLock};
 /// the strategy added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ledger {
+    /// Bytes of sync arrays and pairwise locations reserved now.
     pub flags: usize,
+    /// Most bytes `flags` has held.
     pub flags_peak: usize,
+    /// Bytes of team scratch, inboxes and check records reserved now ([`Plan::scratch_bytes`]).
     pub scratch: usize,
+    /// Most bytes `scratch` has held.
     pub scratch_peak: usize,
+    /// Teams alive on this PE.
     pub teams: usize,
+    /// Most teams alive on this PE at once.
     pub teams_peak: usize,
     /// What one traditional array per live team would hold.
     pub baseline: usize,
+    /// Most bytes `baseline` has held.
     pub baseline_peak: usize,
     /// What one traditional array per team ever created would hold.
     pub baseline_never_freed: usize,
@@ -36,10 +43,12 @@ pub struct Ledger {
     pub extra_messages: u64,
     /// Arrays a pool grew by, and barriers a pool inserted.
     pub grows: u64,
+    /// Barriers a pool inserted because every array was in use.
     pub inserted_barriers: u64,
 }
 
 impl Ledger {
+    /// An empty ledger (every count 0).
     pub const fn new() -> Ledger {
         Ledger {
             flags: 0,
@@ -58,6 +67,7 @@ impl Ledger {
         }
     }
 
+    /// Counts `bytes` more of flags reserved, and raises the peak.
     pub fn add_flags(&mut self, bytes: usize) {
         self.flags += bytes;
         self.flags_peak = self.flags_peak.max(self.flags);
@@ -120,6 +130,7 @@ pub struct Accounting {
 }
 
 impl Accounting {
+    /// The ledger, locked (a poisoned lock is taken over); its `collectives` is counted apart, see [`Accounting::snapshot`].
     pub fn ledger(&self) -> MutexGuard<'_, Ledger> {
         self.ledger.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -138,10 +149,12 @@ impl Accounting {
     }
 
     #[inline]
+    /// Counts one signal (remote flag write) sent by a collective of this PE.
     pub fn count_signal(&self) {
         self.signals.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Signals counted so far (the footprint's `sync_messages`).
     pub fn signals(&self) -> u64 {
         self.signals.load(Ordering::Relaxed)
     }
@@ -174,22 +187,36 @@ impl Accounting {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Footprint {
+    /// Name of the `SHMEM_PSYNC_STRATEGY` in effect (static, NUL-terminated).
     pub strategy: *const c_char,
+    /// Bytes of flags reserved now.
     pub flags_current: usize,
+    /// Most bytes of flags reserved at once.
     pub flags_peak: usize,
+    /// Bytes of scratch (with inboxes and check records) reserved now.
     pub scratch_current: usize,
+    /// Most bytes of scratch reserved at once.
     pub scratch_peak: usize,
+    /// Teams holding sync memory now.
     pub teams_current: usize,
+    /// Most teams holding sync memory at once.
     pub teams_peak: usize,
+    /// Bytes one traditional array per live team would hold now.
     pub baseline_current: usize,
+    /// Most bytes `baseline_current` has held.
     pub baseline_peak: usize,
+    /// Bytes one traditional array per team ever created would hold.
     pub baseline_never_freed: usize,
+    /// Team collectives run, splits and destroys included.
     pub collectives: u64,
+    /// Remote flag writes by the collective algorithms.
     pub sync_messages: u64,
+    /// Remote flag writes the strategy added.
     pub extra_messages: u64,
 }
 
 impl Footprint {
+    /// The footprint of ledger `l` under `strategy`, with `signals` as its `sync_messages`.
     pub fn from_ledger(strategy: Strategy, l: &Ledger, signals: u64) -> Footprint {
         Footprint {
             strategy: strategy.cname().as_ptr(),

@@ -93,10 +93,15 @@ pub const LINE: usize = 64;
 /// What kind of collective asks for sync memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CollOp {
+    /// A barrier (or sync).
     Barrier,
+    /// A broadcast.
     Broadcast,
+    /// A collect or fcollect.
     Collect,
+    /// An alltoall or alltoalls.
     Alltoall,
+    /// A reduction.
     Reduce,
 }
 
@@ -143,12 +148,16 @@ pub enum Mem {
 /// for the members' records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// Bytes of collective scratch at the start of the region (a multiple of [`UNIT`]).
     pub scratch: usize,
     /// Bytes of the inbox that small team collectives go through
     /// (`coll::inbox`): [`TEAM_INBOX_BYTES`], or 0 for a team of one.
     pub inbox: usize,
+    /// Bytes of one sync array for the team's size ([`array_bytes`]).
     pub array_bytes: usize,
+    /// Array slots taken at creation.
     pub initial: usize,
+    /// Array slots the region has room for.
     pub cap: usize,
     /// Bytes where the argument check (`coll::check`) exchanges records:
     /// this member's record, then one per member; 0 when the check is off
@@ -157,6 +166,7 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan of a team of `size` PEs under `strategy`: `scratch` bytes of scratch (rounded up to [`UNIT`]) and the array slots [`Strategy::slots`] gives for `pool` and `pool_max`; no check records.
     pub fn new(strategy: Strategy, size: usize, scratch: usize, pool: usize, pool_max: usize) -> Plan {
         let (initial, cap) = strategy.slots(pool, pool_max);
         Plan {
@@ -203,10 +213,13 @@ impl Plan {
 pub struct TeamSync {
     /// Offset of the region in every member's segment.
     pub base: SymOffset,
+    /// The shape of the region.
     pub plan: Plan,
     /// Members, and this PE's rank among them.
     pub size: usize,
+    /// This PE's rank in the team.
     pub rank: usize,
+    /// Word indices of the team's sync arrays, for its size.
     pub layout: Layout,
     /// World PE of the team's rank 0 (owner of extra-sync's release words).
     pub owner: usize,
@@ -233,6 +246,7 @@ pub struct TeamSync {
 }
 
 impl TeamSync {
+    /// The sync memory of a team at `base` shaped by `plan`, for (size, this PE's rank, world PE of rank 0), with the pairwise table at `pairs`; the pool starts with `plan.initial` of `plan.cap` arrays.
     pub fn new(base: SymOffset, plan: Plan, (size, rank, owner): (usize, usize, usize), pairs: SymOffset) -> TeamSync {
         TeamSync {
             base,
@@ -248,6 +262,7 @@ impl TeamSync {
         }
     }
 
+    /// The team's scratch (at the start of the region).
     pub fn scratch(&self) -> SymOffset {
         self.base
     }
@@ -265,10 +280,12 @@ impl TeamSync {
         (p.check > 0).then(|| SymOffset(self.base.0 + p.scratch + p.inbox + p.cap * p.array_bytes))
     }
 
+    /// Offset of array slot `i` in every member's segment.
     pub fn array(&self, i: usize) -> SymOffset {
         SymOffset(self.base.0 + self.plan.array_offset(i))
     }
 
+    /// The pool state, locked (a poisoned lock is taken over).
     pub fn pool(&self) -> std::sync::MutexGuard<'_, pool::Pool> {
         self.pool.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -277,14 +294,17 @@ impl TeamSync {
 /// This PE's synchronisation-memory state: the strategy in effect and the
 /// accounting (owned by the runtime; reset at every `shmem_init`).
 pub struct SyncState {
+    /// The strategy in effect (`SHMEM_PSYNC_STRATEGY`).
     pub strategy: Strategy,
     imp: &'static dyn SyncStrategy,
+    /// This PE's accounting of sync memory and messages.
     pub accounting: Accounting,
     /// The world team's memory, which `shmem_barrier_all` may unlock.
     world: RwLock<Option<Arc<TeamSync>>>,
 }
 
 impl SyncState {
+    /// The state for `strategy`, with empty accounting and no world team.
     pub fn new(strategy: Strategy) -> SyncState {
         SyncState {
             strategy,
@@ -295,6 +315,7 @@ impl SyncState {
     }
 
     #[inline]
+    /// The strategy's implementation.
     pub fn imp(&self) -> &'static dyn SyncStrategy {
         self.imp
     }

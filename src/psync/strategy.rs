@@ -33,9 +33,11 @@ pub trait Remote {
 /// the callers skip the call).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ticket {
+    /// Where the collective's signals land.
     pub mem: Mem,
     /// The pool array, under the pool strategies.
     pub array: Option<usize>,
+    /// The kind of collective the ticket is for.
     pub op: CollOp,
 }
 
@@ -44,6 +46,7 @@ pub struct Ticket {
 pub enum Grant {
     /// Run on `ticket.mem`.
     Run {
+        /// The memory to run on (and to release after).
         ticket: Ticket,
         /// The communication graph the algorithms must follow, if the
         /// strategy prescribes one (pairwise locations).
