@@ -1,4 +1,5 @@
 //! Tests of the configuration table and its parsing.
+use super::parse::parse_size;
 use super::*;
 use std::collections::HashMap;
 
