@@ -76,20 +76,24 @@ impl<'a> Reader<'a> {
 
     /// [`Kind::Switch`]: `0` or `1`; unset, on when `SHMEM_DEBUG` is set.
     pub(crate) fn switch(&self, v: &Var) -> Result<bool, ConfigError> {
-        let (n, t) = self.raw(v);
-        match t.as_deref().map(str::trim) {
-            None => Ok(["SHMEM_DEBUG", "SMA_DEBUG"].iter().any(|d| (self.get)(d).is_some())),
-            Some("0") => Ok(false),
-            Some("1") => Ok(true),
-            Some(_) => Err(self.err(n, t.as_deref().unwrap_or(""), "expected 0 or 1".into())),
-        }
+        let debug = super::VARS
+            .iter()
+            .find(|d| d.name == "SHMEM_DEBUG")
+            .expect("SHMEM_DEBUG is a row");
+        self.zero_one_or(v, || self.raw(debug).1.is_some())
     }
 
     /// [`Kind::Switch`] that `SHMEM_DEBUG` leaves alone: unset, off.
     pub(crate) fn zero_one(&self, v: &Var) -> Result<bool, ConfigError> {
+        self.zero_one_or(v, || false)
+    }
+
+    /// `0` or `1`; `unset` when the variable is not set.
+    fn zero_one_or(&self, v: &Var, unset: impl FnOnce() -> bool) -> Result<bool, ConfigError> {
         let (n, t) = self.raw(v);
         match t.as_deref().map(str::trim) {
-            None | Some("0") => Ok(false),
+            None => Ok(unset()),
+            Some("0") => Ok(false),
             Some("1") => Ok(true),
             Some(_) => Err(self.err(n, t.as_deref().unwrap_or(""), "expected 0 or 1".into())),
         }
