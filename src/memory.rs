@@ -82,7 +82,7 @@ fn barrier(rt: &World, routine: &'static str, (what, args): Args) {
 
 fn heap(rt: &World) -> std::sync::MutexGuard<'_, crate::heap::alloc::Allocator> {
     // The allocator is consistent after any panic: nothing to poison.
-    rt.heap.lock().unwrap_or_else(|e| e.into_inner())
+    rt.allocator()
 }
 
 /// Allocates on every PE, then waits for all of them, comparing `args` on
@@ -98,7 +98,7 @@ fn allocate(
     let off = heap(rt).alloc(size, align);
     let addr = match off {
         Ok(off) => {
-            let p = (rt.segs.heap_base() + off) as *mut u8;
+            let p = (rt.heap_addr(off)) as *mut u8;
             if zero {
                 // SAFETY: the block [off, off+size) was just allocated in our heap.
                 unsafe { std::ptr::write_bytes(p, 0, size) };
@@ -144,7 +144,7 @@ pub(crate) fn align(
         refused(Refusal::NotPowerOfTwo { alignment });
         return 0;
     }
-    let largest = heap_align(rt.segs.heap_len);
+    let largest = heap_align(rt.heap_len());
     if alignment > largest {
         // Heaps start `largest`-aligned; one offset cannot be more aligned on
         // every PE, and a larger alignment leaves no room in the heap anyway.
@@ -182,12 +182,12 @@ pub(crate) fn calloc(
 /// A pointer argument as the barriers (and the argument check) compare
 /// it: the offset of the heap block it points into, or [`NOT_IN_HEAP`].
 pub(crate) fn heap_block(rt: &World, addr: usize) -> u64 {
-    rt.segs.heap_offset(addr).map_or(NOT_IN_HEAP, |o| o as u64)
+    rt.heap_offset(addr).map_or(NOT_IN_HEAP, |o| o as u64)
 }
 
 /// The heap offset of the block the caller says starts at `addr`.
 fn owned_block(rt: &World, addr: usize) -> Result<usize, Misuse> {
-    match rt.segs.heap_offset(addr) {
+    match rt.heap_offset(addr) {
         Some(off) if heap(rt).block_len(off).is_some() => Ok(off),
         _ => Err(Misuse::NotHeapAllocation { addr }),
     }
@@ -195,7 +195,7 @@ fn owned_block(rt: &World, addr: usize) -> Result<usize, Misuse> {
 
 /// The space (raw handle) whose memory `addr` is, if not the heap.
 fn space_at(rt: &World, spaces: &Spaces, addr: usize) -> Option<usize> {
-    if rt.segs.heap_offset(addr).is_some() {
+    if rt.heap_offset(addr).is_some() {
         return None;
     }
     spaces.resolve(rt, addr, 1).map(|(_, m)| m.space).filter(|&s| s != 0)
@@ -267,7 +267,7 @@ pub(crate) fn realloc(
     if let Some(space) = space_at(rt, owners.0, addr) {
         return Err(Misuse::InSpace { addr, space });
     }
-    if rt.segs.heap_offset(addr).is_some_and(|off| heap(rt).was_freed(off)) {
+    if rt.heap_offset(addr).is_some_and(|off| heap(rt).was_freed(off)) {
         // Open MPI returns NULL here and widely used tests rely on it. The
         // allocator is the same on every PE, so a symmetric call takes this
         // path on all of them and the heaps stay identical.
@@ -288,7 +288,7 @@ pub(crate) fn realloc(
         } else {
             let old_len = heap.block_len(off).unwrap_or(0);
             heap.alloc(size, MIN_ALIGN).inspect(|&new| {
-                let base = rt.segs.heap_base();
+                let base = rt.heap_addr(0);
                 // SAFETY: both blocks are allocated in our heap and distinct.
                 unsafe {
                     std::ptr::copy_nonoverlapping((base + off) as *const u8, (base + new) as *mut u8, old_len.min(size))
@@ -298,7 +298,7 @@ pub(crate) fn realloc(
         }
     };
     let result = match moved {
-        Ok(new) => rt.segs.heap_base() + new,
+        Ok(new) => rt.heap_addr(new),
         Err(e) => {
             refused(Refusal::Exhausted(e));
             0
@@ -311,16 +311,16 @@ pub(crate) fn realloc(
 /// The heap object that contains `addr`, if any: its address and the bytes
 /// the program asked for (`SHMEM_CHECK_BOUNDS`).
 pub(crate) fn object_at(rt: &World, addr: usize) -> Option<(usize, usize)> {
-    let off = rt.segs.heap_offset(addr)?;
+    let off = rt.heap_offset(addr)?;
     let (start, size) = heap(rt).object_containing(off)?;
-    Some((rt.segs.heap_base() + start, size))
+    Some((rt.heap_addr(start), size))
 }
 
 /// Bytes from `addr` to the end of its heap block, when fewer than `need`
 /// (a pSync too short for an active-set collective); `None` when long
 /// enough or not in a heap block.
 pub(crate) fn short_block(rt: &World, addr: usize, need: usize) -> Option<usize> {
-    let off = rt.segs.heap_offset(addr)?;
+    let off = rt.heap_offset(addr)?;
     // The heap's lock costs more than a small pushed call: a block found
     // long enough stays so while no block changes (two remembered, for the
     // idiom of alternating two pSyncs).

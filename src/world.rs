@@ -13,36 +13,40 @@ use crate::heap::alloc::Allocator;
 use crate::heap::globals::DataRange;
 use crate::heap::tables::PeerTables;
 use crate::heap::{Segments, SymOffset};
-use crate::job::Control;
+use crate::job::{Control, PeState};
 use crate::psync::{Footprint, SyncState, TeamSync};
 use crate::transport::Active;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
 use crate::wait::stuck::{Kind, On, Place, Post};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use crate::constants::SHMEM_THREAD_MULTIPLE;
 
-/// What every layer of a PE may use.
+/// What every layer of a PE may use. The plain facts (who, how many, the
+/// configuration, the transport, the waiting policy) are fields; the state
+/// with an owner (segments, allocator, page tables, control block, pSync)
+/// is private and reached through the narrow methods below, so that a room
+/// cannot do another's work by reaching into it.
 pub(crate) struct World {
     pub me: usize,
     pub npes: usize,
     pub config: Config,
-    pub control: Control,
-    pub segs: Segments,
+    control: Control,
+    segs: Segments,
     pub transport: Active,
     /// The symmetric heap's bookkeeping; collective calls take it in turn.
-    pub heap: Mutex<Allocator>,
+    heap: Mutex<Allocator>,
     pub policy: Policy,
     /// The synchronisation-memory strategy and its accounting.
-    pub psync: SyncState,
+    psync: SyncState,
     /// Thread level granted by `shmem_init_thread`.
     pub thread_level: AtomicI32,
     /// This process's page tables for the other PEs' segments, kept within
     /// a budget; holds the job file (kept open so the job outlives `oshrun`'s
     /// own descriptor).
-    pub tables: PeerTables,
+    tables: PeerTables,
     /// Per element size (1, 2, 4, 8 and 16 bytes), the most elements of a
     /// short transfer, which the RMA routines hand to the transport without
     /// a record for the fault handler (`ffi::transfer`); none under
@@ -59,12 +63,119 @@ pub(crate) struct World {
 pub(crate) const SHORT_TRANSFER: usize = 8192;
 
 impl World {
+    /// The world of the PE whose segments start-up mapped (`segs` says who
+    /// it is and how many PEs there are), over the transport it opened.
+    pub(crate) fn new(
+        config: Config,
+        control: Control,
+        segs: Segments,
+        transport: Active,
+        policy: Policy,
+        tables: PeerTables,
+    ) -> World {
+        // Under SHMEM_CHECK_BOUNDS no transfer is short: every one is checked.
+        let short_elems = match config.check_bounds {
+            true => [0; 5],
+            false => std::array::from_fn(|log| SHORT_TRANSFER >> log),
+        };
+        World {
+            me: segs.me,
+            npes: segs.npes,
+            psync: SyncState::new(config.psync_strategy),
+            transport,
+            heap: Mutex::new(Allocator::new(segs.heap_len)),
+            config,
+            control,
+            segs,
+            policy,
+            thread_level: AtomicI32::new(0),
+            tables,
+            short_elems,
+        }
+    }
+
     /// The symmetric offset of the `len` bytes at `addr` of this PE's own
     /// memory (heap or globals), if they are symmetric: the shim's question
     /// about an address argument.
     #[inline]
     pub(crate) fn own_offset(&self, addr: usize, len: usize) -> Option<SymOffset> {
         self.segs.offset_of(addr, len)
+    }
+
+    /// This PE's address of the symmetric offset `off` (heap, globals or the
+    /// library's own region): the only address of the segments outside the
+    /// transport, which alone reaches other PEs' memory.
+    #[inline]
+    pub(crate) fn own_addr(&self, off: SymOffset) -> *mut u8 {
+        self.segs.peer_addr(self.me, off)
+    }
+
+    /// Where `addr` lies in this PE's symmetric heap, as an offset from the
+    /// heap's start (the allocator's unit), if it does.
+    #[inline]
+    pub(crate) fn heap_offset(&self, addr: usize) -> Option<usize> {
+        self.segs.heap_offset(addr)
+    }
+
+    /// This PE's address of the heap offset `off` (what the allocator hands
+    /// out).
+    #[inline]
+    pub(crate) fn heap_addr(&self, off: usize) -> usize {
+        self.segs.heap_base() + off
+    }
+
+    /// Bytes of the symmetric heap (every PE's is the same size).
+    pub(crate) fn heap_len(&self) -> usize {
+        self.segs.heap_len
+    }
+
+    /// The symmetric offset and length of the region the library keeps its
+    /// own objects in (team flags and inboxes, spaces, semaphores,
+    /// notification sets), which `space::arena` manages.
+    pub(crate) fn library_region(&self) -> (SymOffset, usize) {
+        (SymOffset(self.segs.sync_off), self.segs.sync_len)
+    }
+
+    /// The heap's allocator, locked: `memory` allocates and frees through it
+    /// (collectively, so PEs take it in turn) and `runtime` resets it at a
+    /// second `shmem_init`. A panic while it was held leaves nothing half
+    /// done that a later call could see, so a poisoned lock is taken as is.
+    pub(crate) fn allocator(&self) -> MutexGuard<'_, Allocator> {
+        self.heap.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes sure this process has page tables for PE `pe`'s segment before
+    /// the library touches it (`heap::tables`, kept within a budget).
+    #[inline]
+    pub(crate) fn reach(&self, pe: usize) {
+        self.tables.reach(pe)
+    }
+
+    /// The page-table budget (`SHMEM_PEER_TABLES`, in PEs) and how many
+    /// times it made this process drop tables, if there is a budget.
+    pub(crate) fn tables_budget(&self) -> Option<(usize, u64)> {
+        self.tables.budget().map(|b| (b, self.tables.remaps()))
+    }
+
+    /// The synchronisation-memory strategy and its accounting, for the
+    /// collectives, teams and the runtime (the shim asks
+    /// [`psync_footprint`](Self::psync_footprint)).
+    #[inline]
+    pub(crate) fn psync(&self) -> &SyncState {
+        &self.psync
+    }
+
+    /// The node's control block (every PE's slot), for the runtime's
+    /// start, end and watchers, which read other PEs' slots as `oshrun`
+    /// does.
+    pub(crate) fn control(&self) -> &Control {
+        &self.control
+    }
+
+    /// Says in this PE's slot how it is (running, finalized, failed), for
+    /// `oshrun` and the watchers.
+    pub(crate) fn set_state(&self, state: PeState) {
+        self.control.set_state(self.me, state)
     }
 
     /// Whether `addr` lies in this PE's symmetric heap.

@@ -33,7 +33,7 @@ pub(crate) fn barrier_all_agreeing(rt: &World, routine: &'static str, what: What
     };
     let post = |ep| rt.post(Kind::BarrierAll, routine, ep);
     let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, Some(&mine)), post);
-    rt.psync.observe_world_barrier();
+    rt.psync().observe_world_barrier();
     if let Some(d) = differs {
         barrier_differs(rt, routine, Some(&mine), d);
     }

@@ -201,11 +201,11 @@ pub(crate) fn agree(rt: &World, routine: &'static str, t: TeamRef<'_>, team: &dy
     // SAFETY: the check area is this PE's part of the team's region, which
     // holds (n + 1) records (`Plan::checked`), 8-aligned; only this PE
     // writes its own copy, and the gather below reads it.
-    unsafe { (rt.segs.peer_addr(rt.me, source) as *mut Record).write(mine) };
+    unsafe { (rt.own_addr(source) as *mut Record).write(mine) };
     if entry::fcollect(rt, routine, t, (dest, source), rec).is_err() {
         unreachable!("every member gathers records of the same length");
     }
-    let base = rt.segs.peer_addr(rt.me, dest) as *const Record;
+    let base = rt.own_addr(dest) as *const Record;
     // SAFETY: the gather filled n records at `dest`, inside the check area.
     let all: Vec<Record> = (0..n).map(|k| unsafe { base.add(k).read() }).collect();
     let who = |r: usize| match t.group.start == 0 && t.group.stride == 1 && n == rt.npes {

@@ -89,7 +89,7 @@ pub(crate) fn agree_set(
     let slot = |sender: usize, k: u64| SymOffset(mb.base.0 + (sender * 2 + (k % 2) as usize) * SLOT);
     for r in (0..n).filter(|&r| r != g.rank) {
         let to = g.pe(r);
-        rt.tables.reach(to);
+        rt.reach(to);
         let k = mb.sent[to];
         let at = slot(rt.me, k);
         let sig = SymOffset(at.0 + CHECK_RECORD_BYTES);
@@ -110,8 +110,7 @@ pub(crate) fn agree_set(
         let at = slot(from, k);
         // SAFETY: this PE's own slot word: 8-aligned (SLOT and the base are
         // multiples of 64), in its mapped segment, only accessed atomically.
-        let seq =
-            unsafe { AtomicU64::from_ptr(rt.segs.peer_addr(rt.me, SymOffset(at.0 + CHECK_RECORD_BYTES)) as *mut u64) };
+        let seq = unsafe { AtomicU64::from_ptr(rt.own_addr(SymOffset(at.0 + CHECK_RECORD_BYTES)) as *mut u64) };
         let on = || {
             let mut awaited = [0u32; AWAITED_MAX];
             awaited[0] = from as u32;
@@ -132,7 +131,7 @@ pub(crate) fn agree_set(
         // SAFETY: the sender's record, complete once its word is seen
         // (put_signal), in this PE's slot; nobody writes it again before
         // this PE has sent its next record (see the module).
-        all[r] = unsafe { (rt.segs.peer_addr(rt.me, at) as *const Record).read() };
+        all[r] = unsafe { (rt.own_addr(at) as *const Record).read() };
         mb.received[from] = k + 1;
     }
     drop(guard);

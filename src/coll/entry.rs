@@ -50,7 +50,7 @@ pub(crate) struct ActiveSet {
 /// team's memory).
 #[inline]
 fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp, release: bool) -> Coll<'a> {
-    let ps = &rt.psync;
+    let ps = &rt.psync();
     let strategy = ps.imp();
     let acct = &ps.accounting;
     acct.count_collective();
@@ -148,7 +148,7 @@ pub(crate) fn sync_all(rt: &World, routine: &'static str) {
     let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, None), |ep| {
         rt.post(Kind::BarrierAll, routine, ep)
     });
-    rt.psync.observe_world_barrier();
+    rt.psync().observe_world_barrier();
     if let Some(d) = differs {
         super::agree::barrier_differs(rt, routine, None, d);
     }
@@ -237,7 +237,7 @@ fn eager_on_team<'a>(
     if !team_is_eager(c.algs, op, t.group.size, len) || !inbox::members_share_memory(&c) {
         return None;
     }
-    rt.psync.accounting.count_collective();
+    rt.psync().accounting.count_collective();
     // Only the calling thread uses a team's collectives at a time.
     let call = t.sync.inbox_calls.load(Ordering::Relaxed);
     t.sync.inbox_calls.store(call + 1, Ordering::Relaxed);

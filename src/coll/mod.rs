@@ -150,7 +150,7 @@ impl Drop for Coll<'_> {
         if let Some(d) = self.done {
             let messages = d.strategy.release(d.sync, d.ticket, &mut Transported::new(self.rt));
             if messages > 0 {
-                self.rt.psync.accounting.ledger().extra_messages += messages;
+                self.rt.psync().accounting.ledger().extra_messages += messages;
             }
         }
     }
@@ -174,18 +174,18 @@ impl Remote for Transported<'_> {
         self.rt.me
     }
     fn fetch(&mut self, pe: usize, off: SymOffset) -> u64 {
-        self.rt.tables.reach(pe);
+        self.rt.reach(pe);
         // SAFETY: strategies name words of a team's region (its release
         // words), which lies in every member's segment while the team lives.
         unsafe { self.rt.transport.atomic::<u64>(pe, off, AmoOp::Fetch) }
     }
     fn compare_swap(&mut self, pe: usize, off: SymOffset, old: u64, new: u64) -> bool {
-        self.rt.tables.reach(pe);
+        self.rt.reach(pe);
         // SAFETY: as in `fetch`.
         unsafe { self.rt.transport.atomic::<u64>(pe, off, AmoOp::CompareSwap(old, new)) == old }
     }
     fn add(&mut self, pe: usize, off: SymOffset, v: u64) {
-        self.rt.tables.reach(pe);
+        self.rt.reach(pe);
         // SAFETY: as in `fetch`; a release word lives until every member has
         // passed the destroy barrier, which follows every release.
         unsafe { self.rt.transport.flag_add(pe, off, v) }
@@ -252,7 +252,7 @@ impl<'a> Coll<'a> {
     /// this PE's location at rank `r`).
     #[inline]
     pub(crate) fn signal(&self, r: usize, idx: usize) {
-        self.rt.psync.accounting.count_signal();
+        self.rt.psync().accounting.count_signal();
         // SAFETY: the word lies in rank r's segment at the symmetric offset.
         unsafe { self.rt.transport.flag_add(self.reach(r), self.target(idx), 1) }
     }
@@ -266,7 +266,7 @@ impl<'a> Coll<'a> {
             return;
         }
         if let Mem::Pairs(_) = self.mem {
-            self.rt.psync.accounting.note_partner(self.g.pe(from));
+            self.rt.psync().accounting.note_partner(self.g.pe(from));
         }
         self.take(self.inbox(idx, from), idx, n, std::iter::once(from));
     }
@@ -443,7 +443,7 @@ impl<'a> Coll<'a> {
     #[inline]
     fn reach(&self, r: usize) -> usize {
         let pe = self.g.pe(r);
-        self.rt.tables.reach(pe);
+        self.rt.reach(pe);
         pe
     }
 
@@ -452,7 +452,7 @@ impl<'a> Coll<'a> {
     /// transport).
     #[inline]
     pub(crate) fn local(&self, off: SymOffset) -> *mut u8 {
-        self.rt.segs.peer_addr(self.rt.me, off)
+        self.rt.own_addr(off)
     }
 
     /// The group's barrier with the algorithm in effect.

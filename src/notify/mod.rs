@@ -163,7 +163,7 @@ impl Notifies {
 /// The set at `addr` on this PE, if `addr` is one.
 #[inline]
 pub(crate) fn lookup(rt: &World, addr: usize) -> Option<Set> {
-    let arena = Arena::new(&rt.segs);
+    let arena = Arena::new(rt);
     let start = arena.local_start(addr, LINE)?;
     if !addr.is_multiple_of(LINE) {
         return None;

@@ -26,7 +26,6 @@ pub(crate) use launcher::{Launcher, abort};
 
 use crate::config::{Config, human_bytes};
 use crate::error::{Error, ErrorKind};
-use crate::heap::alloc::Allocator;
 use crate::heap::tables::{self, PeerTables};
 use crate::heap::{Segments, globals, heap_align, segment};
 use crate::job::{self, Control};
@@ -36,8 +35,7 @@ use crate::wait::backoff::Policy;
 use crate::world::World;
 use launcher::Launched;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Yields a wait makes before it sleeps when remote PEs may write what it
 /// waits for (about 0.1 s of polling MPI between yields).
@@ -91,25 +89,7 @@ pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'s
     }
     let budget = peer_budget(&config, node_pes.len(), segs.stride, job::page_size());
     let tables = PeerTables::new(segs, |pe| in_file[pe], file, seg_offset, budget);
-    // Under SHMEM_CHECK_BOUNDS no transfer is short: every one is checked.
-    let short_elems = match config.check_bounds {
-        true => [0; 5],
-        false => std::array::from_fn(|log| crate::world::SHORT_TRANSFER >> log),
-    };
-    let world = World {
-        me,
-        npes,
-        psync: crate::psync::SyncState::new(config.psync_strategy),
-        transport,
-        heap: Mutex::new(Allocator::new(heap_len)),
-        config,
-        control,
-        segs,
-        policy,
-        thread_level: AtomicI32::new(0),
-        tables,
-        short_elems,
-    };
+    let world = World::new(config, control, segs, transport, policy, tables);
     Ok((world, launcher))
 }
 

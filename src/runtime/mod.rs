@@ -87,7 +87,7 @@ impl Runtime {
             self.notifies.forget_all();
             self.spaces.reset(self);
         }
-        self.psync.reset(self.npes);
+        self.psync().reset(self.npes);
         let mailbox = SetCheck::len(self.config.check_collectives, self.npes);
         let at = self.teams.init(self, &self.spaces, mailbox)?;
         self.set_check.start((mailbox > 0).then_some(at), self.npes);
@@ -99,19 +99,18 @@ impl Runtime {
     /// until `start_state` forgets them at the next `shmem_init`).
     fn end_state(&self) {
         if self.config.psync_stats {
-            eprintln!("{}", self.psync.stats_line(self.me, self.npes));
+            eprintln!("{}", self.psync().stats_line(self.me, self.npes));
         }
-        if let Some(budget) = self.tables.budget() {
+        if let Some((budget, remaps)) = self.tables_budget() {
             crate::error::debug(
                 "shmem_finalize",
                 format_args!(
-                    "dropped the page tables of other PEs' memory {} times (SHMEM_PEER_TABLES: after {budget} PEs)",
-                    self.tables.remaps()
+                    "dropped the page tables of other PEs' memory {remaps} times (SHMEM_PEER_TABLES: after {budget} PEs)"
                 ),
             );
         }
         self.teams.finalize(&self.spaces);
-        self.psync.set_world(None);
+        self.psync().set_world(None);
     }
 }
 
@@ -202,13 +201,13 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         rt.launcher
             .restart()
             .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
-        rt.heap.lock().unwrap_or_else(|e| e.into_inner()).reset();
+        rt.allocator().reset();
         rt
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
     rt.start_state()
         .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
-    rt.control.set_state(rt.me, PeState::Running);
+    rt.set_state(PeState::Running);
     ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
     *count = 1;
     // Nobody may touch a peer's memory before that peer has mapped its globals.
@@ -297,7 +296,7 @@ pub(crate) fn finalize(at_exit: bool) {
     let which = (crate::coll::barrier::Rendezvous::Finalize, None);
     let _ = crate::coll::barrier::world(rt, which, |ep| rt.post(kind, "shmem_finalize", ep));
     rt.end_state();
-    rt.control.set_state(rt.me, PeState::Finalized);
+    rt.set_state(PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
     end_job(rt);
 }

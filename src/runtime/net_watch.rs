@@ -264,8 +264,8 @@ impl Watch {
     fn lost(&self, leader: usize, addr: IpAddr, e: &std::io::Error) -> ! {
         let rt = self.rt;
         let node = self.nodes.iter().find(|n| n.leader == leader).expect("a watched node");
-        let view = hang::read(&rt.control, |pe| match self.here.contains(&pe) {
-            true => proc_life(rt.control.slot(pe).info.pid.load(Ordering::Acquire)),
+        let view = hang::read(rt.control(), |pe| match self.here.contains(&pe) {
+            true => proc_life(rt.control().slot(pe).info.pid.load(Ordering::Acquire)),
             false => Life::Remote,
         });
         let places: Vec<(usize, String)> = self
@@ -301,7 +301,7 @@ impl Watch {
         let rt = self.rt;
         let pids: Vec<i32> = self.here[1..]
             .iter()
-            .map(|&pe| rt.control.slot(pe).info.pid.load(Ordering::Acquire))
+            .map(|&pe| rt.control().slot(pe).info.pid.load(Ordering::Acquire))
             .filter(|&pid| pid > 0)
             .collect();
         let gone = |pid: i32| matches!(proc_life(pid), Life::Ended(_));
@@ -318,7 +318,7 @@ impl Watch {
             // SAFETY: as above.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        rt.control.set_state(self.me(), PeState::Failed);
+        rt.set_state(PeState::Failed);
         // SAFETY: fflush(NULL) flushes every C stream (what the program
         // printed); _exit ends the process without the exit hooks, which
         // would wait for the other nodes.

@@ -95,7 +95,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
         std::thread::park_timeout(hang::LOOK_EVERY);
         let pids: Vec<i32> = (0..rt.npes)
             .map(|pe| match here[pe] {
-                true => rt.control.slot(pe).info.pid.load(Ordering::Acquire),
+                true => rt.control().slot(pe).info.pid.load(Ordering::Acquire),
                 false => 0,
             })
             .collect();
@@ -107,7 +107,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
         if role == Role::Standby && life(node[0]) == Life::Alive {
             continue;
         }
-        let view = hang::read(&rt.control, life);
+        let view = hang::read(rt.control(), life);
         let now = Instant::now();
         if let Some(grace) = set.stopped_grace {
             for &pe in node {
@@ -139,7 +139,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                         let mut lines = vec![format!(
                             "the job can never finish: {}{}{}",
                             describe(&p),
-                            crate::wait::stuck::describe_threads(&rt.control),
+                            crate::wait::stuck::describe_threads(rt.control()),
                             remote_threads(&here)
                         )];
                         lines.push("ending the job (a PE finalizing waits for PEs that wait for each other)".into());
@@ -160,7 +160,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                 hang::ENV_TIMEOUT,
                 rt.config.hang_timeout_secs
             );
-            let mut lines = hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control)));
+            let mut lines = hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(rt.control())));
             lines.extend(other_nodes(&here));
             if set.hang_abort {
                 lines.push("ending the job (--hang-abort)".into());

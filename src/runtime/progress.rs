@@ -23,7 +23,7 @@ static THREAD: Background = Background::new();
 pub(super) fn start(rt: &'static Runtime) -> Result<(), String> {
     let interval = Duration::from_micros(rt.config.progress_interval_us);
     THREAD.start("rshmem-progress", move |stop| {
-        let slot = rt.control.slot(rt.me);
+        let slot = rt.control().slot(rt.me);
         while !stop.load(Ordering::Acquire) {
             rt.transport.progress();
             notify(&slot.wake.memory);

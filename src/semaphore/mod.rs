@@ -161,7 +161,7 @@ impl Semaphores {
 /// The semaphore at `addr` on this PE, if `addr` is one.
 #[inline]
 pub(crate) fn lookup(rt: &World, addr: usize) -> Option<Sem> {
-    let arena = Arena::new(&rt.segs);
+    let arena = Arena::new(rt);
     let start = arena.local_start(addr, OBJECT_BYTES)?;
     if !addr.is_multiple_of(64) {
         return None;

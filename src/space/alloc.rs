@@ -60,15 +60,15 @@ impl Space {
         }
         // Members' copies of the space lie a multiple of heap_align apart (the
         // segment stride), so aligning this member's address aligns them all.
-        let largest = heap_align(rt.segs.heap_len);
+        let largest = heap_align(rt.heap_len());
         if align > largest {
             refused(Refusal::LargerThanShared { align, largest });
             return Ok(0);
         }
-        let origin = rt.segs.peer_addr(rt.me, base) as usize;
+        let origin = rt.own_addr(base) as usize;
         let addr = match self.alloc(size, align, origin)? {
             Ok(off) => {
-                let p = rt.segs.peer_addr(rt.me, SymOffset(base.0 + off));
+                let p = rt.own_addr(SymOffset(base.0 + off));
                 if zero {
                     // SAFETY: the block [off, off+size) was just allocated in
                     // this PE's copy of the space.
@@ -94,7 +94,7 @@ impl Space {
         (team, base): (TeamRef<'_>, SymOffset),
         addr: usize,
     ) -> Result<(), SpaceError> {
-        let local = rt.segs.peer_addr(rt.me, base) as usize;
+        let local = rt.own_addr(base) as usize;
         let off = addr.wrapping_sub(local);
         if self.block_len(off).is_none() {
             return Err(SpaceError::NotABlock { addr });

@@ -17,8 +17,9 @@
 //! extents are, so agreement costs the same for a 1 KiB team region and a
 //! 1 GiB user space.
 
-use crate::heap::{Segments, SymOffset};
+use crate::heap::SymOffset;
 use crate::transport::Transport;
+use crate::world::World;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of header before the data part.
@@ -56,11 +57,12 @@ pub(crate) struct Arena {
 pub(crate) struct ListFull;
 
 impl Arena {
-    pub(crate) fn new(segs: &Segments) -> Arena {
+    pub(crate) fn new(w: &World) -> Arena {
+        let (base, len) = w.library_region();
         Arena {
-            base: segs.sync_off,
-            len: segs.sync_len.saturating_sub(HEADER),
-            local: segs.peer_addr(segs.me, SymOffset(segs.sync_off)) as usize,
+            base: base.0,
+            len: len.saturating_sub(HEADER),
+            local: w.own_addr(base) as usize,
         }
     }
 
@@ -273,7 +275,7 @@ fn without(list: &[Extent], e: Extent) -> Vec<Extent> {
 /// Bytes the space arena of `w`'s PE offers (`SHMEM_SPACE_ARENA_SIZE`, as
 /// laid out): what a space's configuration is checked against.
 pub(crate) fn capacity(w: &crate::world::World) -> usize {
-    Arena::new(&w.segs).capacity()
+    Arena::new(w).capacity()
 }
 
 pub(crate) fn has_room(lists: &[Vec<Extent>]) -> bool {

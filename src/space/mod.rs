@@ -317,7 +317,7 @@ impl Space {
 /// collective call between two barriers: the lowest extent of `len` bytes
 /// at `align` free on every member. The same answer on every member.
 pub(crate) fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
-    let arena = Arena::new(&rt.segs);
+    let arena = Arena::new(rt);
     let lists: Vec<Vec<Extent>> = (0..group.size)
         .map(|r| arena.read(&rt.transport, group.pe(r)))
         .collect();
@@ -334,14 +334,14 @@ pub(crate) fn agree(rt: &World, group: Group, len: usize, align: usize) -> Resul
 /// Records an agreed extent as used on this PE. Cannot fail after
 /// [`agree`] succeeded on the same lists.
 pub(crate) fn take(rt: &World, extent: Extent) {
-    Arena::new(&rt.segs)
+    Arena::new(rt)
         .take(extent)
         .expect("agree() checked that every list has room");
 }
 
 /// Gives an extent back on this PE once no member uses it any more.
 pub(crate) fn give_back(rt: &World, extent: Extent) {
-    let arena = Arena::new(&rt.segs);
+    let arena = Arena::new(rt);
     arena.give(extent);
     arena.release(extent);
 }
@@ -354,7 +354,7 @@ pub(crate) fn team_space(rt: &World, extent: Extent, parts: &[usize]) -> (Arc<Sp
         sheap_size: extent.len,
         num_contexts: 0,
     });
-    let base = Arena::new(&rt.segs).offset(extent.start);
+    let base = Arena::new(rt).offset(extent.start);
     space.attach_at(0, extent, base);
     let offsets = parts
         .iter()
@@ -392,7 +392,7 @@ pub(crate) fn attach_internal(
     barrier();
     let agreed = agree(rt, group, len, crate::psync::UNIT);
     if let Ok(extent) = agreed {
-        Arena::new(&rt.segs).zero(extent);
+        Arena::new(rt).zero(extent);
     }
     barrier();
     let extent = agreed?;
@@ -489,7 +489,7 @@ impl Spaces {
         barrier();
         let extent = agreed?;
         take(rt, extent);
-        let base = Arena::new(&rt.segs).offset(extent.start);
+        let base = Arena::new(rt).offset(extent.start);
         space.attach_at(team, extent, base);
         self.attached.write().unwrap_or_else(|e| e.into_inner()).insert(
             extent.start,
@@ -561,7 +561,7 @@ impl Spaces {
     /// The attached user space (or published object) holding `[addr, addr+len)` on this PE, and the
     /// offset of `addr` in every member's segment.
     pub(crate) fn resolve(&self, rt: &World, addr: usize, len: usize) -> Option<(SymOffset, Mapped)> {
-        let arena = Arena::new(&rt.segs);
+        let arena = Arena::new(rt);
         let start = arena.local_start(addr, len)?;
         let map = self.attached.read().unwrap_or_else(|e| e.into_inner());
         let (_, m) = map.range(..=start).next_back()?;
@@ -571,7 +571,7 @@ impl Spaces {
     /// The offset of `[addr, addr+len)` if it is symmetric memory of world PE
     /// `pe`: the heap and globals of every PE, a space's memory on its members.
     pub(crate) fn symmetric_on(&self, rt: &World, addr: usize, len: usize, pe: usize) -> Option<SymOffset> {
-        if let Some(off) = rt.segs.offset_of(addr, len) {
+        if let Some(off) = rt.own_offset(addr, len) {
             return Some(off);
         }
         self.resolve(rt, addr, len)
@@ -581,7 +581,7 @@ impl Spaces {
     /// At `shmem_init`: forgets every extent and every user space (their
     /// memory went with the previous initialisation).
     pub(crate) fn reset(&self, rt: &World) {
-        Arena::new(&rt.segs).reset();
+        Arena::new(rt).reset();
         self.attached.write().unwrap_or_else(|e| e.into_inner()).clear();
         let mut t = self.table();
         let t = &mut *t;

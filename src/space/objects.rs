@@ -104,7 +104,7 @@ impl<K: ObjectKind> TeamObjects<K> {
     ) -> Result<usize, SpaceError> {
         let _guard = spaces.lifecycle();
         let (space, off) = attach_internal(rt, group, len, barrier)?;
-        let local = rt.segs.peer_addr(rt.me, off) as usize;
+        let local = rt.own_addr(off) as usize;
         init(local, off);
         if K::VISIBILITY == Visibility::Published
             && let Some(extent) = space.extent()

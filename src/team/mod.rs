@@ -117,7 +117,7 @@ fn clear_arrays(rt: &World, extent: Extent, plan: &Plan) {
         start: extent.start + plan.scratch,
         len: plan.inbox + plan.cap * plan.array_bytes,
     };
-    space::arena::Arena::new(&rt.segs).zero(flags);
+    space::arena::Arena::new(rt).zero(flags);
 }
 
 /// Takes the region of a new team on this PE, in a space the team owns, and
@@ -133,7 +133,7 @@ fn take(
 ) -> (Arc<TeamSync>, Arc<Space>) {
     space::take(rt, extent);
     let (space, at) = space::team_space(rt, extent, &[region_len(&plan), extra]);
-    rt.psync.accounting.ledger().team_created(&plan, g.size);
+    rt.psync().accounting.ledger().team_created(&plan, g.size);
     let sync = TeamSync::new(at[0], plan, (g.size, g.rank, g.pe(0)), pairs.unwrap_or(at[1]));
     (Arc::new(sync), space)
 }
@@ -145,7 +145,7 @@ fn give_back(rt: &World, team: &Team) {
         0 => 0,
         _ => sync.pool().arrays,
     };
-    rt.psync
+    rt.psync()
         .accounting
         .ledger()
         .team_destroyed(&sync.plan, arrays, sync.size);
@@ -160,7 +160,7 @@ fn region_len(plan: &Plan) -> usize {
 fn plan(rt: &World, size: usize) -> Plan {
     let c = &rt.config;
     Plan::new(
-        rt.psync.strategy,
+        rt.psync().strategy,
         size,
         c.team_scratch_size,
         c.psync_pool,
@@ -186,7 +186,7 @@ fn agree_split(rt: &World, routine: &'static str, parent: &Team, mine: SplitArgs
     if parent.my_rank == 0 || !rt.transport.shares_memory(parent.pe(0)) {
         return;
     }
-    let arena = space::arena::Arena::new(&rt.segs);
+    let arena = space::arena::Arena::new(rt);
     let read = |r: usize| SplitArgs::from_words(arena.read_split(&rt.transport, parent.pe(r)));
     let theirs = read(0);
     if theirs == Some(mine) {
@@ -279,7 +279,7 @@ impl Teams {
     /// asked for them; returns their offset in every segment.
     pub(crate) fn init(&self, rt: &World, spaces: &Spaces, reserved: usize) -> Result<SymOffset, String> {
         let _guard = spaces.lifecycle();
-        let arena = space::arena::Arena::new(&rt.segs);
+        let arena = space::arena::Arena::new(rt);
         let too_small = |what: &str, bytes: usize| {
             format!(
                 "SHMEM_SPACE_ARENA_SIZE={} is too small for {what} ({bytes} bytes after the {}-byte header)",
@@ -289,7 +289,7 @@ impl Teams {
         };
         // Pairwise strategies: a location per possible sender, in the world
         // team's space after its region (shared by every team).
-        let table = match rt.psync.imp().pair_locations() {
+        let table = match rt.psync().imp().pair_locations() {
             true => (rt.npes * LOCATION_BYTES).next_multiple_of(UNIT),
             false => 0,
         };
@@ -311,7 +311,7 @@ impl Teams {
         };
         let (sync, space) = take(rt, extent, plan, g, (table + reserved, None));
         let reserved_at = SymOffset(sync.pairs.0 + table);
-        rt.psync.set_world(Some(sync.clone()));
+        rt.psync().set_world(Some(sync.clone()));
         let world = |name| Team {
             start: 0,
             stride: 1,
@@ -405,7 +405,7 @@ impl Teams {
     ) -> Vec<Result<Option<usize>, SplitError>> {
         let _guard = spaces.lifecycle();
         let pairs = Some(parent.sync.pairs);
-        let arena = space::arena::Arena::new(&rt.segs);
+        let arena = space::arena::Arena::new(rt);
         coll::team_phases(rt, routine, parent.coll(), |barrier| {
             let mut out = Vec::with_capacity(mine.len());
             for (i, phase) in mine.iter().enumerate() {
