@@ -2,21 +2,25 @@
 //! exports sit on top), the leaf helpers depend on no other module, and the
 //! remaining top-level modules form no cycle.
 //!
-//! The graph is read from the source text, std only: every `.rs` file under
-//! `src/` belongs to its top-level module (`src/team/mod.rs`, `src/team/x.rs`
+//! The graph is read by parsing every `.rs` file under `src/` with `syn`:
+//! a file belongs to its top-level module (`src/team/mod.rs`, `src/team/x.rs`
 //! → `team`; `src/lock.rs` → `lock`; `src/lib.rs` and `src/bin/` are the
-//! roots and are skipped), and a file depends on each top-level module named
-//! by a `crate::` (or `$crate::`) path, including `use crate::{a::b, c}`
-//! groups, or by a `super::` path that climbs out of its top-level module.
-//! Comments and the contents of string and character literals are blanked
-//! first, so prose and messages never count. Macro bodies are plain text here,
-//! so their paths count for the file that defines the macro. Code generated
-//! into `$OUT_DIR` (the typed exports) is `ffi`'s and is not read.
+//! roots and are skipped), and depends on each top-level module named by a
+//! `crate::` (or `$crate::`) path, including `use crate::{a::b, c}` groups,
+//! or by a `super::` path that climbs out of its top-level module. Comments
+//! and literals are not paths, so prose and messages never count. Macro
+//! bodies and arguments stay unparsed tokens, so their paths are read from
+//! the tokens and count for the file that defines or invokes the macro. Code
+//! generated into `$OUT_DIR` (the typed exports) is `ffi`'s and is not read.
 //!
 //! `cargo test --test module_cycles -- --nocapture` prints the whole graph.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use syn::visit::{self, Visit};
+use syn::{ItemMod, Macro, UseName, UseRename, UseTree};
 
 /// Modules that other modules build on and that themselves depend on no
 /// module outside this set: plain data and parsing with no process state.
@@ -33,296 +37,140 @@ const LEAVES: &[&str] = &["config", "constants", "error", "job", "tools", "types
 const TOP: &str = "ffi";
 
 /// One use of another top-level module: where it is and the path as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
 struct Use {
     line: usize,
     target: String,
     path: String,
 }
 
-// ---------------------------------------------------------------------------
-// Lexing: blank comments and literal contents, then split into tokens.
+/// A path segment as written, with its line.
+type Seg = (String, usize);
 
-fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+fn seg(ident: &Ident) -> Seg {
+    (ident.to_string(), ident.span().start().line)
 }
 
-/// The text with comments and the contents of string and character literals
-/// replaced by spaces. Newlines are kept, so line numbers stay right.
-fn strip(src: &str) -> String {
-    let s: Vec<char> = src.chars().collect();
-    let mut out = String::with_capacity(src.len());
-    let blank = |out: &mut String, c: char| out.push(if c == '\n' { '\n' } else { ' ' });
-    let mut i = 0;
-    while i < s.len() {
-        let c = s[i];
-        let next = s.get(i + 1).copied();
-        let prev_ident = i > 0 && is_ident_char(s[i - 1]);
-        if c == '/' && next == Some('/') {
-            while i < s.len() && s[i] != '\n' {
-                blank(&mut out, s[i]);
-                i += 1;
+/// Collects the uses of top-level modules while walking one file.
+struct Scan {
+    /// How deep the current module sits below the crate root.
+    depth: usize,
+    uses: Vec<Use>,
+}
+
+impl Scan {
+    /// Keeps a path that names a crate-root item: `crate::x` (`$crate::x`),
+    /// or `super::...::x` with as many `super`s as the module is deep (the
+    /// caller keeps the names that are modules); says whether it kept one.
+    fn record(&mut self, segs: &[Seg]) -> bool {
+        let climbs = segs.iter().take_while(|(s, _)| s == "super").count();
+        let root = match segs.first() {
+            Some((s, _)) if s == "crate" || s == "$crate" => 1,
+            _ if climbs > 0 && climbs == self.depth => climbs,
+            _ => return false,
+        };
+        let Some((name, line)) = segs.get(root).filter(|(s, _)| s != "self") else {
+            return false;
+        };
+        let path = segs.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>();
+        let (line, target, path) = (*line, name.clone(), path.join("::"));
+        self.uses.push(Use { line, target, path });
+        true
+    }
+
+    /// The paths of a `use` tree: one per entry of a group right after the
+    /// root (`crate::{a::b, c}`), else one up to its first group.
+    fn use_tree(&mut self, tree: &UseTree, mut segs: Vec<Seg>) {
+        match tree {
+            UseTree::Path(p) => {
+                segs.push(seg(&p.ident));
+                self.use_tree(&p.tree, segs);
             }
-        } else if c == '/' && next == Some('*') {
-            // Block comments nest in Rust.
-            let mut depth = 0;
-            while i < s.len() {
-                if s[i] == '/' && s.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    out.push_str("  ");
-                    i += 2;
-                } else if s[i] == '*' && s.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    out.push_str("  ");
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    blank(&mut out, s[i]);
-                    i += 1;
+            UseTree::Name(UseName { ident, .. }) | UseTree::Rename(UseRename { ident, .. }) => {
+                segs.push(seg(ident));
+                self.record(&segs);
+            }
+            UseTree::Glob(_) => {
+                self.record(&segs);
+            }
+            UseTree::Group(g) => {
+                if !self.record(&segs) {
+                    g.items.iter().for_each(|t| self.use_tree(t, segs.clone()));
                 }
             }
-        } else if let Some(hashes) = raw_string_start(&s, i, prev_ident) {
-            // r"..", r#".."#, br#".."#: no escapes, ends at `"` plus the hashes.
-            while s[i] != '"' {
-                out.push(s[i]);
-                i += 1;
-            }
-            out.push('"');
-            i += 1;
-            while i < s.len() {
-                if s[i] == '"' && (1..=hashes).all(|k| s.get(i + k) == Some(&'#')) {
-                    out.push('"');
-                    out.extend(std::iter::repeat_n('#', hashes));
-                    i += 1 + hashes;
-                    break;
-                }
-                blank(&mut out, s[i]);
-                i += 1;
-            }
-        } else if c == '"' {
-            out.push('"');
-            i += 1;
-            while i < s.len() && s[i] != '"' {
-                if s[i] == '\\' && i + 1 < s.len() {
-                    blank(&mut out, s[i]);
-                    i += 1;
-                }
-                blank(&mut out, s[i]);
-                i += 1;
-            }
-            out.push('"');
-            i += 1;
-        } else if c == '\'' && (!prev_ident || byte_prefix(&s, i)) {
-            // A character literal ('a', '\n', '"', b'"'), or else a lifetime or label.
-            let end = if next == Some('\\') {
-                (i + 3..s.len()).find(|&j| s[j] == '\'')
-            } else if s.get(i + 2) == Some(&'\'') {
-                Some(i + 2)
-            } else {
-                None
-            };
-            match end {
-                Some(end) => {
-                    out.push('\'');
-                    for &ch in &s[i + 1..end] {
-                        blank(&mut out, ch);
-                    }
-                    out.push('\'');
-                    i = end + 1;
-                }
-                None => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(c);
-            i += 1;
         }
     }
-    out
-}
 
-/// Whether the quote at `i` follows a lone `b` (a byte literal, `b'x'`).
-fn byte_prefix(s: &[char], i: usize) -> bool {
-    i >= 1 && s[i - 1] == 'b' && (i < 2 || !is_ident_char(s[i - 2]))
-}
-
-/// If a raw string literal starts at `i`, the number of its `#`s.
-fn raw_string_start(s: &[char], i: usize, prev_ident: bool) -> Option<usize> {
-    if prev_ident {
-        return None;
-    }
-    let mut j = i;
-    if s[j] == 'b' || s[j] == 'c' {
-        j += 1;
-    }
-    if s.get(j) != Some(&'r') {
-        return None;
-    }
-    j += 1;
-    let hashes = s[j..].iter().take_while(|&&c| c == '#').count();
-    (s.get(j + hashes) == Some(&'"')).then_some(hashes)
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Token {
-    text: String,
-    line: usize,
-}
-
-/// Identifiers (with `$crate` as one), `::`, and single punctuation characters.
-fn tokens(stripped: &str) -> Vec<Token> {
-    let s: Vec<char> = stripped.chars().collect();
-    let mut out = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    while i < s.len() {
-        let c = s[i];
-        if c == '\n' {
-            line += 1;
-            i += 1;
-        } else if c.is_whitespace() {
-            i += 1;
-        } else if is_ident_char(c) || (c == '$' && s.get(i + 1).is_some_and(|&n| is_ident_char(n))) {
-            let start = i;
-            i += 1;
-            while i < s.len() && is_ident_char(s[i]) {
-                i += 1;
-            }
-            out.push(Token {
-                text: s[start..i].iter().collect(),
-                line,
-            });
-        } else if c == ':' && s.get(i + 1) == Some(&':') {
-            out.push(Token {
-                text: "::".into(),
-                line,
-            });
-            i += 2;
-        } else {
-            out.push(Token {
-                text: c.to_string(),
-                line,
-            });
-            i += 1;
-        }
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------
-// Scanning: the top-level modules one file names.
-
-fn is_ident(t: &str) -> bool {
-    t.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && t.chars().all(is_ident_char)
-}
-
-/// The uses of top-level modules in one file whose module sits `file_depth`
-/// levels below the crate root (`src/lock.rs`, `src/team/mod.rs`: 1;
-/// `src/team/x.rs`: 2). Paths that stay inside the crate root's own items
-/// (`crate::headers`) are returned too; the caller keeps the known modules.
-fn scan(src: &str, file_depth: usize) -> Vec<Use> {
-    let t = tokens(&strip(src));
-    let text = |k: usize| t.get(k).map_or("", |tok| tok.text.as_str());
-    let mut uses = Vec::new();
-    // Brace depth, and the brace depths at which inline `mod x {` blocks opened.
-    let mut braces = 0usize;
-    let mut inline_mods: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < t.len() {
-        let prev = if i > 0 { text(i - 1) } else { "" };
-        match text(i) {
-            "{" => {
-                if i >= 2 && text(i - 2) == "mod" && is_ident(text(i - 1)) {
-                    inline_mods.push(braces);
+    /// The paths in a macro's tokens, which syn leaves unparsed: each
+    /// `name::name...` run (`$crate` is one name), and a `use` group after one.
+    fn macro_tokens(&mut self, tokens: TokenStream) {
+        let t: Vec<TokenTree> = tokens.into_iter().collect();
+        let punct = |k: usize, c: char| matches!(t.get(k), Some(TokenTree::Punct(p)) if p.as_char() == c);
+        let ident = |k: usize| match t.get(k) {
+            Some(TokenTree::Ident(i)) => Some(i),
+            _ => None,
+        };
+        let mut k = 0;
+        while k < t.len() {
+            let dollar = punct(k, '$') && ident(k + 1).is_some_and(|i| i == "crate");
+            let Some(first) = ident(k + dollar as usize) else {
+                if let TokenTree::Group(g) = &t[k] {
+                    self.macro_tokens(g.stream());
                 }
-                braces += 1;
-            }
-            "}" => {
-                braces = braces.saturating_sub(1);
-                if inline_mods.last() == Some(&braces) {
-                    inline_mods.pop();
-                }
-            }
-            "crate" | "$crate" if text(i + 1) == "::" && prev != "::" => {
-                uses.extend(root_targets(&t, i + 2, text(i)));
-            }
-            "super" if text(i + 1) == "::" && prev != "::" => {
-                let mut k = i;
-                let mut climbs = 0;
-                while text(k) == "super" && text(k + 1) == "::" {
-                    climbs += 1;
-                    k += 2;
-                }
-                if climbs == file_depth + inline_mods.len() {
-                    let written = vec!["super"; climbs].join("::");
-                    uses.extend(root_targets(&t, k, &written));
-                }
-                i = k;
+                k += 1;
                 continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    uses
-}
-
-/// The crate-root names that a path continues with at token `k`, after its
-/// `crate::` (or `super::...::`) prefix: one name, or each entry of a group.
-fn root_targets(t: &[Token], k: usize, prefix: &str) -> Vec<Use> {
-    let text = |k: usize| t.get(k).map_or("", |tok| tok.text.as_str());
-    let path_from = |k: usize| {
-        let mut p = format!("{prefix}::{}", text(k));
-        let mut j = k + 1;
-        while text(j) == "::" && is_ident(text(j + 1)) {
-            p.push_str("::");
-            p.push_str(text(j + 1));
-            j += 2;
-        }
-        p
-    };
-    let at = |k: usize| Use {
-        line: t[k].line,
-        target: text(k).to_string(),
-        path: path_from(k),
-    };
-    if is_ident(text(k)) && text(k) != "self" {
-        return vec![at(k)];
-    }
-    if text(k) != "{" {
-        return Vec::new();
-    }
-    // A group: the first name of every entry at the group's own level.
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut entry_start = true;
-    for j in k..t.len() {
-        match text(j) {
-            "{" => {
-                depth += 1;
-                entry_start = depth == 1;
-            }
-            "}" => {
-                depth -= 1;
-                if depth == 0 {
+            };
+            let (name, line) = seg(first);
+            let mut segs = vec![(if dollar { format!("${name}") } else { name }, line)];
+            k += 1 + dollar as usize;
+            while punct(k, ':') && punct(k + 1, ':') {
+                if let Some(i) = ident(k + 2) {
+                    segs.push(seg(i));
+                } else if let Some(TokenTree::Group(g)) = t.get(k + 2)
+                    && let Ok(tree) = syn::parse2::<UseTree>(TokenTree::Group(g.clone()).into())
+                {
+                    self.use_tree(&tree, std::mem::take(&mut segs));
+                } else {
                     break;
                 }
+                k += 3;
             }
-            "," if depth == 1 => entry_start = true,
-            name if entry_start && depth == 1 => {
-                if is_ident(name) && name != "self" {
-                    out.push(at(j));
-                }
-                entry_start = false;
-            }
-            _ => {}
+            self.record(&segs);
         }
     }
-    out
+}
+
+impl<'ast> Visit<'ast> for Scan {
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        self.record(&p.segments.iter().map(|s| seg(&s.ident)).collect::<Vec<_>>());
+        visit::visit_path(self, p);
+    }
+
+    fn visit_use_tree(&mut self, tree: &'ast UseTree) {
+        self.use_tree(tree, Vec::new());
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast ItemMod) {
+        // An inline `mod x { }` is one level deeper for its `super::`s.
+        let inline = m.content.is_some() as usize;
+        self.depth += inline;
+        visit::visit_item_mod(self, m);
+        self.depth -= inline;
+    }
+
+    fn visit_macro(&mut self, m: &'ast Macro) {
+        self.macro_tokens(m.tokens.clone());
+        visit::visit_macro(self, m);
+    }
+}
+
+/// The uses of top-level modules in one file whose module sits `depth`
+/// levels below the crate root (`src/lock.rs`, `src/team/mod.rs`: 1;
+/// `src/team/x.rs`: 2). Paths to the crate root's own items
+/// (`crate::headers`) are returned too; the caller keeps the known modules.
+fn scan(src: &str, depth: usize) -> syn::Result<Vec<Use>> {
+    let mut s = Scan { depth, uses: vec![] };
+    s.visit_file(&syn::parse_file(src)?);
+    Ok(s.uses)
 }
 
 // ---------------------------------------------------------------------------
@@ -331,14 +179,16 @@ fn root_targets(t: &[Token], k: usize, prefix: &str) -> Vec<Use> {
 /// Every edge `from -> to` between top-level modules, with every place it is used.
 type Graph = BTreeMap<String, BTreeMap<String, Vec<(PathBuf, Use)>>>;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file under `dir`: its path from the crate root and its text.
+fn rust_files(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
             rust_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
+            let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap().to_path_buf();
+            out.push((rel, std::fs::read_to_string(&path).unwrap()));
         }
     }
 }
@@ -357,26 +207,24 @@ fn module_of(rel: &Path) -> Option<(String, usize)> {
     Some((top.to_string(), depth))
 }
 
-fn graph() -> (BTreeSet<String>, Graph) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = root.join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let modules: BTreeSet<String> = files
-        .iter()
-        .filter_map(|f| module_of(f.strip_prefix(&src).unwrap()).map(|(m, _)| m))
-        .collect();
+/// The modules and the graph of the files of `src/`, each given as its path
+/// from the crate root and its text.
+fn graph(files: &[(PathBuf, String)]) -> (BTreeSet<String>, Graph) {
+    let module_of = |file: &Path| module_of(file.strip_prefix("src").unwrap());
+    let modules: BTreeSet<String> = files.iter().filter_map(|(f, _)| module_of(f).map(|(m, _)| m)).collect();
     let mut graph = Graph::new();
-    for file in &files {
-        let Some((module, depth)) = module_of(file.strip_prefix(&src).unwrap()) else {
+    for (file, text) in files {
+        let Some((module, depth)) = module_of(file) else {
             continue;
         };
-        let text = std::fs::read_to_string(file).unwrap();
-        let rel = file.strip_prefix(root).unwrap().to_path_buf();
+        let uses = scan(text, depth).unwrap_or_else(|e| {
+            let at = e.span().start();
+            panic!("{}:{}:{}: {e}", file.display(), at.line, at.column + 1)
+        });
         let edges = graph.entry(module.clone()).or_default();
-        for u in scan(&text, depth) {
+        for u in uses {
             if u.target != module && modules.contains(&u.target) {
-                edges.entry(u.target.clone()).or_default().push((rel.clone(), u));
+                edges.entry(u.target.clone()).or_default().push((file.clone(), u));
             }
         }
     }
@@ -388,134 +236,57 @@ fn where_(sites: &[(PathBuf, Use)]) -> String {
     format!("{}:{} `{}`", file.display(), u.line, u.path)
 }
 
-/// The nodes of every cycle: strongly connected components with two or more
-/// modules (Tarjan's algorithm).
-fn cycle_components(nodes: &BTreeSet<String>, edges: &BTreeSet<(String, String)>) -> Vec<Vec<String>> {
-    struct State<'a> {
-        edges: &'a BTreeSet<(String, String)>,
-        index: BTreeMap<String, usize>,
-        low: BTreeMap<String, usize>,
-        stack: Vec<String>,
-        on_stack: BTreeSet<String>,
-        out: Vec<Vec<String>>,
-    }
-    fn visit(s: &mut State, v: &str) {
-        let n = s.index.len();
-        s.index.insert(v.into(), n);
-        s.low.insert(v.into(), n);
-        s.stack.push(v.into());
-        s.on_stack.insert(v.into());
-        let succ: Vec<String> = s.edges.iter().filter(|(a, _)| a == v).map(|(_, b)| b.clone()).collect();
-        for w in succ {
-            if !s.index.contains_key(&w) {
-                visit(s, &w);
-                let lw = s.low[&w];
-                let lv = s.low.get_mut(v).unwrap();
-                *lv = (*lv).min(lw);
-            } else if s.on_stack.contains(&w) {
-                let iw = s.index[&w];
-                let lv = s.low.get_mut(v).unwrap();
-                *lv = (*lv).min(iw);
-            }
-        }
-        if s.low[v] == s.index[v] {
-            let mut comp = Vec::new();
-            loop {
-                let w = s.stack.pop().unwrap();
-                s.on_stack.remove(&w);
-                comp.push(w.clone());
-                if w == v {
-                    break;
-                }
-            }
-            if comp.len() > 1 {
-                comp.sort();
-                s.out.push(comp);
+/// The shortest way from `from` to every module it reaches (breadth-first,
+/// names in order).
+fn ways<'a>(graph: &'a Graph, from: &'a str) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let mut ways = BTreeMap::from([(from, vec![from])]);
+    let mut queue = VecDeque::from([from]);
+    while let Some(v) = queue.pop_front() {
+        for w in graph.get(v).into_iter().flat_map(|tos| tos.keys()) {
+            if !ways.contains_key(w.as_str()) {
+                let way = [&ways[v][..], &[w.as_str()]].concat();
+                ways.insert(w, way);
+                queue.push_back(w);
             }
         }
     }
-    let mut s = State {
-        edges,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on_stack: BTreeSet::new(),
-        out: Vec::new(),
-    };
-    for v in nodes {
-        if !s.index.contains_key(v) {
-            visit(&mut s, v);
-        }
-    }
-    s.out
+    ways
 }
 
-/// One cycle through each edge inside a component: the edge, then the
-/// shortest way back. Together they show every edge that keeps it knotted.
-fn cycles_in(comp: &[String], edges: &BTreeSet<(String, String)>) -> Vec<Vec<String>> {
-    let inside = |(a, b): &(String, String)| comp.contains(a) && comp.contains(b);
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
-    for (a, b) in edges.iter().filter(|e| inside(e)) {
-        // Breadth-first from b back to a, inside the component.
-        let mut parent: BTreeMap<&String, &String> = BTreeMap::new();
-        let mut queue = VecDeque::from([b]);
-        let mut reached = b == a;
-        while let Some(v) = queue.pop_front() {
-            if v == a {
-                reached = true;
-                break;
-            }
-            for (_, w) in edges.iter().filter(|e| &e.0 == v && inside(e)) {
-                if w != b && !parent.contains_key(w) {
-                    parent.insert(w, v);
-                    queue.push_back(w);
-                }
-            }
-        }
-        if !reached {
-            continue;
-        }
-        let mut back = vec![a.clone()];
-        let mut v = a;
-        while v != b {
-            v = parent[v];
-            back.push(v.clone());
-        }
-        back.reverse(); // b .. a
-        let mut cycle = vec![a.clone()];
-        cycle.extend(back);
-        // Rotate to start at the smallest name, so each cycle is printed once.
-        let body = &cycle[..cycle.len() - 1];
-        let start = (0..body.len()).min_by_key(|&k| &body[k]).unwrap();
-        let mut canon: Vec<String> = body[start..].iter().chain(&body[..start]).cloned().collect();
-        canon.push(canon[0].clone());
-        if seen.insert(canon.clone()) {
-            out.push(canon);
-        }
-    }
-    out
-}
-
-fn edge_set(graph: &Graph) -> BTreeSet<(String, String)> {
-    graph
+/// Every cycle: the modules that reach one another, and one cycle through
+/// each edge among them (the edge, then the shortest way back), which
+/// together show every edge that keeps them knotted.
+fn cycles(graph: &Graph) -> Vec<(Vec<&str>, Vec<Vec<&str>>)> {
+    let ways: BTreeMap<&str, _> = graph.keys().map(|v| (v.as_str(), ways(graph, v))).collect();
+    let reach = |v: &str, w: &str| ways.get(v).and_then(|to| to.get(w));
+    let mut knots = BTreeMap::<Vec<&str>, Vec<Vec<&str>>>::new();
+    for (a, b) in graph
         .iter()
-        .flat_map(|(a, tos)| tos.keys().map(move |b| (a.clone(), b.clone())))
-        .collect()
+        .flat_map(|(a, tos)| tos.keys().map(move |b| (a.as_str(), b.as_str())))
+    {
+        let Some(back) = reach(b, a) else { continue };
+        let comp = ways[a].keys().filter(|w| reach(w, a).is_some()).copied().collect();
+        // The cycle without its closing name, rotated to start at the
+        // smallest, so that each is printed once.
+        let mut cycle = [&[a], &back[..back.len() - 1]].concat();
+        let start = (0..cycle.len()).min_by_key(|&k| cycle[k]).unwrap();
+        cycle.rotate_left(start);
+        cycle.push(cycle[0]);
+        let cycles = knots.entry(comp).or_default();
+        if !cycles.contains(&cycle) {
+            cycles.push(cycle);
+        }
+    }
+    knots.into_iter().collect()
 }
 
-#[test]
-fn modules_run_downhill() {
-    let (modules, graph) = graph();
-    println!("module graph (from -> to):");
-    for (from, tos) in &graph {
-        let names: Vec<&str> = tos.keys().map(String::as_str).collect();
-        println!("  {from} -> {}", names.join(", "));
-    }
+/// What breaks the rules: a module that depends on `ffi`, a leaf that
+/// depends on another module, a cycle; each with one place per edge.
+fn check(graph: &Graph) -> Vec<String> {
     let mut failures = Vec::new();
 
     // (a) Nothing depends on the exports.
-    for (from, tos) in &graph {
+    for (from, tos) in graph {
         if let Some(sites) = tos.get(TOP) {
             failures.push(format!(
                 "`{from}` depends on `{TOP}`, the top layer: move what it takes into a leaf \
@@ -527,14 +298,9 @@ fn modules_run_downhill() {
     }
 
     // (b) Leaves depend on leaves only.
-    let leaves_up = |a: &str, b: &str| LEAVES.contains(&a) && !LEAVES.contains(&b);
     for leaf in LEAVES {
-        assert!(
-            modules.contains(*leaf),
-            "LEAVES names `{leaf}`, which is not a module of src/"
-        );
         for (to, sites) in graph.get(*leaf).into_iter().flatten() {
-            if leaves_up(leaf, to) {
+            if !LEAVES.contains(&to.as_str()) {
                 failures.push(format!(
                     "leaf `{leaf}` depends on `{to}`, which is not a leaf: {}",
                     where_(sites)
@@ -544,19 +310,37 @@ fn modules_run_downhill() {
     }
 
     // (c) No cycle.
-    let checked = edge_set(&graph);
-    for comp in cycle_components(&modules, &checked) {
+    for (comp, cycles) in cycles(graph) {
         let mut msg = format!("cycle among {}:", comp.join(", "));
-        for cycle in cycles_in(&comp, &checked) {
+        for cycle in cycles {
             msg.push_str(&format!("\n    {}", cycle.join(" -> ")));
             for pair in cycle.windows(2) {
-                let sites = &graph[&pair[0]][&pair[1]];
+                let sites = &graph[pair[0]][pair[1]];
                 msg.push_str(&format!("\n      {} -> {}: {}", pair[0], pair[1], where_(sites)));
             }
         }
         failures.push(msg);
     }
+    failures
+}
 
+#[test]
+fn modules_run_downhill() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let (modules, graph) = graph(&files);
+    println!("module graph (from -> to):");
+    for (from, tos) in &graph {
+        let names: Vec<&str> = tos.keys().map(String::as_str).collect();
+        println!("  {from} -> {}", names.join(", "));
+    }
+    for leaf in LEAVES {
+        assert!(
+            modules.contains(*leaf),
+            "LEAVES names `{leaf}`, which is not a module of src/"
+        );
+    }
+    let failures = check(&graph);
     assert!(
         failures.is_empty(),
         "the module graph does not run downhill:\n  {}",
@@ -565,47 +349,55 @@ fn modules_run_downhill() {
 }
 
 // ---------------------------------------------------------------------------
-// The parser on small snippets.
+// The scan on small snippets.
 
 fn targets(src: &str, depth: usize) -> Vec<String> {
-    scan(src, depth).into_iter().map(|u| u.target).collect()
+    scan(src, depth).unwrap().into_iter().map(|u| u.target).collect()
 }
 
 #[test]
-fn parser_reads_use_paths_and_groups() {
+fn scan_reads_use_paths_groups_and_macros() {
     assert_eq!(targets("use crate::team::Team;", 1), ["team"]);
     assert_eq!(
         targets("use crate::{coll::Coll, psync, types::{A, B}};", 1),
         ["coll", "psync", "types"]
     );
     assert_eq!(targets("use crate::{self as c, lock};", 1), ["lock"]);
-    assert_eq!(targets("let x = crate::runtime::get().pe;", 1), ["runtime"]);
+    assert_eq!(targets("fn f() { let x = crate::runtime::get().pe; }", 1), ["runtime"]);
     assert_eq!(
-        targets("fn f() -> crate::heap::Heap { $crate::wait::spin() }", 1),
+        targets("fn f() -> crate::heap::Heap<crate::wait::W> {}", 1),
         ["heap", "wait"]
     );
-    let u = &scan("\n\nuse crate::{a,\n  space::arena::X};", 1)[1];
+    let u = &scan("\n\nuse crate::{a,\n  space::arena::X};", 1).unwrap()[1];
     assert_eq!((u.line, u.path.as_str()), (4, "crate::space::arena::X"));
+    // Macro bodies and arguments are tokens: paths there count too.
+    let src = "macro_rules! m { ($x:ident) => { $crate::heap::f($x); use crate::{lock, wait::W}; } }
+               fn f() { assert!(crate::team::ok(), \"{}\", crate::coll::N); }";
+    assert_eq!(targets(src, 1), ["heap", "lock", "wait", "team", "coll"]);
+    assert_eq!(scan(src, 1).unwrap()[0].path, "$crate::heap::f");
 }
 
 #[test]
-fn parser_ignores_comments_strings_and_visibility() {
+fn scan_ignores_comments_strings_and_visibility() {
     let src = r##"
+        //! crate::psync
         // use crate::ffi;
         /// [`crate::team`]
-        //! crate::psync
         /* crate::coll /* nested crate::space */ crate::lock */
-        let s = "crate::runtime";
-        let r = r#"crate::heap " still"#;
-        let c = '"'; let q = '\''; let l: &'static str = "x"; let b = b'"';
-        pub(crate) fn f() {}
+        fn f() {
+            let s = "crate::runtime";
+            let r = r#"crate::heap " still"#;
+            let c = '"'; let q = '\''; let l: &'static str = "x"; let b = b'"';
+            println!("crate::config {}", s);
+        }
+        pub(crate) fn g() {}
         use crate::wait;
     "##;
     assert_eq!(targets(src, 1), ["wait"]);
 }
 
 #[test]
-fn parser_resolves_super_that_leaves_the_module() {
+fn scan_resolves_super_that_leaves_the_module() {
     // In src/team/mod.rs (depth 1), super:: is the crate root.
     assert_eq!(targets("use super::coll::Coll;", 1), ["coll"]);
     // In src/team/split.rs (depth 2), super:: is team itself; super::super:: the root.
@@ -619,14 +411,44 @@ fn parser_resolves_super_that_leaves_the_module() {
 
 #[test]
 fn cycles_are_found_and_printed_per_edge() {
-    let e = |a: &str, b: &str| (a.to_string(), b.to_string());
-    let edges: BTreeSet<_> = [e("a", "b"), e("b", "a"), e("b", "c"), e("c", "a"), e("c", "d")].into();
-    let nodes: BTreeSet<String> = ["a", "b", "c", "d"].map(String::from).into();
-    let comps = cycle_components(&nodes, &edges);
-    assert_eq!(comps, [["a", "b", "c"].map(String::from).to_vec()]);
-    let cycles = cycles_in(&comps[0], &edges);
-    assert_eq!(cycles, [vec!["a", "b", "a"], vec!["a", "b", "c", "a"]]);
-    assert!(cycle_components(&nodes, &[e("a", "b"), e("b", "c")].into()).is_empty());
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g = Graph::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string(), Vec::new());
+        }
+        g
+    };
+    let g = graph(&[("a", "b"), ("b", "a"), ("b", "c"), ("c", "a"), ("c", "d")]);
+    let knotted = [vec!["a", "b", "a"], vec!["a", "b", "c", "a"]];
+    assert_eq!(cycles(&g), [(vec!["a", "b", "c"], knotted.to_vec())]);
+    assert!(cycles(&graph(&[("a", "b"), ("b", "c")])).is_empty());
+}
+
+#[test]
+fn violations_are_reported_with_their_place() {
+    let files = [
+        ("src/ffi/mod.rs", ""),
+        ("src/heap/mod.rs", "use crate::ffi;"),
+        (
+            "src/config/mod.rs",
+            "macro_rules! m {\n () => { crate::runtime::get() } }",
+        ),
+        ("src/runtime/mod.rs", ""),
+        ("src/coll/mod.rs", "fn f() { crate::team::Team::new(); }"),
+        ("src/team/split.rs", "use super::super::coll::{C, D};"),
+    ];
+    let files: Vec<_> = files.map(|(f, text)| (PathBuf::from(f), text.to_string())).into();
+    assert_eq!(
+        check(&graph(&files).1),
+        [
+            "`heap` depends on `ffi`, the top layer: move what it takes into a leaf or its own module \
+             (src/heap/mod.rs:1 `crate::ffi` and 0 more)",
+            "leaf `config` depends on `runtime`, which is not a leaf: src/config/mod.rs:2 `crate::runtime::get`",
+            "cycle among coll, team:\n    coll -> team -> coll\n      \
+             coll -> team: src/coll/mod.rs:1 `crate::team::Team::new`\n      \
+             team -> coll: src/team/split.rs:1 `super::super::coll`",
+        ]
+    );
 }
 
 #[test]
