@@ -21,6 +21,7 @@ import argparse
 import csv
 import os
 import platform
+import re
 import shutil
 import signal
 import statistics
@@ -165,8 +166,22 @@ TIE = 0.05  # relative difference below which the "better" column says "~"
 # long_sum_reduce) synchronise. --psync-strategies runs rshmem once per strategy named, the
 # variable set for those runs only; `all` is this list, in this order.
 PSYNC_VAR = "SHMEM_PSYNC_STRATEGY"
-PSYNC_STRATEGIES = ["traditional", "extra-sync", "barrier-unlock", "pairwise-rd", "pairwise-tree",
-                    "pairwise-tree-fixed"]
+def library_strategies(bin_dir):
+    """The pSync strategies the rshmem build in bin_dir accepts, as its SHMEM_INFO lists them
+    ("value X, default Y; one of: a, b, ..."), so that a new strategy needs no edit here."""
+    with tempfile.TemporaryDirectory() as d:
+        exe = os.path.join(d, "hello")
+        err = build(Path(bin_dir) / "oshcc", C_DIR / "hello.c", exe)
+        if err:
+            sys.exit(f"compare.py: {err}")
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        out = subprocess.run([os.path.join(bin_dir, "oshrun"), *root, "-np", "1", exe], capture_output=True,
+                             text=True, env=dict(os.environ, SHMEM_INFO="1"), timeout=60)
+    out = out.stdout + out.stderr  # SHMEM_INFO prints on standard error
+    m = re.search(r"SHMEM_PSYNC_STRATEGY\n.*; one of: (.*)", out)
+    if not m:
+        sys.exit(f"compare.py: {bin_dir}/oshrun's SHMEM_INFO lists no pSync strategies")
+    return [n.strip() for n in m.group(1).split(",")]
 
 
 class Impl:
@@ -344,9 +359,10 @@ def main():
     ap.add_argument("--no-rshmem", action="store_true", help="do not run rshmem")
     ap.add_argument("--no-mpi", action="store_true",
                     help="no MPI column for coll (default: c/mpi_coll.c, when mpicc and mpirun are on PATH)")
-    ap.add_argument("--psync-strategies", nargs="+", metavar="NAME", choices=PSYNC_STRATEGIES + ["all"],
+    ap.add_argument("--psync-strategies", nargs="+", metavar="NAME",
                     help="run rshmem once per pSync strategy (SHMEM_PSYNC_STRATEGY=NAME for those runs "
-                         f"only), one column rshmem/NAME each; all: {' '.join(PSYNC_STRATEGIES)}. Every "
+                         "only), one column rshmem/NAME each; all: every strategy the build's SHMEM_INFO "
+                         "lists. Every "
                          "column's median is then compared with the first one's (the ×R after its value)")
     ap.add_argument("--rshmem-run-args", default="",
                     help="extra options for rshmem's oshrun, before -np (split on spaces)")
@@ -362,8 +378,11 @@ def main():
             or args.startup_runs < 1:
         ap.error("--reps and --startup-runs must be >= 1, --p2p-np >= 2, --np and --startup-np >= 1")
     strategies = []  # --psync-strategies, `all` expanded, each once, in the order given
+    known = library_strategies(args.rshmem_bin) if args.psync_strategies else []
     for name in args.psync_strategies or []:
-        for s in PSYNC_STRATEGIES if name == "all" else [name]:
+        if name != "all" and name not in known:
+            ap.error(f"--psync-strategies: {name} is not one of {', '.join(known)} (or all)")
+        for s in known if name == "all" else [name]:
             if s not in strategies:
                 strategies.append(s)
     if strategies and args.no_rshmem:

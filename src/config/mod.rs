@@ -631,9 +631,13 @@ impl Config {
                     alias.push_str(&format!(" (also {})", v.also.join(", ")));
                 }
                 let default = if v.default.is_empty() { "unset" } else { v.default };
+                let choices = match v.kind {
+                    Kind::Choice(names) => format!("; one of: {}", names.join(", ")),
+                    _ => String::new(),
+                };
                 s.push_str(&format!(
-                    "  {}{}\n      value {}, default {}\n      {}\n",
-                    v.name, alias, current, default, v.help
+                    "  {}{}\n      value {}, default {}{}\n      {}\n",
+                    v.name, alias, current, default, choices, v.help
                 ));
             }
         }

@@ -170,6 +170,9 @@ fn open_mpi_heap_size_name() {
         ("SHMEM_SYMMETRIC_HEAP_SIZE", "3M")
     );
     assert!(c.info_text().contains("value 3145728 (from SHMEM_SYMMETRIC_HEAP_SIZE)"));
+    // A choice lists what it accepts (benches/compare.py reads the strategies there).
+    let all = format!("default traditional; one of: {}\n", crate::psync::STRATEGIES.join(", "));
+    assert!(c.info_text().contains(&all), "{all}");
     assert!(
         c.info_text()
             .contains("SHMEM_SYMMETRIC_SIZE (alias SMA_SYMMETRIC_SIZE) (also SHMEM_SYMMETRIC_HEAP_SIZE)\n")
