@@ -1,6 +1,6 @@
 //! Hang reports in a job across nodes, where no `oshrun` watches the PEs (the
 //! MPI launcher started them): the first PE of each node runs a thread that
-//! watches its node's control slots as `oshrun` would (`hang::Watch`) and,
+//! watches its node's control slots as `oshrun` would (`stuck::timeout::Watch`) and,
 //! when every PE of the node has stayed blocked or stopped for
 //! `SHMEM_HANG_TIMEOUT` seconds, prints the node's table (and with
 //! `oshrun --hang-abort` ends the job, status 124); a PE of the node stopped
@@ -13,7 +13,7 @@
 
 use super::Runtime;
 use super::background::Background;
-use crate::hang::{self, Life, lookup::FileLayout, lookup::ProcLookup, lookup::proc_life};
+use crate::stuck::{self, Life, lookup::FileLayout, lookup::ProcLookup, lookup::proc_life};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -80,9 +80,9 @@ pub(super) fn stop() {
 }
 
 fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &AtomicBool) {
-    let mut w = set.timeout.map(hang::Watch::new);
+    let mut w = set.timeout.map(stuck::timeout::Watch::new);
     let host = crate::transport::mpi::status::this_host();
-    let label = format!("rshmem: node {host} ({})", hang::pes_list(node));
+    let label = format!("rshmem: node {host} ({})", stuck::pes_list(node));
     let mut here = vec![false; rt.npes];
     for &pe in node {
         here[pe] = true;
@@ -92,7 +92,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
     // The job's picture while it looks doomed, and since when.
     let mut doomed: Option<(Picture, Instant)> = None;
     while !stop.load(Ordering::Acquire) {
-        std::thread::park_timeout(hang::LOOK_EVERY);
+        std::thread::park_timeout(stuck::timeout::LOOK_EVERY);
         let pids: Vec<i32> = (0..rt.npes)
             .map(|pe| match here[pe] {
                 true => rt.control.slot(pe).info.pid.load(Ordering::Acquire),
@@ -107,7 +107,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
         if role == Role::Standby && life(node[0]) == Life::Alive {
             continue;
         }
-        let view = hang::read(&rt.control, life);
+        let view = stuck::read(&rt.control, life);
         let now = Instant::now();
         if let Some(grace) = set.stopped_grace {
             for &pe in node {
@@ -139,7 +139,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                         let mut lines = vec![format!(
                             "the job can never finish: {}{}{}",
                             describe(&p),
-                            crate::wait::stuck::describe_threads(&rt.control),
+                            crate::stuck::describe_threads(&rt.control),
                             remote_threads(&here)
                         )];
                         lines.push("ending the job (a PE finalizing waits for PEs that wait for each other)".into());
@@ -157,10 +157,10 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
             let why = format!(
                 "no PE of this node has made progress for {} s ({}={}; other nodes report their own)",
                 w.timeout.as_secs_f64(),
-                hang::ENV_TIMEOUT,
+                stuck::timeout::ENV_TIMEOUT,
                 rt.config.hang_timeout_secs
             );
-            let mut lines = hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control)));
+            let mut lines = stuck::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control)));
             lines.extend(other_nodes(&here));
             if set.hang_abort {
                 lines.push("ending the job (--hang-abort)".into());
@@ -186,12 +186,12 @@ const DOOMED_SETTLE: Duration = Duration::from_secs(3);
 
 /// Every PE of the job, local or heard from, blocked in the library, and at
 /// least one, but not all, in `shmem_finalize`: the job can never finish
-/// (across nodes, as `wait::stuck` judges one node). The picture: each PE's
+/// (across nodes, as `stuck` judges one node). The picture: each PE's
 /// wait kind, routine and the count of published waits it has left (which
 /// moves when it leaves a wait); `None` when the job may go on.
-fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Picture> {
+fn doomed_picture(view: &stuck::JobView, here: &[bool]) -> Option<Picture> {
+    use crate::stuck::Kind;
     use crate::transport::mpi::status::{self, FRESH_NS};
-    use crate::wait::stuck::Kind;
     let now = crate::job::monotonic_ns();
     let mut picture = Vec::with_capacity(here.len());
     for (pe, &local) in here.iter().enumerate() {
@@ -221,7 +221,7 @@ fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Picture> {
 
 /// "PE 3 is in shmem_finalize (at exit); PEs 0, 1, 2 are in shmem_int_wait_until".
 fn describe(picture: &[(u32, String, u64)]) -> String {
-    use crate::wait::stuck::{Kind, group_places};
+    use crate::stuck::{Kind, group_places};
     group_places(picture.iter().map(|(k, r, _)| match *k {
         k if k == Kind::FinalizeAtExit as u32 => ("in shmem_finalize (at exit)".to_string(), true),
         k if k == Kind::Finalize as u32 => ("in shmem_finalize".to_string(), true),
@@ -230,7 +230,7 @@ fn describe(picture: &[(u32, String, u64)]) -> String {
 }
 
 /// "; PE 3 thread 1 is in shmem_int_wait_until": where the threads of the
-/// other nodes' threaded PEs said they are, as `wait::stuck::describe_threads`
+/// other nodes' threaded PEs said they are, as `stuck::describe_threads`
 /// says it of this node's.
 fn remote_threads(here: &[bool]) -> String {
     use crate::transport::mpi::status::{self, FRESH_NS};
@@ -287,7 +287,7 @@ fn other_nodes(here: &[bool]) -> Vec<String> {
     }
     let mut lines: Vec<String> = groups
         .iter()
-        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", hang::pes_list(pes)))
+        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", stuck::pes_list(pes)))
         .collect();
     // The threads of threaded PEs, one line each (as in the table).
     for pe in (0..here.len()).filter(|&pe| !here[pe]) {
@@ -309,7 +309,7 @@ fn other_nodes(here: &[bool]) -> Vec<String> {
         lines.push(format!(
             "other nodes: {} on {}: not heard from (a PE blocked for a second says where it is): \
              computing outside the library, stopped, or unreachable",
-            hang::pes_list(&silent),
+            stuck::pes_list(&silent),
             hosts.join(", ")
         ));
     }

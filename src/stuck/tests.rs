@@ -1,4 +1,9 @@
-use super::*;
+use super::diagnose;
+use super::report::{JobView, Life, NoLookup, PeView, ThreadView, all_still, report};
+use super::timeout::{DEFAULT_TIMEOUT, ENV_TIMEOUT, Watch, timeout};
+use super::{Kind, SIGNED};
+use crate::job::PeState;
+use std::time::{Duration, Instant};
 
 /// A running PE that has arrived at barrier episode 0.
 fn running() -> PeView {
@@ -56,22 +61,6 @@ fn view(pes: Vec<PeView>) -> JobView {
 
 fn diagnoses(v: &JobView) -> Vec<String> {
     diagnose::diagnose(v, &NoLookup)
-}
-
-#[test]
-fn values_print_as_their_c_type() {
-    assert_eq!(show_value((-3i64) as u64, 4 | SIGNED), "-3");
-    assert_eq!(show_value(0xffff_ffff, 4), "4294967295");
-    assert_eq!(show_value(u64::MAX, 8), "18446744073709551615");
-    assert_eq!(show_value(5, 2 | SIGNED), "5");
-}
-
-#[test]
-fn pe_sets_are_named_compactly() {
-    assert_eq!(pe_set(0, 1, 4), "PEs 0-3");
-    assert_eq!(pe_set(1, 2, 3), "PEs 1,3,5");
-    assert_eq!(pe_set(0, 2, 8), "PEs 0,2,...,14 (stride 2)");
-    assert_eq!(pe_set(5, 1, 1), "PE 5");
 }
 
 #[test]
