@@ -138,9 +138,9 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                     if now.duration_since(*since) >= DOOMED_SETTLE {
                         let mut lines = vec![format!(
                             "the job can never finish: {}{}{}",
-                            describe(&p),
-                            crate::stuck::describe_threads(&rt.control),
-                            remote_threads(&here)
+                            stuck::describe_kinds(p.iter().map(|(k, r, _)| (*k, r.as_str()))),
+                            stuck::describe_threads(&rt.control),
+                            stuck::describe_remote_threads(&heard(&here))
                         )];
                         lines.push("ending the job (a PE finalizing waits for PEs that wait for each other)".into());
                         say(&label, &lines);
@@ -161,7 +161,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                 rt.config.hang_timeout_secs
             );
             let mut lines = stuck::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(&rt.control)));
-            lines.extend(other_nodes(&here));
+            lines.extend(stuck::other_nodes(&heard(&here)));
             if set.hang_abort {
                 lines.push("ending the job (--hang-abort)".into());
             }
@@ -219,34 +219,6 @@ fn doomed_picture(view: &stuck::JobView, here: &[bool]) -> Option<Picture> {
     (n > 0 && n < picture.len()).then_some(picture)
 }
 
-/// "PE 3 is in shmem_finalize (at exit); PEs 0, 1, 2 are in shmem_int_wait_until".
-fn describe(picture: &[(u32, String, u64)]) -> String {
-    use crate::stuck::{Kind, group_places};
-    group_places(picture.iter().map(|(k, r, _)| match *k {
-        k if k == Kind::FinalizeAtExit as u32 => ("in shmem_finalize (at exit)".to_string(), true),
-        k if k == Kind::Finalize as u32 => ("in shmem_finalize".to_string(), true),
-        _ => (format!("in {r}"), false),
-    }))
-}
-
-/// "; PE 3 thread 1 is in shmem_int_wait_until": where the threads of the
-/// other nodes' threaded PEs said they are, as `stuck::describe_threads`
-/// says it of this node's.
-fn remote_threads(here: &[bool]) -> String {
-    use crate::transport::mpi::status::{self, FRESH_NS};
-    let now = crate::job::monotonic_ns();
-    let mut out = String::new();
-    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
-        for (i, h) in status::heard_threads(pe) {
-            if now.saturating_sub(h.at_ns) < FRESH_NS {
-                let routine = crate::job::routine_text(&h.record.routine);
-                out += &format!("; PE {pe} thread {} is in {routine}", i + 1);
-            }
-        }
-    }
-    out
-}
-
 /// Prints `lines`, each prefixed with `label`, in one write: the MPI
 /// launcher merges the PEs' output by the chunk, and a line written in
 /// pieces gets another node's text in the middle.
@@ -256,62 +228,28 @@ fn say(label: &str, lines: &[String]) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// What this node heard from the other nodes' PEs (`transport::mpi::status`):
-/// one line per host and state, and last, the PEs nobody heard from, which
-/// are the ones to look at when every PE heard from waits.
-fn other_nodes(here: &[bool]) -> Vec<String> {
+/// What this node heard from the other nodes' PEs (`transport::mpi::status`),
+/// for the words of its verdict and report: each PE's host, and its place and
+/// its threads' when recently told.
+fn heard(here: &[bool]) -> Vec<stuck::Heard> {
     use crate::transport::mpi::status::{self, FRESH_NS};
     let now = crate::job::monotonic_ns();
-    // (host, what, PEs), in order of first PE.
-    let mut groups: Vec<(String, String, Vec<usize>)> = Vec::new();
-    let mut silent: Vec<usize> = Vec::new();
-    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
-        let host = status::host(pe).unwrap_or("?").to_string();
-        let what = match status::heard(pe) {
-            Some(h) if now.saturating_sub(h.at_ns) < FRESH_NS => {
-                let blocked = (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9;
-                format!(
-                    "blocked in {} (for {blocked:.0} s)",
-                    crate::job::routine_text(&h.record.routine)
-                )
-            }
-            _ => {
-                silent.push(pe);
-                continue;
-            }
-        };
-        match groups.iter_mut().find(|g| g.0 == host && g.1 == what) {
-            Some(g) => g.2.push(pe),
-            None => groups.push((host, what, vec![pe])),
-        }
-    }
-    let mut lines: Vec<String> = groups
-        .iter()
-        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", stuck::pes_list(pes)))
-        .collect();
-    // The threads of threaded PEs, one line each (as in the table).
-    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
-        for (i, h) in status::heard_threads(pe) {
-            if now.saturating_sub(h.at_ns) < FRESH_NS {
-                let blocked = (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9;
-                lines.push(format!(
-                    "other nodes: PE {pe} thread {} on {}: blocked in {} (for {blocked:.0} s)",
-                    i + 1,
-                    status::host(pe).unwrap_or("?"),
-                    crate::job::routine_text(&h.record.routine)
-                ));
-            }
-        }
-    }
-    if !silent.is_empty() {
-        let mut hosts: Vec<&str> = silent.iter().map(|&pe| status::host(pe).unwrap_or("?")).collect();
-        hosts.dedup();
-        lines.push(format!(
-            "other nodes: {} on {}: not heard from (a PE blocked for a second says where it is): \
-             computing outside the library, stopped, or unreachable",
-            stuck::pes_list(&silent),
-            hosts.join(", ")
-        ));
-    }
-    lines
+    let told = |h: status::Heard| {
+        (now.saturating_sub(h.at_ns) < FRESH_NS).then(|| stuck::Told {
+            routine: crate::job::routine_text(&h.record.routine),
+            blocked_secs: (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9,
+        })
+    };
+    (0..here.len())
+        .filter(|&pe| !here[pe])
+        .map(|pe| stuck::Heard {
+            pe,
+            host: status::host(pe).unwrap_or("?").to_string(),
+            place: status::heard(pe).and_then(told),
+            threads: status::heard_threads(pe)
+                .into_iter()
+                .filter_map(|(i, h)| Some((i, told(h)?)))
+                .collect(),
+        })
+        .collect()
 }

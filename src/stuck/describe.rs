@@ -3,6 +3,7 @@
 //! each PE is, grouped by place, and where the threads of threaded PEs are.
 
 use super::Kind;
+use super::report::Heard;
 use super::threads;
 use super::verdict::{Seen, Snapshot};
 use crate::job::{Control, PeState};
@@ -35,11 +36,21 @@ pub(crate) fn describe(s: &Snapshot) -> String {
     }))
 }
 
+/// "PE 3 is in shmem_finalize (at exit); PEs 0, 1, 2 are in
+/// shmem_int_wait_until": the words of the node watcher's verdict across
+/// nodes (`runtime::node_watch`), from each PE's wait kind and routine.
+pub(crate) fn describe_kinds<'a>(places: impl Iterator<Item = (u32, &'a str)>) -> String {
+    group_places(places.map(|(k, r)| match k {
+        k if k == Kind::FinalizeAtExit as u32 => ("in shmem_finalize (at exit)".to_string(), true),
+        k if k == Kind::Finalize as u32 => ("in shmem_finalize".to_string(), true),
+        _ => (format!("in {r}"), false),
+    }))
+}
+
 /// PEs grouped by place, in PE order: `places` gives each PE's place ("in
 /// shmem_barrier_all") and whether it is a finalizer; finalizers' groups come
-/// first, then in order of their first PE. Also the words of the node
-/// watcher's verdict across nodes (`runtime::node_watch`).
-pub(crate) fn group_places(places: impl Iterator<Item = (String, bool)>) -> String {
+/// first, then in order of their first PE.
+fn group_places(places: impl Iterator<Item = (String, bool)>) -> String {
     let mut groups: Vec<(bool, String, Vec<usize>)> = Vec::new();
     for (pe, (label, finalizer)) in places.enumerate() {
         match groups.iter_mut().find(|g| g.1 == label) {
@@ -102,6 +113,19 @@ pub(crate) fn describe_threads(control: &Control) -> String {
             0 => {}
             1 => out += &format!("; 1 more thread of PE {pe} not shown"),
             n => out += &format!("; {n} more threads of PE {pe} not shown"),
+        }
+    }
+    out
+}
+
+/// "; PE 3 thread 1 is in shmem_int_wait_until": where the threads of the
+/// other nodes' threaded PEs said they are, as [`describe_threads`] says it
+/// of this node's.
+pub(crate) fn describe_remote_threads(heard: &[Heard]) -> String {
+    let mut out = String::new();
+    for h in heard {
+        for (i, t) in &h.threads {
+            out += &format!("; PE {} thread {} is in {}", h.pe, i + 1, t.routine);
         }
     }
     out

@@ -82,9 +82,9 @@ pub(crate) mod threads;
 pub(crate) mod timeout;
 mod verdict;
 
-pub(crate) use describe::{describe_threads, group_places, set_other_nodes};
+pub(crate) use describe::{describe_kinds, describe_remote_threads, describe_threads, set_other_nodes};
 pub(crate) use place::{Kind, On, Place, Post, SIGNED};
-pub(crate) use report::{Doing, JobView, Life, pes_list, read, report};
+pub(crate) use report::{Doing, Heard, JobView, Life, Told, other_nodes, pes_list, read, report};
 pub(crate) use verdict::Watch;
 
 #[cfg(test)]

@@ -467,6 +467,76 @@ fn row(v: &JobView, pe: usize, who: String, p: &PeView, tid: Option<u32>, look: 
     ]
 }
 
+/// A PE of another node as this node heard from it (a job across nodes:
+/// `transport::mpi::status`, read by `runtime::node_watch`).
+#[derive(Clone, Debug)]
+pub(crate) struct Heard {
+    pub pe: usize,
+    /// Its host ("?" if unknown).
+    pub host: String,
+    /// Its own place, if it said where it is recently.
+    pub place: Option<Told>,
+    /// Its threads' places said recently: (place index, place).
+    pub threads: Vec<(usize, Told)>,
+}
+
+/// A place told across nodes.
+#[derive(Clone, Debug)]
+pub(crate) struct Told {
+    pub routine: String,
+    /// How long it has been blocked there, now.
+    pub blocked_secs: f64,
+}
+
+/// The lines a node's report ends with in a job across nodes: what it heard
+/// from the other nodes' PEs, one line per host and state, then one per
+/// thread of a threaded PE (as in the table), and last, the PEs nobody heard
+/// from, which are the ones to look at when every PE heard from waits.
+pub(crate) fn other_nodes(heard: &[Heard]) -> Vec<String> {
+    // (host, what, PEs), in order of first PE.
+    let mut groups: Vec<(&str, String, Vec<usize>)> = Vec::new();
+    let mut silent: Vec<&Heard> = Vec::new();
+    for h in heard {
+        let Some(t) = &h.place else {
+            silent.push(h);
+            continue;
+        };
+        let what = format!("blocked in {} (for {:.0} s)", t.routine, t.blocked_secs);
+        match groups.iter_mut().find(|g| g.0 == h.host && g.1 == what) {
+            Some(g) => g.2.push(h.pe),
+            None => groups.push((&h.host, what, vec![h.pe])),
+        }
+    }
+    let mut lines: Vec<String> = groups
+        .iter()
+        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", pes_list(pes)))
+        .collect();
+    for h in heard {
+        for (i, t) in &h.threads {
+            lines.push(format!(
+                "other nodes: PE {} thread {} on {}: blocked in {} (for {:.0} s)",
+                h.pe,
+                i + 1,
+                h.host,
+                t.routine,
+                t.blocked_secs
+            ));
+        }
+    }
+    if !silent.is_empty() {
+        let pes: Vec<usize> = silent.iter().map(|h| h.pe).collect();
+        let mut hosts: Vec<&str> = silent.iter().map(|h| h.host.as_str()).collect();
+        hosts.dedup();
+        lines.push(format!(
+            "other nodes: {} on {}: not heard from (a PE blocked for a second says where it is): \
+             computing outside the library, stopped, or unreachable",
+            pes_list(&pes),
+            hosts.join(", ")
+        ));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
 use super::diagnose;
-use super::report::{JobView, Life, NoLookup, PeView, ThreadView, all_still, report};
+use super::report::{Heard, JobView, Life, NoLookup, PeView, ThreadView, Told, all_still, other_nodes, report};
 use super::timeout::{DEFAULT_TIMEOUT, ENV_TIMEOUT, Watch, timeout};
 use super::{Kind, SIGNED};
+use super::{describe_kinds, describe_remote_threads};
 use crate::job::PeState;
 use std::time::{Duration, Instant};
 
@@ -235,4 +236,47 @@ fn a_threaded_pe_shows_each_blocked_thread_under_its_row() {
     v.threads[0].view.progress += 1;
     assert!(!w.look(&v, t0), "a thread's place changed: not still");
     assert!(w.look(&v, t0));
+}
+
+#[test]
+fn other_nodes_are_told_by_host_and_state_with_the_silent_last() {
+    let told = |routine: &str, blocked_secs| Told {
+        routine: routine.into(),
+        blocked_secs,
+    };
+    let heard = |pe, host: &str, place, threads| Heard {
+        pe,
+        host: host.into(),
+        place,
+        threads,
+    };
+    let heard = vec![
+        heard(2, "b", Some(told("shmem_barrier_all", 4.2)), vec![]),
+        heard(
+            3,
+            "b",
+            Some(told("shmem_barrier_all", 4.4)),
+            vec![(1, told("shmem_int_wait_until", 3.0))],
+        ),
+        heard(4, "c", None, vec![]),
+        heard(5, "c", None, vec![]),
+    ];
+    assert_eq!(
+        other_nodes(&heard),
+        [
+            "other nodes: PEs 2, 3 on b: blocked in shmem_barrier_all (for 4 s)",
+            "other nodes: PE 3 thread 2 on b: blocked in shmem_int_wait_until (for 3 s)",
+            "other nodes: PEs 4, 5 on c: not heard from (a PE blocked for a second says where it is): \
+             computing outside the library, stopped, or unreachable",
+        ]
+    );
+    assert_eq!(
+        describe_remote_threads(&heard),
+        "; PE 3 thread 2 is in shmem_int_wait_until"
+    );
+    let wait = (Kind::Wait as u32, "shmem_int_wait_until");
+    assert_eq!(
+        describe_kinds([wait, (Kind::FinalizeAtExit as u32, ""), wait].into_iter()),
+        "PE 1 is in shmem_finalize (at exit); PEs 0, 2 are in shmem_int_wait_until"
+    );
 }
