@@ -186,37 +186,33 @@ const DOOMED_SETTLE: Duration = Duration::from_secs(3);
 
 /// Every PE of the job, local or heard from, blocked in the library, and at
 /// least one, but not all, in `shmem_finalize`: the job can never finish
-/// (across nodes, as `stuck` judges one node). The picture: each PE's
-/// wait kind, routine and the count of published waits it has left (which
-/// moves when it leaves a wait); `None` when the job may go on.
+/// ([`stuck::never_finishes`], as the library judges one node). The picture:
+/// each PE's wait kind, routine and the count of published waits it has left
+/// (which moves when it leaves a wait); `None` when the job may go on.
 fn doomed_picture(view: &stuck::JobView, here: &[bool]) -> Option<Picture> {
-    use crate::stuck::Kind;
     use crate::transport::mpi::status::{self, FRESH_NS};
     let now = crate::job::monotonic_ns();
-    let mut picture = Vec::with_capacity(here.len());
-    for (pe, &local) in here.iter().enumerate() {
-        let (kind, routine, mark) = if local {
-            let p = &view.pes[pe];
-            if p.life != Life::Alive || p.state != crate::job::PeState::Running || p.seq % 2 == 1 {
-                return None;
+    // A PE not seen in a wait (running, rewriting its place, not heard from
+    // lately) may move: no picture.
+    let picture = here
+        .iter()
+        .enumerate()
+        .map(|(pe, &local)| {
+            if local {
+                let p = &view.pes[pe];
+                let seen = p.life == Life::Alive && p.state == crate::job::PeState::Running && p.seq.is_multiple_of(2);
+                seen.then(|| (p.kind, p.routine.clone(), p.progress))
+            } else {
+                let h = status::heard(pe).filter(|h| now.saturating_sub(h.at_ns) < FRESH_NS / 2)?;
+                Some((
+                    h.record.kind,
+                    crate::job::routine_text(&h.record.routine),
+                    h.record.progress,
+                ))
             }
-            (p.kind, p.routine.clone(), p.progress)
-        } else {
-            let h = status::heard(pe).filter(|h| now.saturating_sub(h.at_ns) < FRESH_NS / 2)?;
-            (
-                h.record.kind,
-                crate::job::routine_text(&h.record.routine),
-                h.record.progress,
-            )
-        };
-        if kind == Kind::None as u32 {
-            return None;
-        }
-        picture.push((kind, routine, mark));
-    }
-    let finalizing = |k: u32| k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32;
-    let n = picture.iter().filter(|(k, _, _)| finalizing(*k)).count();
-    (n > 0 && n < picture.len()).then_some(picture)
+        })
+        .collect::<Option<Picture>>()?;
+    stuck::never_finishes(picture.iter().map(|(k, _, _)| stuck::Stand::of_kind(*k))).then_some(picture)
 }
 
 /// Prints `lines`, each prefixed with `label`, in one write: the MPI

@@ -87,5 +87,45 @@ pub(crate) use place::{Kind, On, Place, Post, SIGNED};
 pub(crate) use report::{Doing, Heard, JobView, Life, Told, other_nodes, pes_list, read, report};
 pub(crate) use verdict::Watch;
 
+/// Where one PE stands, for [`never_finishes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stand {
+    /// In `shmem_finalize`'s rendezvous, which it leaves only once every PE
+    /// has entered it.
+    Finalizing,
+    /// In another published wait, not released.
+    Blocked,
+    /// Anything else: running, leaving a wait, not seen. It may still move.
+    Free,
+}
+
+impl Stand {
+    /// By the wait kind alone (a [`Kind`] word), as the node watcher judges
+    /// across nodes, where the rendezvous episodes are not told.
+    pub(crate) fn of_kind(kind: u32) -> Stand {
+        match kind {
+            k if k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32 => Stand::Finalizing,
+            k if k == Kind::None as u32 => Stand::Free,
+            _ => Stand::Blocked,
+        }
+    }
+}
+
+/// The one decision, for the library's verdict and the node watcher's alike:
+/// every PE blocked, and some but not all of them finalizing. Such a picture,
+/// once shown to hold (see the header), is a job that can never finish.
+pub(crate) fn never_finishes(pes: impl IntoIterator<Item = Stand>) -> bool {
+    let (mut all, mut finalizing) = (0usize, 0usize);
+    for pe in pes {
+        match pe {
+            Stand::Free => return false,
+            Stand::Finalizing => finalizing += 1,
+            Stand::Blocked => {}
+        }
+        all += 1;
+    }
+    finalizing > 0 && finalizing < all
+}
+
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@ use super::diagnose;
 use super::report::{Heard, JobView, Life, NoLookup, PeView, ThreadView, Told, all_still, other_nodes, report};
 use super::timeout::{DEFAULT_TIMEOUT, ENV_TIMEOUT, Watch, timeout};
 use super::{Kind, SIGNED};
-use super::{describe_kinds, describe_remote_threads};
+use super::{Stand, describe_kinds, describe_remote_threads, never_finishes};
 use crate::job::PeState;
 use std::time::{Duration, Instant};
 
@@ -279,4 +279,24 @@ fn other_nodes_are_told_by_host_and_state_with_the_silent_last() {
         describe_kinds([wait, (Kind::FinalizeAtExit as u32, ""), wait].into_iter()),
         "PE 1 is in shmem_finalize (at exit); PEs 0, 2 are in shmem_int_wait_until"
     );
+}
+
+#[test]
+fn a_job_never_finishes_when_all_are_blocked_and_some_but_not_all_finalize() {
+    use Stand::{Blocked, Finalizing, Free};
+    assert!(never_finishes([Blocked, Finalizing, Blocked]));
+    assert!(!never_finishes([Blocked, Finalizing, Free]), "a PE may still move");
+    assert!(!never_finishes([Finalizing, Finalizing]), "finalize completes");
+    assert!(!never_finishes([Blocked, Blocked]), "nobody finalizing: not judged");
+    assert!(!never_finishes([]));
+    // By kind alone (across nodes): any published wait is blocked.
+    let kinds = [
+        Kind::Finalize,
+        Kind::FinalizeAtExit,
+        Kind::BarrierAll,
+        Kind::Lock,
+        Kind::None,
+    ];
+    let stands: Vec<Stand> = kinds.iter().map(|&k| Stand::of_kind(k as u32)).collect();
+    assert_eq!(stands, [Finalizing, Finalizing, Blocked, Blocked, Free]);
 }

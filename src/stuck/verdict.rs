@@ -4,10 +4,10 @@
 //! barrier_all with a finalizer; both argued in [`super`]), one PE reports
 //! and ends through the usual fatal-error path.
 
-use super::Kind;
 use super::describe::{describe, describe_threads};
 use super::place::{On, Post, publish};
 use super::threads::{self, Spot};
+use super::{Kind, Stand, never_finishes};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::job::{Bell, Control, PeState, PlaceWords, ROUTINE_BYTES};
 use std::sync::atomic::Ordering::SeqCst;
@@ -66,6 +66,17 @@ impl Seen {
         self.state == PeState::Running && self.is(Kind::BarrierAll) && self.episode == s.barrier_gen
     }
 
+    /// Where it stands for [`never_finishes`].
+    fn stand(&self, s: &Snapshot) -> Stand {
+        if self.finalizer(s) {
+            Stand::Finalizing
+        } else if self.waiting(s) {
+            Stand::Blocked
+        } else {
+            Stand::Free
+        }
+    }
+
     /// In a wait other than finalize that has not been released.
     fn waiting(&self, s: &Snapshot) -> bool {
         self.state == PeState::Running
@@ -81,13 +92,9 @@ pub(crate) fn judge(s: &Snapshot) -> Verdict {
     if s.pes.iter().any(|p| p.seq % 2 == 1) {
         return Verdict::Fine;
     }
-    let finalizers = s.pes.iter().filter(|p| p.finalizer(s)).count();
-    if finalizers == 0 || finalizers == s.pes.len() {
-        return Verdict::Fine;
-    }
-    if s.pes.iter().all(|p| p.finalizer(s) || p.waiting(s)) {
+    if never_finishes(s.pes.iter().map(|p| p.stand(s))) {
         Verdict::AllBlocked
-    } else if s.pes.iter().any(|p| p.in_barrier(s)) {
+    } else if s.pes.iter().any(|p| p.finalizer(s)) && s.pes.iter().any(|p| p.in_barrier(s)) {
         Verdict::BarrierDoomed
     } else {
         Verdict::Fine
