@@ -1,15 +1,18 @@
 //! Hang reports in a job across nodes, where no `oshrun` watches the PEs (the
 //! MPI launcher started them): the first PE of each node runs a thread that
-//! watches its node's control slots as `oshrun` would (`stuck::timeout::Watch`) and,
-//! when every PE of the node has stayed blocked or stopped for
-//! `SHMEM_HANG_TIMEOUT` seconds, prints the node's table (and with
-//! `oshrun --hang-abort` ends the job, status 124); a PE of the node stopped
-//! for `--stopped-grace` seconds is named. The node's second PE runs a
-//! standby watcher that acts only while the first PE is stopped or gone. A hung job thus
-//! gets one table from every node; a node whose PEs wait that long for
-//! another node's computation prints one too (its PEs show what they wait
-//! for, and the other node's, if running, print none). The thread only reads
-//! memory and `/proc`: it makes no MPI call.
+//! watches its node's control slots as `oshrun` would
+//! (`stuck::timeout::Watch`) and, when every PE of the node has stayed
+//! blocked or stopped for `SHMEM_HANG_TIMEOUT` seconds, prints the node's
+//! table (and with `oshrun --hang-abort` ends the job, status 124); a PE of
+//! the node stopped for `--stopped-grace` seconds is named. The node's
+//! second PE runs a standby watcher that acts only while the first PE is
+//! stopped or gone. A hung job thus gets one table from every node; a node
+//! whose PEs wait that long for another node's computation prints one too
+//! (its PEs show what they wait for, and the other node's, if running, print
+//! none). The watcher of PE 0's node also ends a job that can never finish
+//! (a PE finalizing while every other waits), by the rule and for the
+//! reasons of [`crate::stuck`]. The thread only reads memory and `/proc`:
+//! it makes no MPI call.
 
 use super::Runtime;
 use super::background::Background;
@@ -180,8 +183,8 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
 type Picture = Vec<(u32, String, u64)>;
 
 /// How long the job's picture must stay doomed before the watcher ends it:
-/// the other nodes' words are refreshed twice a second, so a PE that left
-/// its wait has said so (or stopped saying it is blocked) by then.
+/// a few rounds of the other nodes' words, which come twice a second (why
+/// that is enough: [`crate::stuck`], across nodes).
 const DOOMED_SETTLE: Duration = Duration::from_secs(3);
 
 /// Every PE of the job, local or heard from, blocked in the library, and at

@@ -96,8 +96,8 @@ impl Seen {
 }
 
 /// "; PE 0 thread 1 is in shmem_int_wait_until; 2 more threads of PE 1 not
-/// shown": the places of the threads of threaded PEs (see the module
-/// header), "" when none is published.
+/// shown": the places of the threads of threaded PEs (for the words only:
+/// [`super`], threaded PEs), "" when none is published.
 pub(crate) fn describe_threads(control: &Control) -> String {
     let mut out = String::new();
     for pe in 0..control.npes() {

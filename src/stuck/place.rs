@@ -75,7 +75,7 @@ pub(crate) struct Post<'a> {
     /// never are, and some (a collective's awaited PEs) cost a loop.
     pub on: Option<&'a dyn Fn() -> On>,
     /// Published in the calling thread's place rather than the PE's (a
-    /// wait of a PE at `SHMEM_THREAD_MULTIPLE`; see the module header).
+    /// wait of a PE at `SHMEM_THREAD_MULTIPLE`; see [`super`], threaded PEs).
     pub thread: bool,
 }
 

@@ -39,7 +39,8 @@ pub(crate) fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Resul
     }
 }
 
-/// Watches a job's pictures for a hang (see the module documentation).
+/// Watches a job's pictures for a hang: [`look`](Self::look) says when one
+/// has stood still for the timeout.
 pub(crate) struct Watch {
     pub timeout: Duration,
     /// The picture without times: who is where, and their counts.
