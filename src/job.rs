@@ -124,7 +124,7 @@ pub struct PeInfo {
 }
 
 /// Thread places per PE, for the waits of a PE at `SHMEM_THREAD_MULTIPLE`
-/// (`wait::stuck`). Four: a threaded OpenSHMEM program usually has a few
+/// (`stuck`). Four: a threaded OpenSHMEM program usually has a few
 /// threads that communicate (a progress or communication thread and some
 /// workers), and a report of more than four waits of one PE is hard to read
 /// anyway; the others are counted ([`PeInfo::threads_unshown`]). Each costs a
@@ -220,14 +220,14 @@ pub fn routine_text(words: &[u64]) -> String {
 }
 
 /// Where a PE blocks, published only on the slow path of its waits (see
-/// `wait::stuck`), so that a job that can never finish is reported instead of
+/// `stuck`), so that a job that can never finish is reported instead of
 /// hanging. Written only by the PE itself, as a sequence lock.
 #[repr(C)]
 #[derive(Default)]
 pub struct PlaceWords {
     /// Odd while the PE rewrites the words below; bumped at every change.
     pub seq: AtomicU32,
-    /// A `wait::stuck::Kind` (0: not in a blocking wait).
+    /// A `stuck::Kind` (0: not in a blocking wait).
     pub kind: AtomicU32,
     /// The episode of the rendezvous the PE waits in (barrier_all, finalize).
     pub episode: AtomicU32,
@@ -363,7 +363,7 @@ pub struct JobHeader {
     /// Finalize rendezvous: episode number.
     pub finalize_gen: CachePadded<Episode>,
     /// Bumped by a PE that suspects the job is stuck; blocked PEs answer it
-    /// (see `wait::stuck`).
+    /// (see `stuck`).
     pub probe: AtomicU32,
     /// 0, or 1 + the PE that reports the job stuck (only one does).
     pub stuck_reporter: AtomicU32,

@@ -31,10 +31,10 @@
 //!                  │
 //!                 world (a PE's low-level context)  lock (distributed locks)
 //!                  │
-//!                 psync/ (sync-memory strategies)  transport/  hang/  wait/  heap/
+//!                 psync/ (sync-memory strategies)  transport/  wait/  stuck/  heap/
 //!                  │
 //!                 config  constants  job  types (leaves)
-//!   oshrun ──────> launcher/ ── hang/ (reports of where PEs block) ── job
+//!   oshrun ──────> launcher/ ── stuck/ (where PEs block, hang reports) ── job
 //!   oshcc ───────> wrapper ── tools (tool names, shared with build.rs)
 //! ```
 //! Dependencies point down; `tests/module_cycles.rs` checks it.
@@ -51,7 +51,6 @@ pub(crate) mod constants;
 pub(crate) mod context;
 pub(crate) mod error;
 pub(crate) mod ffi;
-pub(crate) mod hang;
 pub(crate) mod heap;
 pub mod job;
 pub mod launcher;
@@ -63,6 +62,7 @@ pub(crate) mod runtime;
 pub(crate) mod semaphore;
 pub mod sim;
 pub(crate) mod space;
+pub(crate) mod stuck;
 pub(crate) mod team;
 pub mod tools;
 pub(crate) mod transport;

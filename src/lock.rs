@@ -32,10 +32,10 @@
 pub(crate) mod queue;
 
 use crate::heap::SymOffset;
+use crate::stuck::{Kind, On, Post, Watch};
 use crate::transport::{Active, Pe, Transport};
 use crate::types::AmoOp;
 use crate::wait::backoff::{Backoff, Policy, Step};
-use crate::wait::stuck::{Kind, On, Post, Watch};
 use crate::world::World;
 use std::time::Duration;
 
@@ -281,7 +281,7 @@ impl<W: Word> LockWord<W> {
     }
 
     /// Waits until the lock is taken by `me`. Once it sleeps, the wait is
-    /// published as `post` (see `wait::stuck`).
+    /// published as `post` (see `stuck`).
     #[inline(always)]
     pub(crate) fn acquire(&self, me: usize, policy: Policy, post: Option<&Post<'_>>) -> Result<(), Misuse> {
         let mine = Self::tag(me);
@@ -322,7 +322,7 @@ impl<W: Word> LockWord<W> {
                 std::thread::yield_now();
             }
             if let Some(w) = &mut watch {
-                w.tick();
+                w.tick(crate::wait::notify);
             }
         }
     }

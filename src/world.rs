@@ -15,10 +15,10 @@ use crate::heap::tables::PeerTables;
 use crate::heap::{Segments, SymOffset};
 use crate::job::{Control, PeState};
 use crate::psync::{Footprint, SyncState, TeamSync};
+use crate::stuck::{Kind, On, Place, Post};
 use crate::transport::Active;
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
-use crate::wait::stuck::{Kind, On, Place, Post};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
@@ -211,7 +211,7 @@ impl World {
     }
 
     /// Where a wait of this PE blocks, to publish on its slow path (see
-    /// `wait::stuck`). At `SHMEM_THREAD_MULTIPLE`, waits other than the
+    /// `stuck`). At `SHMEM_THREAD_MULTIPLE`, waits other than the
     /// rendezvous publish in their thread's place, which no verdict reads:
     /// another thread of this PE could satisfy them.
     #[inline]

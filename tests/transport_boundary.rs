@@ -1,8 +1,9 @@
 //! The transport is the only road to another PE: outside the modules that own
 //! the node-wide state (`transport/`, `heap/`, `wait/`, `runtime/`,
 //! `world.rs` (this PE's waiters on its own bells), `job.rs`, `launcher/`,
-//! and `hang/`, which only reads the slots for hang reports, as `oshrun`
-//! does), no code reads another PE's slot of the control block, rings
+//! and `stuck/`, which publishes this PE's place in its slot and reads every
+//! slot to find a job that can never finish, as `oshrun` does for its hang
+//! reports), no code reads another PE's slot of the control block, rings
 //! another PE's bell, sleeps on a futex, or computes an address in another
 //! PE's segment. Each of those must be a `Transport` operation, so that a
 //! transport whose peers are not mapped can be plugged in.
@@ -23,9 +24,11 @@ const OWNERS: &[&str] = &[
     "job.rs",
     "launcher/",
     "bin/",
-    // Reads (never writes) every slot of a node, for oshrun's hang reports and
-    // a node's own watcher across nodes: an observer, like the launcher.
-    "hang/",
+    // Writes only this PE's place (and its threads') in its slot; reads every
+    // slot of a node, for the library's verdict, oshrun's hang reports and a
+    // node's own watcher across nodes; rings the bells only to have the
+    // waiters answer its probe: an observer, like the launcher.
+    "stuck/",
 ];
 
 /// Text that reaches another PE, or node-wide state, around the trait.

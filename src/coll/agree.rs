@@ -16,8 +16,8 @@
 use super::barrier;
 use super::check::{self, What, arg_names, shown};
 use crate::error::{Error, ErrorKind, fatal};
+use crate::stuck::Kind;
 use crate::transport::{Agreed, Disagreed, Transport};
-use crate::wait::stuck::Kind;
 use crate::world::World;
 
 /// `shmem_barrier_all` of an allocation routine of kind `what` called with

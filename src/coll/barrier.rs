@@ -6,9 +6,9 @@
 use super::Coll;
 use super::registry::Barrier;
 use super::topology::Cube;
+use crate::stuck::Post;
 pub(crate) use crate::transport::Rendezvous;
 use crate::transport::{Agreed, Disagreed, Transport};
-use crate::wait::stuck::Post;
 use crate::world::World;
 
 /// Radix of the tree barrier.
@@ -114,7 +114,7 @@ fn tree_signals(radix: usize, n: usize, r: usize) -> u64 {
 /// A rendezvous of every PE (`shmem_barrier_all`'s synchronisation, and
 /// finalize's), run by the transport ([`Transport::rendezvous`]). `post`
 /// gives, for the episode entered, where this PE blocks if it has to sleep
-/// (see `wait::stuck`). At a world barrier, `mine` (the arguments of the
+/// (see `stuck`). At a world barrier, `mine` (the arguments of the
 /// allocation routine it is for, `None` for a plain barrier) is compared
 /// across the PEs on the way: `Some` when they differ (`coll::agree`).
 pub(crate) fn world<'p>(

@@ -10,8 +10,8 @@
 
 use crate::error::params::label;
 use crate::error::{Error, ErrorKind, fatal};
-use crate::hang::symbols::Symbols;
 use crate::runtime::Runtime;
+use crate::stuck::symbols::Symbols;
 use std::path::Path;
 use std::sync::OnceLock;
 

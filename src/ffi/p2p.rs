@@ -8,9 +8,9 @@
 
 use super::check;
 use crate::runtime::{self, Runtime};
+use crate::stuck::{Kind, On, SIGNED};
 use crate::transport::{Transport, polled};
 use crate::types::{Cmp, WaitWord};
-use crate::wait::stuck::{Kind, On, SIGNED};
 use core::ffi::c_int;
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};

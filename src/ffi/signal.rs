@@ -12,9 +12,9 @@ use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
+use crate::stuck::On;
 use crate::transport::{Transport, polled};
 use crate::types::{AmoOp, ShmemType, WaitWord};
-use crate::wait::stuck::On;
 use core::ffi::c_int;
 use std::mem::size_of;
 
@@ -190,7 +190,7 @@ pub(crate) fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, 
         value: cmp_value,
     };
     rt.waiter().wait_at(
-        || rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on),
+        || rt.post_on(crate::stuck::Kind::Wait, routine, &on),
         polled(&rt.transport, || {
             // SAFETY: an aligned u64 in symmetric memory (checked).
             seen = unsafe { u64::load_acquire(sig_addr) };

@@ -9,7 +9,7 @@
 //! - [`forward`], [`sink`]: line-by-line forwarding of the PEs' output.
 //! - [`signals`]: signals to oshrun as events of the loop.
 //! - [`status`]: `oshrun --status`; the supervision loop also prints hang
-//!   reports ([`crate::hang`]) after `SHMEM_HANG_TIMEOUT` and on SIGQUIT.
+//!   reports ([`crate::stuck`]) after `SHMEM_HANG_TIMEOUT` and on SIGQUIT.
 //! - [`trace`]: the trace layer preloaded into the PEs when `SHMEM_TRACE` is set.
 
 pub(crate) mod classify;
@@ -70,7 +70,7 @@ fn run(opts: &options::Options) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let hang_timeout = match crate::hang::timeout(&opts.env) {
+    let hang_timeout = match crate::stuck::timeout::timeout(&opts.env) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("oshrun: {e}");

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 /// Signals that end the job when sent to `oshrun`.
 pub(crate) const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 /// Every signal caught: SIGCHLD, the ending ones, and SIGQUIT (print where
-/// every PE is: `launcher::hang`).
+/// every PE is: `stuck::report`).
 const CAUGHT: [libc::c_int; 5] = [libc::SIGCHLD, libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 /// Write end of the self-pipe, for the handlers (-1 when none).

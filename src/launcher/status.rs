@@ -7,9 +7,9 @@
 //! holder whose parent holds none of the same file. The control block is
 //! mapped read-only from `/proc/PID/fd/N`.
 
-use crate::hang::lookup::{FileLayout, ProcLookup, proc_life, proc_stat};
-use crate::hang::{self, Life};
 use crate::job::{self, Control};
+use crate::stuck::lookup::{FileLayout, ProcLookup, proc_life, proc_stat};
+use crate::stuck::{self, Life};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
@@ -130,7 +130,7 @@ pub(crate) fn run(only: Option<i32>) -> i32 {
         // No oshrun: an MPI launcher started the PEs, and the file is one
         // node's, where the other nodes' PEs never write their slots.
         let by_mpi = pe_pids.contains(&launcher.pid);
-        let view = hang::read(&control, |pe| match pe_pids[pe] {
+        let view = stuck::read(&control, |pe| match pe_pids[pe] {
             0 if by_mpi => Life::Remote,
             0 => Life::Alive,
             pid => proc_life(pid),
@@ -145,7 +145,7 @@ pub(crate) fn run(only: Option<i32>) -> i32 {
             format!("job of oshrun pid {} ({} PEs)", launcher.pid, mapped.npes)
         };
         let look = ProcLookup::new(pe_pids.clone(), FileLayout::of(&control));
-        for line in hang::report(&view, &why, &look) {
+        for line in stuck::report(&view, &why, &look) {
             println!("{line}");
         }
         shown += 1;

@@ -14,8 +14,8 @@ use super::forward::{LineBuf, tag};
 use super::signals::{self, SelfPipe};
 use super::sink::Sink;
 use super::spawn::Spawned;
-use crate::hang::{self, lookup::FileLayout, lookup::ProcLookup};
 use crate::job::Control;
+use crate::stuck::{self, lookup::FileLayout, lookup::ProcLookup};
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Arc;
@@ -105,7 +105,7 @@ pub(crate) struct Supervisor<'a> {
     /// How long a PE may stay stopped before it is reported, with its text.
     stopped_grace: (Duration, String),
     /// Hang reports (`SHMEM_HANG_TIMEOUT`), with its text, and the next look.
-    hang: Option<(hang::Watch, String, Instant)>,
+    hang: Option<(stuck::timeout::Watch, String, Instant)>,
     /// `--hang-abort`: end the job after a hang report.
     hang_abort: bool,
     ending: Option<End>,
@@ -157,7 +157,13 @@ impl<'a> Supervisor<'a> {
             sinks,
             timeout,
             stopped_grace,
-            hang: hang_timeout.map(|(d, text)| (hang::Watch::new(d), text, Instant::now() + hang::LOOK_EVERY)),
+            hang: hang_timeout.map(|(d, text)| {
+                (
+                    stuck::timeout::Watch::new(d),
+                    text,
+                    Instant::now() + stuck::timeout::LOOK_EVERY,
+                )
+            }),
             hang_abort,
             ending: None,
             first_status: None,
@@ -297,13 +303,16 @@ impl<'a> Supervisor<'a> {
         if let (None, Some((watch, text, at))) = (self.ending, &mut self.hang)
             && now >= *at
         {
-            *at = now + hang::LOOK_EVERY;
+            *at = now + stuck::timeout::LOOK_EVERY;
             let (secs, text) = (watch.timeout.as_secs_f64(), text.clone());
-            let view = hang::read(&self.control, |i| life(&self.pes[i]));
+            let view = stuck::read(&self.control, |i| life(&self.pes[i]));
             if watch.look(&view, now) {
                 self.print_report(
                     &view,
-                    &format!("no PE has made progress for {secs} s ({}={text})", hang::ENV_TIMEOUT),
+                    &format!(
+                        "no PE has made progress for {secs} s ({}={text})",
+                        stuck::timeout::ENV_TIMEOUT
+                    ),
                 );
                 if self.hang_abort {
                     self.say(&format!("ending {} (--hang-abort)", pes_count(self.live)));
@@ -587,13 +596,13 @@ impl<'a> Supervisor<'a> {
 
     /// Prints where every PE is now (on request).
     fn report_hang(&self, why: &str) {
-        let view = hang::read(&self.control, |i| life(&self.pes[i]));
+        let view = stuck::read(&self.control, |i| life(&self.pes[i]));
         self.print_report(&view, why);
     }
 
-    fn print_report(&self, view: &hang::JobView, why: &str) {
+    fn print_report(&self, view: &stuck::JobView, why: &str) {
         let look = ProcLookup::new(self.pes.iter().map(|p| p.pid).collect(), FileLayout::of(&self.control));
-        for line in hang::report(view, why, &look) {
+        for line in stuck::report(view, why, &look) {
             self.say(&line);
         }
     }
@@ -606,15 +615,15 @@ impl<'a> Supervisor<'a> {
 
 /// True when `/proc` shows `pid` stopped (state T, or t when traced).
 fn kernel_says_stopped(pid: libc::pid_t) -> bool {
-    matches!(crate::hang::lookup::proc_life(pid), hang::Life::Stopped(_))
+    matches!(crate::stuck::lookup::proc_life(pid), stuck::Life::Stopped(_))
 }
 
 /// How a PE's process is, for a hang report.
-fn life(pe: &Pe) -> hang::Life {
+fn life(pe: &Pe) -> stuck::Life {
     match (&pe.end, pe.stop) {
-        (Some(how), _) => hang::Life::Ended(how.clone()),
-        (None, Some(stop)) => hang::Life::Stopped(super::classify::signal_name(stop.signal)),
-        (None, None) => hang::Life::Alive,
+        (Some(how), _) => stuck::Life::Ended(how.clone()),
+        (None, Some(stop)) => stuck::Life::Stopped(super::classify::signal_name(stop.signal)),
+        (None, None) => stuck::Life::Alive,
     }
 }
 

@@ -53,10 +53,10 @@
 
 use super::Misuse;
 use crate::heap::SymOffset;
+use crate::stuck::Post;
 use crate::transport::{Pe, Transport, polled};
 use crate::types::AmoOp;
 use crate::wait::Waiter;
-use crate::wait::stuck::Post;
 use std::sync::Mutex;
 
 /// In a PE's link half: set while that PE holds the lock.

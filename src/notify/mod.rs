@@ -36,9 +36,9 @@ use crate::coll::Group;
 use crate::heap::SymOffset;
 use crate::space::objects::{ObjectKind, TeamObjects, TeamWords, Visibility};
 use crate::space::{SpaceError, Spaces, arena::Arena};
+use crate::stuck::On;
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
-use crate::wait::stuck::On;
 use crate::world::World;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -254,7 +254,7 @@ fn block(rt: &World, s: &Set, routine: &'static str, which: Option<usize>) {
         value: 0,
     };
     rt.waiter().wait_at(
-        || rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on),
+        || rt.post_on(crate::stuck::Kind::Wait, routine, &on),
         polled(&rt.transport, || match which {
             Some(i) => s.flag(i).load(Ordering::Relaxed) == READY,
             None => any_ready(s),

@@ -32,7 +32,7 @@ mod trace;
 use crate::coll::check_set::SetCheck;
 use crate::error::{self, Error, ErrorKind};
 use crate::job::{Control, PeState};
-use crate::wait::stuck::Kind;
+use crate::stuck::Kind;
 use crate::world::World;
 use std::ops::Deref;
 use std::sync::Mutex;
@@ -305,7 +305,7 @@ pub(crate) fn finalize(at_exit: bool) {
 /// another PE has queued for the lock, that PE can never get it and the job
 /// can never finish, so this PE ends the job naming the lock; otherwise the
 /// lock is released with a warning, so that a PE taking it later does not
-/// wait for ever. On one node the stuck detector sees the waiters (wait::stuck);
+/// wait for ever. On one node the stuck detector sees the waiters (`stuck`);
 /// across nodes nothing else would.
 fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
     let routine = if at_exit {

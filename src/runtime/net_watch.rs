@@ -36,8 +36,8 @@ mod links;
 use super::Runtime;
 use super::background::Background;
 use crate::error;
-use crate::hang::{self, Doing, Life, lookup::proc_life};
 use crate::job::PeState;
+use crate::stuck::{self, Doing, Life, lookup::proc_life};
 use links::{Entry, State};
 use std::net::{IpAddr, TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
@@ -264,7 +264,7 @@ impl Watch {
     fn lost(&self, leader: usize, addr: IpAddr, e: &std::io::Error) -> ! {
         let rt = self.rt;
         let node = self.nodes.iter().find(|n| n.leader == leader).expect("a watched node");
-        let view = hang::read(rt.control(), |pe| match self.here.contains(&pe) {
+        let view = stuck::read(rt.control(), |pe| match self.here.contains(&pe) {
             true => proc_life(rt.control().slot(pe).info.pid.load(Ordering::Acquire)),
             false => Life::Remote,
         });
@@ -338,7 +338,7 @@ fn unwatched(n: &Node, u: &links::Unreached, stop: &AtomicBool) {
     let text = format_args!(
         "cannot reach node {} ({}) for the network watch ({}): {ENV} does not apply to it",
         n.host,
-        hang::pes_list(&n.pes),
+        stuck::pes_list(&n.pes),
         u.why
     );
     if u.refused {
@@ -387,12 +387,12 @@ fn report(l: &Lost<'_>) -> String {
          between {} and {} is down, or {} is ({}); ending this node's {}{others}",
         l.npes,
         l.node.host,
-        hang::pes_list(&l.node.pes),
+        stuck::pes_list(&l.node.pes),
         l.here_host,
         l.node.host,
         l.node.host,
         l.why,
-        hang::pes_list(&here),
+        stuck::pes_list(&here),
     )
 }
 

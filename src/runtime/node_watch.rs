@@ -1,19 +1,22 @@
 //! Hang reports in a job across nodes, where no `oshrun` watches the PEs (the
 //! MPI launcher started them): the first PE of each node runs a thread that
-//! watches its node's control slots as `oshrun` would (`hang::Watch`) and,
-//! when every PE of the node has stayed blocked or stopped for
-//! `SHMEM_HANG_TIMEOUT` seconds, prints the node's table (and with
-//! `oshrun --hang-abort` ends the job, status 124); a PE of the node stopped
-//! for `--stopped-grace` seconds is named. The node's second PE runs a
-//! standby watcher that acts only while the first PE is stopped or gone. A hung job thus
-//! gets one table from every node; a node whose PEs wait that long for
-//! another node's computation prints one too (its PEs show what they wait
-//! for, and the other node's, if running, print none). The thread only reads
-//! memory and `/proc`: it makes no MPI call.
+//! watches its node's control slots as `oshrun` would
+//! (`stuck::timeout::Watch`) and, when every PE of the node has stayed
+//! blocked or stopped for `SHMEM_HANG_TIMEOUT` seconds, prints the node's
+//! table (and with `oshrun --hang-abort` ends the job, status 124); a PE of
+//! the node stopped for `--stopped-grace` seconds is named. The node's
+//! second PE runs a standby watcher that acts only while the first PE is
+//! stopped or gone. A hung job thus gets one table from every node; a node
+//! whose PEs wait that long for another node's computation prints one too
+//! (its PEs show what they wait for, and the other node's, if running, print
+//! none). The watcher of PE 0's node also ends a job that can never finish
+//! (a PE finalizing while every other waits), by the rule and for the
+//! reasons of [`crate::stuck`]. The thread only reads memory and `/proc`:
+//! it makes no MPI call.
 
 use super::Runtime;
 use super::background::Background;
-use crate::hang::{self, Life, lookup::FileLayout, lookup::ProcLookup, lookup::proc_life};
+use crate::stuck::{self, Life, lookup::FileLayout, lookup::ProcLookup, lookup::proc_life};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -80,9 +83,9 @@ pub(super) fn stop() {
 }
 
 fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &AtomicBool) {
-    let mut w = set.timeout.map(hang::Watch::new);
+    let mut w = set.timeout.map(stuck::timeout::Watch::new);
     let host = crate::transport::mpi::status::this_host();
-    let label = format!("rshmem: node {host} ({})", hang::pes_list(node));
+    let label = format!("rshmem: node {host} ({})", stuck::pes_list(node));
     let mut here = vec![false; rt.npes];
     for &pe in node {
         here[pe] = true;
@@ -92,7 +95,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
     // The job's picture while it looks doomed, and since when.
     let mut doomed: Option<(Picture, Instant)> = None;
     while !stop.load(Ordering::Acquire) {
-        std::thread::park_timeout(hang::LOOK_EVERY);
+        std::thread::park_timeout(stuck::timeout::LOOK_EVERY);
         let pids: Vec<i32> = (0..rt.npes)
             .map(|pe| match here[pe] {
                 true => rt.control().slot(pe).info.pid.load(Ordering::Acquire),
@@ -107,7 +110,7 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
         if role == Role::Standby && life(node[0]) == Life::Alive {
             continue;
         }
-        let view = hang::read(rt.control(), life);
+        let view = stuck::read(rt.control(), life);
         let now = Instant::now();
         if let Some(grace) = set.stopped_grace {
             for &pe in node {
@@ -138,9 +141,9 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
                     if now.duration_since(*since) >= DOOMED_SETTLE {
                         let mut lines = vec![format!(
                             "the job can never finish: {}{}{}",
-                            describe(&p),
-                            crate::wait::stuck::describe_threads(rt.control()),
-                            remote_threads(&here)
+                            stuck::describe_kinds(p.iter().map(|(k, r, _)| (*k, r.as_str()))),
+                            stuck::describe_threads(rt.control()),
+                            stuck::describe_remote_threads(&heard(&here))
                         )];
                         lines.push("ending the job (a PE finalizing waits for PEs that wait for each other)".into());
                         say(&label, &lines);
@@ -157,11 +160,11 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
             let why = format!(
                 "no PE of this node has made progress for {} s ({}={}; other nodes report their own)",
                 w.timeout.as_secs_f64(),
-                hang::ENV_TIMEOUT,
+                stuck::timeout::ENV_TIMEOUT,
                 rt.config.hang_timeout_secs
             );
-            let mut lines = hang::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(rt.control())));
-            lines.extend(other_nodes(&here));
+            let mut lines = stuck::report(&view, &why, &ProcLookup::new(pids, FileLayout::of(rt.control())));
+            lines.extend(stuck::other_nodes(&heard(&here)));
             if set.hang_abort {
                 lines.push("ending the job (--hang-abort)".into());
             }
@@ -180,71 +183,39 @@ fn watch(rt: &Runtime, node: &[usize], role: Role, set: &Settings, stop: &Atomic
 type Picture = Vec<(u32, String, u64)>;
 
 /// How long the job's picture must stay doomed before the watcher ends it:
-/// the other nodes' words are refreshed twice a second, so a PE that left
-/// its wait has said so (or stopped saying it is blocked) by then.
+/// a few rounds of the other nodes' words, which come twice a second (why
+/// that is enough: [`crate::stuck`], across nodes).
 const DOOMED_SETTLE: Duration = Duration::from_secs(3);
 
 /// Every PE of the job, local or heard from, blocked in the library, and at
 /// least one, but not all, in `shmem_finalize`: the job can never finish
-/// (across nodes, as `wait::stuck` judges one node). The picture: each PE's
-/// wait kind, routine and the count of published waits it has left (which
-/// moves when it leaves a wait); `None` when the job may go on.
-fn doomed_picture(view: &hang::JobView, here: &[bool]) -> Option<Picture> {
-    use crate::transport::mpi::status::{self, FRESH_NS};
-    use crate::wait::stuck::Kind;
-    let now = crate::job::monotonic_ns();
-    let mut picture = Vec::with_capacity(here.len());
-    for (pe, &local) in here.iter().enumerate() {
-        let (kind, routine, mark) = if local {
-            let p = &view.pes[pe];
-            if p.life != Life::Alive || p.state != crate::job::PeState::Running || p.seq % 2 == 1 {
-                return None;
-            }
-            (p.kind, p.routine.clone(), p.progress)
-        } else {
-            let h = status::heard(pe).filter(|h| now.saturating_sub(h.at_ns) < FRESH_NS / 2)?;
-            (
-                h.record.kind,
-                crate::job::routine_text(&h.record.routine),
-                h.record.progress,
-            )
-        };
-        if kind == Kind::None as u32 {
-            return None;
-        }
-        picture.push((kind, routine, mark));
-    }
-    let finalizing = |k: u32| k == Kind::Finalize as u32 || k == Kind::FinalizeAtExit as u32;
-    let n = picture.iter().filter(|(k, _, _)| finalizing(*k)).count();
-    (n > 0 && n < picture.len()).then_some(picture)
-}
-
-/// "PE 3 is in shmem_finalize (at exit); PEs 0, 1, 2 are in shmem_int_wait_until".
-fn describe(picture: &[(u32, String, u64)]) -> String {
-    use crate::wait::stuck::{Kind, group_places};
-    group_places(picture.iter().map(|(k, r, _)| match *k {
-        k if k == Kind::FinalizeAtExit as u32 => ("in shmem_finalize (at exit)".to_string(), true),
-        k if k == Kind::Finalize as u32 => ("in shmem_finalize".to_string(), true),
-        _ => (format!("in {r}"), false),
-    }))
-}
-
-/// "; PE 3 thread 1 is in shmem_int_wait_until": where the threads of the
-/// other nodes' threaded PEs said they are, as `wait::stuck::describe_threads`
-/// says it of this node's.
-fn remote_threads(here: &[bool]) -> String {
+/// ([`stuck::never_finishes`], as the library judges one node). The picture:
+/// each PE's wait kind, routine and the count of published waits it has left
+/// (which moves when it leaves a wait); `None` when the job may go on.
+fn doomed_picture(view: &stuck::JobView, here: &[bool]) -> Option<Picture> {
     use crate::transport::mpi::status::{self, FRESH_NS};
     let now = crate::job::monotonic_ns();
-    let mut out = String::new();
-    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
-        for (i, h) in status::heard_threads(pe) {
-            if now.saturating_sub(h.at_ns) < FRESH_NS {
-                let routine = crate::job::routine_text(&h.record.routine);
-                out += &format!("; PE {pe} thread {} is in {routine}", i + 1);
+    // A PE not seen in a wait (running, rewriting its place, not heard from
+    // lately) may move: no picture.
+    let picture = here
+        .iter()
+        .enumerate()
+        .map(|(pe, &local)| {
+            if local {
+                let p = &view.pes[pe];
+                let seen = p.life == Life::Alive && p.state == crate::job::PeState::Running && p.seq.is_multiple_of(2);
+                seen.then(|| (p.kind, p.routine.clone(), p.progress))
+            } else {
+                let h = status::heard(pe).filter(|h| now.saturating_sub(h.at_ns) < FRESH_NS / 2)?;
+                Some((
+                    h.record.kind,
+                    crate::job::routine_text(&h.record.routine),
+                    h.record.progress,
+                ))
             }
-        }
-    }
-    out
+        })
+        .collect::<Option<Picture>>()?;
+    stuck::never_finishes(picture.iter().map(|(k, _, _)| stuck::Stand::of_kind(*k))).then_some(picture)
 }
 
 /// Prints `lines`, each prefixed with `label`, in one write: the MPI
@@ -256,62 +227,28 @@ fn say(label: &str, lines: &[String]) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// What this node heard from the other nodes' PEs (`transport::mpi::status`):
-/// one line per host and state, and last, the PEs nobody heard from, which
-/// are the ones to look at when every PE heard from waits.
-fn other_nodes(here: &[bool]) -> Vec<String> {
+/// What this node heard from the other nodes' PEs (`transport::mpi::status`),
+/// for the words of its verdict and report: each PE's host, and its place and
+/// its threads' when recently told.
+fn heard(here: &[bool]) -> Vec<stuck::Heard> {
     use crate::transport::mpi::status::{self, FRESH_NS};
     let now = crate::job::monotonic_ns();
-    // (host, what, PEs), in order of first PE.
-    let mut groups: Vec<(String, String, Vec<usize>)> = Vec::new();
-    let mut silent: Vec<usize> = Vec::new();
-    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
-        let host = status::host(pe).unwrap_or("?").to_string();
-        let what = match status::heard(pe) {
-            Some(h) if now.saturating_sub(h.at_ns) < FRESH_NS => {
-                let blocked = (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9;
-                format!(
-                    "blocked in {} (for {blocked:.0} s)",
-                    crate::job::routine_text(&h.record.routine)
-                )
-            }
-            _ => {
-                silent.push(pe);
-                continue;
-            }
-        };
-        match groups.iter_mut().find(|g| g.0 == host && g.1 == what) {
-            Some(g) => g.2.push(pe),
-            None => groups.push((host, what, vec![pe])),
-        }
-    }
-    let mut lines: Vec<String> = groups
-        .iter()
-        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", hang::pes_list(pes)))
-        .collect();
-    // The threads of threaded PEs, one line each (as in the table).
-    for pe in (0..here.len()).filter(|&pe| !here[pe]) {
-        for (i, h) in status::heard_threads(pe) {
-            if now.saturating_sub(h.at_ns) < FRESH_NS {
-                let blocked = (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9;
-                lines.push(format!(
-                    "other nodes: PE {pe} thread {} on {}: blocked in {} (for {blocked:.0} s)",
-                    i + 1,
-                    status::host(pe).unwrap_or("?"),
-                    crate::job::routine_text(&h.record.routine)
-                ));
-            }
-        }
-    }
-    if !silent.is_empty() {
-        let mut hosts: Vec<&str> = silent.iter().map(|&pe| status::host(pe).unwrap_or("?")).collect();
-        hosts.dedup();
-        lines.push(format!(
-            "other nodes: {} on {}: not heard from (a PE blocked for a second says where it is): \
-             computing outside the library, stopped, or unreachable",
-            hang::pes_list(&silent),
-            hosts.join(", ")
-        ));
-    }
-    lines
+    let told = |h: status::Heard| {
+        (now.saturating_sub(h.at_ns) < FRESH_NS).then(|| stuck::Told {
+            routine: crate::job::routine_text(&h.record.routine),
+            blocked_secs: (h.record.blocked_ns + now.saturating_sub(h.at_ns)) as f64 / 1e9,
+        })
+    };
+    (0..here.len())
+        .filter(|&pe| !here[pe])
+        .map(|pe| stuck::Heard {
+            pe,
+            host: status::host(pe).unwrap_or("?").to_string(),
+            place: status::heard(pe).and_then(told),
+            threads: status::heard_threads(pe)
+                .into_iter()
+                .filter_map(|(i, h)| Some((i, told(h)?)))
+                .collect(),
+        })
+        .collect()
 }

@@ -23,9 +23,9 @@ use crate::coll::Group;
 use crate::heap::SymOffset;
 use crate::space::objects::{ObjectKind, TeamObjects, TeamWords, Visibility};
 use crate::space::{SpaceError, Spaces, arena::Arena};
+use crate::stuck::On;
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
-use crate::wait::stuck::On;
 use crate::world::World;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -271,7 +271,7 @@ pub(crate) fn wait(rt: &World, s: &Sem, n: u64, routine: &'static str) {
             value: n,
         };
         rt.waiter().wait_at(
-            || rt.post_on(crate::wait::stuck::Kind::Wait, routine, &on),
+            || rt.post_on(crate::stuck::Kind::Wait, routine, &on),
             polled(&rt.transport, || s.value().load(Ordering::Acquire) >= n),
             || format!("{routine}({:#x}, {n}): the semaphore holds {}", s.local, s.current()),
         );

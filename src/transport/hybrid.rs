@@ -42,8 +42,8 @@ use super::{Agreed, Atomicity, Disagreed, Engine, Mapped, Pe, Rendezvous, Transp
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::job::Control;
+use crate::stuck::{Kind, Post};
 use crate::types::{AmoOp, AtomicWord};
-use crate::wait::stuck::{Kind, Post};
 use crate::wait::{Waiter, notify};
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
@@ -85,7 +85,7 @@ impl Hybrid {
         };
         let me = segs.me;
         let local: Box<[bool]> = engine.node_of.iter().map(|&n| n == engine.node_of[me]).collect();
-        crate::wait::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
+        crate::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
         // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
         // mapping of every segment, which lives as long as the process.
         let remote = unsafe { Remote::open(engine.shim, segs.base.add(me * segs.stride), segs.stride) }
@@ -556,7 +556,7 @@ impl Agreement {
             return;
         }
         let routine = post.map_or("shmem_barrier_all", |p| p.place.routine);
-        let pes = crate::hang::pes_list(&n.node_pes);
+        let pes = crate::stuck::pes_list(&n.node_pes);
         if all[2] != i64::MIN && self.which == Rendezvous::Barrier && -all[3] == self.leader {
             let how = if all[4] != 0 {
                 " (at exit), as it returned from main or called exit without calling it"

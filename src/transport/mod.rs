@@ -80,10 +80,10 @@ pub(crate) mod shm;
 
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
+use crate::stuck::Post;
 use crate::types::{AmoOp, AtomicWord};
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
-use crate::wait::stuck::Post;
 use std::os::fd::OwnedFd;
 use std::ptr::NonNull;
 use std::time::Duration;
@@ -422,7 +422,7 @@ pub(crate) trait Transport: Send + Sync + 'static {
 
     /// Meets every PE of the job at `which` (`shmem_barrier_all`'s
     /// synchronisation, finalize's). `post` gives, for the episode entered,
-    /// where this PE blocks if it has to sleep (see `wait::stuck`).
+    /// where this PE blocks if it has to sleep (see `stuck`).
     /// Orders memory like a barrier: every PE's stores before it arrived are
     /// visible to every PE after it returns.
     ///

@@ -24,8 +24,8 @@
 use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::{Control, Episode, JobHeader, Whereabouts};
+use crate::stuck::Post;
 use crate::types::{AmoOp, AtomicWord};
-use crate::wait::stuck::Post;
 use crate::wait::{Waiter, futex, locate, notify, notify_after_seqcst};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering, fence};

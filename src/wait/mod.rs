@@ -48,18 +48,16 @@
 //!
 //! Waits that may block for ever (every one but start-up's) publish where they
 //! block once they reach the sleep phase and look now and then whether the
-//! job can still finish ([`stuck`]); the spin and yield phases pay nothing.
+//! job can still finish ([`crate::stuck`]); the spin and yield phases pay nothing.
 
 pub(crate) mod backoff;
 pub(crate) mod futex;
-pub(crate) mod stuck;
-pub(crate) mod threads;
 
 use crate::job::{Bell, Whereabouts};
+use crate::stuck::{Post, Watch};
 use backoff::{Backoff, Policy, Step};
 use std::sync::atomic::{Ordering, fence};
 use std::time::Instant;
-use stuck::{Post, Watch};
 
 /// Everything a wait needs besides its condition.
 #[derive(Clone, Copy)]
@@ -84,7 +82,7 @@ impl Waiter<'_> {
 
     /// [`wait`](Self::wait) that, once it has to sleep, publishes where it
     /// blocks (`post()`, if any) so that a job that can never finish is
-    /// reported ([`stuck`]) and a hang report says where the PE is. `post` is
+    /// reported ([`crate::stuck`]) and a hang report says where the PE is. `post` is
     /// called only when the condition is false at the first look: a wait
     /// answered at once pays nothing for it.
     #[inline]
@@ -190,7 +188,7 @@ impl Waiter<'_> {
                 (sleep * 2).min(self.policy.longest_sleep)
             };
             if let Some(w) = &mut watch {
-                w.tick();
+                w.tick(notify);
             }
             if !warned && started.elapsed().as_secs_f64() >= self.hang_warn_secs {
                 warned = true;

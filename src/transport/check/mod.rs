@@ -27,7 +27,7 @@
 //!   bell), so a PE whose target died holds no core until `oshrun` ends the
 //!   job. A reply missing for 20 s is reported as a fatal error: the target
 //!   is most likely blocked in a wait that does not call `progress`. These
-//!   waits are not published as stuck-job places (`wait::stuck`): serving
+//!   waits are not published as stuck-job places (`stuck`): serving
 //!   writes memory from inside a wait, which that proof rules out.
 //! - Each outbox (this PE to one target) is behind a lock of this process,
 //!   so threads of a `SHMEM_THREAD_MULTIPLE` program post whole operations
@@ -77,11 +77,11 @@ mod tests;
 use super::{Agreed, Atomicity, Disagreed, Pe, Rendezvous, Transport, copy_strided};
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
+use crate::stuck::Post;
 use crate::types::{AmoOp, AtomicWord};
 use crate::wait::Waiter;
 use crate::wait::backoff::Policy;
 use crate::wait::notify;
-use crate::wait::stuck::Post;
 use area::Area;
 use request::Outbox;
 use serve::Inbox;

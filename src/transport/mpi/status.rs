@@ -3,7 +3,7 @@
 //! stopped PE alone on its node, or its node's first PE, whose watcher is
 //! stopped with it; a PE computing outside the library; an unreachable node).
 //!
-//! A PE that has been in a published wait (`wait::stuck`) for
+//! A PE that has been in a published wait (`stuck`) for
 //! [`BLOCKED_NS`] says so, every [`EVERY_NS`] while it stays blocked, with a
 //! small MPI message to the first two PEs of every other node (the PEs that
 //! run the node's hang watcher, `runtime::node_watch`). The message is sent
@@ -43,7 +43,7 @@ pub(crate) struct Record {
     /// Published waits the PE has left: moves when it leaves this one.
     pub progress: u64,
     /// Whose place: 0 the PE's own, else 1 + the index of one of its
-    /// threads' places (`wait::threads`), for a PE at `SHMEM_THREAD_MULTIPLE`.
+    /// threads' places (`stuck::threads`), for a PE at `SHMEM_THREAD_MULTIPLE`.
     pub thread: u32,
 }
 
@@ -279,7 +279,7 @@ impl Exchange {
         // The PE's own place, then its threads' (one message each: a
         // message holds at most 256 bytes, and a place takes about 100).
         let own = Record::of(&self.control.slot(self.me).place, 0, now);
-        let threads = crate::wait::threads::claimed(&self.control, self.me)
+        let threads = crate::stuck::threads::claimed(&self.control, self.me)
             .into_iter()
             .filter_map(|(i, _)| Record::of(self.control.thread_place(self.me, i), i as u32 + 1, now));
         for r in own.into_iter().chain(threads).filter(|r| r.blocked_ns >= BLOCKED_NS) {

@@ -1,44 +1,15 @@
 //! Hang reports: where every PE of a job is, in one table, with a diagnosis
-//! when one is certain.
-//!
-//! Each PE publishes in its control slot, on the slow path of every wait that
-//! may block for ever (`wait::stuck`), the routine, what it waits on (a word
-//! of memory and a comparison, or a collective's team and the PEs it waits
-//! for), since when, and a count of the waits it has left. `oshrun` reads the
-//! slots ([`read`]) without disturbing the PEs. It reports ([`report`]) when
-//! no PE has moved for `SHMEM_HANG_TIMEOUT` seconds while none runs outside
-//! the library ([`Watch`]), on `kill -QUIT`, and for `oshrun --status`
-//! (`status`).
-//!
-//! A PE that runs its own code (not blocked in the library) is taken to make
-//! progress: a program may compute for hours while the others wait. So a hang
-//! is reported only once every live PE is blocked or stopped, and the picture
-//! has not changed for the timeout: then nothing in the job can move again
-//! (a store that could release a waiter is made by a running PE).
+//! when one is certain ([`super::diagnose`]). `oshrun` reads the slots
+//! ([`read`]) without disturbing the PEs and prints the table ([`report`])
+//! when its watch says the job stands still ([`super::timeout`]), on
+//! `kill -QUIT`, and for `oshrun --status` (`launcher::status`); a node's
+//! watcher does the same in a job across nodes (`runtime::node_watch`).
 
-pub(crate) mod diagnose;
-pub(crate) mod lookup;
-pub(crate) mod symbols;
-
+use super::threads;
+use super::{Kind, SIGNED, diagnose};
 use crate::job::{AWAITED_MAX, Control, PeState, Shape, TEAM_TAG_ACTIVE_SET, TEAM_TAGS};
-use crate::wait::stuck::{Kind, SIGNED};
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering::SeqCst;
-use std::time::{Duration, Instant};
-
-/// Why `SHMEM_HANG_TIMEOUT` is 30 s unless set (the default of `config`'s row).
-///
-/// A report needs every PE blocked in the library with nothing changing. A
-/// correct program is there only while a peer is about to be scheduled
-/// (milliseconds, even with many PEs per core), so a short timeout would
-/// already be sound; 30 s keeps a loaded or swapping machine, a debugger
-/// stopped at a breakpoint (the stopped PE is named after
-/// `--stopped-grace`) and a slow file system from producing a report, while a
-/// user staring at a silent terminal still learns why within half a minute.
-pub(crate) const DEFAULT_TIMEOUT: &str = "30";
-/// The variable, read by `oshrun` (its own environment or `-x`) and by the
-/// library (a node's first PE in a job across nodes).
-pub(crate) const ENV_TIMEOUT: &str = "SHMEM_HANG_TIMEOUT";
 
 /// How a PE's process is, as the one watching it knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,7 +147,7 @@ pub(crate) fn pes_list(pes: &[usize]) -> String {
     }
 }
 
-/// One thread's published place in a threaded PE (`wait::threads`).
+/// One thread's published place in a threaded PE ([`super::threads`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ThreadView {
     pub pe: usize,
@@ -237,11 +208,11 @@ pub(crate) fn read(control: &Control, life: impl Fn(usize) -> Life) -> JobView {
     let mut threads = Vec::new();
     let mut unshown = Vec::new();
     for (pe, p) in pes.iter().enumerate().filter(|(_, p)| p.life != Life::Remote) {
-        for (index, tid) in crate::wait::threads::claimed(control, pe) {
+        for (index, tid) in threads::claimed(control, pe) {
             let view = read_place(control, pe, control.thread_place(pe, index), p.life.clone());
             threads.push(ThreadView { pe, index, tid, view });
         }
-        match crate::wait::threads::unshown(control, pe) {
+        match threads::unshown(control, pe) {
             0 => {}
             n => unshown.push((pe, n)),
         }
@@ -496,79 +467,93 @@ fn row(v: &JobView, pe: usize, who: String, p: &PeView, tid: Option<u32>, look: 
     ]
 }
 
-/// The hang timeout: `-x SHMEM_HANG_TIMEOUT=...` if given, else oshrun's
-/// environment, else [`DEFAULT_TIMEOUT`]; None when 0 (off).
-pub(crate) fn timeout(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> Result<Option<(Duration, String)>, String> {
-    let text = env
+/// A PE of another node as this node heard from it (a job across nodes:
+/// `transport::mpi::status`, read by `runtime::node_watch`).
+#[derive(Clone, Debug)]
+pub(crate) struct Heard {
+    pub pe: usize,
+    /// Its host ("?" if unknown).
+    pub host: String,
+    /// Its own place, if it said where it is recently.
+    pub place: Option<Told>,
+    /// Its threads' places said recently: (place index, place).
+    pub threads: Vec<(usize, Told)>,
+}
+
+/// A place told across nodes.
+#[derive(Clone, Debug)]
+pub(crate) struct Told {
+    pub routine: String,
+    /// How long it has been blocked there, now.
+    pub blocked_secs: f64,
+}
+
+/// The lines a node's report ends with in a job across nodes: what it heard
+/// from the other nodes' PEs, one line per host and state, then one per
+/// thread of a threaded PE (as in the table), and last, the PEs nobody heard
+/// from, which are the ones to look at when every PE heard from waits.
+pub(crate) fn other_nodes(heard: &[Heard]) -> Vec<String> {
+    // (host, what, PEs), in order of first PE.
+    let mut groups: Vec<(&str, String, Vec<usize>)> = Vec::new();
+    let mut silent: Vec<&Heard> = Vec::new();
+    for h in heard {
+        let Some(t) = &h.place else {
+            silent.push(h);
+            continue;
+        };
+        let what = format!("blocked in {} (for {:.0} s)", t.routine, t.blocked_secs);
+        match groups.iter_mut().find(|g| g.0 == h.host && g.1 == what) {
+            Some(g) => g.2.push(h.pe),
+            None => groups.push((&h.host, what, vec![h.pe])),
+        }
+    }
+    let mut lines: Vec<String> = groups
         .iter()
-        .rev()
-        .find(|(k, _)| k == ENV_TIMEOUT)
-        .map(|(_, v)| v.to_string_lossy().into_owned())
-        .or_else(|| std::env::var(ENV_TIMEOUT).ok())
-        .unwrap_or_else(|| DEFAULT_TIMEOUT.into());
-    match crate::config::parse_seconds(&text) {
-        Ok(0.0) => Ok(None),
-        Ok(s) if s < 1e9 => Ok(Some((Duration::from_secs_f64(s), text))),
-        _ => Err(format!(
-            "environment variable {ENV_TIMEOUT}={text:?} is invalid: use a number of seconds (0 disables the hang report)"
-        )),
-    }
-}
-
-/// Watches a job's pictures for a hang (see the module documentation).
-pub(crate) struct Watch {
-    pub timeout: Duration,
-    /// The picture without times: who is where, and their counts.
-    last: Option<Vec<Key>>,
-    since: Instant,
-    reported: bool,
-}
-
-/// One PE's part of a picture: sequence, kind, progress, doing, barrier arrival.
-type Key = (u32, u32, u64, Doing, u32);
-
-/// How often a watched job is looked at.
-pub(crate) const LOOK_EVERY: Duration = Duration::from_millis(200);
-
-impl Watch {
-    pub(crate) fn new(timeout: Duration) -> Watch {
-        Watch {
-            timeout,
-            last: None,
-            since: Instant::now(),
-            reported: false,
+        .map(|(host, what, pes)| format!("other nodes: {} on {host}: {what}", pes_list(pes)))
+        .collect();
+    for h in heard {
+        for (i, t) in &h.threads {
+            lines.push(format!(
+                "other nodes: PE {} thread {} on {}: blocked in {} (for {:.0} s)",
+                h.pe,
+                i + 1,
+                h.host,
+                t.routine,
+                t.blocked_secs
+            ));
         }
     }
-
-    /// Looks at a new picture; true when it is time to report it (once per
-    /// hang: the job must move and stop again for another report).
-    pub(crate) fn look(&mut self, v: &JobView, now: Instant) -> bool {
-        // A thread's place that changes is a PE moving, too.
-        let key: Vec<_> = v
-            .pes
-            .iter()
-            .map(|p| (p.seq, p.kind, p.progress, p.doing(), p.barrier_arrived))
-            .chain(
-                v.threads
-                    .iter()
-                    .map(|t| (t.view.seq, t.view.kind, t.view.progress, t.view.doing(), t.index as u32)),
-            )
-            .chain(std::iter::once((v.barrier_gen, v.finalize_gen, 0, Doing::Exited, 0)))
-            .collect();
-        let still = all_still(v) && v.pes.iter().all(|p| p.seq.is_multiple_of(2));
-        if !still || self.last.as_ref() != Some(&key) {
-            self.last = still.then_some(key);
-            self.since = now;
-            self.reported = false;
-            return false;
-        }
-        if !self.reported && now.duration_since(self.since) >= self.timeout {
-            self.reported = true;
-            return true;
-        }
-        false
+    if !silent.is_empty() {
+        let pes: Vec<usize> = silent.iter().map(|h| h.pe).collect();
+        let mut hosts: Vec<&str> = silent.iter().map(|h| h.host.as_str()).collect();
+        hosts.dedup();
+        lines.push(format!(
+            "other nodes: {} on {}: not heard from (a PE blocked for a second says where it is): \
+             computing outside the library, stopped, or unreachable",
+            pes_list(&pes),
+            hosts.join(", ")
+        ));
     }
+    lines
 }
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_print_as_their_c_type() {
+        assert_eq!(show_value((-3i64) as u64, 4 | SIGNED), "-3");
+        assert_eq!(show_value(0xffff_ffff, 4), "4294967295");
+        assert_eq!(show_value(u64::MAX, 8), "18446744073709551615");
+        assert_eq!(show_value(5, 2 | SIGNED), "5");
+    }
+
+    #[test]
+    fn pe_sets_are_named_compactly() {
+        assert_eq!(pe_set(0, 1, 4), "PEs 0-3");
+        assert_eq!(pe_set(1, 2, 3), "PEs 1,3,5");
+        assert_eq!(pe_set(0, 2, 8), "PEs 0,2,...,14 (stride 2)");
+        assert_eq!(pe_set(5, 1, 1), "PE 5");
+    }
+}

@@ -1,4 +1,10 @@
-use super::*;
+use super::diagnose;
+use super::report::{Heard, JobView, Life, NoLookup, PeView, ThreadView, Told, all_still, other_nodes, report};
+use super::timeout::{DEFAULT_TIMEOUT, ENV_TIMEOUT, Watch, timeout};
+use super::{Kind, SIGNED};
+use super::{Stand, describe_kinds, describe_remote_threads, never_finishes};
+use crate::job::PeState;
+use std::time::{Duration, Instant};
 
 /// A running PE that has arrived at barrier episode 0.
 fn running() -> PeView {
@@ -56,22 +62,6 @@ fn view(pes: Vec<PeView>) -> JobView {
 
 fn diagnoses(v: &JobView) -> Vec<String> {
     diagnose::diagnose(v, &NoLookup)
-}
-
-#[test]
-fn values_print_as_their_c_type() {
-    assert_eq!(show_value((-3i64) as u64, 4 | SIGNED), "-3");
-    assert_eq!(show_value(0xffff_ffff, 4), "4294967295");
-    assert_eq!(show_value(u64::MAX, 8), "18446744073709551615");
-    assert_eq!(show_value(5, 2 | SIGNED), "5");
-}
-
-#[test]
-fn pe_sets_are_named_compactly() {
-    assert_eq!(pe_set(0, 1, 4), "PEs 0-3");
-    assert_eq!(pe_set(1, 2, 3), "PEs 1,3,5");
-    assert_eq!(pe_set(0, 2, 8), "PEs 0,2,...,14 (stride 2)");
-    assert_eq!(pe_set(5, 1, 1), "PE 5");
 }
 
 #[test]
@@ -246,4 +236,67 @@ fn a_threaded_pe_shows_each_blocked_thread_under_its_row() {
     v.threads[0].view.progress += 1;
     assert!(!w.look(&v, t0), "a thread's place changed: not still");
     assert!(w.look(&v, t0));
+}
+
+#[test]
+fn other_nodes_are_told_by_host_and_state_with_the_silent_last() {
+    let told = |routine: &str, blocked_secs| Told {
+        routine: routine.into(),
+        blocked_secs,
+    };
+    let heard = |pe, host: &str, place, threads| Heard {
+        pe,
+        host: host.into(),
+        place,
+        threads,
+    };
+    let heard = vec![
+        heard(2, "b", Some(told("shmem_barrier_all", 4.2)), vec![]),
+        heard(
+            3,
+            "b",
+            Some(told("shmem_barrier_all", 4.4)),
+            vec![(1, told("shmem_int_wait_until", 3.0))],
+        ),
+        heard(4, "c", None, vec![]),
+        heard(5, "c", None, vec![]),
+    ];
+    assert_eq!(
+        other_nodes(&heard),
+        [
+            "other nodes: PEs 2, 3 on b: blocked in shmem_barrier_all (for 4 s)",
+            "other nodes: PE 3 thread 2 on b: blocked in shmem_int_wait_until (for 3 s)",
+            "other nodes: PEs 4, 5 on c: not heard from (a PE blocked for a second says where it is): \
+             computing outside the library, stopped, or unreachable",
+        ]
+    );
+    assert_eq!(
+        describe_remote_threads(&heard),
+        "; PE 3 thread 2 is in shmem_int_wait_until"
+    );
+    let wait = (Kind::Wait as u32, "shmem_int_wait_until");
+    assert_eq!(
+        describe_kinds([wait, (Kind::FinalizeAtExit as u32, ""), wait].into_iter()),
+        "PE 1 is in shmem_finalize (at exit); PEs 0, 2 are in shmem_int_wait_until"
+    );
+}
+
+#[test]
+fn a_job_never_finishes_when_all_are_blocked_and_some_but_not_all_finalize() {
+    use Stand::{Blocked, Finalizing, Free};
+    assert!(never_finishes([Blocked, Finalizing, Blocked]));
+    assert!(!never_finishes([Blocked, Finalizing, Free]), "a PE may still move");
+    assert!(!never_finishes([Finalizing, Finalizing]), "finalize completes");
+    assert!(!never_finishes([Blocked, Blocked]), "nobody finalizing: not judged");
+    assert!(!never_finishes([]));
+    // By kind alone (across nodes): any published wait is blocked.
+    let kinds = [
+        Kind::Finalize,
+        Kind::FinalizeAtExit,
+        Kind::BarrierAll,
+        Kind::Lock,
+        Kind::None,
+    ];
+    let stands: Vec<Stand> = kinds.iter().map(|&k| Stand::of_kind(k as u32)).collect();
+    assert_eq!(stands, [Finalizing, Finalizing, Blocked, Blocked, Free]);
 }

@@ -1,8 +1,8 @@
 //! Thread places: where the threads of a PE at `SHMEM_THREAD_MULTIPLE` wait,
 //! for the hang reports.
 //!
-//! A PE has one place of its own ([`PlaceWords`] in its slot), which the stuck
-//! detector's proofs rely on (`wait::stuck`), and [`THREAD_SLOTS`] more
+//! A PE has one place of its own ([`PlaceWords`] in its slot), which the
+//! verdicts rely on ([`super`]), and [`THREAD_SLOTS`] more
 //! (`Control::thread_place`) for its threads. A thread claims one the first
 //! time it publishes a wait: a compare-and-swap of its kernel thread id into
 //! the place's owner word (`PeInfo::thread_owner`), kept in a thread-local
