@@ -171,7 +171,10 @@ fn open_mpi_heap_size_name() {
     );
     assert!(c.info_text().contains("value 3145728 (from SHMEM_SYMMETRIC_HEAP_SIZE)"));
     // A choice lists what it accepts (benches/compare.py reads the strategies there).
-    let all = format!("default traditional; one of: {}\n", crate::config::names::STRATEGIES.join(", "));
+    let all = format!(
+        "default traditional; one of: {}\n",
+        crate::config::names::STRATEGIES.join(", ")
+    );
     assert!(c.info_text().contains(&all), "{all}");
     assert!(
         c.info_text()

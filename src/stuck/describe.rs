@@ -3,7 +3,7 @@
 //! each PE is, grouped by place, and where the threads of threaded PEs are.
 
 use super::Kind;
-use super::report::Heard;
+use super::table::Heard;
 use super::threads;
 use super::verdict::{Seen, Snapshot};
 use crate::job::{Control, PeState};

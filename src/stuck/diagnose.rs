@@ -1,12 +1,12 @@
 //! Diagnoses of a hang report: what is certain from where the PEs are.
 //!
 //! Only a picture in which no live PE runs its own code is diagnosed
-//! ([`super::report::all_still`]): then every PE stays where it is until something from
+//! ([`super::table::all_still`]): then every PE stays where it is until something from
 //! outside the job (a `kill -CONT`) happens, and statements such as "PE 2
 //! never arrives" are facts, not guesses.
 
 use super::Kind;
-use super::report::{Doing, JobView, Life, Lookup, PeView, all_still, pes_list};
+use super::table::{Doing, JobView, Life, Lookup, PeView, all_still, pes_list};
 
 /// A collective's PE set: the group, or all PEs for the world's barrier.
 fn set_of(v: &JobView, p: &PeView) -> Option<(i32, i32, u32)> {

@@ -4,8 +4,8 @@
 //! (`process_vm_readv`, allowed for the PE's parent and, where the system
 //! permits, for its user).
 
-use super::report::{Life, Lookup};
 use super::symbols::Symbols;
+use super::table::{Life, Lookup};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -17,7 +17,7 @@
 //!   `exit` pays nothing. [`threads`]: the places of a threaded PE's threads.
 //! - [`verdict`]: the library's own verdict, which every published waiter
 //!   looks for now and then; [`describe`]: its words.
-//! - [`report`](mod@report): the table, read from outside without
+//! - [`table`]: the table, read from outside without
 //!   disturbing the PEs (`oshrun`, `oshrun --status`, a node's watcher),
 //!   with [`diagnose`] for what is certain in it and [`lookup`], [`symbols`]
 //!   for the names and values of the words PEs wait on; [`timeout`]: when
@@ -110,15 +110,15 @@ mod describe;
 mod diagnose;
 pub(crate) mod lookup;
 mod place;
-mod report;
 pub(crate) mod symbols;
+mod table;
 pub(crate) mod threads;
 pub(crate) mod timeout;
 mod verdict;
 
 pub(crate) use describe::{describe_kinds, describe_remote_threads, describe_threads, set_other_nodes};
 pub(crate) use place::{Kind, On, Place, Post, SIGNED};
-pub(crate) use report::{Doing, Heard, JobView, Life, Told, other_nodes, pes_list, read, report};
+pub(crate) use table::{Doing, Heard, JobView, Life, Told, other_nodes, pes_list, read, report};
 pub(crate) use verdict::Watch;
 
 /// Where one PE stands, for [`never_finishes`].

@@ -1,5 +1,5 @@
 use super::diagnose;
-use super::report::{Heard, JobView, Life, NoLookup, PeView, ThreadView, Told, all_still, other_nodes, report};
+use super::table::{Heard, JobView, Life, NoLookup, PeView, ThreadView, Told, all_still, other_nodes, report};
 use super::timeout::{DEFAULT_TIMEOUT, ENV_TIMEOUT, Watch, timeout};
 use super::{Kind, SIGNED};
 use super::{Stand, describe_kinds, describe_remote_threads, never_finishes};

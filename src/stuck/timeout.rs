@@ -3,7 +3,7 @@
 //! (every live PE blocked or stopped, the picture unchanged for the timeout;
 //! argued in [`super`]).
 
-use super::report::{Doing, JobView, all_still};
+use super::table::{Doing, JobView, all_still};
 use std::time::{Duration, Instant};
 
 /// Why `SHMEM_HANG_TIMEOUT` is 30 s unless set (the default of `config`'s row).
