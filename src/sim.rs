@@ -391,7 +391,7 @@ impl Job {
                 let t = &mut self.teams[team];
                 t.live = false;
                 let plan = t.sync.plan;
-                let arrays = if plan.cap == 0 { 0 } else { t.sync.pool().arrays };
+                let arrays = t.sync.pool_arrays();
                 for r in 0..t.size {
                     let pe = t.start + r * t.stride;
                     self.ledgers[pe].team_destroyed(&plan, arrays, t.size);

@@ -16,6 +16,7 @@
 use super::pool::{Pick, Pool};
 use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
 use super::{CollOp, Mem, TeamSync};
+use std::any::Any;
 
 pub(crate) struct BarrierUnlock;
 
@@ -24,8 +25,14 @@ impl SyncStrategy for BarrierUnlock {
         (pool, pool_max.max(pool))
     }
 
+    fn pool_state(&self, initial: usize) -> Box<dyn Any + Send> {
+        Box::new(Locks::new(initial))
+    }
+
     fn acquire(&self, sync: &TeamSync, op: CollOp, _remote: &mut dyn Remote) -> Grant {
-        let pick = acquire(&mut sync.pool());
+        let mut team = sync.pool();
+        let (pool, locks) = team.parts::<Locks>();
+        let pick = acquire(pool, locks);
         let a = pick.array();
         let ticket = |op| Ticket {
             mem: Mem::Array(sync.array(a)),
@@ -45,7 +52,7 @@ impl SyncStrategy for BarrierUnlock {
 
     fn release(&self, sync: &TeamSync, ticket: Ticket, _remote: &mut dyn Remote) -> u64 {
         if ticket.op == CollOp::Barrier {
-            observe_barrier(&mut sync.pool(), ticket.array);
+            observe_barrier(sync.pool().parts::<Locks>().1, ticket.array);
         }
         0
     }
@@ -55,34 +62,56 @@ impl SyncStrategy for BarrierUnlock {
     }
 
     fn observe_world_barrier(&self, world: &TeamSync) {
-        observe_barrier(&mut world.pool(), None);
+        observe_barrier(world.pool().parts::<Locks>().1, None);
+    }
+}
+
+/// What barrier-unlock keeps of a team's pool beside the counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Locks {
+    /// Arrays in use since the last barrier.
+    locked: Vec<bool>,
+    /// The array the last barrier ran on.
+    last_barrier: Option<usize>,
+}
+
+impl Locks {
+    /// The state of a pool of `initial` arrays, none locked.
+    pub(crate) fn new(initial: usize) -> Locks {
+        Locks {
+            locked: vec![false; initial],
+            last_barrier: None,
+        }
     }
 }
 
 /// The array for the next collective of the team.
-pub(crate) fn acquire(pool: &mut Pool) -> Pick {
-    let pick = match (0..pool.arrays).find(|&a| !pool.locked[a]) {
+pub(crate) fn acquire(pool: &mut Pool, locks: &mut Locks) -> Pick {
+    let pick = match (0..pool.arrays).find(|&a| !locks.locked[a]) {
         Some(a) => Pick::Use(a),
-        None if pool.arrays < pool.cap => Pick::Grow(pool.grow()),
+        None if pool.arrays < pool.cap => {
+            locks.locked.push(false);
+            Pick::Grow(pool.grow())
+        }
         None => {
             return Pick::InsertBarrier {
-                on: pool.last_barrier.unwrap_or(0),
+                on: locks.last_barrier.unwrap_or(0),
             };
         }
     };
-    pool.locked[pick.array()] = true;
+    locks.locked[pick.array()] = true;
     pool.seq += 1;
     pick
 }
 
 /// A barrier of the team that ran on `array` has completed on this PE
 /// (`None`: a world barrier that used no array of the team).
-pub(crate) fn observe_barrier(pool: &mut Pool, array: Option<usize>) {
-    for (a, l) in pool.locked.iter_mut().enumerate() {
+pub(crate) fn observe_barrier(locks: &mut Locks, array: Option<usize>) {
+    for (a, l) in locks.locked.iter_mut().enumerate() {
         *l = Some(a) == array;
     }
     if array.is_some() {
-        pool.last_barrier = array;
+        locks.last_barrier = array;
     }
 }
 
@@ -92,21 +121,21 @@ mod tests {
 
     #[test]
     fn grows_between_barriers_and_unlocks_at_them() {
-        let mut p = Pool::new(2, 3);
-        assert_eq!(acquire(&mut p), Pick::Use(0));
-        assert_eq!(acquire(&mut p), Pick::Use(1));
-        assert_eq!(acquire(&mut p), Pick::Grow(2));
+        let (mut p, mut l) = (Pool::new(2, 3), Locks::new(2));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(0));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(1));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Grow(2));
         // All three locked at capacity: insert a barrier.
-        assert_eq!(acquire(&mut p), Pick::InsertBarrier { on: 0 });
-        observe_barrier(&mut p, Some(0));
-        assert_eq!(acquire(&mut p), Pick::Use(1));
+        assert_eq!(acquire(&mut p, &mut l), Pick::InsertBarrier { on: 0 });
+        observe_barrier(&mut l, Some(0));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(1));
         // A barrier on array 2 unlocks 0 and 1.
-        assert_eq!(acquire(&mut p), Pick::Use(2));
-        observe_barrier(&mut p, Some(2));
-        assert_eq!(acquire(&mut p), Pick::Use(0));
-        assert_eq!(acquire(&mut p), Pick::Use(1));
-        assert_eq!(acquire(&mut p), Pick::InsertBarrier { on: 2 });
-        observe_barrier(&mut p, None);
-        assert_eq!(acquire(&mut p), Pick::Use(0));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(2));
+        observe_barrier(&mut l, Some(2));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(0));
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(1));
+        assert_eq!(acquire(&mut p, &mut l), Pick::InsertBarrier { on: 2 });
+        observe_barrier(&mut l, None);
+        assert_eq!(acquire(&mut p, &mut l), Pick::Use(0));
     }
 }

@@ -27,6 +27,8 @@ use super::pool::{Pick, Pool};
 use super::strategy::{Grant, Remote, SyncStrategy, Ticket};
 use super::{CollOp, Mem, TeamSync};
 use crate::heap::SymOffset;
+use std::any::Any;
+use std::collections::VecDeque;
 
 pub(crate) struct ExtraSync;
 
@@ -64,13 +66,19 @@ impl SyncStrategy for ExtraSync {
         (pool, pool_max.max(pool))
     }
 
+    fn pool_state(&self, initial: usize) -> Box<dyn Any + Send> {
+        Box::new(Lru::new(initial))
+    }
+
     fn acquire(&self, sync: &TeamSync, op: CollOp, remote: &mut dyn Remote) -> Grant {
         let mut env = AtOwner {
             sync,
             remote,
             messages: 0,
         };
-        let pick = acquire(&mut sync.pool(), sync.size as u64, &mut env);
+        let mut team = sync.pool();
+        let (pool, lru) = team.parts::<Lru>();
+        let pick = acquire(pool, lru, sync.size as u64, &mut env);
         let a = pick.array();
         Grant::Run {
             ticket: Ticket {
@@ -115,18 +123,37 @@ fn complete(count: u32, members: u64, uses: u64) -> bool {
     count.wrapping_sub(need) as i32 >= 0
 }
 
+/// What extra-sync keeps of a team's pool beside the counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Lru {
+    /// Arrays from least to most recently used.
+    order: VecDeque<usize>,
+    /// Times each array has been taken.
+    uses: Vec<u64>,
+}
+
+impl Lru {
+    /// The state of a pool of `initial` arrays, none used yet.
+    pub(crate) fn new(initial: usize) -> Lru {
+        Lru {
+            order: (0..initial).collect(),
+            uses: vec![0; initial],
+        }
+    }
+}
+
 /// The array for the next collective of the team.
-pub(crate) fn acquire(pool: &mut Pool, members: u64, env: &mut impl Releases) -> Pick {
+pub(crate) fn acquire(pool: &mut Pool, lru: &mut Lru, members: u64, env: &mut impl Releases) -> Pick {
     let t = tag(pool.seq);
-    let a = *pool.order.front().expect("the pool has at least one array");
+    let a = *lru.order.front().expect("the pool has at least one array");
     let mut patient = true;
     let pick = loop {
         let w = env.word(a);
         if w & 0xffff_ffff == t {
             break Pick::Grow(pool.grow());
         }
-        if complete((w >> 32) as u32, members, pool.uses[a]) {
-            pool.order.pop_front();
+        if complete((w >> 32) as u32, members, lru.uses[a]) {
+            lru.order.pop_front();
             break Pick::Use(a);
         }
         if !patient && pool.arrays < pool.cap {
@@ -138,8 +165,11 @@ pub(crate) fn acquire(pool: &mut Pool, members: u64, env: &mut impl Releases) ->
         patient = env.wait_step();
     };
     let b = pick.array();
-    pool.order.push_back(b);
-    pool.uses[b] += 1;
+    if let Pick::Grow(_) = pick {
+        lru.uses.push(0);
+    }
+    lru.order.push_back(b);
+    lru.uses[b] += 1;
     pool.seq += 1;
     pick
 }
@@ -176,7 +206,7 @@ mod tests {
     #[test]
     fn reuses_released_arrays_and_grows_on_late_ones() {
         let members = 4;
-        let mut p = Pool::new(2, 3);
+        let mut p = (Pool::new(2, 3), Lru::new(2));
         let mut env = Words {
             w: vec![0; 3],
             late: vec![],
@@ -186,20 +216,20 @@ mod tests {
                 env.w[a] += members * RELEASE;
             }
         };
-        assert_eq!(acquire(&mut p, members, &mut env), Pick::Use(0));
+        assert_eq!(acquire(&mut p.0, &mut p.1, members, &mut env), Pick::Use(0));
         release(&mut env, 0);
-        assert_eq!(acquire(&mut p, members, &mut env), Pick::Use(1));
+        assert_eq!(acquire(&mut p.0, &mut p.1, members, &mut env), Pick::Use(1));
         env.late.push(1);
-        assert_eq!(acquire(&mut p, members, &mut env), Pick::Use(0));
+        assert_eq!(acquire(&mut p.0, &mut p.1, members, &mut env), Pick::Use(0));
         release(&mut env, 0);
         // Array 1's use is incomplete: grow, and record the decision.
-        assert_eq!(acquire(&mut p, members, &mut env), Pick::Grow(2));
+        assert_eq!(acquire(&mut p.0, &mut p.1, members, &mut env), Pick::Grow(2));
         assert_eq!(env.w[1] & 0xffff_ffff, tag(3));
         release(&mut env, 2);
         env.late.clear();
         env.w[1] += members * RELEASE;
         // A slower member replaying collective 3 sees the decision.
-        let mut slow = Pool::new(2, 3);
+        let mut slow = (Pool::new(2, 3), Lru::new(2));
         let mut slow_env = Words {
             w: env.w.clone(),
             late: vec![],
@@ -207,11 +237,11 @@ mod tests {
         slow_env.w[0] = members * RELEASE;
         slow_env.w[1] = members * RELEASE + tag(3);
         for want in [Pick::Use(0), Pick::Use(1), Pick::Use(0), Pick::Grow(2)] {
-            assert_eq!(acquire(&mut slow, members, &mut slow_env), want);
+            assert_eq!(acquire(&mut slow.0, &mut slow.1, members, &mut slow_env), want);
         }
         assert_eq!(slow, p);
         // Then both go on with array 1 (now complete).
-        assert_eq!(acquire(&mut p, members, &mut env), Pick::Use(1));
+        assert_eq!(acquire(&mut p.0, &mut p.1, members, &mut env), Pick::Use(1));
     }
 
     #[test]

@@ -148,6 +148,8 @@ pub enum Mem {
 /// for the members' records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// The strategy the region is shaped for (which keeps its pool).
+    pub strategy: Strategy,
     /// Bytes of collective scratch at the start of the region (a multiple of [`UNIT`]).
     pub scratch: usize,
     /// Bytes of the inbox that small team collectives go through
@@ -170,6 +172,7 @@ impl Plan {
     pub fn new(strategy: Strategy, size: usize, scratch: usize, pool: usize, pool_max: usize) -> Plan {
         let (initial, cap) = strategy.slots(pool, pool_max);
         Plan {
+            strategy,
             scratch: scratch.next_multiple_of(UNIT),
             inbox: if size > 1 { TEAM_INBOX_BYTES } else { 0 },
             array_bytes: array_bytes(size),
@@ -228,7 +231,7 @@ pub struct TeamSync {
     pub pairs: SymOffset,
     /// Pool state of the pool strategies; identical on every member because
     /// it changes only at points every member passes in the same order.
-    pub pool: Mutex<pool::Pool>,
+    pool: Mutex<pool::TeamPool>,
     /// Exchanges made so far through the inbox's slabs
     /// (`coll::inbox::exchange`): every member counts the same calls from
     /// the team's creation, when the slabs were zeroed, so the parity that
@@ -256,7 +259,10 @@ impl TeamSync {
             owner,
             pairs,
             layout: Layout::for_size(size),
-            pool: Mutex::new(pool::Pool::new(plan.initial, plan.cap)),
+            pool: Mutex::new(pool::TeamPool::new(
+                pool::Pool::new(plan.initial, plan.cap),
+                plan.strategy.implementation().pool_state(plan.initial),
+            )),
             slab_calls: AtomicU64::new(0),
             inbox_calls: AtomicU64::new(0),
         }
@@ -286,8 +292,16 @@ impl TeamSync {
     }
 
     /// The pool state, locked (a poisoned lock is taken over).
-    pub fn pool(&self) -> std::sync::MutexGuard<'_, pool::Pool> {
+    pub fn pool(&self) -> std::sync::MutexGuard<'_, pool::TeamPool> {
         self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Arrays the team's pool holds now (0 for a strategy without a pool).
+    pub fn pool_arrays(&self) -> usize {
+        match self.plan.cap {
+            0 => 0,
+            _ => self.pool().pool.arrays,
+        }
     }
 }
 
@@ -354,7 +368,7 @@ impl SyncState {
     /// only and read 0 here.
     pub fn team_footprint(&self, sync: &TeamSync) -> Footprint {
         let plan = sync.plan;
-        let arrays = if plan.cap == 0 { 0 } else { sync.pool().arrays };
+        let arrays = sync.pool_arrays();
         let flags = arrays * plan.array_bytes;
         let baseline = array_bytes(sync.size);
         let l = Ledger {

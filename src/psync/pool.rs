@@ -3,8 +3,15 @@
 //! collective of the team starts or a barrier of the team completes, which
 //! every member does in the same order, so every member's copy agrees and
 //! all members pick the same array without talking.
+//!
+//! The counts every pool strategy keeps are a [`Pool`]; what one strategy
+//! keeps beside them (extra-sync's order of use, barrier-unlock's locks) is
+//! its own type in its own file, made by
+//! [`SyncStrategy::pool_state`](super::strategy::SyncStrategy::pool_state)
+//! and held here untyped, so a new strategy with state of its own edits no
+//! shared struct.
 
-use std::collections::VecDeque;
+use std::any::Any;
 
 /// What a collective gets from the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,14 +41,6 @@ pub struct Pool {
     pub cap: usize,
     /// Collectives started on the team so far.
     pub seq: u64,
-    /// extra-sync: arrays from least to most recently used.
-    pub order: VecDeque<usize>,
-    /// extra-sync: times each array has been taken.
-    pub uses: Vec<u64>,
-    /// barrier-unlock: arrays in use since the last barrier.
-    pub locked: Vec<bool>,
-    /// barrier-unlock: the array the last barrier ran on.
-    pub last_barrier: Option<usize>,
 }
 
 impl Pool {
@@ -50,10 +49,6 @@ impl Pool {
             arrays: initial,
             cap,
             seq: 0,
-            order: (0..initial).collect(),
-            uses: vec![0; initial],
-            locked: vec![false; initial],
-            last_barrier: None,
         }
     }
 
@@ -62,8 +57,30 @@ impl Pool {
         debug_assert!(self.arrays < self.cap);
         let a = self.arrays;
         self.arrays += 1;
-        self.uses.push(0);
-        self.locked.push(false);
         a
+    }
+}
+
+/// A team's pool and what its strategy keeps beside it.
+#[derive(Debug)]
+pub struct TeamPool {
+    /// The counts.
+    pub pool: Pool,
+    own: Box<dyn Any + Send>,
+}
+
+impl TeamPool {
+    /// `pool` with the strategy's state `own`.
+    pub fn new(pool: Pool, own: Box<dyn Any + Send>) -> TeamPool {
+        TeamPool { pool, own }
+    }
+
+    /// The counts and the strategy's state, as the strategy made it.
+    pub fn parts<T: Any>(&mut self) -> (&mut Pool, &mut T) {
+        let own = self
+            .own
+            .downcast_mut()
+            .expect("a team's pool state is its strategy's type");
+        (&mut self.pool, own)
     }
 }

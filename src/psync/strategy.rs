@@ -68,6 +68,14 @@ pub trait SyncStrategy: Sync {
     /// `SHMEM_PSYNC_POOL` and `SHMEM_PSYNC_POOL_MAX`.
     fn slots(&self, pool: usize, pool_max: usize) -> (usize, usize);
 
+    /// What the strategy keeps of a team's pool beside its counts, for a
+    /// pool of `initial` arrays (see `pool`): its own type, which it gets
+    /// back with `sync.pool().parts::<T>()`. Nothing unless it keeps some.
+    fn pool_state(&self, initial: usize) -> Box<dyn std::any::Any + Send> {
+        let _ = initial;
+        Box::new(())
+    }
+
     /// The sync memory for the next collective of kind `op` of the team
     /// whose memory on this PE is `sync`. Every member calls it for the same
     /// collectives in the same order and gets the same answer.

@@ -141,10 +141,7 @@ fn take(
 /// Returns a team's region once no member uses it any more.
 fn give_back(rt: &World, team: &Team) {
     let sync = &team.sync;
-    let arrays = match sync.plan.cap {
-        0 => 0,
-        _ => sync.pool().arrays,
-    };
+    let arrays = sync.pool_arrays();
     rt.psync()
         .accounting
         .ledger()
