@@ -403,6 +403,14 @@ void rshmem_c11_generic_type_not_supported(void);
     g.push_str(
         "#define shmem_sync(...) \\\n    _Generic(RSHMEM_C11_ARG0(__VA_ARGS__, 0), \\\n        shmem_team_t: shmem_team_sync, \\\n        default: shmem_sync)(__VA_ARGS__)\n",
     );
+    // 1.6: shmem_signal_add/set(ctx, ...) is the context routine; without a
+    // context, the function declared above.
+    for op in ["add", "set"] {
+        let _ = writeln!(
+            g,
+            "#define shmem_signal_{op}(...) \\\n    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \\\n        shmem_ctx_t: shmem_ctx_signal_{op}, \\\n        default: shmem_signal_{op})(__VA_ARGS__)"
+        );
+    }
     g.push_str("#endif /* RSHMEM_C11_GENERICS */\n");
     g
 }
@@ -453,16 +461,21 @@ fn generic_macro(f: &Family, rename: impl Fn(&str) -> String) -> Option<String> 
     Some(g)
 }
 
-/// The C++ overloads of the generic names, and `shmem_sync(team)` as the C11
-/// generic has it.
+/// The C++ overloads of the generic names, and `shmem_sync(team)` and the
+/// context forms of `shmem_signal_add`/`_set` as the C11 generics have them.
 fn cxx_section() -> String {
     let mut s = String::from(
         "\n#ifdef __cplusplus\n/* C++ overloads of the generic interfaces (C11 has _Generic macros). */\n",
     );
     s.push_str(&cxx::overloads(FAMILIES.iter(), |n| n.to_string()));
-    s.push_str(
-        "static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }\n#endif /* __cplusplus */\n",
-    );
+    s.push_str("static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }\n");
+    for op in ["add", "set"] {
+        let _ = writeln!(
+            s,
+            "static inline void shmem_signal_{op}(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {{ shmem_ctx_signal_{op}(ctx, sig_addr, signal, pe); }}"
+        );
+    }
+    s.push_str("#endif /* __cplusplus */\n");
     s
 }
 

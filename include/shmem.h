@@ -182,6 +182,14 @@ void shmem_set_lock(long *lock);
 int shmem_test_lock(long *lock);
 void shmem_clear_lock(long *lock);
 
+/* Cache management (deprecated; no-ops, as in Sandia OpenSHMEM and Open MPI) */
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_inv(void);
+void shmem_udcflush(void);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_udcflush_line(void *dest);
+
 /* Deprecated names still in the specification */
 void start_pes(int npes);
 int _my_pe(void);
@@ -3031,6 +3039,8 @@ static inline int shmem_sum_exscan(shmem_team_t team, long double *dest, const l
 static inline int shmem_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems) { return shmem_complexd_sum_exscan(team, dest, source, nelems); }
 static inline int shmem_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems) { return shmem_complexf_sum_exscan(team, dest, source, nelems); }
 static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
+static inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmem_ctx_signal_add(ctx, sig_addr, signal, pe); }
+static inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmem_ctx_signal_set(ctx, sig_addr, signal, pe); }
 #endif /* __cplusplus */
 
 #ifdef RSHMEM_C11_GENERICS
@@ -4234,6 +4244,14 @@ void rshmem_c11_generic_type_not_supported(void);
     _Generic(RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_team_t: shmem_team_sync, \
         default: shmem_sync)(__VA_ARGS__)
+#define shmem_signal_add(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: shmem_ctx_signal_add, \
+        default: shmem_signal_add)(__VA_ARGS__)
+#define shmem_signal_set(...) \
+    _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
+        shmem_ctx_t: shmem_ctx_signal_set, \
+        default: shmem_signal_set)(__VA_ARGS__)
 #endif /* RSHMEM_C11_GENERICS */
 
 #endif /* RSHMEM_SHMEM_H */

@@ -6,6 +6,7 @@
  * numbers onto it one to one and back; SHMEM_TEAM_INVALID answers -1 to shmem_team_my_pe,
  * shmem_team_n_pes and shmem_team_translate_pe, NULL to shmem_team_ptr, nonzero to
  * shmem_team_get_config, and shmem_team_destroy(SHMEM_TEAM_INVALID) does nothing;
+ * shmem_team_get_config with mask 0 writes nothing and takes a NULL config (1.6);
  * shmem_team_translate_pe answers -1 for a src_pe outside the source team. */
 #include <limits.h>
 #include <shmem.h>
@@ -83,8 +84,13 @@ int main(void) {
     int rc = shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, &cfg);
     CHECK(rc == 0, "shmem_team_get_config(WORLD, SHMEM_TEAM_NUM_CONTEXTS) returned %d", rc);
     CHECK(cfg.num_contexts >= 0, "shmem_team_get_config(WORLD) num_contexts is %d", cfg.num_contexts);
+    cfg.num_contexts = -55;
     rc = shmem_team_get_config(SHMEM_TEAM_WORLD, 0, &cfg);
     CHECK(rc == 0, "shmem_team_get_config(WORLD, mask 0) returned %d", rc);
+    CHECK(cfg.num_contexts == -55, "shmem_team_get_config(WORLD, mask 0) wrote num_contexts %d", cfg.num_contexts);
+    /* 1.6: with mask 0, config may be NULL and nothing happens. */
+    rc = shmem_team_get_config(SHMEM_TEAM_WORLD, 0, NULL);
+    CHECK(rc == 0, "shmem_team_get_config(WORLD, 0, NULL) returned %d", rc);
     rc = shmem_team_get_config(SHMEM_TEAM_SHARED, SHMEM_TEAM_NUM_CONTEXTS, &cfg);
     CHECK(rc == 0, "shmem_team_get_config(SHARED, SHMEM_TEAM_NUM_CONTEXTS) returned %d", rc);
     rc = shmem_team_get_config(SHMEM_TEAM_INVALID, SHMEM_TEAM_NUM_CONTEXTS, &cfg);
