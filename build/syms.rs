@@ -143,6 +143,7 @@ pub fn c_to_rust_with(c: &str, named: &dyn Fn(&str) -> Option<&'static str>, who
         "size_t" => Some("usize"),
         "ptrdiff_t" => Some("isize"),
         "uint64_t" => Some("u64"),
+        "double" => Some("f64"),
         _ => None,
     };
     match named(c).or(scalar) {

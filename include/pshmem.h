@@ -74,6 +74,12 @@ void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t
 void pshmem_set_lock(long *lock);
 int pshmem_test_lock(long *lock);
 void pshmem_clear_lock(long *lock);
+void pshmem_set_cache_inv(void);
+void pshmem_clear_cache_inv(void);
+void pshmem_udcflush(void);
+void pshmem_set_cache_line_inv(void *dest);
+void pshmem_clear_cache_line_inv(void *dest);
+void pshmem_udcflush_line(void *dest);
 void pshmem_wait(long *ivar, long cmp_value);
 void pshmem_wait_until(long *ivar, int cmp, long cmp_value);
 long pshmem_swap(long *dest, long value, int pe);

@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+double pshmemx_wtime(void);
+char *pshmemx_nodename(void);
 int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int pshmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
 void pshmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);

@@ -77,6 +77,8 @@ extern "C" {
  * handle of its own. */
 extern shmem_team_t SHMEMX_TEAM_NODE;
 
+double shmemx_wtime(void);
+char *shmemx_nodename(void);
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
 void shmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);

@@ -263,6 +263,17 @@ pub(crate) const PLAIN: &[(&str, &[Proto])] = &[
         ],
     ),
     (
+        "Cache management (deprecated; no-ops, as in Sandia OpenSHMEM and Open MPI)",
+        &[
+            p("void shmem_set_cache_inv(void)", "setup::cache_noop"),
+            p("void shmem_clear_cache_inv(void)", "setup::cache_noop"),
+            p("void shmem_udcflush(void)", "setup::cache_noop"),
+            p("void shmem_set_cache_line_inv(void *dest)", "setup::cache_line_noop"),
+            p("void shmem_clear_cache_line_inv(void *dest)", "setup::cache_line_noop"),
+            p("void shmem_udcflush_line(void *dest)", "setup::cache_line_noop"),
+        ],
+    ),
+    (
         "Deprecated names still in the specification",
         &[
             p("void start_pes(int npes)", "setup::start_pes"),
@@ -288,6 +299,9 @@ pub(crate) const PLAIN: &[(&str, &[Proto])] = &[
 /// Extensions declared in `shmemx.h`; their `pshmemx_` twins are declared in
 /// `pshmemx.h`.
 pub(crate) const SHMEMX: &[Proto] = &[
+    // Sandia OpenSHMEM's queries.
+    p("double shmemx_wtime(void)", "setup::wtime"),
+    p("char *shmemx_nodename(void)", "setup::nodename"),
     p(
         "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
         "team::psync_footprint",

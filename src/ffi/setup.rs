@@ -109,6 +109,37 @@ pub(crate) fn info_get_version(_routine: &'static str, major: *mut c_int, minor:
 
 /// Writes the vendor string, NUL terminated, into a buffer of at least
 /// `SHMEM_MAX_NAME_LEN` bytes. May be called before `shmem_init`.
+/// `shmem_set_cache_inv` & co: caches are coherent on every machine rshmem
+/// runs on, so there is nothing to do; the routines stay for old programs.
+pub(crate) fn cache_noop(routine: &'static str) {
+    runtime::get(routine);
+}
+
+/// `shmem_set_cache_line_inv(dest)` & co: as [`cache_noop`]; `dest` is not
+/// read.
+pub(crate) fn cache_line_noop(routine: &'static str, _dest: *mut c_void) {
+    runtime::get(routine);
+}
+
+/// `shmemx_wtime`: seconds on a clock that only goes forward (the one the
+/// hang reports use), from an arbitrary start, as `MPI_Wtime`.
+pub(crate) fn wtime(routine: &'static str) -> f64 {
+    runtime::get(routine);
+    crate::job::monotonic_ns() as f64 * 1e-9
+}
+
+/// `shmemx_nodename`: this machine's host name, in a buffer the library
+/// keeps for the life of the process (the caller must not free it).
+pub(crate) fn nodename(routine: &'static str) -> *mut c_char {
+    runtime::get(routine);
+    static NAME: std::sync::OnceLock<std::ffi::CString> = std::sync::OnceLock::new();
+    let name = NAME.get_or_init(|| {
+        let host = crate::transport::mpi::status::this_host();
+        std::ffi::CString::new(host).unwrap_or_else(|_| c"?".into())
+    });
+    name.as_ptr() as *mut c_char
+}
+
 pub(crate) fn info_get_name(_routine: &'static str, name: *mut c_char) {
     if name.is_null() {
         return;
