@@ -282,6 +282,10 @@ pub(crate) fn finalize(at_exit: bool) {
     let Some(rt) = try_get() else { return };
     *count = count.saturating_sub(1);
     if *count > 0 {
+        // 1.6: every finalize but the last acts as shmem_barrier_all (after
+        // the lock, which another thread's init or finalize may want).
+        drop(count);
+        crate::coll::barrier_all(rt, "shmem_finalize");
         return;
     }
     // Finalize's own rendezvous, not the world barrier: a PE finalizing while
