@@ -31,8 +31,21 @@ pub struct Run {
 }
 
 pub fn start(args: &[&str], stdin: Stdio) -> Child {
-    Command::new(OSHRUN)
-        .args(args)
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(OSHRUN);
+    // oshrun leaves alone an ending signal its parent ignores (as under
+    // `nohup`, which ignores SIGHUP); the tests send them to see it end the
+    // job, whatever the test runner was started under.
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            Ok(())
+        })
+    };
+    cmd.args(args)
         .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
