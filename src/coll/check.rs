@@ -64,7 +64,9 @@ pub(super) fn arg_names(w: What) -> &'static [(&'static str, bool)] {
         What::Broadcast => &[("nelems", false), ("PE_root", true)],
         What::Fcollect | What::Alltoall | What::Scan => &[("nelems", false)],
         What::Alltoalls => &[("dst", true), ("sst", true), ("nelems", false)],
-        What::Reduce => &[("nreduce", false)],
+        // 1.6: a reduction's buffers are the same symmetric objects on
+        // every member (offsets compared; `NOT_IN_HEAP` when not symmetric).
+        What::Reduce => &[("nreduce", false), ("dest", false), ("source", false)],
         What::Malloc => &[("size", false)],
         What::MallocWithHints => &[("size", false), ("hints", true)],
         What::Align => &[("alignment", false), ("size", false)],
@@ -287,6 +289,8 @@ pub(super) fn shown((name, signed): (&str, bool), v: u64) -> String {
     match (name, signed) {
         ("ptr", _) if v == NOT_IN_HEAP => "that is no shmem_malloc block".to_string(),
         ("ptr", _) => format!("at heap offset {v:#x}"),
+        ("dest" | "source", _) if v == NOT_IN_HEAP => "that is not symmetric".to_string(),
+        ("dest" | "source", _) => format!("at symmetric offset {v:#x}"),
         (_, true) => (v as i64).to_string(),
         (_, false) => v.to_string(),
     }

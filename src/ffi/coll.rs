@@ -15,7 +15,7 @@
 
 use super::check;
 use super::handle::TeamHandle;
-use crate::coll::check::{Record, What};
+use crate::coll::check::{NOT_IN_HEAP, Record, What};
 use crate::coll::{self, ActiveSet, Group, TeamRef};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
@@ -392,8 +392,9 @@ fn elementwise<T: ShmemType>(
 ) -> c_int {
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
-    check::agree(rt, routine, (&*t, team), || {
-        Record::new(routine, what, op, size_of::<T>(), &[n as u64])
+    check::agree(rt, routine, (&*t, team), || match what {
+        What::Reduce => Record::new(routine, what, op, size_of::<T>(), &reduce_args(rt, dest, source, n)),
+        _ => Record::new(routine, what, op, size_of::<T>(), &[n as u64]),
     });
     let len = check::bytes(routine, count, n, size_of::<T>());
     if len == 0 {
@@ -403,6 +404,17 @@ fn elementwise<T: ShmemType>(
     let s = buffer(rt, routine, t.group(), "source", source as usize, len);
     run(rt, t.coll(), (d, s), len);
     0
+}
+
+/// What a reduction's check compares: the count, and the symmetric offsets
+/// of `dest` and `source` (which OpenSHMEM 1.6 requires equal on every
+/// member), or 0 for both when there is nothing to reduce.
+fn reduce_args<T>(rt: &Runtime, dest: *mut T, source: *const T, n: usize) -> [u64; 3] {
+    let off = |a: usize| rt.own_offset(a, 0).map_or(NOT_IN_HEAP, |o| o.0 as u64);
+    match n {
+        0 => [0; 3],
+        _ => [n as u64, off(dest as usize), off(source as usize)],
+    }
 }
 
 /// A team reduction with `O`, the operation named `op` (`"sum"`, ...).
@@ -668,7 +680,12 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     op: &'static str,
 ) {
     let rt = runtime::get(routine);
-    let record = || Record::new(routine, What::Reduce, op, size_of::<T>(), &[nreduce as i64 as u64]);
+    let n = nreduce.max(0) as usize;
+    let record = || {
+        let mut args = reduce_args(rt, dest, source, n);
+        args[0] = nreduce as i64 as u64;
+        Record::new(routine, What::Reduce, op, size_of::<T>(), &args)
+    };
     let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
     };
