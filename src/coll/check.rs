@@ -328,7 +328,16 @@ mod tests {
         );
         let sync = Record::new("shmem_sync_all", What::WorldBarrier, "", 0, &[]);
         assert!(sync.agrees_with(&bar) && !b(0).agrees_with(&b(1)));
-        let r = |name, op, elem| Record::new(name, What::Reduce, op, elem, &[4]);
+        let r = |name, op, elem| Record::new(name, What::Reduce, op, elem, &[4, 0x100, 0x200]);
+        let at = |dest| Record::new("shmem_long_sum_reduce", What::Reduce, "sum", 8, &[4, dest, 0x200]);
+        assert_eq!(
+            difference(("PE 1", &at(0x140)), ("PE 0", &at(0x100))),
+            "PE 1 passes dest at symmetric offset 0x140, PE 0 passes dest at symmetric offset 0x100"
+        );
+        assert_eq!(
+            difference(("PE 3", &at(NOT_IN_HEAP)), ("PE 0", &at(0x100))),
+            "PE 3 passes dest that is not symmetric, PE 0 passes dest at symmetric offset 0x100"
+        );
         assert_eq!(
             difference(
                 ("PE 1", &r("shmem_int_max_reduce", "max", 4)),
