@@ -239,6 +239,7 @@ fn c_to_rust(c: &str) -> String {
         "shmem_ctx_t" => Some("crate::ffi::handle::CtxHandle"),
         "shmem_team_t" => Some("crate::ffi::handle::TeamHandle"),
         "shmem_team_config_t" => Some("crate::ffi::team::TeamConfig"),
+        "shmem_ctx_session_config_t" => Some("crate::ffi::context::SessionConfig"),
         "shmemx_psync_footprint_t" => Some("crate::psync::Footprint"),
         "shmemx_space_config_t" => Some("crate::ffi::space::SpaceConfig"),
         "shmemx_space_t" => Some("crate::ffi::handle::SpaceHandle"),

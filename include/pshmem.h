@@ -36,6 +36,8 @@ int pshmem_ctx_create(long options, shmem_ctx_t *ctx);
 void pshmem_ctx_destroy(shmem_ctx_t ctx);
 int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 int pshmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+void pshmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask);
+void pshmem_ctx_session_stop(shmem_ctx_t ctx);
 int pshmem_team_my_pe(shmem_team_t team);
 int pshmem_team_n_pes(shmem_team_t team);
 int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);

@@ -39,6 +39,8 @@
 #define SHMEM_CTX_SERIALIZED 2
 #define SHMEM_CTX_NOSTORE 4
 #define SHMEM_TEAM_NUM_CONTEXTS 1
+#define SHMEM_CTX_SESSION_BATCH 1
+#define SHMEM_CTX_SESSION_TOTAL_OPS 1
 #define SHMEM_MALLOC_ATOMICS_REMOTE 1
 #define SHMEM_MALLOC_SIGNAL_REMOTE 2
 #define SHMEM_SYNC_VALUE 0
@@ -67,6 +69,11 @@ typedef struct rshmem_team *shmem_team_t;
 typedef struct {
     int num_contexts;
 } shmem_team_config_t;
+
+/* Session configuration (OpenSHMEM 1.6: one field, a hint). */
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
 
 #define SHMEM_CTX_INVALID ((shmem_ctx_t) NULL)
 #define SHMEM_TEAM_INVALID ((shmem_team_t) NULL)
@@ -133,6 +140,8 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 /* Teams */
 int shmem_team_my_pe(shmem_team_t team);

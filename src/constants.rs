@@ -37,6 +37,11 @@ pub(crate) const SHMEM_CTX_NOSTORE: i64 = 1 << 2;
 
 pub(crate) const SHMEM_TEAM_NUM_CONTEXTS: i64 = 1 << 0;
 
+/// Session option (`shmem_ctx_session_start`'s `options`).
+pub(crate) const SHMEM_CTX_SESSION_BATCH: i64 = 1 << 0;
+/// Session configuration mask bit: use `total_ops`.
+pub(crate) const SHMEM_CTX_SESSION_TOTAL_OPS: i64 = 1 << 0;
+
 pub(crate) const SHMEM_MALLOC_ATOMICS_REMOTE: i64 = 1 << 0;
 pub(crate) const SHMEM_MALLOC_SIGNAL_REMOTE: i64 = 1 << 1;
 
@@ -76,6 +81,8 @@ pub(crate) const INT_CONSTANTS: &[(&str, i64, bool)] = &[
     ("SHMEM_CTX_SERIALIZED", SHMEM_CTX_SERIALIZED, false),
     ("SHMEM_CTX_NOSTORE", SHMEM_CTX_NOSTORE, false),
     ("SHMEM_TEAM_NUM_CONTEXTS", SHMEM_TEAM_NUM_CONTEXTS, false),
+    ("SHMEM_CTX_SESSION_BATCH", SHMEM_CTX_SESSION_BATCH, false),
+    ("SHMEM_CTX_SESSION_TOTAL_OPS", SHMEM_CTX_SESSION_TOTAL_OPS, false),
     ("SHMEM_MALLOC_ATOMICS_REMOTE", SHMEM_MALLOC_ATOMICS_REMOTE, false),
     ("SHMEM_MALLOC_SIGNAL_REMOTE", SHMEM_MALLOC_SIGNAL_REMOTE, false),
     ("SHMEM_SYNC_VALUE", SHMEM_SYNC_VALUE, true),
@@ -99,6 +106,11 @@ typedef struct rshmem_team *shmem_team_t;
 typedef struct {
     int num_contexts;
 } shmem_team_config_t;
+
+/* Session configuration (OpenSHMEM 1.6: one field, a hint). */
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
 
 #define SHMEM_CTX_INVALID ((shmem_ctx_t) NULL)
 #define SHMEM_TEAM_INVALID ((shmem_team_t) NULL)

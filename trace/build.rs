@@ -79,9 +79,11 @@ fn by_value(rust: &str) -> Option<&str> {
 /// objects are pointers, the one structure passed by value is the library's.
 fn c_to_rust(c: &str) -> String {
     let named = |t: &str| match t {
-        "shmem_team_config_t" | "shmemx_psync_footprint_t" | "shmemx_sem_t" | "shmemx_notify_t" => {
-            Some("core::ffi::c_void")
-        }
+        "shmem_team_config_t"
+        | "shmem_ctx_session_config_t"
+        | "shmemx_psync_footprint_t"
+        | "shmemx_sem_t"
+        | "shmemx_notify_t" => Some("core::ffi::c_void"),
         "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" => Some("*mut core::ffi::c_void"),
         "shmemx_space_config_t" => Some("crate::SpaceConfig"),
         _ => None,

@@ -1,4 +1,5 @@
-//! Communication contexts: `shmem_ctx_create`, `_destroy`, `_get_team`.
+//! Communication contexts: `shmem_ctx_create`, `_destroy`, `_get_team`,
+//! and OpenSHMEM 1.6's sessions.
 //!
 //! The transport keeps no per-context queue (on shared memory every
 //! operation completes before its call returns), so a context records its
@@ -8,7 +9,7 @@
 //! (they permit optimisations; none would make a store faster than a store).
 
 use super::check;
-use super::constants::{SHMEM_CTX_NOSTORE, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED};
+use super::constants::{SHMEM_CTX_NOSTORE, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED, SHMEM_CTX_SESSION_TOTAL_OPS};
 use super::handle::{CtxHandle, TeamHandle};
 use crate::error::{self, Error, ErrorKind, fatal};
 use crate::runtime;
@@ -143,4 +144,43 @@ pub(crate) fn get_team(routine: &'static str, ctx: CtxHandle, team: *mut TeamHan
     // SAFETY: a non-null out-pointer supplied by the caller.
     unsafe { team.write(result) };
     code
+}
+
+/// `shmem_ctx_session_config_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SessionConfig {
+    pub total_ops: usize,
+}
+
+/// `shmem_ctx_session_start`: a session's options and configuration are
+/// hints (OpenSHMEM 1.6), and rshmem takes none of them: on one node every
+/// operation is done before its call returns, so there is nothing to batch;
+/// across nodes each operation is an MPI call and its flush (see
+/// docs/compatibility.md). The arguments are still checked: a context that
+/// is not one, and a NULL `config` whose `total_ops` the mask asks to read.
+pub(crate) fn session_start(
+    routine: &'static str,
+    ctx: CtxHandle,
+    _options: c_long,
+    config: *const SessionConfig,
+    config_mask: c_long,
+) {
+    let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return;
+    }
+    check::ctx(rt, routine, ctx);
+    if config_mask & SHMEM_CTX_SESSION_TOTAL_OPS != 0 && config.is_null() {
+        check::null_pointer(routine, "config");
+    }
+}
+
+/// `shmem_ctx_session_stop`: ends the session (nothing to flush, see
+/// [`session_start`]); a second call has no effect.
+pub(crate) fn session_stop(routine: &'static str, ctx: CtxHandle) {
+    let rt = runtime::get(routine);
+    if ctx != CtxHandle::INVALID {
+        check::ctx(rt, routine, ctx);
+    }
 }

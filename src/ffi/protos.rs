@@ -121,6 +121,11 @@ pub(crate) const PLAIN: &[(&str, &[Proto])] = &[
                 "int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)",
                 "context::team_create",
             ),
+            p(
+                "void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask)",
+                "context::session_start",
+            ),
+            p("void shmem_ctx_session_stop(shmem_ctx_t ctx)", "context::session_stop"),
         ],
     ),
     (
