@@ -61,6 +61,19 @@
 #define SHMEM_VENDOR_STRING "rshmem"
 #define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
 
+/* rshmem: a number to test, and Sandia OpenSHMEM's two header markers.
+ * Tools that adapt to an implementation by its macros (shmem4py) recognise
+ * SOS by SHMEM_DEF_H and SHMEM_FUNCTION_ATTRIBUTES; rshmem declares every
+ * routine SOS's shmem.h does, so they may take it for SOS. The attribute
+ * macro is empty, as in SOS's usual build (docs/compatibility.md). */
+#define RSHMEM 1
+#ifndef SHMEM_DEF_H
+#define SHMEM_DEF_H 1
+#endif
+#ifndef SHMEM_FUNCTION_ATTRIBUTES
+#define SHMEM_FUNCTION_ATTRIBUTES
+#endif
+
 /* Opaque handles. A NULL handle is invalid. */
 typedef struct rshmem_ctx *shmem_ctx_t;
 typedef struct rshmem_team *shmem_team_t;
