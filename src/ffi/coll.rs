@@ -393,7 +393,13 @@ fn elementwise<T: ShmemType>(
     let rt = runtime::get(routine);
     let t = check::team(routine, "team", team);
     check::agree(rt, routine, (&*t, team), || match what {
-        What::Reduce => Record::new(routine, what, op, size_of::<T>(), &reduce_args(rt, dest, source, n)),
+        What::Reduce => Record::new(
+            routine,
+            what,
+            op,
+            size_of::<T>(),
+            &reduce_args(rt, dest, source, n as i64),
+        ),
         _ => Record::new(routine, what, op, size_of::<T>(), &[n as u64]),
     });
     let len = check::bytes(routine, count, n, size_of::<T>());
@@ -409,11 +415,11 @@ fn elementwise<T: ShmemType>(
 /// What a reduction's check compares: the count, and the symmetric offsets
 /// of `dest` and `source` (which OpenSHMEM 1.6 requires equal on every
 /// member), or 0 for both when there is nothing to reduce.
-fn reduce_args<T>(rt: &Runtime, dest: *mut T, source: *const T, n: usize) -> [u64; 3] {
+fn reduce_args<T>(rt: &Runtime, dest: *mut T, source: *const T, nreduce: i64) -> [u64; 3] {
     let off = |a: usize| rt.own_offset(a, 0).map_or(NOT_IN_HEAP, |o| o.0 as u64);
-    match n {
-        0 => [0; 3],
-        _ => [n as u64, off(dest as usize), off(source as usize)],
+    match nreduce > 0 {
+        true => [nreduce as u64, off(dest as usize), off(source as usize)],
+        false => [nreduce as u64, 0, 0],
     }
 }
 
@@ -680,11 +686,14 @@ fn to_all<T: ShmemType, O: Combine<T>>(
     op: &'static str,
 ) {
     let rt = runtime::get(routine);
-    let n = nreduce.max(0) as usize;
     let record = || {
-        let mut args = reduce_args(rt, dest, source, n);
-        args[0] = nreduce as i64 as u64;
-        Record::new(routine, What::Reduce, op, size_of::<T>(), &args)
+        Record::new(
+            routine,
+            What::Reduce,
+            op,
+            size_of::<T>(),
+            &reduce_args(rt, dest, source, nreduce.into()),
+        )
     };
     let Some(a) = active_set(rt, routine, (start, log_stride, size), psync, record) else {
         return;
