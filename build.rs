@@ -4,7 +4,8 @@
 //!   hand-written generic Rust);
 //! - `$OUT_DIR/shmem.h` and `$OUT_DIR/shmemx.h`: the public headers, with
 //!   the C++ overloads of the generic names (`build/cxx.rs`);
-//! - `librshmem_mpi.so`, the MPI shim, when an MPI is installed (`build/mpi.rs`);
+//! - `librshmem_mpi.so`, the MPI shim, when an MPI is installed (`build/mpi.rs`),
+//!   and `librshmem_ucx.so`, the UCX shim, when UCX is (`build/ucx.rs`);
 //! - `pshmem.h`, `pshmemx.h`, and the `mpp/` headers and `shmemx_` aliases
 //!   other implementations ship (`build/compat.rs`).
 //!
@@ -31,6 +32,8 @@ mod cxx;
 mod mpi;
 #[path = "build/syms.rs"]
 mod syms;
+#[path = "build/ucx.rs"]
+mod ucx;
 
 use constants::*;
 use protos::*;
@@ -49,6 +52,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build/cxx.rs");
     println!("cargo:rerun-if-changed=build/mpi.rs");
     println!("cargo:rerun-if-changed=build/syms.rs");
+    println!("cargo:rerun-if-changed=build/ucx.rs");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let syms = symbols();
     let aliases = compat::alias_syms(&syms);
@@ -65,7 +69,8 @@ fn main() {
     std::fs::write(out.join("table.h"), c_test_table()).expect("write table.h");
     std::fs::write(out.join("params.rs"), param_table(&exported)).expect("write params.rs");
     profile_tools(&out);
-    mpi::build(tools::profile_dir(&out).as_deref(), &out);
+    let mpi_built = mpi::build(tools::profile_dir(&out).as_deref(), &out);
+    ucx::build(tools::profile_dir(&out).as_deref(), &out, mpi_built);
 }
 
 /// Completes the tools in the profile directory (`target/<profile>/`) that

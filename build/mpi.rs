@@ -15,22 +15,22 @@ const SOURCE: &str = "src/transport/mpi/shim.c";
 const NAME: &str = "librshmem_mpi.so";
 
 /// Builds the shim into `dir` (the profile directory, else `out`) and tells
-/// the library where it is (`RSHMEM_MPI_SHIM_BUILT`).
-pub fn build(profile_dir: Option<&Path>, out: &Path) {
+/// the library where it is (`RSHMEM_MPI_SHIM_BUILT`); whether it did.
+pub fn build(profile_dir: Option<&Path>, out: &Path) -> bool {
     println!("cargo:rerun-if-changed={SOURCE}");
     println!("cargo:rerun-if-changed=src/transport/mpi/shim.h");
     println!("cargo:rerun-if-env-changed=RSHMEM_MPICC");
     println!("cargo:rerun-if-env-changed=PATH");
     // mpicc makes code for this machine only.
     if std::env::var("TARGET").ok() != std::env::var("HOST").ok() {
-        return;
+        return false;
     }
     let dir = profile_dir.unwrap_or(out);
     let dest = dir.join(NAME);
     let Some(mpicc) = compiler() else {
         // A shim left by an earlier build with MPI would still be loaded.
         let _ = std::fs::remove_file(&dest);
-        return;
+        return false;
     };
     // Built under a temporary name and renamed, so a test running against
     // the previous shim never sees a half-written file.
@@ -47,7 +47,7 @@ pub fn build(profile_dir: Option<&Path>, out: &Path) {
         Ok(o) if o.status.success() => match std::fs::rename(&tmp, &dest) {
             Ok(()) => {
                 println!("cargo:rustc-env=RSHMEM_MPI_SHIM_BUILT={}", dest.display());
-                return;
+                return true;
             }
             Err(e) => format!("cannot move it to {}: {e}", dest.display()),
         },
@@ -64,6 +64,7 @@ pub fn build(profile_dir: Option<&Path>, out: &Path) {
     {
         println!("cargo:warning={line}");
     }
+    false
 }
 
 /// `RSHMEM_MPICC`, or `mpicc` found on `PATH`.

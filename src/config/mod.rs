@@ -12,7 +12,7 @@ pub(crate) mod names;
 mod parse;
 mod read;
 
-pub(crate) use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ReduceAlgorithm};
+pub(crate) use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ReduceAlgorithm, RemoteEngine};
 pub use names::{Graph, STRATEGIES, Strategy};
 pub(crate) use parse::{SIZE_ALIGN, human_bytes, parse_seconds};
 use parse::{checked_size, parse_count, parse_network_timeout};
@@ -363,6 +363,16 @@ config_table! {
         read: |r, v| node_size(r, v),
         help: "Under an MPI launcher, cut the job into virtual nodes of this many consecutive PEs (at least 1), so that PEs on one machine reach each other through MPI as if on other nodes: for testing the multi-node paths on one machine. auto: PEs share memory with the PEs of their host.",
     },
+    remote: RemoteEngine {
+        name: "RSHMEM_REMOTE",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Choice(RemoteEngine::NAMES),
+        default: "auto",
+        group: Nodes,
+        read: |r, v| r.choice(v, RemoteEngine::from_name),
+        help: "In a job that spans nodes, the engine to the PEs of other nodes: ucx (UCX's UCP API, librshmem_ucx.so), mpi (MPI-3 RMA through the MPI that launched the job), or auto: UCX when its shim loads on every PE, else MPI. Set it the same on every PE.",
+    },
     psync_strategy: Strategy {
         name: "SHMEM_PSYNC_STRATEGY",
         sma_alias: false,
@@ -521,6 +531,24 @@ pub(crate) const TOOL_VARS: &[Var] = &[
         default: "mpicc",
         group: Group::Tools,
         help: "The MPI compiler `cargo build` builds `librshmem_mpi.so` with (when on PATH); empty: build without MPI.",
+    },
+    Var {
+        name: "RSHMEM_UCX_SHIM",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Path,
+        default: "",
+        group: Group::Tools,
+        help: "The `librshmem_ucx.so` a PE of a job across nodes loads, instead of the one beside `librshmem` (read by the library at start-up; see RSHMEM_REMOTE).",
+    },
+    Var {
+        name: "RSHMEM_UCX",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "1",
+        group: Group::Tools,
+        help: "0: `cargo build` builds without `librshmem_ucx.so` (the UCX engine) even where UCX's headers (Debian `libucx-dev`) are installed.",
     },
 ];
 

@@ -132,6 +132,15 @@ named_choice! {
 }
 
 named_choice! {
+    /// `RSHMEM_REMOTE`: the engine to the PEs of other nodes.
+    RemoteEngine {
+        Auto = "auto",
+        Ucx = "ucx",
+        Mpi = "mpi",
+    }
+}
+
+named_choice! {
     /// `SHMEM_BCAST_ALGORITHM`.
     BcastAlgorithm {
         Auto = "auto",

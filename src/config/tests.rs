@@ -333,6 +333,7 @@ fn every_rshmem_variable_is_a_row() {
         // Set by build.rs for the crate's own compilation.
         "RSHMEM_PROFILE_DIR",
         "RSHMEM_MPI_SHIM_BUILT",
+        "RSHMEM_UCX_SHIM_BUILT",
         // Test knobs of the MPI shim's own tests.
         "RSHMEM_REQUIRE_MPI",
         "RSHMEM_SHIM_TEST_IN_MPIRUN",

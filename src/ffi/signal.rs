@@ -162,7 +162,7 @@ unsafe fn put_signal_bytes<const NBI: bool>(
         if NBI {
             rt.transport.put_signal_nbi(pe, off, src, len, sig, op)
         } else {
-            rt.transport.put_signal(pe, off, src, len, sig, op);
+            rt.transport.put_signal_post(pe, off, src, len, sig, op);
         }
     }
 }

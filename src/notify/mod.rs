@@ -323,7 +323,7 @@ pub(crate) unsafe fn put(rt: &World, s: &Set, i: usize, pe: usize, data: (SymOff
         if nbi {
             rt.transport.put_signal_nbi(pe, off, src, len, sig, AmoOp::Set(READY))
         } else {
-            rt.transport.put_signal(pe, off, src, len, sig, AmoOp::Set(READY));
+            rt.transport.put_signal_post(pe, off, src, len, sig, AmoOp::Set(READY));
         }
     }
 }

@@ -238,6 +238,9 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
                 rt.transport.describe(),
                 Active::ATOMICITY.describe()
             );
+            if let Some(detail) = rt.transport.detail() {
+                eprintln!("rshmem remote engine: {detail}");
+            }
             if let Some(launcher) = rt.launcher.describe() {
                 eprintln!(
                     "rshmem {launcher}; {} PEs, {} on this node; progress thread {}",

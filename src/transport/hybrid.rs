@@ -1,5 +1,5 @@
 //! The transport of a job on one node or several: shared memory among the
-//! PEs of a node, MPI-3 RMA ([`Remote`]) to the others.
+//! PEs of a node, UCX or MPI-3 RMA ([`Remote`]) to the others.
 //!
 //! Each node has its own job file (a memfd its first PE created and handed to
 //! the others, see `runtime::bootstrap`), laid out exactly as a one-node job
@@ -16,8 +16,10 @@
 //! # Atomicity
 //!
 //! A word may be updated at once by this node's PEs with CPU atomics and by
-//! other nodes' PEs through MPI. That is atomic only when the engine applies
-//! remote atomics with the target's CPU atomics: true of Open MPI's `osc ucx`
+//! other nodes' PEs through the engine. That is atomic only when the engine
+//! applies remote atomics with the target's CPU atomics: true of rshmem's
+//! UCX engine (which requires `UCX_ATOMIC_MODE=cpu`, see `transport::ucx`);
+//! for MPI, true of Open MPI's `osc ucx`
 //! with UCX's software atomics (TCP, and `UCX_ATOMIC_MODE=cpu`, which rshmem
 //! sets unless the user did), `osc pt2pt` and `osc sm`; measured exact here
 //! with mixed local and remote contention on one word (c_tests), for 8-byte
@@ -35,8 +37,8 @@
 //! node. Every PE completes its remote operations before arriving (the
 //! callers quiet first), so a barrier orders memory across nodes too.
 
-use super::mpi::Remote;
 use super::mpi::shim::Comm;
+use super::remote::Remote;
 use super::shm::{SharedMemory, arrived, counters};
 use super::{Agreed, Atomicity, Disagreed, Engine, Mapped, Pe, Rendezvous, Transport};
 use crate::error::{Error, ErrorKind, fatal};
@@ -88,8 +90,8 @@ impl Hybrid {
         crate::stuck::set_other_nodes(local.iter().map(|&l| !l).collect());
         // SAFETY: this PE's segment is `stride` bytes at `me * stride` in the
         // mapping of every segment, which lives as long as the process.
-        let remote = unsafe { Remote::open(engine.shim, segs.base.add(me * segs.stride), segs.stride) }
-            .map_err(|e| format!("cannot expose this PE's symmetric memory to MPI: {e}"))?;
+        let remote = unsafe { Remote::open(&engine, me, segs.npes, segs.base.add(me * segs.stride), segs.stride) }
+            .map_err(|e| format!("cannot expose this PE's symmetric memory to the other nodes: {e}"))?;
         remote.start_status(super::mpi::status::Exchange::new(
             engine.shim,
             control,
@@ -144,14 +146,18 @@ impl Hybrid {
 }
 
 impl Transport for Hybrid {
-    const NAME: &'static str = "shared memory within a node, MPI-3 RMA between nodes";
+    const NAME: &'static str = "shared memory within a node, UCX or MPI-3 RMA between nodes";
     const ATOMICITY: Atomicity = Atomicity::Cpu;
 
     fn describe(&self) -> &'static str {
-        match self.nodes {
+        match &self.nodes {
             None => "shared memory",
-            Some(_) => Self::NAME,
+            Some(n) => n.remote.describe(),
         }
+    }
+
+    fn detail(&self) -> Option<String> {
+        self.nodes.as_ref()?.remote.detail()
     }
 
     #[inline]
@@ -324,9 +330,28 @@ impl Transport for Hybrid {
     ) {
         match self.remote(pe) {
             // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.put_signal_nbi(pe, off, src, len, sig, op) },
+            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, true) },
             // SAFETY: the caller's contract is the trait's.
             None => unsafe { self.shm.put_signal_nbi(pe, off, src, len, sig, op) },
+        }
+    }
+
+    unsafe fn put_signal_post(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, false) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe {
+                self.shm.put_signal(pe, off, src, len, sig, op);
+            },
         }
     }
 
@@ -335,16 +360,16 @@ impl Transport for Hybrid {
         // Earlier remote puts must be complete before the flag, local or
         // remote: the flag's reader may go on to read what they wrote on a
         // third PE. (A remote atomic completes them itself as well.)
-        if let Some(n) = &self.nodes {
-            n.remote.flush_pending();
-        }
         match self.remote(pe) {
             // SAFETY: the caller's contract is the trait's (an 8-aligned word).
-            Some(r) => unsafe {
-                r.atomic::<u64>(pe, off, AmoOp::Add(v));
-            },
-            // SAFETY: the caller's contract is the trait's.
-            None => unsafe { self.shm.flag_add(pe, off, v) },
+            Some(r) => unsafe { r.flag_add(pe, off, v) },
+            None => {
+                if let Some(n) = &self.nodes {
+                    n.remote.complete_before_flag();
+                }
+                // SAFETY: the caller's contract is the trait's.
+                unsafe { self.shm.flag_add(pe, off, v) }
+            }
         }
     }
 
@@ -352,7 +377,7 @@ impl Transport for Hybrid {
     fn fence(&self) {
         self.shm.fence();
         if let Some(n) = &self.nodes {
-            n.remote.flush_pending();
+            n.remote.fence();
         }
     }
 
@@ -440,7 +465,7 @@ fn leader_rendezvous<'p>(
     // of the new episode passes them on.
     count.fetch_add(1, Ordering::AcqRel);
     notify(&control.slot(leader).wake.sync);
-    let shim = n.remote.shim();
+    let shim = n.remote.mpi();
     let post = post(episode);
     let name = match which {
         Rendezvous::Barrier => "barrier",

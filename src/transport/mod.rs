@@ -74,9 +74,16 @@ pub(crate) mod check;
 pub(crate) mod hybrid;
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub(crate) mod mpi;
+// The checking build runs without these (`Active` is the checking transport).
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub(crate) mod remote;
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub(crate) mod shimlib;
 // The checking build runs without it (and without its variant of `Atomicity`).
 #[cfg_attr(feature = "check-transport", allow(dead_code))]
 pub(crate) mod shm;
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub(crate) mod ucx;
 
 use crate::heap::{Segments, SymOffset};
 use crate::job::Control;
@@ -222,6 +229,12 @@ pub(crate) trait Transport: Send + Sync + 'static {
         Self::NAME
     }
 
+    /// More about the engine to other nodes, if there is more to say (its
+    /// version, or why the preferred one is not used), for `SHMEM_INFO`.
+    fn detail(&self) -> Option<String> {
+        None
+    }
+
     /// Whether `pe` shares memory with this PE (same node: `local_ptr` gives
     /// an address for it). Always true for this PE.
     fn shares_memory(&self, pe: Pe) -> bool;
@@ -355,6 +368,28 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// As for `put_signal`.
     #[inline]
     unsafe fn put_signal_nbi(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        // SAFETY: the caller's contract is put_signal's.
+        unsafe { self.put_signal(pe, off, src, len, sig, op) };
+    }
+
+    /// [`put_signal`](Self::put_signal) for a caller that does not need the
+    /// signal's previous value (`shmem_put_signal`): a network engine need
+    /// not wait for the signal's reply. `src` is reusable on return; the
+    /// data and signal are delivered by the next [`quiet`](Self::quiet) at
+    /// the latest, the signal never before the data. The default is `put_signal`.
+    ///
+    /// # Safety
+    /// As for `put_signal`.
+    #[inline]
+    unsafe fn put_signal_post(
         &self,
         pe: Pe,
         off: SymOffset,

@@ -14,6 +14,7 @@
 //! does (the layout, the mappings) is the same under every launcher.
 
 use super::{mpi, oshrun};
+use crate::config::RemoteEngine;
 use crate::transport::Engine;
 use std::os::fd::OwnedFd;
 use std::sync::OnceLock;
@@ -97,10 +98,16 @@ pub(super) fn register(launcher: &'static dyn Launcher) {
 /// MPI launcher set its variables (and `oshrun` did not), else `oshrun`'s
 /// or a 1-PE job's. `want_multiple`: the launcher's library must allow
 /// calls from several threads at once; `node_size`: MPI's nodes cut into
-/// virtual ones of that many PEs (`RSHMEM_NODE_SIZE`).
-pub(super) fn join(routine: &str, want_multiple: bool, node_size: Option<usize>) -> Result<Launched, String> {
+/// virtual ones of that many PEs (`RSHMEM_NODE_SIZE`); `remote`: the
+/// engine to other nodes (`RSHMEM_REMOTE`).
+pub(super) fn join(
+    routine: &str,
+    want_multiple: bool,
+    node_size: Option<usize>,
+    remote: RemoteEngine,
+) -> Result<Launched, String> {
     if mpi::launched_by_mpi() {
-        mpi::join(want_multiple, node_size)
+        mpi::join(want_multiple, node_size, remote)
     } else {
         oshrun::join(routine)
     }

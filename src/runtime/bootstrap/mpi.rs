@@ -17,6 +17,7 @@
 
 use super::fdshare;
 use super::launcher::{self, Launched, Launcher};
+use crate::config::RemoteEngine;
 use crate::error;
 use crate::heap::segment;
 use crate::job;
@@ -62,6 +63,10 @@ struct Job {
     /// The MPI library's version line, for `SHMEM_INFO`.
     library: String,
     cpus: usize,
+    /// `RSHMEM_REMOTE`.
+    remote: RemoteEngine,
+    /// Several threads may call in at once.
+    multi: bool,
 }
 
 impl Mpi {
@@ -99,8 +104,14 @@ impl Launcher for Mpi {
 
     fn engine(&self) -> Option<Engine> {
         let job = self.job();
-        (job.node_pes.len() < job.npes)
-            .then(|| Engine::Mpi(crate::transport::mpi::Engine::new(self.shim, job.node_of.clone())))
+        (job.node_pes.len() < job.npes).then(|| {
+            Engine::Mpi(crate::transport::mpi::Engine {
+                shim: self.shim,
+                node_of: job.node_of.clone(),
+                remote: job.remote,
+                multi: job.multi,
+            })
+        })
     }
 
     fn reports_hangs(&self) -> bool {
@@ -152,12 +163,15 @@ impl Launcher for Mpi {
 
 /// Joins the MPI job and takes this node's job file.
 /// `want_multiple`: MPI must allow calls from several threads at once;
-/// `node_size`: `RSHMEM_NODE_SIZE` (virtual nodes of that many PEs).
-pub(super) fn join(want_multiple: bool, node_size: Option<usize>) -> Result<Launched, String> {
+/// `node_size`: `RSHMEM_NODE_SIZE` (virtual nodes of that many PEs);
+/// `remote`: `RSHMEM_REMOTE` (the engine to other nodes).
+pub(super) fn join(want_multiple: bool, node_size: Option<usize>, remote: RemoteEngine) -> Result<Launched, String> {
     let forced = node_size.unwrap_or(0);
     // Remote atomics must be atomic with this node's CPU atomics on the same
     // word (transport::hybrid, Atomicity): UCX applies them with the target's
-    // CPU in this mode. Set before MPI starts UCX; a user's setting wins.
+    // CPU in this mode, both under MPI's osc ucx and in rshmem's UCX engine.
+    // Set before MPI or rshmem starts UCX; a user's setting wins (and the UCX
+    // engine refuses any other, transport::remote).
     if std::env::var_os("UCX_ATOMIC_MODE").is_none() {
         // SAFETY: start-up, under the library's init lock, before MPI (or any
         // thread of ours) runs; as any setenv in a C library, a program
@@ -195,6 +209,8 @@ pub(super) fn join(want_multiple: bool, node_size: Option<usize>) -> Result<Laun
         we_initialized: started.we_initialized,
         library: started.library,
         cpus: online_cpus(),
+        remote,
+        multi: want_multiple,
     });
     Ok(Launched {
         launcher: mpi,

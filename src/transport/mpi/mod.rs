@@ -62,12 +62,10 @@ pub(crate) struct Engine {
     pub(crate) shim: &'static Shim,
     /// `node_of[pe]`: the node of every PE (a number, the same on every PE).
     pub(crate) node_of: Vec<usize>,
-}
-
-impl Engine {
-    pub(crate) fn new(shim: &'static Shim, node_of: Vec<usize>) -> Engine {
-        Engine { shim, node_of }
-    }
+    /// `RSHMEM_REMOTE`: the data path to the other nodes (`transport::remote`).
+    pub(crate) remote: crate::config::RemoteEngine,
+    /// Several threads may call in at once.
+    pub(crate) multi: bool,
 }
 
 /// The bits of a 4- or 8-byte word, widened.
@@ -103,8 +101,6 @@ pub(crate) struct Remote {
     scratch: std::cell::UnsafeCell<u64>,
     /// Origin buffers of operations still outstanding, freed at the next flush.
     kept: Mutex<Kept>,
-    /// Telling other nodes where this PE blocks (set once at start-up).
-    status: std::sync::OnceLock<status::Exchange>,
 }
 
 /// What MPI may still read: the operands of outstanding atomics and the
@@ -143,12 +139,7 @@ impl Remote {
             pending: AtomicBool::new(false),
             scratch: std::cell::UnsafeCell::new(0),
             kept: Mutex::new(Kept::default()),
-            status: std::sync::OnceLock::new(),
         })
-    }
-
-    pub(crate) fn shim(&self) -> &'static Shim {
-        self.shim
     }
 
     #[inline]
@@ -578,19 +569,6 @@ impl Remote {
     pub(crate) fn quiet(&self) {
         self.flush_pending();
         ok(self.shim.win_sync());
-    }
-
-    #[inline]
-    pub(crate) fn progress(&self) {
-        self.shim.progress();
-        if let Some(x) = self.status.get() {
-            x.tick();
-        }
-    }
-
-    /// Starts telling other nodes where this PE blocks ([`status`]).
-    pub(crate) fn start_status(&self, x: status::Exchange) {
-        let _ = self.status.set(x);
     }
 
     /// Frees the window (collective, at finalize).

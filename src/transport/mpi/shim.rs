@@ -3,21 +3,14 @@
 //!
 //! librshmem never links an MPI: `build.rs` compiles the shim with the MPI's
 //! own `mpicc` when one is installed, and this module dlopens it only when a
-//! job was started by an MPI launcher. It looks, in order, for
-//! 1. `RSHMEM_MPI_SHIM` (a path; when set, nothing else is tried);
-//! 2. `librshmem_mpi.so` in the directory of the loaded `librshmem.so` (an
-//!    installed library, or the build's profile directory), unless rshmem is
-//!    linked into the executable;
-//! 3. the path where `build.rs` put it (`RSHMEM_MPI_SHIM_BUILT`, fixed at
-//!    build time, absent when there was no `mpicc`).
-//!
-//! It is opened with `RTLD_GLOBAL` because Open MPI's plugins, which it
-//! dlopens in turn, look up libmpi's symbols globally. Every call returns
+//! job was started by an MPI launcher, looking where `shimlib` says
+//! (`RSHMEM_MPI_SHIM`, beside librshmem, where the build put it:
+//! `RSHMEM_MPI_SHIM_BUILT`, absent when there was no `mpicc`). Every call returns
 //! the shim's message (`rsm_last_error`) on failure; the callers add the
 //! routine and the PE.
 
-use std::ffi::{CStr, CString, c_char, c_int, c_void};
-use std::os::unix::ffi::OsStrExt;
+use super::super::shimlib::{Candidate, Loaded, Shimlib, shim_fn};
+use std::ffi::{CStr, c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -445,120 +438,33 @@ impl Shim {
     }
 }
 
-/// A place to look for the shim and why.
-struct Candidate {
-    path: PathBuf,
-    why: &'static str,
-}
+/// The MPI shim's file and where to look for it.
+const LIB: Shimlib = Shimlib {
+    file_name: FILE_NAME,
+    env: ENV_SHIM,
+    built: option_env!("RSHMEM_MPI_SHIM_BUILT"),
+    what: "MPI shim",
+    not_built: "rshmem was built without MPI (no mpicc at build time)",
+    remedy: "rebuild rshmem where mpicc is on PATH (or RSHMEM_MPICC names it)",
+};
 
-/// Where to look, in order (see the module header).
+/// Where to look, in order (see `shimlib`).
 fn candidates() -> Vec<Candidate> {
-    if let Some(p) = std::env::var_os(ENV_SHIM).filter(|p| !p.is_empty()) {
-        return vec![Candidate {
-            path: PathBuf::from(p),
-            why: ENV_SHIM,
-        }];
-    }
-    let mut found = Vec::new();
-    if let Some(dir) = library_dir() {
-        found.push(Candidate {
-            path: dir.join(FILE_NAME),
-            why: "beside librshmem",
-        });
-    }
-    if let Some(p) = option_env!("RSHMEM_MPI_SHIM_BUILT") {
-        found.push(Candidate {
-            path: PathBuf::from(p),
-            why: "where rshmem was built",
-        });
-    }
-    found
-}
-
-/// The directory of the shared library this code is in; None when it is
-/// linked into the executable.
-fn library_dir() -> Option<PathBuf> {
-    // SAFETY: an all-zero Dl_info (null pointers) is a valid value to be
-    // overwritten by dladdr.
-    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-    let here = library_dir as fn() -> Option<PathBuf>;
-    // SAFETY: dladdr only reads the address (one of our functions) and
-    // writes info.
-    let found = unsafe { libc::dladdr(here as *const c_void, &mut info) };
-    if found == 0 || info.dli_fname.is_null() {
-        return None;
-    }
-    // SAFETY: dladdr set dli_fname to the NUL-terminated name of the object,
-    // which stays loaded (it holds this code).
-    let name = unsafe { CStr::from_ptr(info.dli_fname) };
-    let file = Path::new(std::ffi::OsStr::from_bytes(name.to_bytes()))
-        .canonicalize()
-        .ok()?;
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    if file == exe {
-        return None;
-    }
-    file.parent().map(Path::to_path_buf)
+    LIB.candidates()
 }
 
 /// The first candidate that loads, or what went wrong with each.
 fn open_first(candidates: &[Candidate]) -> Result<Shim, String> {
-    let mut tried = Vec::new();
-    for c in candidates {
-        if !c.path.exists() && c.why != ENV_SHIM {
-            tried.push(format!("{} ({}): no such file", c.path.display(), c.why));
-            continue;
-        }
-        match open(&c.path) {
-            Ok(shim) => return Ok(shim),
-            Err(e) if c.why == ENV_SHIM => return Err(format!("cannot load the MPI shim named by {ENV_SHIM}: {e}")),
-            Err(e) => tried.push(format!("{e} ({})", c.why)),
-        }
-    }
-    if option_env!("RSHMEM_MPI_SHIM_BUILT").is_none() && candidates.iter().all(|c| !c.path.exists()) {
-        return Err(format!(
-            "rshmem was built without MPI (no mpicc at build time) and no {FILE_NAME} was found{}{}: \
-             rebuild rshmem where mpicc is on PATH (or RSHMEM_MPICC names it), or set {ENV_SHIM} to a {FILE_NAME} \
-             built with this MPI",
-            if tried.is_empty() { "" } else { "; tried " },
-            tried.join(", ")
-        ));
-    }
-    Err(format!(
-        "cannot load the MPI shim {FILE_NAME}: tried {}",
-        tried.join("; ")
-    ))
+    LIB.open_first(candidates, open)
 }
 
 /// dlopens one file and resolves every function of `shim.h`.
 fn open(path: &Path) -> Result<Shim, String> {
-    let cpath = CString::new(path.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("{}: a NUL in the path", path.display()))?;
-    // SAFETY: cpath is NUL-terminated. Loading runs the shim's and libmpi's
-    // initialisers, which only set up their own state.
-    let handle = unsafe { libc::dlopen(cpath.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
-    if handle.is_null() {
-        return Err(format!("{}: {}", path.display(), dl_error()));
-    }
-    // Never dlclosed: MPI cannot be unloaded and restarted within a process.
-    let sym = |name: &CStr| -> Result<*mut c_void, String> {
-        // SAFETY: handle is a live handle from dlopen; name is NUL-terminated.
-        let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
-        if p.is_null() {
-            Err(format!("{}: no symbol {}", path.display(), name.to_string_lossy()))
-        } else {
-            Ok(p)
-        }
-    };
+    let lib = Loaded::open(path)?;
     macro_rules! f {
-        ($name:literal as $ty:ty) => {{
-            let p = sym($name)?;
-            // SAFETY: the symbol is the shim's function of that name, whose C
-            // prototype in shim.h is the type given here, and function and
-            // data pointers have the same representation on the platforms
-            // rshmem supports (POSIX requires it of dlsym).
-            unsafe { std::mem::transmute::<*mut c_void, $ty>(p) }
-        }};
+        ($name:literal as $ty:ty) => {
+            shim_fn!(lib, $name as $ty)
+        };
     }
     let abi = f!(c"rsm_abi_version" as unsafe extern "C" fn() -> c_int);
     // SAFETY: rsm_abi_version takes nothing and only returns a constant.
@@ -598,17 +504,6 @@ fn open(path: &Path) -> Result<Shim, String> {
         on_mpi_finalize: f!(c"rsm_on_mpi_finalize" as unsafe extern "C" fn(extern "C" fn()) -> c_int),
         abort: f!(c"rsm_abort" as unsafe extern "C" fn(c_int)),
     })
-}
-
-fn dl_error() -> String {
-    // SAFETY: dlerror returns NULL or a NUL-terminated message valid until
-    // the next dl call of this thread; it is copied at once.
-    let e = unsafe { libc::dlerror() };
-    if e.is_null() {
-        return "unknown dlopen error".into();
-    }
-    // SAFETY: as above.
-    unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
 }
 
 #[cfg(test)]

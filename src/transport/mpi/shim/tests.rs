@@ -1,6 +1,7 @@
 //! The loader's choices and messages, and every wrapper over MPI: the last
 //! test runs itself under `mpirun`.
 
+use super::super::super::shimlib::library_dir;
 use super::*;
 
 #[test]

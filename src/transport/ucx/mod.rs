@@ -1,0 +1,333 @@
+//! The remote half of the hybrid transport over UCX's UCP API: PEs on other
+//! nodes, reached the way Open MPI's OSHMEM and OSSS-UCX reach them.
+//!
+//! [`shim`] loads `librshmem_ucx.so`, the small C library over UCP
+//! (`shim.c`, interface `shim.h`), so librshmem itself never links UCX.
+//! [`Remote`] maps the transport's operations onto it, each as few network
+//! messages as UCP allows:
+//!
+//! - one registration per PE over its whole segment (globals, heap, arena),
+//!   so a [`SymOffset`] is the offset from the peer's registered base;
+//!   endpoints and remote keys are made on a peer's first use;
+//! - `put`: `ucp_put_nbx`, returning on local completion (UCX buffers small
+//!   puts: no wait); `get` and fetching atomics: one request each, completed
+//!   by its reply, no flush; `_nbi`: the request alone, completed by `quiet`;
+//! - `fence`: `ucp_worker_fence`; `quiet`: `ucp_worker_flush_nbx` (only when
+//!   something was written since the last);
+//! - put-with-signal: the data, a fence, the signal's atomic, one ordered
+//!   stream with no wait in between;
+//! - 32- and 64-bit atomics natively (`ucp_atomic_op_nbx`): every operation
+//!   of OpenSHMEM's atomics is one of UCP's.
+//!
+//! # Atomicity
+//!
+//! rshmem sets `UCX_ATOMIC_MODE=cpu` before UCX starts (`runtime::bootstrap::mpi`):
+//! UCX then applies remote atomics with the target CPU's atomic
+//! instructions (on TCP and shared memory it does anyway; on InfiniBand it
+//! emulates them instead of using the NIC's), so they are atomic with this
+//! node's CPU atomics on the same word, which is what lets node-local PEs
+//! keep their CPU atomics ([`Atomicity::Cpu`](super::Atomicity::Cpu)). A
+//! user who sets another mode gets an error at start-up.
+//!
+//! Start-up needs the job's MPI only to exchange each PE's card (worker
+//! address, packed remote key, segment base) with `MPI_Allgather`; MPI also
+//! carries the leaders' barrier and the status messages of the hang
+//! reports, which are not on any hot path.
+
+pub(crate) mod shim;
+
+use crate::error::{Error, ErrorKind, fatal};
+use crate::heap::SymOffset;
+use crate::types::{AmoOp, AtomicWord};
+use shim::{RucOp, Shim};
+use std::mem::{MaybeUninit, size_of};
+
+/// Ends the PE after a UCX failure (the job ends with it).
+#[cold]
+#[inline(never)]
+pub(crate) fn failed(what: String) -> ! {
+    fatal(&Error::new("shmem (UCX transport)", ErrorKind::Engine(what)))
+}
+
+#[inline]
+fn ok<T>(r: Result<T, String>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => failed(e),
+    }
+}
+
+/// The bits of a 4- or 8-byte value, widened.
+#[inline]
+fn to_bits<T: Copy>(v: T) -> u64 {
+    // SAFETY: T is 4 or 8 bytes (atomics are on such words), and every bit
+    // pattern of those sizes is a valid integer.
+    unsafe {
+        match size_of::<T>() {
+            4 => u64::from(std::mem::transmute_copy::<T, u32>(&v)),
+            _ => std::mem::transmute_copy::<T, u64>(&v),
+        }
+    }
+}
+
+/// The UCX engine of a job that spans nodes, once every PE's card is known.
+pub(crate) struct Remote {
+    shim: &'static Shim,
+}
+
+impl Remote {
+    /// The engine over a started shim that has every PE's card.
+    pub(crate) fn new(shim: &'static Shim) -> Remote {
+        Remote { shim }
+    }
+
+    pub(crate) fn shim(&self) -> &'static Shim {
+        self.shim
+    }
+
+    /// Starts a put; `src` must stay unchanged until the next `quiet`.
+    ///
+    /// # Safety
+    /// `src` is readable for `len` bytes; `off..off+len` lies in a segment.
+    #[inline(never)]
+    pub(crate) unsafe fn put_nbi(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len, false) });
+    }
+
+    /// A put complete at the origin (`src` reusable) on return.
+    ///
+    /// # Safety
+    /// As for `put_nbi`.
+    #[inline(never)]
+    pub(crate) unsafe fn put(&self, pe: usize, off: SymOffset, src: *const u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len, true) });
+    }
+
+    /// Starts a get; `dst` holds the data after the next `quiet`.
+    ///
+    /// # Safety
+    /// `dst` is writable for `len` bytes until then; `off..off+len` lies in a segment.
+    #[inline(never)]
+    pub(crate) unsafe fn get_nbi(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len, false) });
+    }
+
+    /// A get whose data is in `dst` on return.
+    ///
+    /// # Safety
+    /// As for `get_nbi`, for the duration of the call.
+    #[inline(never)]
+    pub(crate) unsafe fn get(&self, pe: usize, off: SymOffset, dst: *mut u8, len: usize) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.get(pe, off.0 as u64, dst, len, true) });
+    }
+
+    /// Strided put of `n` elements of `T` (strides in elements).
+    ///
+    /// # Safety
+    /// Every element addressed on both sides is valid.
+    #[inline(never)]
+    pub(crate) unsafe fn put_strided<T: Copy>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        dst: isize,
+        src: *const T,
+        sst: isize,
+        n: usize,
+    ) {
+        let size = size_of::<T>();
+        // SAFETY: the caller's contract.
+        ok(unsafe {
+            self.shim.put_strided(
+                pe,
+                off.0 as u64,
+                (dst * size as isize) as i64,
+                src as *const u8,
+                (sst * size as isize) as i64,
+                size,
+                n,
+            )
+        });
+    }
+
+    /// Strided get, the mirror of `put_strided`.
+    ///
+    /// # Safety
+    /// As for `put_strided`.
+    #[inline(never)]
+    pub(crate) unsafe fn get_strided<T: Copy>(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        sst: isize,
+        dst: *mut T,
+        dst_stride: isize,
+        n: usize,
+    ) {
+        let size = size_of::<T>();
+        // SAFETY: the caller's contract.
+        ok(unsafe {
+            self.shim.get_strided(
+                pe,
+                off.0 as u64,
+                (sst * size as isize) as i64,
+                dst as *mut u8,
+                (dst_stride * size as isize) as i64,
+                size,
+                n,
+            )
+        });
+    }
+
+    /// UCP's operation and operands for `op`.
+    fn code<T: AtomicWord>(op: AmoOp<T>) -> (RucOp, u64, u64) {
+        match op {
+            AmoOp::Fetch => (RucOp::Fetch, 0, 0),
+            // Set fetches too (a swap): the trait returns the old value.
+            AmoOp::Set(v) | AmoOp::Swap(v) => (RucOp::Swap, to_bits(v), 0),
+            AmoOp::CompareSwap(c, v) => (RucOp::CompareSwap, to_bits(v), to_bits(c)),
+            AmoOp::Add(v) => (RucOp::Add, to_bits(v), 0),
+            AmoOp::And(v) => (RucOp::And, to_bits(v), 0),
+            AmoOp::Or(v) => (RucOp::Or, to_bits(v), 0),
+            AmoOp::Xor(v) => (RucOp::Xor, to_bits(v), 0),
+        }
+    }
+
+    /// Applies `op` and returns the previous value: one request, completed
+    /// by its reply.
+    ///
+    /// # Safety
+    /// `off` is aligned for `T` and inside a segment.
+    #[inline(never)]
+    pub(crate) unsafe fn atomic<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>) -> T {
+        let (code, operand, compare) = Self::code(op);
+        let mut old = MaybeUninit::<T>::uninit();
+        // SAFETY: the caller's contract; `old` is writable for a T, which
+        // the blocking operation fills before returning.
+        unsafe {
+            ok(self.shim.amo(
+                pe,
+                off.0 as u64,
+                code,
+                size_of::<T>(),
+                operand,
+                compare,
+                old.as_mut_ptr() as *mut u8,
+                true,
+            ));
+            old.assume_init()
+        }
+    }
+
+    /// Starts `op`; the previous value is stored at `fetch` by the next `quiet`.
+    ///
+    /// # Safety
+    /// As for `atomic`; `fetch` is writable for one `T` until the next `quiet`.
+    #[inline(never)]
+    pub(crate) unsafe fn atomic_nbi<T: AtomicWord>(&self, pe: usize, off: SymOffset, op: AmoOp<T>, fetch: *mut T) {
+        let (code, operand, compare) = Self::code(op);
+        // SAFETY: the caller's contract.
+        ok(unsafe {
+            self.shim.amo(
+                pe,
+                off.0 as u64,
+                code,
+                size_of::<T>(),
+                operand,
+                compare,
+                fetch as *mut u8,
+                false,
+            )
+        });
+    }
+
+    /// Posts a 64-bit add to `off` on `pe`, complete at the next `quiet`
+    /// (no reply waited for).
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    #[inline(never)]
+    pub(crate) unsafe fn post_add(&self, pe: usize, off: SymOffset, v: u64) {
+        // SAFETY: the caller's contract; a non-fetching operation has no result.
+        ok(unsafe {
+            self.shim
+                .amo(pe, off.0 as u64, RucOp::Add, 8, v, 0, std::ptr::null_mut(), false)
+        });
+    }
+
+    /// Puts `len` bytes, fences, then updates the signal: one ordered stream,
+    /// so the target never sees the signal before the data, and no wait for
+    /// the data in between. Returns the signal's previous value.
+    ///
+    /// # Safety
+    /// As for `put` and `atomic`.
+    #[inline(never)]
+    pub(crate) unsafe fn put_signal(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) -> u64 {
+        // SAFETY: the caller's contract.
+        unsafe { self.put(pe, off, src, len) };
+        ok(self.shim.fence());
+        // SAFETY: the caller's contract.
+        unsafe { self.atomic(pe, sig, op) }
+    }
+
+    /// [`put_signal`](Self::put_signal) whose signal completes at the next
+    /// `quiet` (or, for the blocking form, that returns with the data only
+    /// locally complete): `nbi` keeps `src` until then.
+    ///
+    /// # Safety
+    /// As for `put_signal`; with `nbi`, `src` stays unchanged until `quiet`.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn put_signal_posted(
+        &self,
+        pe: usize,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+        nbi: bool,
+    ) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len, !nbi) });
+        ok(self.shim.fence());
+        match op {
+            // SAFETY: the caller's contract covers `sig`.
+            AmoOp::Add(v) => unsafe { self.post_add(pe, sig, v) },
+            // A set is a swap, which UCP always fetches: into a word of the
+            // shim's that nobody reads (blocking, so the word may be local).
+            // SAFETY: the caller's contract covers `sig`.
+            _ => drop(unsafe { self.atomic(pe, sig, op) }),
+        }
+    }
+
+    /// Orders earlier operations before later ones.
+    #[inline]
+    pub(crate) fn fence(&self) {
+        ok(self.shim.fence());
+    }
+
+    /// Every earlier operation complete at its target, and non-blocking
+    /// gets and fetches landed.
+    #[inline(never)]
+    pub(crate) fn quiet(&self) {
+        ok(self.shim.quiet());
+    }
+
+    #[inline]
+    pub(crate) fn progress(&self) {
+        self.shim.progress();
+    }
+}

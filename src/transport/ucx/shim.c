@@ -1,0 +1,482 @@
+/*
+ * rshmem's UCX shim: implements shim.h over UCP (see there for the contract
+ * of every function). build.rs compiles it with the system C compiler into
+ * librshmem_ucx.so; src/transport/ucx/shim.rs dlopens it.
+ *
+ * Completion, as OpenSHMEM needs it and no more:
+ * - a blocking put waits only for its own local completion (UCX buffers
+ *   small ones: usually no wait at all); a blocking get or fetching atomic
+ *   waits for its reply, which is its completion: no flush;
+ * - non-blocking gets and fetches are kept in `pending` until ruc_quiet,
+ *   which also flushes the worker when anything was written since the last
+ *   flush;
+ * - a get or atomic after a put is ordered after it by a fence (only when
+ *   a write was issued since the last fence or flush): UCX orders nothing
+ *   between operations of one endpoint otherwise.
+ */
+#include "shim.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucp/api/ucp.h>
+
+/* A peer's card as this PE received it, and what was made of it. */
+typedef struct {
+    ucp_ep_h ep;     /* NULL until first use */
+    ucp_rkey_h rkey; /* made with ep */
+    uint64_t base;   /* the peer's segment address */
+    int ready;       /* ep and rkey made (acquire/release) */
+} peer_t;
+
+/* The card's fixed part; the worker address and packed rkey follow. */
+typedef struct {
+    uint64_t base;
+    uint32_t addr_len, rkey_len;
+} card_head_t;
+
+/* An operation whose result lands later (non-blocking get or fetch). */
+typedef struct {
+    void *req;
+    int pe;
+    const char *call;
+} pending_t;
+
+static ucp_context_h context;
+static ucp_worker_h worker;
+static ucp_mem_h memh;
+static int me = -1, npes = 0, multi = 0;
+static peer_t *peers;
+static unsigned char *cards;
+static size_t card_stride;
+static unsigned char *my_card;
+static size_t my_card_len;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pending_t *pending;
+static size_t n_pending, cap_pending;
+static uint64_t connected;
+/* A write (put, non-fetching atomic) was issued since the last fence /
+ * flush. Relaxed: a hint for the thread that issued it. */
+static int written_since_fence, written_since_flush;
+static void **closing;
+static size_t n_closing;
+
+static _Thread_local char err[1024];
+
+int ruc_abi_version(void) { return RUC_ABI_VERSION; }
+
+const char *ruc_last_error(void) { return err; }
+
+const char *ruc_version(void) { return ucp_get_version_string(); }
+
+static int failf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, sizeof err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* "call to PE pe: UCX's message" (pe < 0: a call of this PE alone). */
+static int fail(const char *call, int pe, ucs_status_t st) {
+    if (pe >= 0) return failf("%s to PE %d: %s", call, pe, ucs_status_string(st));
+    return failf("%s (PE %d): %s", call, me, ucs_status_string(st));
+}
+
+static void lock_if_multi(void) {
+    if (multi) pthread_mutex_lock(&lock);
+}
+
+static void unlock_if_multi(void) {
+    if (multi) pthread_mutex_unlock(&lock);
+}
+
+/* Waits for a request to complete and frees it. */
+static int wait_req(ucs_status_ptr_t r, const char *call, int pe) {
+    if (r == NULL) return 0;
+    if (UCS_PTR_IS_ERR(r)) return fail(call, pe, UCS_PTR_STATUS(r));
+    ucs_status_t st;
+    while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) ucp_worker_progress(worker);
+    ucp_request_free(r);
+    return st == UCS_OK ? 0 : fail(call, pe, st);
+}
+
+/* Keeps a request until ruc_quiet. */
+static int keep_req(ucs_status_ptr_t r, const char *call, int pe) {
+    if (r == NULL) return 0;
+    if (UCS_PTR_IS_ERR(r)) return fail(call, pe, UCS_PTR_STATUS(r));
+    lock_if_multi();
+    if (n_pending == cap_pending) {
+        size_t cap = cap_pending ? 2 * cap_pending : 64;
+        pending_t *p = realloc(pending, cap * sizeof *p);
+        if (p == NULL) {
+            unlock_if_multi();
+            wait_req(r, call, pe);
+            return failf("%s to PE %d: out of memory keeping the request", call, pe);
+        }
+        pending = p;
+        cap_pending = cap;
+    }
+    pending[n_pending++] = (pending_t){r, pe, call};
+    unlock_if_multi();
+    return 0;
+}
+
+int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t *card_len) {
+    if (context != NULL) return failf("ruc_init: already initialised");
+    if (my_pe < 0 || my_pe >= n) return failf("ruc_init: PE %d of %d", my_pe, n);
+    me = my_pe;
+    npes = n;
+    multi = want_multi;
+    ucp_config_t *config;
+    ucs_status_t st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK) return fail("ucp_config_read", -1, st);
+    ucp_params_t params = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .mt_workers_shared = 0,
+        .estimated_num_eps = (size_t)n,
+    };
+    st = ucp_init(&params, config, &context);
+    ucp_config_release(config);
+    if (st != UCS_OK) return fail("ucp_init", -1, st);
+    ucp_worker_params_t wp = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = want_multi ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SERIALIZED,
+    };
+    st = ucp_worker_create(context, &wp, &worker);
+    if (st != UCS_OK) return fail("ucp_worker_create", -1, st);
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address = base,
+        .length = len,
+    };
+    st = ucp_mem_map(context, &mp, &memh);
+    if (st != UCS_OK) return fail("ucp_mem_map of this PE's segment", -1, st);
+    void *rkey_buf;
+    size_t rkey_len;
+    st = ucp_rkey_pack(context, memh, &rkey_buf, &rkey_len);
+    if (st != UCS_OK) return fail("ucp_rkey_pack", -1, st);
+    ucp_address_t *addr;
+    size_t addr_len;
+    st = ucp_worker_get_address(worker, &addr, &addr_len);
+    if (st != UCS_OK) {
+        ucp_rkey_buffer_release(rkey_buf);
+        return fail("ucp_worker_get_address", -1, st);
+    }
+    my_card_len = sizeof(card_head_t) + addr_len + rkey_len;
+    my_card = malloc(my_card_len);
+    peers = calloc((size_t)n, sizeof *peers);
+    if (my_card == NULL || peers == NULL) {
+        ucp_worker_release_address(worker, addr);
+        ucp_rkey_buffer_release(rkey_buf);
+        return failf("ruc_init: out of memory for %d peers", n);
+    }
+    card_head_t head = {(uint64_t)(uintptr_t)base, (uint32_t)addr_len, (uint32_t)rkey_len};
+    memcpy(my_card, &head, sizeof head);
+    memcpy(my_card + sizeof head, addr, addr_len);
+    memcpy(my_card + sizeof head + addr_len, rkey_buf, rkey_len);
+    ucp_worker_release_address(worker, addr);
+    ucp_rkey_buffer_release(rkey_buf);
+    *card_len = my_card_len;
+    return 0;
+}
+
+int ruc_card(void *out, size_t cap) {
+    if (my_card == NULL) return failf("ruc_card: ruc_init was not called");
+    if (cap < my_card_len) return failf("ruc_card: %zu bytes of room for a card of %zu", cap, my_card_len);
+    memcpy(out, my_card, my_card_len);
+    return 0;
+}
+
+int ruc_peers(const void *all, size_t stride) {
+    if (peers == NULL) return failf("ruc_peers: ruc_init was not called");
+    if (stride < sizeof(card_head_t)) return failf("ruc_peers: cards of %zu bytes", stride);
+    cards = malloc(stride * (size_t)npes);
+    if (cards == NULL) return failf("ruc_peers: out of memory for %d cards of %zu bytes", npes, stride);
+    memcpy(cards, all, stride * (size_t)npes);
+    card_stride = stride;
+    for (int pe = 0; pe < npes; pe++) {
+        card_head_t head;
+        memcpy(&head, cards + (size_t)pe * stride, sizeof head);
+        if (sizeof head + (size_t)head.addr_len + head.rkey_len > stride)
+            return failf("ruc_peers: PE %d's card (%u + %u bytes) is longer than %zu", pe, head.addr_len,
+                         head.rkey_len, stride);
+        peers[pe].base = head.base;
+    }
+    return 0;
+}
+
+/* Makes pe's endpoint and remote key (first use). */
+static int connect_pe(int pe) {
+    peer_t *p = &peers[pe];
+    lock_if_multi();
+    if (p->ready) {
+        unlock_if_multi();
+        return 0;
+    }
+    card_head_t head;
+    const unsigned char *card = cards + (size_t)pe * card_stride;
+    memcpy(&head, card, sizeof head);
+    ucp_ep_params_t ep_params = {
+        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+        .address = (const ucp_address_t *)(card + sizeof head),
+    };
+    ucs_status_t st = ucp_ep_create(worker, &ep_params, &p->ep);
+    if (st == UCS_OK) {
+        st = ucp_ep_rkey_unpack(p->ep, card + sizeof head + head.addr_len, &p->rkey);
+        if (st != UCS_OK) {
+            unlock_if_multi();
+            return fail("ucp_ep_rkey_unpack", pe, st);
+        }
+        connected++;
+        __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
+    }
+    unlock_if_multi();
+    return st == UCS_OK ? 0 : fail("ucp_ep_create", pe, st);
+}
+
+/* pe's record, connected; NULL (with the error set) on failure. */
+static inline peer_t *peer(int pe) {
+    if (pe < 0 || pe >= npes || cards == NULL) {
+        failf("rshmem UCX: PE %d is not in 0..%d (or ruc_peers was not called)", pe, npes);
+        return NULL;
+    }
+    peer_t *p = &peers[pe];
+    if (!__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE) && connect_pe(pe) != 0) return NULL;
+    return p;
+}
+
+static inline void wrote(void) {
+    __atomic_store_n(&written_since_fence, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&written_since_flush, 1, __ATOMIC_RELAXED);
+}
+
+/* A read (get, atomic) sees this PE's earlier writes. */
+static inline int order_after_writes(void) {
+    if (!__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED)) return 0;
+    __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
+    ucs_status_t st = ucp_worker_fence(worker);
+    return st == UCS_OK ? 0 : fail("ucp_worker_fence", -1, st);
+}
+
+static const ucp_request_param_t no_param = {.op_attr_mask = 0};
+
+int ruc_put(int pe, uint64_t off, const void *src, uint64_t len, int blocking) {
+    peer_t *p = peer(pe);
+    if (p == NULL) return -1;
+    ucs_status_ptr_t r = ucp_put_nbx(p->ep, src, len, p->base + off, p->rkey, &no_param);
+    wrote();
+    if (blocking) return wait_req(r, "ucp_put_nbx", pe);
+    if (UCS_PTR_IS_ERR(r)) return fail("ucp_put_nbx", pe, UCS_PTR_STATUS(r));
+    /* The flush of ruc_quiet completes it. */
+    if (r != NULL) ucp_request_free(r);
+    return 0;
+}
+
+int ruc_get(int pe, uint64_t off, void *dst, uint64_t len, int blocking) {
+    peer_t *p = peer(pe);
+    if (p == NULL || order_after_writes() != 0) return -1;
+    ucs_status_ptr_t r = ucp_get_nbx(p->ep, dst, len, p->base + off, p->rkey, &no_param);
+    return blocking ? wait_req(r, "ucp_get_nbx", pe) : keep_req(r, "ucp_get_nbx", pe);
+}
+
+int ruc_put_strided(int pe, uint64_t off, int64_t remote_stride, const void *local, int64_t local_stride,
+                    uint64_t elem_size, uint64_t n) {
+    peer_t *p = peer(pe);
+    if (p == NULL) return -1;
+    const char *src = local;
+    for (uint64_t i = 0; i < n; i++) {
+        ucs_status_ptr_t r = ucp_put_nbx(p->ep, src + (int64_t)i * local_stride, elem_size,
+                                         p->base + off + (int64_t)i * remote_stride, p->rkey, &no_param);
+        if (wait_req(r, "ucp_put_nbx (strided)", pe) != 0) return -1;
+    }
+    wrote();
+    return 0;
+}
+
+int ruc_get_strided(int pe, uint64_t off, int64_t remote_stride, void *local, int64_t local_stride,
+                    uint64_t elem_size, uint64_t n) {
+    peer_t *p = peer(pe);
+    if (p == NULL || order_after_writes() != 0) return -1;
+    char *dst = local;
+    /* Every element in flight at once; the last request completes after the
+     * others only if UCX completes them in order, so each is waited for. */
+    void *stack[64];
+    void **reqs = n <= 64 ? stack : malloc(n * sizeof *reqs);
+    if (reqs == NULL) return failf("ucp_get_nbx (strided) to PE %d: out of memory for %llu requests", pe,
+                                   (unsigned long long)n);
+    int rc = 0;
+    uint64_t issued = 0;
+    for (; issued < n; issued++) {
+        reqs[issued] = ucp_get_nbx(p->ep, dst + (int64_t)issued * local_stride, elem_size,
+                                   p->base + off + (int64_t)issued * remote_stride, p->rkey, &no_param);
+        if (UCS_PTR_IS_ERR(reqs[issued])) {
+            rc = fail("ucp_get_nbx (strided)", pe, UCS_PTR_STATUS(reqs[issued]));
+            break;
+        }
+    }
+    for (uint64_t i = 0; i < issued; i++)
+        if (wait_req(reqs[i], "ucp_get_nbx (strided)", pe) != 0) rc = -1;
+    if (reqs != stack) free(reqs);
+    return rc;
+}
+
+int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t compare, void *result, int blocking) {
+    if (size != 4 && size != 8) return failf("ruc_amo to PE %d: size %d is not 4 or 8", pe, size);
+    static const ucp_atomic_op_t codes[] = {
+        [RUC_FETCH] = UCP_ATOMIC_OP_ADD, [RUC_SWAP] = UCP_ATOMIC_OP_SWAP, [RUC_CSWAP] = UCP_ATOMIC_OP_CSWAP,
+        [RUC_ADD] = UCP_ATOMIC_OP_ADD,   [RUC_AND] = UCP_ATOMIC_OP_AND,   [RUC_OR] = UCP_ATOMIC_OP_OR,
+        [RUC_XOR] = UCP_ATOMIC_OP_XOR,
+    };
+    if (op < RUC_FETCH || op > RUC_XOR) return failf("ruc_amo to PE %d: operation %d", pe, op);
+    if (result == NULL && (op == RUC_FETCH || op == RUC_SWAP || op == RUC_CSWAP))
+        return failf("ruc_amo to PE %d: operation %d needs a result", pe, op);
+    peer_t *p = peer(pe);
+    if (p == NULL || order_after_writes() != 0) return -1;
+    /* Values in their low `size` bytes, as UCX reads them (little- and
+     * big-endian alike: copied out of the integer of that size). */
+    uint32_t o32 = (uint32_t)operand, c32 = (uint32_t)compare;
+    uint64_t o64 = operand, c64 = compare;
+    if (op == RUC_FETCH) o32 = 0, o64 = 0;
+    /* CSWAP compares with `buffer` and swaps in the reply buffer's value. */
+    const void *buffer = op == RUC_CSWAP ? (size == 4 ? (void *)&c32 : (void *)&c64)
+                                         : (size == 4 ? (void *)&o32 : (void *)&o64);
+    union {
+        uint32_t u32;
+        uint64_t u64;
+    } reply;
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+        .datatype = ucp_dt_make_contig((size_t)size),
+    };
+    if (result != NULL) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        /* Blocking: a word of the shim's (the caller's may be unaligned);
+         * non-blocking: the caller's, which lives until ruc_quiet. */
+        param.reply_buffer = blocking ? (void *)&reply : result;
+        if (op == RUC_CSWAP) {
+            if (size == 4)
+                memcpy(param.reply_buffer, &o32, 4);
+            else
+                memcpy(param.reply_buffer, &o64, 8);
+        }
+    }
+    ucs_status_ptr_t r = ucp_atomic_op_nbx(p->ep, codes[op], buffer, 1, p->base + off, p->rkey, &param);
+    if (result == NULL) {
+        /* Posted: UCX copied the operand; ruc_quiet's flush completes it. */
+        wrote();
+        if (UCS_PTR_IS_ERR(r)) return fail("ucp_atomic_op_nbx", pe, UCS_PTR_STATUS(r));
+        if (r != NULL) ucp_request_free(r);
+        return 0;
+    }
+    if (!blocking) {
+        wrote();
+        return keep_req(r, "ucp_atomic_op_nbx", pe);
+    }
+    if (wait_req(r, "ucp_atomic_op_nbx", pe) != 0) return -1;
+    memcpy(result, &reply, (size_t)size);
+    return 0;
+}
+
+int ruc_fence(void) {
+    if (!__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED)) return 0;
+    __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
+    ucs_status_t st = ucp_worker_fence(worker);
+    return st == UCS_OK ? 0 : fail("ucp_worker_fence", -1, st);
+}
+
+int ruc_quiet(void) {
+    int rc = 0;
+    lock_if_multi();
+    pending_t *list = pending;
+    size_t n = n_pending;
+    pending = NULL;
+    n_pending = cap_pending = 0;
+    unlock_if_multi();
+    if (n > 0) {
+        for (size_t i = 0; i < n; i++)
+            if (wait_req(list[i].req, list[i].call, list[i].pe) != 0) rc = -1;
+        free(list);
+    }
+    if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
+        if (wait_req(ucp_worker_flush_nbx(worker, &no_param), "ucp_worker_flush_nbx", -1) != 0) rc = -1;
+    }
+    return rc;
+}
+
+void ruc_progress(void) {
+    if (worker != NULL) ucp_worker_progress(worker);
+}
+
+void ruc_footprint(uint64_t *n_peers, uint64_t *bytes) {
+    *n_peers = connected;
+    *bytes = (uint64_t)npes * sizeof(peer_t) + (uint64_t)npes * card_stride + my_card_len;
+}
+
+int ruc_close_start(void) {
+    if (worker == NULL) return 0;
+    int rc = ruc_quiet();
+    closing = calloc((size_t)npes, sizeof *closing);
+    if (closing == NULL) return failf("ruc_close_start: out of memory");
+    ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = 0};
+    n_closing = 0;
+    for (int pe = 0; pe < npes; pe++) {
+        peer_t *p = &peers[pe];
+        if (!p->ready) continue;
+        ucp_rkey_destroy(p->rkey);
+        ucs_status_ptr_t r = ucp_ep_close_nbx(p->ep, &param);
+        p->ready = 0;
+        p->ep = NULL;
+        if (UCS_PTR_IS_ERR(r)) {
+            rc = fail("ucp_ep_close_nbx", pe, UCS_PTR_STATUS(r));
+            continue;
+        }
+        if (r != NULL) closing[n_closing++] = r;
+    }
+    return rc;
+}
+
+int ruc_close_test(int *done) {
+    *done = 1;
+    if (worker == NULL) return 0;
+    ucp_worker_progress(worker);
+    int rc = 0;
+    for (size_t i = 0; i < n_closing; i++) {
+        if (closing[i] == NULL) continue;
+        ucs_status_t st = ucp_request_check_status(closing[i]);
+        if (st == UCS_INPROGRESS) {
+            *done = 0;
+            continue;
+        }
+        ucp_request_free(closing[i]);
+        closing[i] = NULL;
+        /* A peer that closed first may have reset the connection. */
+        if (st != UCS_OK && st != UCS_ERR_CONNECTION_RESET && st != UCS_ERR_ENDPOINT_TIMEOUT)
+            rc = fail("ucp_ep_close_nbx", -1, st);
+    }
+    return rc;
+}
+
+int ruc_finalize(void) {
+    if (context == NULL) return 0;
+    if (memh != NULL) ucp_mem_unmap(context, memh);
+    memh = NULL;
+    if (worker != NULL) ucp_worker_destroy(worker);
+    worker = NULL;
+    ucp_cleanup(context);
+    context = NULL;
+    free(closing);
+    free(cards);
+    free(peers);
+    free(my_card);
+    closing = NULL;
+    cards = NULL;
+    peers = NULL;
+    my_card = NULL;
+    return 0;
+}
