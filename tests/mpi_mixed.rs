@@ -194,9 +194,9 @@ fn progress_thread_needs_multiple() -> Result<(), Failed> {
 }
 
 /// PE 0's put + quiet to PE 1, which computes for COMPUTE_MS, in µs.
-fn progress_delay(thread: bool) -> Result<f64, Failed> {
+fn progress_delay(thread: bool, engine: &str) -> Result<f64, Failed> {
     let exe = program("progress_delay")?;
-    let mut env = vec![("RSHMEM_NODE_SIZE", "1")];
+    let mut env = vec![("RSHMEM_NODE_SIZE", "1"), ("RSHMEM_REMOTE", engine)];
     if thread {
         env.push(("SHMEM_PROGRESS_THREAD", "1"));
     }
@@ -219,8 +219,8 @@ fn progress_delay(thread: bool) -> Result<f64, Failed> {
 /// Without a progress thread the put to a computing target completes only
 /// when it stops computing; with one, long before. Only the qualitative
 /// fact is asserted, with half the computation as the line between.
-fn progress_thread(thread: bool) -> Result<(), Failed> {
-    let us = progress_delay(thread)?;
+fn progress_thread(thread: bool, engine: &str) -> Result<(), Failed> {
+    let us = progress_delay(thread, engine)?;
     let half = COMPUTE_MS as f64 * 1e3 / 2.0;
     match (thread, us) {
         (false, us) if us <= half => Err(format!(
@@ -247,31 +247,61 @@ fn main() {
         return;
     }
     let mut trials = Vec::new();
+    let engines = match common::mpi::engines("mpi_mixed") {
+        Ok(e) => e,
+        Err(why) => {
+            trials.push(Trial::test("UCX is built (RSHMEM_REQUIRE_UCX=1)", move || {
+                Err(why.clone().into())
+            }));
+            vec!["mpi"]
+        }
+    };
+    // Across virtual nodes under each engine (RSHMEM_REMOTE); on one node
+    // there is no engine to choose.
+    let setups: Vec<(Option<usize>, Option<&'static str>)> = [Some(1), Some(2)]
+        .into_iter()
+        .flat_map(|k| engines.iter().map(move |&e| (k, Some(e))))
+        .chain([(None, None)])
+        .collect();
+    let label = |k: Option<usize>, e: Option<&str>| match (k, e) {
+        (None, _) => "one node".to_string(),
+        (Some(k), None) => format!("k={k}"),
+        (Some(k), Some(e)) => format!("k={k} remote={e}"),
+    };
+    let remote = |e: Option<&'static str>| -> Vec<(&'static str, &'static str)> {
+        e.map(|e| vec![("RSHMEM_REMOTE", e)]).unwrap_or_default()
+    };
     for name in ["mpi_first", "thread_multiple", "shmem_first", "mpi_ends_first"] {
-        for k in [Some(1), Some(2), None] {
+        for &(k, e) in &setups {
             for np in [2, 4] {
-                let nodes = k.map_or("one node".to_string(), |k| format!("k={k}"));
-                trials.push(Trial::test(format!("{name} {nodes} np={np}"), move || {
-                    run_mixed(name, np, k, &[], &[])
+                trials.push(Trial::test(format!("{name} {} np={np}", label(k, e)), move || {
+                    run_mixed(name, np, k, &remote(e), &[])
                 }));
             }
         }
     }
-    trials.push(Trial::test("thread_multiple k=2 np=4 progress thread", || {
-        run_mixed("thread_multiple", 4, Some(2), &[("SHMEM_PROGRESS_THREAD", "1")], &[])
-    }));
-    for (k, np) in [(Some(1), 2), (Some(2), 4), (None, 4)] {
-        let nodes = k.map_or("one node".to_string(), |k| format!("k={k}"));
+    for &e in &engines {
         trials.push(Trial::test(
-            format!("mpi_ends_first shmem-first {nodes} np={np} progress thread"),
+            format!("thread_multiple k=2 remote={e} np=4 progress thread"),
             move || {
-                run_mixed(
-                    "mpi_ends_first",
-                    np,
-                    k,
-                    &[("SHMEM_PROGRESS_THREAD", "1")],
-                    &["shmem-first"],
-                )
+                let mut env = remote(Some(e));
+                env.push(("SHMEM_PROGRESS_THREAD", "1"));
+                run_mixed("thread_multiple", 4, Some(2), &env, &[])
+            },
+        ));
+    }
+    let progress_setups: Vec<(Option<usize>, usize, Option<&'static str>)> = [(Some(1), 2), (Some(2), 4)]
+        .into_iter()
+        .flat_map(|(k, np)| engines.iter().map(move |&e| (k, np, Some(e))))
+        .chain([(None, 4, None)])
+        .collect();
+    for (k, np, e) in progress_setups {
+        trials.push(Trial::test(
+            format!("mpi_ends_first shmem-first {} np={np} progress thread", label(k, e)),
+            move || {
+                let mut env = remote(e);
+                env.push(("SHMEM_PROGRESS_THREAD", "1"));
+                run_mixed("mpi_ends_first", np, k, &env, &["shmem-first"])
             },
         ));
     }
@@ -279,11 +309,15 @@ fn main() {
         "progress thread needs MPI_THREAD_MULTIPLE",
         progress_thread_needs_multiple,
     ));
-    trials.push(Trial::test("computing target, no progress thread", || {
-        progress_thread(false)
-    }));
-    trials.push(Trial::test("computing target, progress thread", || {
-        progress_thread(true)
-    }));
+    for &e in &engines {
+        trials.push(Trial::test(
+            format!("computing target, no progress thread, remote={e}"),
+            move || progress_thread(false, e),
+        ));
+        trials.push(Trial::test(
+            format!("computing target, progress thread, remote={e}"),
+            move || progress_thread(true, e),
+        ));
+    }
     libtest_mimic::run(&args, trials).exit();
 }

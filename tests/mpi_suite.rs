@@ -9,6 +9,11 @@
 //! job ([`VARIANT_JOBS`]). The programs about pSync carry the strategies as
 //! variants, and [`EVERY_STRATEGY`] adds them to one more.
 //!
+//! Every run is made under both engines to the other nodes
+//! (`RSHMEM_REMOTE=ucx` and `=mpi`, trials named `remote=ucx`/`remote=mpi`);
+//! without UCX only the MPI runs are made, with a line saying so, or a
+//! failing test with `RSHMEM_REQUIRE_UCX=1` (set by CI).
+//!
 //! Without MPI the suite prints one line saying it was skipped and why;
 //! with `RSHMEM_REQUIRE_MPI=1` (set by CI) missing MPI fails it instead.
 
@@ -216,8 +221,10 @@ int main(void) {
 /// The library bootstraps through MPI under `mpirun` (one job of 4 PEs, not
 /// four jobs of 1), `shmem_ptr` reaches exactly the PEs of the same virtual
 /// node (none at `RSHMEM_NODE_SIZE=1`, the partner at 2), and
-/// `SHMEM_TEAM_SHARED` is the virtual node.
-fn probe(tools: &Tools, node_size: usize) -> Result<(), Failed> {
+/// `SHMEM_TEAM_SHARED` is the virtual node; the engine to the other nodes
+/// is the one `RSHMEM_REMOTE` names (`engine`; unset: UCX when built), as
+/// `SHMEM_INFO` (printed by PE 0) says.
+fn probe(tools: &Tools, node_size: usize, engine: Option<&str>, ucx_built: bool) -> Result<(), Failed> {
     std::fs::create_dir_all(&tools.out_dir).map_err(|e| e.to_string())?;
     let (source, exe) = (tools.out_dir.join("probe.c"), tools.out_dir.join("probe"));
     std::fs::write(&source, PROBE).map_err(|e| e.to_string())?;
@@ -225,14 +232,30 @@ fn probe(tools: &Tools, node_size: usize) -> Result<(), Failed> {
     if !cc.as_ref().is_ok_and(|o| o.status.success()) {
         return Err(format!("cannot compile {}: {cc:?}", source.display()).into());
     }
-    let out = mpirun(4, 60)
-        .args(mpirun_env("RSHMEM_NODE_SIZE", &node_size.to_string()))
+    let mut cmd = mpirun(4, 60);
+    cmd.args(mpirun_env("RSHMEM_NODE_SIZE", &node_size.to_string()))
+        .args(mpirun_env("SHMEM_INFO", "1"));
+    if let Some(e) = engine {
+        cmd.args(mpirun_env("RSHMEM_REMOTE", e));
+    }
+    let out = cmd
         .arg(&exe)
         .env_remove("LD_LIBRARY_PATH")
         .output()
         .map_err(|e| e.to_string())?;
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
     let mut problems = Vec::new();
+    let want_engine = match engine {
+        Some("mpi") => "MPI-3 RMA between nodes",
+        Some(_) => "UCX between nodes",
+        None if ucx_built => "UCX between nodes",
+        None => "MPI-3 RMA between nodes",
+    };
+    // PE 0 prints SHMEM_INFO.
+    if !stderr.contains(&format!("rshmem transport: shared memory within a node, {want_engine}")) {
+        problems.push(format!("PE 0 did not say its transport is {want_engine:?}"));
+    }
     for me in 0..4 {
         let next = (me + 1) % 4;
         let same_node = me / node_size == next / node_size;
@@ -254,7 +277,7 @@ fn probe(tools: &Tools, node_size: usize) -> Result<(), Failed> {
         "{}\n--- status {:?}\n--- stdout:\n{stdout}--- stderr:\n{}",
         problems.join("\n"),
         out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
+        stderr
     )
     .into())
 }
@@ -282,12 +305,28 @@ fn main() {
         out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join("mpi_suite"),
     });
     let mut trials = Vec::new();
+    let engines = match common::mpi::engines("mpi_suite") {
+        Ok(e) => e,
+        Err(why) => {
+            trials.push(Trial::test("UCX is built (RSHMEM_REQUIRE_UCX=1)", move || {
+                Err(why.clone().into())
+            }));
+            vec!["mpi"]
+        }
+    };
+    let ucx_built = engines.contains(&"ucx");
     for k in [1, 2] {
-        let t = tools.clone();
-        trials.push(Trial::test(
-            format!("bootstrap through MPI, RSHMEM_NODE_SIZE={k}"),
-            move || probe(&t, k),
-        ));
+        for engine in [None, Some("mpi"), Some("ucx")] {
+            if engine == Some("ucx") && !ucx_built {
+                continue;
+            }
+            let t = tools.clone();
+            let name = match engine {
+                None => format!("bootstrap through MPI, RSHMEM_NODE_SIZE={k}"),
+                Some(e) => format!("bootstrap through MPI, RSHMEM_NODE_SIZE={k} remote={e}"),
+            };
+            trials.push(Trial::test(name, move || probe(&t, k, engine, ucx_built)));
+        }
     }
     for &name in PROGRAMS {
         let p: Arc<Program> = all
@@ -317,7 +356,10 @@ fn main() {
             .into_iter()
             .filter(|j| DEFAULT_COMPONENTS.contains(&name) && allowed(j))
             .map(|j| (j, None, true));
-        for ((np, k), variant, open_mpi_defaults) in runs.chain(defaults) {
+        let runs: Vec<_> = runs.chain(defaults).collect();
+        for (((np, k), variant, open_mpi_defaults), &engine) in
+            runs.iter().flat_map(|r| engines.iter().map(move |e| (r.clone(), e)))
+        {
             let mut trial = match &variant {
                 None => format!("{name} np={np} k={k}"),
                 Some((var, val)) => format!("{name} np={np} k={k} {var}={val}"),
@@ -325,9 +367,13 @@ fn main() {
             if open_mpi_defaults {
                 trial.push_str(" open-mpi-defaults");
             }
+            trial.push_str(&format!(" remote={engine}"));
             let (p, tools) = (p.clone(), tools.clone());
             trials.push(Trial::test(trial, move || {
-                let mut extra = vec![("RSHMEM_NODE_SIZE".to_string(), k.to_string())];
+                let mut extra = vec![
+                    ("RSHMEM_NODE_SIZE".to_string(), k.to_string()),
+                    ("RSHMEM_REMOTE".to_string(), engine.to_string()),
+                ];
                 // Open MPI's default components run over shared memory: fast.
                 let tcp = !open_mpi_defaults;
                 if let Some((_, n)) = REMOTE_ITERS.iter().find(|(prog, _)| tcp && *prog == p.name) {

@@ -93,32 +93,59 @@ fn rshmem_jobs_on_two_nodes() {
     let kill9 = compile(OSHCC, &root.join("c_tests/errors/kill9.c"), &[]);
     let nodes = Nodes::up('r');
     let agent = dir().join("fake-ssh");
-    let env = rshmem_env(agent.to_str().unwrap());
-    let oshrun = |program: &str, args: &[&str]| {
-        let mut a = vec!["--host", HOSTS, "-np", "4", program];
-        a.extend_from_slice(args);
-        nodes.run(OSHRUN, &a, &env)
-    };
+    let engines = common::mpi::engines("netns").unwrap_or_else(|why| panic!("{why}"));
+    for engine in engines {
+        let mut env = rshmem_env(agent.to_str().unwrap());
+        env.push(("RSHMEM_REMOTE", engine));
+        let oshrun = |program: &str, args: &[&str]| {
+            let mut a = vec!["--host", HOSTS, "-np", "4", program];
+            a.extend_from_slice(args);
+            let (code, stdout, stderr) = nodes.run(OSHRUN, &a, &env);
+            // A successful run under UCX prints nothing of UCX's own.
+            if engine == "ucx" && code == Some(0) {
+                let noise: Vec<&str> = stderr.lines().filter(|l| l.contains(" UCX ")).collect();
+                assert!(
+                    noise.is_empty(),
+                    "{program} {args:?} under UCX:\n{}\n{stderr}",
+                    noise.join("\n")
+                );
+            }
+            (code, stdout, stderr)
+        };
+        jobs_on_two_nodes(engine, &nodes, &oshrun, [&hello, &smoke, &qtc, &ft, &halo, &kill9]);
+    }
+}
 
-    // A library that cannot start under an MPI launcher runs 4 jobs of 1 PE.
-    let (code, stdout, stderr) = oshrun(&hello, &[]);
+/// The programs of [`rshmem_jobs_on_two_nodes`] under one engine to the
+/// other node (`RSHMEM_REMOTE=engine`): hello, smoke, QTC, every FT
+/// variant, every halo mode, and a PE killed on the other node.
+fn jobs_on_two_nodes(
+    engine: &str,
+    nodes: &Nodes,
+    oshrun: &dyn Fn(&str, &[&str]) -> (Option<i32>, String, String),
+    [hello, smoke, qtc, ft, halo, kill9]: [&str; 6],
+) {
+    let (code, stdout, stderr) = oshrun(hello, &[]);
     if stdout.contains("hello from PE 0 of 1") && !cannot_run("this build of rshmem does not start PEs under mpirun") {
         return;
     }
-    assert_eq!(code, Some(0), "hello:\n{stdout}\n{stderr}");
-    assert!(stdout.contains("hello from PE 0 of 4"), "hello:\n{stdout}\n{stderr}");
+    assert_eq!(code, Some(0), "hello remote={engine}:\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("hello from PE 0 of 4"),
+        "hello remote={engine}:\n{stdout}\n{stderr}"
+    );
 
-    let (code, stdout, stderr) = oshrun(&smoke, &[]);
+    let (code, stdout, stderr) = oshrun(smoke, &[]);
     assert_eq!(
         (code, without_finalize_noise(&stdout).as_str()),
         (Some(0), "smoke ok\n"),
-        "smoke:\n{stdout}\n{stderr}"
+        "smoke remote={engine}:\n{stdout}\n{stderr}"
     );
 
     // QTC as the demo runs it, with every team member checking the broadcast
     // clusters (c_tests/apps/qtc_check.c).
-    let (code, stdout, stderr) = oshrun(&qtc, &["-n", "2048", "--check"]);
-    assert_eq!(code, Some(0), "qtc:\n{stdout}\n{stderr}");
+    let (code, stdout, stderr) = oshrun(qtc, &["-n", "2048", "--check"]);
+    assert_eq!(code, Some(0), "qtc remote={engine}:\n{stdout}\n{stderr}");
     for want in [
         "clusters: 276 (+59 singletons), teams: 4 (",
         "verify: OK (hash 0x39ae21c6d1a60955, identical to the serial reference)",
@@ -131,14 +158,14 @@ fn rshmem_jobs_on_two_nodes() {
     // all-to-all); the three give the official checksums, bit for bit alike.
     let mut checksums = Vec::new();
     for variant in ["exchange", "slabs", "pencils"] {
-        let (code, stdout, stderr) = oshrun(&ft, &["-c", "S", "-v", variant, "-w", "0"]);
-        assert_eq!(code, Some(0), "ft {variant}:\n{stdout}\n{stderr}");
+        let (code, stdout, stderr) = oshrun(ft, &["-c", "S", "-v", variant, "-w", "0"]);
+        assert_eq!(code, Some(0), "ft {variant} remote={engine}:\n{stdout}\n{stderr}");
         assert!(
             stdout.contains(&format!("variant={variant} pes=4 ")) && stdout.contains("verified=SUCCESSFUL"),
-            "ft {variant}:\n{stdout}\n{stderr}"
+            "ft {variant} remote={engine}:\n{stdout}\n{stderr}"
         );
         let sums: Vec<&str> = stdout.lines().filter(|l| l.contains("Checksum =")).collect();
-        assert_eq!(sums.len(), 6, "ft {variant}:\n{stdout}");
+        assert_eq!(sums.len(), 6, "ft {variant} remote={engine}:\n{stdout}");
         checksums.push(sums.join("\n"));
     }
     assert!(checksums.iter().all(|c| *c == checksums[0]), "{checksums:#?}");
@@ -149,12 +176,12 @@ fn rshmem_jobs_on_two_nodes() {
     // against PE 0's serial run, with one checksum.
     let mut checksums = Vec::new();
     for mode in ["bulk", "notify", "threads"] {
-        let (code, stdout, stderr) = oshrun(&halo, &["-m", mode, "-G", "24", "-i", "4", "-w", "1"]);
-        assert_eq!(code, Some(0), "halo {mode}:\n{stdout}\n{stderr}");
+        let (code, stdout, stderr) = oshrun(halo, &["-m", mode, "-G", "24", "-i", "4", "-w", "1"]);
+        assert_eq!(code, Some(0), "halo {mode} remote={engine}:\n{stdout}\n{stderr}");
         let result = stdout.lines().find(|l| l.starts_with("RESULT ")).unwrap_or_default();
         assert!(
             result.contains(&format!("mode={mode} pes=4 ")) && result.contains("verified=yes"),
-            "halo {mode}:\n{stdout}\n{stderr}"
+            "halo {mode} remote={engine}:\n{stdout}\n{stderr}"
         );
         checksums.push(result.split(' ').find(|w| w.starts_with("checksum=")).map(String::from));
     }
@@ -166,10 +193,10 @@ fn rshmem_jobs_on_two_nodes() {
 
     // PE 2 (on nodeb) kills itself in a barrier: the job ends non-zero, the
     // report names it, and nothing is left running on either node.
-    let (code, stdout, stderr) = oshrun(&kill9, &[]);
+    let (code, stdout, stderr) = oshrun(kill9, &[]);
     assert!(
         code.is_some_and(|c| c != 0),
-        "kill9 exited {code:?}:\n{stdout}\n{stderr}"
+        "kill9 remote={engine} exited {code:?}:\n{stdout}\n{stderr}"
     );
     assert!(
         stderr.contains("rank 2") || stderr.contains("PE 2"),

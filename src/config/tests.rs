@@ -336,6 +336,7 @@ fn every_rshmem_variable_is_a_row() {
         "RSHMEM_UCX_SHIM_BUILT",
         // Test knobs of the MPI shim's own tests.
         "RSHMEM_REQUIRE_MPI",
+        "RSHMEM_REQUIRE_UCX",
         "RSHMEM_SHIM_TEST_IN_MPIRUN",
         "RSHMEM_MPI_CHUNK",
         // Debug builds' delay of PE 0's fatal report, for its test.

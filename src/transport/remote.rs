@@ -325,7 +325,7 @@ impl Remote {
                 r.quiet();
                 // SAFETY: the caller's contract. Posted: the next quiet (the
                 // caller's, or the next flag's) completes it.
-                unsafe { r.post_add(pe, off, v) };
+                unsafe { r.post(pe, off, AmoOp::Add(v)) };
             }
         }
     }

@@ -102,3 +102,19 @@ pub fn run_with_watchdog(mut cmd: Command, timeout: Duration) -> Result<(Output,
     let killed = watchdog.join().unwrap_or(false);
     Ok((out.map_err(|e| format!("{:?}: {e}", cmd.get_program()))?, killed))
 }
+
+/// The engines to other nodes a multi-node test runs under
+/// (`RSHMEM_REMOTE`): MPI-3 RMA always, and UCX when its shim was built. A
+/// missing UCX is a line on standard output, or, with `RSHMEM_REQUIRE_UCX=1`
+/// (CI), an `Err` the caller turns into a failing test.
+pub fn engines(test: &str) -> Result<Vec<&'static str>, String> {
+    if profile_dir().join("librshmem_ucx.so").exists() {
+        return Ok(vec!["ucx", "mpi"]);
+    }
+    let why = "librshmem_ucx.so was not built: UCX's headers (Debian libucx-dev) were missing when rshmem was built";
+    if std::env::var("RSHMEM_REQUIRE_UCX").is_ok_and(|v| v == "1") {
+        return Err(format!("RSHMEM_REQUIRE_UCX=1 but {why}"));
+    }
+    println!("{test}: the runs under the UCX engine were skipped: {why}");
+    Ok(vec!["mpi"])
+}

@@ -245,17 +245,19 @@ impl Remote {
         });
     }
 
-    /// Posts a 64-bit add to `off` on `pe`, complete at the next `quiet`
-    /// (no reply waited for).
+    /// Posts `op` (an add or a set) on the 64-bit word at `off` on `pe`,
+    /// complete at the next `quiet`, its old value unread (no reply waited for).
     ///
     /// # Safety
     /// `off` is 8-aligned and inside a segment.
     #[inline(never)]
-    pub(crate) unsafe fn post_add(&self, pe: usize, off: SymOffset, v: u64) {
-        // SAFETY: the caller's contract; a non-fetching operation has no result.
+    pub(crate) unsafe fn post(&self, pe: usize, off: SymOffset, op: AmoOp<u64>) {
+        let (code, operand, compare) = Self::code(op);
+        // SAFETY: the caller's contract; without a result the shim
+        // discards the old value (a compare-and-swap never comes here).
         ok(unsafe {
             self.shim
-                .amo(pe, off.0 as u64, RucOp::Add, 8, v, 0, std::ptr::null_mut(), false)
+                .amo(pe, off.0 as u64, code, 8, operand, compare, std::ptr::null_mut(), false)
         });
     }
 
@@ -303,14 +305,8 @@ impl Remote {
         // SAFETY: the caller's contract.
         ok(unsafe { self.shim.put(pe, off.0 as u64, src, len, !nbi) });
         ok(self.shim.fence());
-        match op {
-            // SAFETY: the caller's contract covers `sig`.
-            AmoOp::Add(v) => unsafe { self.post_add(pe, sig, v) },
-            // A set is a swap, which UCP always fetches: into a word of the
-            // shim's that nobody reads (blocking, so the word may be local).
-            // SAFETY: the caller's contract covers `sig`.
-            _ => drop(unsafe { self.atomic(pe, sig, op) }),
-        }
+        // SAFETY: the caller's contract covers `sig`.
+        unsafe { self.post(pe, sig, op) };
     }
 
     /// Orders earlier operations before later ones.

@@ -17,6 +17,7 @@
 #include "shim.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,9 @@ static uint64_t connected;
 static int written_since_fence, written_since_flush;
 static void **closing;
 static size_t n_closing;
+/* Where replies nobody reads land (a data race among them is harmless:
+ * nobody reads the word). */
+static uint64_t discard;
 
 static _Thread_local char err[1024];
 
@@ -93,21 +97,52 @@ static void unlock_if_multi(void) {
     if (multi) pthread_mutex_unlock(&lock);
 }
 
+/* Polls of a wait that found nothing to do before each further idle poll
+ * yields the CPU: the peer whose reply this PE waits for may need it (on a
+ * node whose PEs outnumber its cores, spinning delays the very answer). */
+#define IDLE_POLLS_BEFORE_YIELD 16
+
 /* Waits for a request to complete and frees it. */
 static int wait_req(ucs_status_ptr_t r, const char *call, int pe) {
     if (r == NULL) return 0;
     if (UCS_PTR_IS_ERR(r)) return fail(call, pe, UCS_PTR_STATUS(r));
     ucs_status_t st;
-    while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) ucp_worker_progress(worker);
+    unsigned idle = 0;
+    while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) {
+        if (ucp_worker_progress(worker) != 0)
+            idle = 0;
+        else if (++idle > IDLE_POLLS_BEFORE_YIELD)
+            sched_yield();
+    }
     ucp_request_free(r);
     return st == UCS_OK ? 0 : fail(call, pe, st);
 }
+
+/* Kept requests at which keep_req first frees the completed ones. */
+#define REAP_AT 1024
+/* A failure of a request freed by keep_req's sweep, reported by ruc_quiet. */
+static ucs_status_t deferred = UCS_OK;
+static int deferred_pe = -1;
 
 /* Keeps a request until ruc_quiet. */
 static int keep_req(ucs_status_ptr_t r, const char *call, int pe) {
     if (r == NULL) return 0;
     if (UCS_PTR_IS_ERR(r)) return fail(call, pe, UCS_PTR_STATUS(r));
     lock_if_multi();
+    if (n_pending >= REAP_AT && n_pending == cap_pending) {
+        /* A program that issues without quiet: drop the completed. */
+        size_t kept = 0;
+        for (size_t i = 0; i < n_pending; i++) {
+            ucs_status_t st = ucp_request_check_status(pending[i].req);
+            if (st == UCS_INPROGRESS) {
+                pending[kept++] = pending[i];
+                continue;
+            }
+            ucp_request_free(pending[i].req);
+            if (st != UCS_OK && deferred == UCS_OK) deferred = st, deferred_pe = pending[i].pe;
+        }
+        n_pending = kept;
+    }
     if (n_pending == cap_pending) {
         size_t cap = cap_pending ? 2 * cap_pending : 64;
         pending_t *p = realloc(pending, cap * sizeof *p);
@@ -332,8 +367,13 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
         [RUC_XOR] = UCP_ATOMIC_OP_XOR,
     };
     if (op < RUC_FETCH || op > RUC_XOR) return failf("ruc_amo to PE %d: operation %d", pe, op);
-    if (result == NULL && (op == RUC_FETCH || op == RUC_SWAP || op == RUC_CSWAP))
-        return failf("ruc_amo to PE %d: operation %d needs a result", pe, op);
+    if (result == NULL && blocking)
+        return failf("ruc_amo to PE %d: a blocking operation %d needs a result", pe, op);
+    /* A swap (which UCP always fetches) whose result nobody reads: into
+     * `discard`. Not a compare-and-swap, whose reply buffer also holds the
+     * value to swap in. */
+    if (result == NULL && op == RUC_CSWAP) return failf("ruc_amo to PE %d: a compare-and-swap needs a result", pe);
+    if (result == NULL && (op == RUC_FETCH || op == RUC_SWAP)) result = &discard;
     peer_t *p = peer(pe);
     if (p == NULL || order_after_writes() != 0) return -1;
     /* Values in their low `size` bytes, as UCX reads them (little- and
@@ -400,6 +440,10 @@ int ruc_quiet(void) {
         for (size_t i = 0; i < n; i++)
             if (wait_req(list[i].req, list[i].call, list[i].pe) != 0) rc = -1;
         free(list);
+    }
+    if (deferred != UCS_OK) {
+        rc = fail("a non-blocking operation", deferred_pe, deferred);
+        deferred = UCS_OK;
     }
     if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
         __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);

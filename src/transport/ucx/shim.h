@@ -77,9 +77,12 @@ enum ruc_op {
     RUC_XOR = 6
 };
 /* operand and compare hold the value in their low size bytes. result ==
- * NULL: the non-fetching form (RUC_ADD, AND, OR, XOR only), complete at
- * the next ruc_quiet. result != NULL and blocking = 1: *result holds the
- * old value on return; blocking = 0: by the next ruc_quiet. */
+ * NULL (blocking = 0 only): nobody needs the old value; complete at the
+ * next ruc_quiet (RUC_ADD, AND, OR, XOR are posted without a reply;
+ * RUC_FETCH and RUC_SWAP, which UCP always fetches, reply into a word of
+ * the shim's; RUC_CSWAP needs a result).
+ * result != NULL and blocking = 1: *result holds the old value on return;
+ * blocking = 0: by the next ruc_quiet. */
 int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t compare, void *result, int blocking);
 
 /* Orders every earlier operation of this PE before every later one
