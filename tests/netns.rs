@@ -116,13 +116,16 @@ fn rshmem_jobs_on_two_nodes() {
     }
 }
 
+/// A job's exit status, standard output and standard error.
+type Ran = (Option<i32>, String, String);
+
 /// The programs of [`rshmem_jobs_on_two_nodes`] under one engine to the
 /// other node (`RSHMEM_REMOTE=engine`): hello, smoke, QTC, every FT
 /// variant, every halo mode, and a PE killed on the other node.
 fn jobs_on_two_nodes(
     engine: &str,
     nodes: &Nodes,
-    oshrun: &dyn Fn(&str, &[&str]) -> (Option<i32>, String, String),
+    oshrun: &dyn Fn(&str, &[&str]) -> Ran,
     [hello, smoke, qtc, ft, halo, kill9]: [&str; 6],
 ) {
     let (code, stdout, stderr) = oshrun(hello, &[]);
