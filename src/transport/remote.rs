@@ -27,6 +27,8 @@ pub(crate) struct Remote {
     mpi: &'static MpiShim,
     /// Why UCX is not the engine, when `RSHMEM_REMOTE` left the choice to rshmem.
     why_not: Option<String>,
+    /// MPI's progress engine drives UCX's too (Open MPI).
+    hooked: bool,
     /// Telling other nodes where this PE blocks (set once at start-up).
     status: std::sync::OnceLock<status::Exchange>,
 }
@@ -78,11 +80,15 @@ impl Remote {
             .collect();
         let without = lens.iter().position(|&n| n == 0);
         let mut why_not = None;
+        let mut hooked = false;
         let data = match (started, without) {
             (Ok((shim, _)), None) => {
                 let stride = *lens.iter().max().expect("a PE at least") as usize;
                 let all = mpi.allgather(&shim.card(stride)?, npes)?;
                 shim.peers(&all, stride)?;
+                // A PE blocked in an MPI call (a mixed program's collective)
+                // still serves other nodes' operations on its memory.
+                hooked = mpi.progress_hook(shim.progress_fn())?;
                 Data::Ucx(ucx::Remote::new(shim))
             }
             (started, without) => {
@@ -110,6 +116,7 @@ impl Remote {
             data,
             mpi,
             why_not,
+            hooked,
             status: std::sync::OnceLock::new(),
         })
     }
@@ -130,9 +137,14 @@ impl Remote {
             Data::Ucx(u) => {
                 let (peers, bytes) = u.shim().footprint();
                 Some(format!(
-                    "UCX {} (through {}); {peers} peers connected, {bytes} bytes of peer records",
+                    "UCX {} (through {}); {peers} peers connected, {bytes} bytes of peer records; {}",
                     u.shim().version(),
-                    u.shim().path().display()
+                    u.shim().path().display(),
+                    if self.hooked {
+                        "progressed by MPI's progress engine too"
+                    } else {
+                        "not progressed inside MPI calls (not Open MPI): a PE blocked in one serves no remote operation"
+                    }
                 ))
             }
         }
@@ -398,6 +410,9 @@ impl Remote {
                         break;
                     }
                     std::thread::yield_now();
+                }
+                if self.hooked {
+                    self.mpi.progress_hook_off(ucx.progress_fn());
                 }
                 ucx.finalize()
             }

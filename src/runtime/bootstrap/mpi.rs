@@ -210,7 +210,9 @@ pub(super) fn join(want_multiple: bool, node_size: Option<usize>, remote: Remote
         library: started.library,
         cpus: online_cpus(),
         remote,
-        multi: want_multiple,
+        // MPI's progress engine may drive the UCX engine from any thread
+        // in an MPI call when MPI runs threads (transport::remote).
+        multi: want_multiple || started.multiple,
     });
     Ok(Launched {
         launcher: mpi,

@@ -8,8 +8,10 @@
  * communicators and window: a failure comes back as -1 with a message in
  * a thread-local buffer, and the caller reports it its own way.
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "shim.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
@@ -504,4 +506,20 @@ void rsm_abort(int status) {
     if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, status);
     /* MPI_Abort does not return; without MPI there is no job to end. */
     _exit(status ? status : 1);
+}
+
+/* Open MPI's progress engine (libopen-pal), found at run time so that the
+ * shim builds against any MPI. */
+typedef int (*progress_cb)(void);
+
+int rsm_progress_hook(int (*cb)(void)) {
+    int (*reg)(progress_cb) = (int (*)(progress_cb))dlsym(RTLD_DEFAULT, "opal_progress_register");
+    if (reg == NULL) return 1;
+    if (reg(cb) != 0) return failf("opal_progress_register (rank %d) failed", my_rank);
+    return 0;
+}
+
+void rsm_progress_hook_off(int (*cb)(void)) {
+    int (*unreg)(progress_cb) = (int (*)(progress_cb))dlsym(RTLD_DEFAULT, "opal_progress_unregister");
+    if (unreg != NULL) unreg(cb);
 }

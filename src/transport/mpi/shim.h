@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 4
+#define RSM_ABI_VERSION 5
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -134,6 +134,15 @@ int rsm_finalize(void);
  * rsm_finalize no longer calls it, and rsm_finalize itself disarms the
  * hook. */
 int rsm_on_mpi_finalize(void (*hook)(void));
+
+/* Has MPI's progress engine call cb (which returns the events it
+ * handled) whenever MPI polls, from any thread inside an MPI call, so that
+ * a PE blocked in MPI still serves what another engine (UCX) must progress.
+ * Open MPI only (opal_progress_register, found at run time): returns 1,
+ * registering nothing, with any other MPI. rsm_progress_hook_off removes it
+ * (before the engine it drives is torn down). */
+int rsm_progress_hook(int (*cb)(void));
+void rsm_progress_hook_off(int (*cb)(void));
 
 /* MPI_Abort(MPI_COMM_WORLD, status): ends every PE of the job. */
 void rsm_abort(int status);

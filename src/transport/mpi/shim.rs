@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 4;
+const ABI_VERSION: c_int = 5;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
@@ -110,8 +110,14 @@ pub(crate) struct Shim {
     status_recv: StatusRecv,
     finalize: Status0,
     on_mpi_finalize: unsafe extern "C" fn(extern "C" fn()) -> c_int,
+    progress_hook: unsafe extern "C" fn(ProgressFn) -> c_int,
+    progress_hook_off: unsafe extern "C" fn(ProgressFn),
     abort: unsafe extern "C" fn(c_int),
 }
+
+/// A function MPI's progress engine may call (`rsm_progress_hook`): it
+/// returns the events it handled.
+pub(crate) type ProgressFn = unsafe extern "C" fn() -> c_int;
 
 static SHIM: OnceLock<Result<Shim, String>> = OnceLock::new();
 
@@ -428,6 +434,24 @@ impl Shim {
         self.check(unsafe { (self.on_mpi_finalize)(hook) })
     }
 
+    /// Has MPI call `f` whenever it polls, from any thread in an MPI call
+    /// (Open MPI only): `Ok(false)` when this MPI offers no such hook.
+    pub(crate) fn progress_hook(&self, f: ProgressFn) -> Result<bool, String> {
+        // SAFETY: f is a function of a library that stays loaded (shims are
+        // never closed) and may be called from any thread.
+        let rc = unsafe { (self.progress_hook)(f) };
+        if rc == 1 {
+            return Ok(false);
+        }
+        self.check(rc).map(|()| true)
+    }
+
+    /// Removes `f` from MPI's progress engine.
+    pub(crate) fn progress_hook_off(&self, f: ProgressFn) {
+        // SAFETY: a function pointer; Open MPI ignores one it does not hold.
+        unsafe { (self.progress_hook_off)(f) }
+    }
+
     /// `MPI_Abort`: ends every PE of the job.
     pub(crate) fn abort(&self, status: i32) -> ! {
         // SAFETY: rsm_abort calls MPI_Abort only if MPI is running.
@@ -502,6 +526,8 @@ fn open(path: &Path) -> Result<Shim, String> {
         status_recv: f!(c"rsm_status_recv" as StatusRecv),
         finalize: f!(c"rsm_finalize" as Status0),
         on_mpi_finalize: f!(c"rsm_on_mpi_finalize" as unsafe extern "C" fn(extern "C" fn()) -> c_int),
+        progress_hook: f!(c"rsm_progress_hook" as unsafe extern "C" fn(ProgressFn) -> c_int),
+        progress_hook_off: f!(c"rsm_progress_hook_off" as unsafe extern "C" fn(ProgressFn)),
         abort: f!(c"rsm_abort" as unsafe extern "C" fn(c_int)),
     })
 }

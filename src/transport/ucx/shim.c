@@ -453,8 +453,9 @@ int ruc_quiet(void) {
     return rc;
 }
 
-void ruc_progress(void) {
-    if (worker != NULL) ucp_worker_progress(worker);
+int ruc_progress(void) {
+    ucp_worker_h w = __atomic_load_n(&worker, __ATOMIC_ACQUIRE);
+    return w != NULL ? (int)ucp_worker_progress(w) : 0;
 }
 
 void ruc_footprint(uint64_t *n_peers, uint64_t *bytes) {
@@ -510,8 +511,9 @@ int ruc_finalize(void) {
     if (context == NULL) return 0;
     if (memh != NULL) ucp_mem_unmap(context, memh);
     memh = NULL;
-    if (worker != NULL) ucp_worker_destroy(worker);
-    worker = NULL;
+    ucp_worker_h w = worker;
+    __atomic_store_n(&worker, NULL, __ATOMIC_RELEASE);
+    if (w != NULL) ucp_worker_destroy(w);
     ucp_cleanup(context);
     context = NULL;
     free(closing);

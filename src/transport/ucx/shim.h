@@ -94,8 +94,9 @@ int ruc_fence(void);
 int ruc_quiet(void);
 
 /* Lets UCX move requests along (ucp_worker_progress): over software RMA
- * (TCP) a put to this PE lands only when it calls in. */
-void ruc_progress(void);
+ * (TCP) a put to this PE lands only when it calls in. Returns the events
+ * handled (0 before ruc_init and after ruc_finalize). */
+int ruc_progress(void);
 
 /* Peers connected so far (endpoints made), and the bytes the shim holds
  * for them (its own records and unpacked remote keys; UCX's endpoint

@@ -67,7 +67,7 @@ pub(crate) struct Shim {
     amo: Amo,
     fence: Status0,
     quiet: Status0,
-    progress: unsafe extern "C" fn(),
+    progress: unsafe extern "C" fn() -> c_int,
     footprint: Footprint,
     close_start: Status0,
     close_test: CloseTest,
@@ -288,7 +288,13 @@ impl Shim {
     #[inline]
     pub(crate) fn progress(&self) {
         // SAFETY: no arguments; a no-op before init.
-        unsafe { (self.progress)() }
+        unsafe { (self.progress)() };
+    }
+
+    /// `ruc_progress` itself, for MPI's progress engine to call
+    /// (`rsm_progress_hook`): C code, safe from any thread in MULTI mode.
+    pub(crate) fn progress_fn(&self) -> unsafe extern "C" fn() -> c_int {
+        self.progress
     }
 
     /// Peers connected so far and the bytes the shim holds for the job's peers.
@@ -348,7 +354,7 @@ fn open(path: &Path) -> Result<Shim, String> {
         amo: f!(c"ruc_amo" as Amo),
         fence: f!(c"ruc_fence" as Status0),
         quiet: f!(c"ruc_quiet" as Status0),
-        progress: f!(c"ruc_progress" as unsafe extern "C" fn()),
+        progress: f!(c"ruc_progress" as unsafe extern "C" fn() -> c_int),
         footprint: f!(c"ruc_footprint" as Footprint),
         close_start: f!(c"ruc_close_start" as Status0),
         close_test: f!(c"ruc_close_test" as CloseTest),
