@@ -100,7 +100,12 @@ fn rshmem_jobs_on_two_nodes() {
         let oshrun = |program: &str, args: &[&str]| {
             let mut a = vec!["--host", HOSTS, "-np", "4", program];
             a.extend_from_slice(args);
+            let started = std::time::Instant::now();
             let (code, stdout, stderr) = nodes.run(OSHRUN, &a, &env);
+            eprintln!(
+                "netns: {program} {args:?} remote={engine}: exit {code:?} in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
             // A successful run under UCX prints nothing of UCX's own.
             if engine == "ucx" && code == Some(0) {
                 let noise: Vec<&str> = stderr.lines().filter(|l| l.contains(" UCX ")).collect();
