@@ -217,10 +217,21 @@ fn multi_node_jobs_run_the_mpi_launcher() {
     let r = finish(child, Instant::now());
     // exec: the launcher is oshrun's process, its status oshrun's.
     assert_eq!(r.code, Some(7), "{}", r.stderr);
-    let want_args = "-np 4 --host 10.77.0.1:2,nodeb.invalid:2 -x A=1 -x RSHMEM_NODE_SIZE -x UCX_TLS prog";
+    // -v also has PE 0 say which engine joins the nodes (RSHMEM_VERBOSE).
+    let want_args =
+        "-np 4 --host 10.77.0.1:2,nodeb.invalid:2 -x A=1 -x RSHMEM_NODE_SIZE -x RSHMEM_VERBOSE -x UCX_TLS prog";
     let mut want: Vec<String> = vec![format!("pid {pid}")];
     want.extend(want_args.split(' ').map(|a| format!("arg {a}")));
-    want.extend(["arg a 1", "env OTHER=x", "env RSHMEM_NODE_SIZE=1", "env UCX_TLS=tcp"].map(String::from));
+    want.extend(
+        [
+            "arg a 1",
+            "env OTHER=x",
+            "env RSHMEM_NODE_SIZE=1",
+            "env RSHMEM_VERBOSE=1",
+            "env UCX_TLS=tcp",
+        ]
+        .map(String::from),
+    );
     assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want, "{}", r.stdout);
     assert_eq!(
         r.stderr,

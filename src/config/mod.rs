@@ -363,6 +363,16 @@ config_table! {
         read: |r, v| node_size(r, v),
         help: "Under an MPI launcher, cut the job into virtual nodes of this many consecutive PEs (at least 1), so that PEs on one machine reach each other through MPI as if on other nodes: for testing the multi-node paths on one machine. auto: PEs share memory with the PEs of their host.",
     },
+    verbose: bool {
+        name: "RSHMEM_VERBOSE",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "0",
+        group: Nodes,
+        read: |r, v| r.switch(v),
+        help: "1: PE 0 prints one line at start-up saying how the PEs reach each other: shared memory alone, or the engine to other nodes (UCX with its version, or MPI-3 RMA, and why not UCX). `oshrun -v` sets it for the PEs it starts through an MPI launcher.",
+    },
     remote: RemoteEngine {
         name: "RSHMEM_REMOTE",
         sma_alias: false,

@@ -43,7 +43,8 @@ Options (before the program; '--' ends them):
   --report-bindings      print, per PE, the CPUs it is pinned to (or 'not bound')
   --oversubscribe, --allow-run-as-root
                          accepted (Open MPI habits; passed on to Open MPI)
-  -v, --verbose          print the MPI launcher's command before running it
+  -v, --verbose          print the MPI launcher's command before running it, and
+                         have PE 0 say which engine joins the nodes
 
 Accepted from Open MPI and Hydra command lines:
   -H, --host, -host, -hosts LIST

@@ -30,6 +30,8 @@ pub(crate) const ENV_STOPPED_GRACE: &str = "RSHMEM_STOPPED_GRACE";
 /// `--hang-abort`, passed to the PEs of a job under another launcher ("1":
 /// a node watcher that prints a hang report ends the job, status 124).
 pub(crate) const ENV_HANG_ABORT: &str = "RSHMEM_HANG_ABORT";
+/// Set by `-v` for the PEs: PE 0 says how they reach each other.
+const ENV_VERBOSE: &str = "RSHMEM_VERBOSE";
 /// Launchers looked for on `PATH`, in this order.
 pub(crate) const CANDIDATES: [&str; 3] = ["mpirun", "mpiexec", "srun"];
 /// Prefixes of the variables passed to every PE.
@@ -103,7 +105,11 @@ pub(crate) fn run(job: &Job) -> i32 {
     if let Some(note) = trace_note {
         eprintln!("{note}");
     }
-    let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+    let mut env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+    if job.verbose && !env.iter().any(|(k, _)| k == ENV_VERBOSE) {
+        // The PEs say which engine joins the nodes (PE 0, one line).
+        env.push((ENV_VERBOSE.into(), "1".into()));
+    }
     let path = std::env::var_os("PATH");
     let launcher = match find(job, path.as_deref()) {
         Ok(l) => l,
@@ -131,6 +137,9 @@ pub(crate) fn run(job: &Job) -> i32 {
     }
     let mut c = std::process::Command::new(&launcher);
     c.args(&cmd.args).envs(cmd.set_env.iter().map(|(k, v)| (k, v)));
+    if job.verbose {
+        c.env(ENV_VERBOSE, "1");
+    }
     // oshrun's own job variables (an oshrun run inside a PE) must not reach
     // the new PEs: they would take them for a single-node job.
     for v in job::ENV_ALL {

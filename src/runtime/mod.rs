@@ -230,6 +230,16 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
                 crate::constants::SHMEM_MINOR_VERSION
             );
         }
+        if rt.config.verbose && !rt.config.info {
+            use crate::transport::Transport;
+            eprintln!(
+                "rshmem: {} PEs, {} on PE 0's node; transport: {}{}",
+                rt.npes,
+                rt.launcher.node_pes().len(),
+                rt.transport.describe(),
+                rt.transport.detail().map(|d| format!("; {d}")).unwrap_or_default()
+            );
+        }
         if rt.config.info {
             eprint!("{}", rt.config.info_text());
             use crate::transport::{Active, Transport};
