@@ -361,7 +361,7 @@ config_table! {
         default: "auto",
         group: Nodes,
         read: |r, v| node_size(r, v),
-        help: "Under an MPI launcher, cut the job into virtual nodes of this many consecutive PEs (at least 1), so that PEs on one machine reach each other through MPI as if on other nodes: for testing the multi-node paths on one machine. auto: PEs share memory with the PEs of their host.",
+        help: "Under an MPI launcher, cut the job into virtual nodes of this many consecutive PEs (at least 1), so that PEs on one machine reach each other through MPI as if on other nodes: for testing the multi-node paths on one machine (the waits then count every PE of the job as sharing this machine's CPUs). auto: PEs share memory with the PEs of their host.",
     },
     verbose: bool {
         name: "RSHMEM_VERBOSE",

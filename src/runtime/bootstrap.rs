@@ -124,10 +124,11 @@ fn open_control(launcher: &dyn Launcher, file: &OwnedFd, fresh: bool) -> Result<
 /// CPUs (as the launcher counted them, else this process's own count).
 fn wait_policy(config: &Config, launcher: &dyn Launcher) -> Policy {
     let node_pes = launcher.node_pes().len();
+    let host_pes = launcher.host_pes();
     let cpus = launcher
         .cpus()
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut policy = Policy::for_job(node_pes, cpus, config.wait_spin);
+    let mut policy = Policy::for_job(host_pes, cpus, config.wait_spin);
     if node_pes < launcher.npes() && !config.progress_thread {
         // Remote writes ring no bell here: without a progress thread to ring
         // it, a wait must keep polling MPI, so it yields for long and then

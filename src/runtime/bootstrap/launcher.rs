@@ -35,6 +35,12 @@ pub(crate) trait Launcher: Send + Sync {
     /// process's own count (which may be pinned to one CPU).
     fn cpus(&self) -> Option<usize>;
 
+    /// The PEs sharing those CPUs: the node's, unless the node is a virtual
+    /// one cut out of a machine that runs more (`RSHMEM_NODE_SIZE`).
+    fn host_pes(&self) -> usize {
+        self.node_pes().len()
+    }
+
     /// Every PE's `mine` (records of one length), in PE order; collective
     /// over the job. `None` when the launcher has no channel of its own: its
     /// PEs all share one job file and agree in its control block instead.

@@ -65,6 +65,8 @@ struct Job {
     cpus: usize,
     /// `RSHMEM_REMOTE`.
     remote: RemoteEngine,
+    /// The nodes are virtual ones (`RSHMEM_NODE_SIZE`).
+    virtual_nodes: bool,
     /// Several threads may call in at once.
     multi: bool,
 }
@@ -92,6 +94,19 @@ impl Launcher for Mpi {
 
     fn cpus(&self) -> Option<usize> {
         Some(self.job().cpus)
+    }
+
+    /// Virtual nodes (`RSHMEM_NODE_SIZE`) are cut out of machines that run
+    /// the whole job (their purpose: testing the multi-node paths on one
+    /// machine), so every PE shares this machine's CPUs and the waits must
+    /// give them up as under oversubscription.
+    fn host_pes(&self) -> usize {
+        let job = self.job();
+        if job.virtual_nodes {
+            job.npes
+        } else {
+            job.node_pes.len()
+        }
     }
 
     fn exchange(&self, mine: &[u8]) -> Option<Result<Vec<u8>, String>> {
@@ -210,6 +225,7 @@ pub(super) fn join(want_multiple: bool, node_size: Option<usize>, remote: Remote
         library: started.library,
         cpus: online_cpus(),
         remote,
+        virtual_nodes: forced > 0,
         // MPI's progress engine may drive the UCX engine from any thread
         // in an MPI call when MPI runs threads (transport::remote).
         multi: want_multiple || started.multiple,
