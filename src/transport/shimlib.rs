@@ -29,7 +29,7 @@ pub(crate) struct Shimlib {
     /// Why it was not built, for a build without it ("rshmem was built
     /// without MPI (...)").
     pub not_built: &'static str,
-    /// What to do then, before "or set <env> to ...".
+    /// What to do then, before "or set `env` to ...".
     pub remedy: &'static str,
 }
 
