@@ -298,6 +298,7 @@ def main():
     ap.add_argument("--ucx-perftest", default="ucx_perftest", help="the floor's program (default: on PATH)")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--md", help="write the Markdown table here")
+    ap.add_argument("--raw", help="write every run's value here (tab-separated, one line per row and column)")
     ap.add_argument("-v", action="store_true", help="print every command and its output")
     a = ap.parse_args()
     if a.reps < 1 or a.startup_runs < 0:
@@ -429,6 +430,12 @@ def main():
     if a.md:
         Path(a.md).write_text(md + "\n")
         log(f"wrote {a.md}")
+    if a.raw:
+        rows = ["setup\tcolumn\tbenchmark\tsize\tvalues (in run order)"]
+        rows += [f"{k[0]}\t{k[1]}\t{k[2]}\t{k[3]}\t" + " ".join(f"{v:g}" for v in vals)
+                 for k, vals in results.items()]
+        Path(a.raw).write_text("\n".join(rows) + "\n")
+        log(f"wrote {a.raw}")
     return 0
 
 
