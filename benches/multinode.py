@@ -455,7 +455,9 @@ def verdict(key, setup, med):
             continue
         r = mine / ref
         if not (r <= bound if op == "<=" else r >= bound):
-            missed.append(f"{r:.2f}x {AGAINST[against]} ({op} {bound:.1f}x)")
+            d = next((d for d in range(2, 6) if f"{r:.{d}f}" != f"{bound:.{d}f}"), 6)
+            shown = f"{r:.{d}f}"  # as many decimals as it takes not to look like the bound: 0.8996x, not 0.90x
+            missed.append(f"{shown}x {AGAINST[against]} ({op} {bound:.1f}x)")
     if missed:
         return "missed: " + "; ".join(missed + unknown)
     if unknown:
