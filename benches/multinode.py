@@ -50,10 +50,11 @@ is the stricter of the two) and MB/s as 2^20 bytes per second; its iterations ar
                same rep, the get floor is ucp_fadd's round trip instead (the same 8-byte
                request and 8-byte reply through the same software path), and its cell says
                "(ucp_fadd)"; ucp_get's own figure is printed with each floor rep.
-  put_bw       ucp_put_bw -s 65536 / -s 4194304 -O 1 (one put outstanding at a time, as
-               multinode.c's put then quiet; with the default window of 32, 4 MiB puts over
-               tcp ran at a tenth of that on the 2-core test machine), "overall" bandwidth,
-               times 1.048576 for multinode.c's MB/s (10^6 bytes per second).
+  put_bw       ucp_put_bw -s 65536 / -s 4194304 -O 1: one put outstanding at a time, each
+               completed locally (UCP's request), one flush at the end, where multinode.c
+               quiets after every put; with the default window of 32, 4 MiB puts over tcp ran
+               at a tenth of -O 1's rate on the 2-core test machine. "overall" bandwidth, times
+               1.048576 for multinode.c's MB/s (10^6 bytes per second).
 
 Runs are interleaved (rshmem-ucx, rshmem-mpi, OSHMEM, floor, then the reverse, ...) --reps
 times; the tables show medians (± half the min-max range), rshmem-ucx / OSHMEM,
