@@ -97,6 +97,8 @@ REPO = compare.REPO
 MPI_FLAGS = ["--oversubscribe", "--mca", "pml", "ob1", "--mca", "btl", "tcp,self",
              "--mca", "mpi_yield_when_idle", "1", "-x", "UCX_TLS=tcp"]
 RSHMEM_FLAGS = ["--mca", "osc", "ucx"]
+# --rshmem-env NAME=VALUE: more variables for rshmem's runs (e.g. SHMEM_WAIT_SPIN).
+RSHMEM_ENV = []
 # spml ucx over TCP; opal_mem_hooks=0 avoids OSHMEM's segfault in shmem_finalize (compare.py)
 OMPI_FLAGS = ["--mca", "spml", "ucx", "-x", "OMPI_MCA_opal_common_ucx_opal_mem_hooks=0"]
 
@@ -200,6 +202,8 @@ def command(impl, bindir, exe, setup, args, netns, info=False):
             cmd += ["-x", "SHMEM_INFO=1"]
         if not across:
             cmd += ["-x", f"RSHMEM_NODE_SIZE={per_node}"]
+        for kv in RSHMEM_ENV:
+            cmd += ["-x", kv]
     else:
         cmd = [str(Path(bindir) / "oshrun"), "-np", str(np), *MPI_FLAGS, *OMPI_FLAGS]
     if os.geteuid() == 0:
@@ -300,10 +304,17 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--md", help="write the Markdown table here")
     ap.add_argument("--raw", help="write every run's value here (tab-separated, one line per row and column)")
+    ap.add_argument("--rshmem-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="a variable for rshmem's runs only, passed with -x (repeatable); stated in the output")
     ap.add_argument("-v", action="store_true", help="print every command and its output")
     a = ap.parse_args()
     if a.reps < 1 or a.startup_runs < 0:
         ap.error("--reps must be >= 1 and --startup-runs >= 0")
+    for kv in a.rshmem_env:
+        if "=" not in kv:
+            ap.error(f"--rshmem-env {kv}: expected NAME=VALUE")
+        RSHMEM_ENV.append(kv)
+        log(f"rshmem's runs get {kv}")
     setups = list(dict.fromkeys(list(a.setups) + (["netns-2x1", "netns-2x2"] if a.netns else [])))
     env, removed = compare.run_environment()
     if removed:
