@@ -153,12 +153,18 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
     ] {
         place(&from, &build_dir.join(name));
     }
-    // The MPI shim exists where the build found an MPI.
-    let shim = lib_dir.join("librshmem_mpi.so");
-    let with_mpi = shim.is_file();
-    if with_mpi {
-        place(&shim, &build_dir.join("librshmem_mpi.so"));
-    }
+    // The MPI shim exists where the build found an MPI, the UCX one where
+    // it found UCX.
+    let built: Vec<(&str, bool)> = ["librshmem_mpi.so", "librshmem_ucx.so"]
+        .into_iter()
+        .map(|name| {
+            let shim = lib_dir.join(name);
+            if shim.is_file() {
+                place(&shim, &build_dir.join(name));
+            }
+            (name, shim.is_file())
+        })
+        .collect();
     let sources = Path::new(env!("CARGO_MANIFEST_DIR"));
     for f in files(&sources.join("include")) {
         place(&sources.join("include").join(&f), &tree.join("include").join(&f));
@@ -196,9 +202,11 @@ fn installed_tools_build_and_run_programs_without_the_build_tree() {
         assert!(prefix.join(f).is_file(), "{f} not installed");
         assert!(done.contains(&prefix.join(f)), "{f} not reported");
     }
-    let shim = prefix.join("lib/librshmem_mpi.so");
-    assert_eq!(shim.is_file(), with_mpi, "the MPI shim is installed if it was built");
-    assert_eq!(done.contains(&shim), with_mpi, "the MPI shim is reported if installed");
+    for (name, was_built) in &built {
+        let shim = prefix.join("lib").join(name);
+        assert_eq!(shim.is_file(), *was_built, "{name} is installed if it was built");
+        assert_eq!(done.contains(&shim), *was_built, "{name} is reported if installed");
+    }
     let headers = files(&sources.join("include"));
     assert_eq!(files(&prefix.join("include")), headers, "every file under include/");
     for h in &headers {

@@ -7,6 +7,7 @@
 //! lib/      librshmem.so librshmem.a librshmem-profiling.a pkgconfig/rshmem.pc
 //!           librshmem_trace.so (the SHMEM_TRACE layer oshrun preloads)
 //!           librshmem_mpi.so (if the build made it: an MPI was installed)
+//!           librshmem_ucx.so (if the build made it: UCX was installed)
 //! include/  every file under the sources' include/ (mpp/ and all)
 //! share/doc/rshmem/  README.md docs/
 //! ```
@@ -35,7 +36,8 @@ const LIBRARIES: [(&str, u32); 3] = [
 ];
 /// The MPI shim, which a build makes only where it finds an MPI. librshmem.so
 /// loads it from its own directory, so it goes beside it.
-const MPI_SHIM: &str = "librshmem_mpi.so";
+/// The engines' shims, installed when the build made them.
+const SHIMS: [&str; 2] = ["librshmem_mpi.so", "librshmem_ucx.so"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -108,12 +110,14 @@ pub fn install(src: &Sources, prefix: &Path) -> Result<Vec<PathBuf>, String> {
     for (l, mode) in LIBRARIES {
         done.push(copy_file(&src.build_dir.join(l), &lib.join(l), mode)?);
     }
-    if src.build_dir.join(MPI_SHIM).is_file() {
-        done.push(copy_file(&src.build_dir.join(MPI_SHIM), &lib.join(MPI_SHIM), 0o755)?);
-    } else if lib.join(MPI_SHIM).is_file() {
-        // An earlier install's shim would be loaded by this library.
-        std::fs::remove_file(lib.join(MPI_SHIM))
-            .map_err(|e| format!("cannot remove the old {}: {e}", lib.join(MPI_SHIM).display()))?;
+    for shim in SHIMS {
+        if src.build_dir.join(shim).is_file() {
+            done.push(copy_file(&src.build_dir.join(shim), &lib.join(shim), 0o755)?);
+        } else if lib.join(shim).is_file() {
+            // An earlier install's shim would be loaded by this library.
+            std::fs::remove_file(lib.join(shim))
+                .map_err(|e| format!("cannot remove the old {}: {e}", lib.join(shim).display()))?;
+        }
     }
     // Made here, after librshmem.a, so it is the newer and the wrapper takes it.
     let weak = lib.join("librshmem-profiling.a");
