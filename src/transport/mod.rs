@@ -492,6 +492,16 @@ pub(crate) unsafe fn copy_strided<T: Copy>(dst: *mut T, dst_stride: isize, src: 
     }
 }
 
+/// The strides of a strided operation on elements of `T` (in elements: the
+/// remote side's, then the local one's) in bytes, and the element's size:
+/// what the engines' shims take.
+// The checking build has no engine.
+#[cfg_attr(feature = "check-transport", allow(dead_code))]
+pub(crate) fn byte_strides<T>(remote: isize, local: isize) -> (i64, i64, usize) {
+    let size = size_of::<T>();
+    ((remote * size as isize) as i64, (local * size as isize) as i64, size)
+}
+
 /// `cond` with a call to [`Transport::progress`] before each evaluation: the
 /// condition a library wait polls.
 #[inline]

@@ -139,18 +139,11 @@ impl Remote {
         sst: isize,
         n: usize,
     ) {
-        let size = size_of::<T>();
+        let (remote, local, size) = super::byte_strides::<T>(dst, sst);
         // SAFETY: the caller's contract.
         ok(unsafe {
-            self.shim.put_strided(
-                pe,
-                off.0 as u64,
-                (dst * size as isize) as i64,
-                src as *const u8,
-                (sst * size as isize) as i64,
-                size,
-                n,
-            )
+            self.shim
+                .put_strided(pe, off.0 as u64, remote, src as *const u8, local, size, n)
         });
     }
 
@@ -168,18 +161,11 @@ impl Remote {
         dst_stride: isize,
         n: usize,
     ) {
-        let size = size_of::<T>();
+        let (remote, local, size) = super::byte_strides::<T>(sst, dst_stride);
         // SAFETY: the caller's contract.
         ok(unsafe {
-            self.shim.get_strided(
-                pe,
-                off.0 as u64,
-                (sst * size as isize) as i64,
-                dst as *mut u8,
-                (dst_stride * size as isize) as i64,
-                size,
-                n,
-            )
+            self.shim
+                .get_strided(pe, off.0 as u64, remote, dst as *mut u8, local, size, n)
         });
     }
 
