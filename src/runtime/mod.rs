@@ -31,7 +31,9 @@ mod trace;
 
 use crate::coll::check_set::SetCheck;
 use crate::error::{self, Error, ErrorKind};
+use crate::heap::SymOffset;
 use crate::job::{Control, PeState};
+use crate::psync::UNIT;
 use crate::stuck::Kind;
 use crate::world::World;
 use std::ops::Deref;
@@ -80,7 +82,10 @@ impl Runtime {
     /// their sync memory (the world team's with the active-set check's
     /// mailbox), before any peer can signal into it (the start-up barrier
     /// follows).
-    fn start_state(&self) -> Result<(), String> {
+    /// Returns where the transport's rendezvous memory is (see
+    /// `Transport::rendezvous_memory`), which it may use once every PE is
+    /// past the start-up barrier.
+    fn start_state(&self) -> Result<Option<SymOffset>, String> {
         {
             let _guard = self.spaces.lifecycle();
             self.semaphores.forget_all();
@@ -89,9 +94,10 @@ impl Runtime {
         }
         self.psync().reset(self.npes);
         let mailbox = SetCheck::len(self.config.check_collectives, self.npes);
-        let at = self.teams.init(self, &self.spaces, mailbox)?;
+        let rendezvous = crate::transport::Transport::rendezvous_bytes(&self.transport).next_multiple_of(UNIT);
+        let at = self.teams.init(self, &self.spaces, mailbox + rendezvous)?;
         self.set_check.start((mailbox > 0).then_some(at), self.npes);
-        Ok(())
+        Ok((rendezvous > 0).then_some(SymOffset(at.0 + mailbox)))
     }
 
     /// At `shmem_finalize`, after its rendezvous: the footprint if asked,
@@ -205,13 +211,16 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         rt
     };
     rt.thread_level.store(granted, Ordering::Relaxed);
-    rt.start_state()
+    let rendezvous = rt
+        .start_state()
         .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
     rt.set_state(PeState::Running);
     ACTIVE.store(rt as *const Runtime as *mut Runtime, Ordering::Release);
     *count = 1;
     // Nobody may touch a peer's memory before that peer has mapped its globals.
     crate::coll::barrier_all(rt, routine);
+    // Every PE has zeroed the rendezvous memory before it arrived.
+    crate::transport::Transport::rendezvous_memory(&rt.transport, rendezvous);
     let node_pes = rt.launcher.node_pes();
     if node_pes.len() < rt.npes {
         rt.teams
@@ -312,6 +321,8 @@ pub(crate) fn finalize(at_exit: bool) {
     // Nothing is compared here (only world barriers compare arguments).
     let which = (crate::coll::barrier::Rendezvous::Finalize, None);
     let _ = crate::coll::barrier::world(rt, which, |ep| rt.post(kind, "shmem_finalize", ep));
+    // Its last use: the next initialisation zeroes it again.
+    crate::transport::Transport::rendezvous_memory(&rt.transport, None);
     rt.end_state();
     rt.set_state(PeState::Finalized);
     ACTIVE.store(std::ptr::null_mut(), Ordering::Release);

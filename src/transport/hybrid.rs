@@ -33,9 +33,13 @@
 //!
 //! Hierarchical: the node's PEs arrive at the node's counter (as on one
 //! node); its first PE, the leader, waits for them all, meets the other
-//! leaders in a non-blocking MPI barrier, then opens the next episode for its
-//! node. Every PE completes its remote operations before arriving (the
-//! callers quiet first), so a barrier orders memory across nodes too.
+//! leaders, then opens the next episode for its node. Under UCX the leaders
+//! meet by pushing (a dissemination of posted remote adds into an inbox in
+//! the world team's memory, one message per round: [`push_leaders`]); under
+//! MPI-3 RMA, and until the start-up barrier has passed, in a non-blocking
+//! MPI allreduce ([`leaders_agree`]). Every PE completes its remote
+//! operations before arriving (the callers quiet first), so a barrier orders
+//! memory across nodes too.
 
 use super::mpi::shim::Comm;
 use super::remote::Remote;
@@ -49,7 +53,7 @@ use crate::types::{AmoOp, AtomicWord};
 use crate::wait::{Waiter, notify};
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The PEs of this node and the engine to the others, in a job that spans nodes.
@@ -63,7 +67,27 @@ pub(crate) struct Nodes {
     pub me: usize,
     /// Node-local operations so far (see `LOCAL_OPS_PER_PROGRESS`).
     pub ticks: AtomicU32,
+    /// The first PE of every node, ascending: the leaders of the world
+    /// rendezvous.
+    pub leaders: Vec<usize>,
+    /// This node's place in `leaders`.
+    pub leader_rank: usize,
+    /// Address of this PE's segment.
+    pub segment: usize,
+    /// Offset of the leaders' inbox in every segment while they meet by
+    /// pushing ([`NO_INBOX`] otherwise), see [`push_leaders`].
+    pub inbox: AtomicUsize,
+    /// The leaders' pushed rendezvous since the inbox was given: the parity
+    /// picks the half of the inbox in use.
+    pub pushes: AtomicU32,
 }
+
+/// Rounds of the leaders' dissemination: enough for 2^32 nodes.
+const LEADER_ROUNDS: usize = 32;
+/// The leaders' inbox: a word per round, twice (see [`push_leaders`]).
+const INBOX_BYTES: usize = 2 * LEADER_ROUNDS * 8;
+/// `Nodes::inbox` when the leaders meet in MPI.
+const NO_INBOX: usize = usize::MAX;
 
 /// Node-local operations between two calls into MPI of a PE that makes no
 /// remote ones (an `MPI_Iprobe` costs about as much as 50 of them).
@@ -98,7 +122,12 @@ impl Hybrid {
             me,
             &engine.node_of,
         ));
-        let node_pes = (0..segs.npes).filter(|&pe| local[pe]).collect();
+        let node_pes: Vec<usize> = (0..segs.npes).filter(|&pe| local[pe]).collect();
+        let mut leaders: Vec<usize> = (0..segs.npes)
+            .filter(|&pe| engine.node_of[..pe].iter().all(|&n| n != engine.node_of[pe]))
+            .collect();
+        leaders.sort_unstable();
+        let leader_rank = leaders.iter().position(|&pe| pe == node_pes[0]).unwrap_or(0);
         let nodes = Nodes {
             remote,
             local,
@@ -106,6 +135,11 @@ impl Hybrid {
             control,
             me,
             ticks: Default::default(),
+            leaders,
+            leader_rank,
+            segment: segs.base as usize + me * segs.stride,
+            inbox: AtomicUsize::new(NO_INBOX),
+            pushes: AtomicU32::new(0),
         };
         Ok(Hybrid {
             shm,
@@ -445,6 +479,24 @@ impl Transport for Hybrid {
             }
         }
     }
+
+    fn posts_remote_signals(&self) -> bool {
+        self.nodes.as_ref().is_some_and(|n| n.remote.pushes())
+    }
+
+    fn rendezvous_bytes(&self) -> usize {
+        match &self.nodes {
+            Some(n) if n.remote.pushes() => INBOX_BYTES,
+            _ => 0,
+        }
+    }
+
+    fn rendezvous_memory(&self, at: Option<SymOffset>) {
+        if let Some(n) = &self.nodes {
+            n.pushes.store(0, Ordering::Relaxed);
+            n.inbox.store(at.map_or(NO_INBOX, |a| a.0), Ordering::Relaxed);
+        }
+    }
 }
 
 /// The world rendezvous of a job that spans nodes (see the module header).
@@ -465,7 +517,6 @@ fn leader_rendezvous<'p>(
     // of the new episode passes them on.
     count.fetch_add(1, Ordering::AcqRel);
     notify(&control.slot(leader).wake.sync);
-    let shim = n.remote.mpi();
     let post = post(episode);
     let name = match which {
         Rendezvous::Barrier => "barrier",
@@ -495,12 +546,90 @@ fn leader_rendezvous<'p>(
         },
     );
     let mine = Agreement::of(n, which, episode, post.as_ref());
+    let inbox = n.inbox.load(Ordering::Relaxed);
+    if inbox == NO_INBOX || !push_leaders(n, waiter, inbox, &mine, || post, name, episode) {
+        leaders_agree(n, waiter, &mine, || post, name, episode);
+    }
+    count.store(0, Ordering::Relaxed);
+    episodes.number.store(episode.wrapping_add(1), Ordering::Release);
+    for &pe in &n.node_pes {
+        notify(&control.slot(pe).wake.sync);
+    }
+}
+
+/// The leaders meet by pushing: a dissemination over the leaders in which
+/// each round is one posted remote add (one message, no reply) of a word
+/// saying which rendezvous the sender is in, into the receiver's inbox.
+/// Returns whether every leader is in the same one; if not, every leader
+/// learns it (a difference between two leaders reaches every leader along
+/// the rounds, as the barrier's arrivals do) and the caller has them all
+/// meet in MPI, which says who differs ([`leaders_agree`]).
+///
+/// The inbox has a word per round, twice: the parity of the count of pushed
+/// rendezvous picks the half. A leader writes into a word of rendezvous i + 2
+/// only after it has finished rendezvous i + 1, which needed every leader to
+/// be in i + 1, so past i, whose words it had read and zeroed.
+fn push_leaders<'p>(
+    n: &Nodes,
+    waiter: &Waiter<'_>,
+    inbox: usize,
+    mine: &Agreement,
+    post: impl Fn() -> Option<Post<'p>>,
+    name: &str,
+    episode: u32,
+) -> bool {
+    const PRESENT: u64 = 1 << 63;
+    const DIFFERS: u64 = 1 << 62;
+    const CODE: u64 = (1 << 62) - 1;
+    let code = mine.code as u64 & CODE;
+    let leaders = n.leaders.len();
+    let half = (n.pushes.fetch_add(1, Ordering::Relaxed) & 1) as usize;
+    let mut differs = 0;
+    let mut k = 0;
+    while (1usize << k) < leaders {
+        let to = n.leaders[(n.leader_rank + (1 << k)) % leaders];
+        let from = n.leaders[(n.leader_rank + leaders - (1 << k)) % leaders];
+        let off = inbox + (half * LEADER_ROUNDS + k) * 8;
+        // SAFETY: the inbox is 8-aligned inside every segment (the world
+        // team's reserved memory).
+        unsafe { n.remote.post_add(to, SymOffset(off), PRESENT | differs | code) };
+        // SAFETY: this PE's segment is mapped for the life of the process;
+        // the word is aligned, and written only by `from`'s adds.
+        let word = unsafe { &*((n.segment + off) as *const AtomicU64) };
+        waiter.wait_at(
+            &post,
+            || {
+                n.remote.progress();
+                word.load(Ordering::Acquire) != 0
+            },
+            || format!("the node of PE {from} to reach the {name} (episode {episode}, leaders' round {k})"),
+        );
+        let got = word.swap(0, Ordering::AcqRel);
+        if got & CODE != code || got & DIFFERS != 0 {
+            differs = DIFFERS;
+        }
+        k += 1;
+    }
+    differs == 0
+}
+
+/// The leaders meet in a non-blocking MPI allreduce of their
+/// [`Agreement`]s, and end the job if they differ.
+fn leaders_agree<'p>(
+    n: &Nodes,
+    waiter: &Waiter<'_>,
+    mine: &Agreement,
+    post: impl Fn() -> Option<Post<'p>>,
+    name: &str,
+    episode: u32,
+) {
+    let shim = n.remote.mpi();
     if let Err(e) = shim.iagree_start(Comm::Leaders, mine.values()) {
         super::mpi::failed(e);
     }
     let mut agreed = None;
     waiter.wait_at(
-        || post,
+        &post,
         || {
             n.remote.progress();
             let test = shim.iagree_test::<AGREEMENT>(Comm::Leaders);
@@ -515,12 +644,7 @@ fn leader_rendezvous<'p>(
         || format!("the other nodes to reach the {name} (episode {episode})"),
     );
     if let Some(all) = agreed {
-        mine.check(n, &all, post.as_ref());
-    }
-    count.store(0, Ordering::Relaxed);
-    episodes.number.store(episode.wrapping_add(1), Ordering::Release);
-    for &pe in &n.node_pes {
-        notify(&control.slot(pe).wake.sync);
+        mine.check(n, &all, post().as_ref());
     }
 }
 

@@ -473,6 +473,29 @@ pub(crate) trait Transport: Send + Sync + 'static {
         which: (Rendezvous, Option<&Agreed>),
         post: impl FnOnce(u32) -> Option<Post<'p>>,
     ) -> Option<Disagreed>;
+
+    /// Whether [`put_signal_post`](Self::put_signal_post) to a PE on another
+    /// node is posted (returns without waiting for a reply), so that the
+    /// one-round collectives may push their blocks across nodes
+    /// (`coll::inbox::exchange`). The same on every PE of a job.
+    fn posts_remote_signals(&self) -> bool {
+        false
+    }
+
+    /// Bytes of symmetric memory the transport's world rendezvous needs on
+    /// every PE (the same on every PE; 0 where it needs none): the leaders'
+    /// inbox of a job across nodes. The world team reserves them, zeroed.
+    fn rendezvous_bytes(&self) -> usize {
+        0
+    }
+
+    /// Where the world rendezvous finds its [`rendezvous_bytes`] from the
+    /// next rendezvous on, or `None` to stop using them. Every PE calls it at
+    /// the same point: after the start-up barrier (when every PE has zeroed
+    /// them) and after finalize's rendezvous.
+    ///
+    /// [`rendezvous_bytes`]: Transport::rendezvous_bytes
+    fn rendezvous_memory(&self, _at: Option<SymOffset>) {}
 }
 
 /// Copies `n` elements of `T` from `src` (every `src_stride`-th element) to

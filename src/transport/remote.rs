@@ -3,9 +3,9 @@
 //! `RSHMEM_REMOTE` and the same on every PE.
 //!
 //! Both are reached through the MPI job that started the PEs: MPI gives
-//! identity and nodes, exchanges UCX's cards, carries the leaders' part of
-//! the world rendezvous and the status messages of the hang reports. Only
-//! the data path differs. Dispatch is a `match` per operation: every remote
+//! identity and nodes, exchanges UCX's cards, carries the status messages of
+//! the hang reports and, under MPI-3 RMA (under UCX only to say who differs),
+//! the leaders' part of the world rendezvous. Only the data path differs. Dispatch is a `match` per operation: every remote
 //! operation costs microseconds, and the one-node paths never get here.
 
 use super::mpi::shim::Shim as MpiShim;
@@ -339,6 +339,30 @@ impl Remote {
                 // caller's, or the next flag's) completes it.
                 unsafe { r.post(pe, off, AmoOp::Add(v)) };
             }
+        }
+    }
+
+    /// Whether a posted remote add costs one message with no reply (UCX), so
+    /// that the leaders of the world rendezvous meet by pushing words into
+    /// each other's memory; MPI-3 RMA has no such atomic (an
+    /// `MPI_Accumulate` is completed by a flush, a round trip), so its
+    /// leaders meet in an MPI collective.
+    pub(crate) fn pushes(&self) -> bool {
+        matches!(self.data, Data::Ucx(_))
+    }
+
+    /// A 64-bit add to `pe`'s word at `off`, posted: no wait, no order with
+    /// this PE's other operations, and no later quiet waits for it (the
+    /// world rendezvous's leaders, whose reader waits for the word itself).
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    pub(crate) unsafe fn post_add(&self, pe: usize, off: SymOffset, v: u64) {
+        match &self.data {
+            // SAFETY: the caller's contract.
+            Data::Mpi(r) => drop(unsafe { r.atomic::<u64>(pe, off, AmoOp::Add(v)) }),
+            // SAFETY: the caller's contract.
+            Data::Ucx(r) => unsafe { r.post_untracked_add(pe, off, v) },
         }
     }
 

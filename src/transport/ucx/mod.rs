@@ -31,8 +31,9 @@
 //!
 //! Start-up needs the job's MPI only to exchange each PE's card (worker
 //! address, packed remote key, segment base) with `MPI_Allgather`; MPI also
-//! carries the leaders' barrier and the status messages of the hang
-//! reports, which are not on any hot path.
+//! carries the status messages of the hang reports, which are not on any
+//! hot path, and the leaders' barrier only where the pushed one cannot say
+//! who differs (`transport::hybrid`).
 
 pub(crate) mod shim;
 
@@ -245,6 +246,18 @@ impl Remote {
             self.shim
                 .amo(pe, off.0 as u64, code, 8, operand, compare, std::ptr::null_mut(), false)
         });
+    }
+
+    /// A posted 64-bit add that no `quiet` waits for: a library word whose
+    /// reader waits for the value itself (the leaders' rendezvous), so
+    /// that the next quiet does not wait for its acknowledgement.
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    #[inline(never)]
+    pub(crate) unsafe fn post_untracked_add(&self, pe: usize, off: SymOffset, v: u64) {
+        // SAFETY: the caller's contract.
+        ok(unsafe { self.shim.amo_untracked(pe, off.0 as u64, RucOp::Add, v) });
     }
 
     /// Puts `len` bytes, fences, then updates the signal: one ordered stream,

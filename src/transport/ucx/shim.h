@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RUC_ABI_VERSION 1
+#define RUC_ABI_VERSION 2
 int ruc_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -82,7 +82,10 @@ enum ruc_op {
  * RUC_FETCH and RUC_SWAP, which UCP always fetches, reply into a word of
  * the shim's; RUC_CSWAP needs a result).
  * result != NULL and blocking = 1: *result holds the old value on return;
- * blocking = 0: by the next ruc_quiet. */
+ * blocking = 0: by the next ruc_quiet.
+ * result NULL and blocking = 2 (RUC_ADD, AND, OR, XOR only): posted, and a
+ * later ruc_quiet does not flush for it (a library word whose reader waits
+ * for the value itself: a quiet need not wait for its acknowledgement). */
 int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t compare, void *result, int blocking);
 
 /* Orders every earlier operation of this PE before every later one

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// `RUC_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 1;
+const ABI_VERSION: c_int = 2;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_UCX_SHIM";
 const FILE_NAME: &str = "librshmem_ucx.so";
@@ -273,6 +273,17 @@ impl Shim {
                 c_int::from(blocking),
             )
         })
+    }
+
+    /// A posted 8-byte `op` (ADD, AND, OR or XOR) that `quiet` does not
+    /// flush for (`blocking` = 2 of `ruc_amo`).
+    ///
+    /// # Safety
+    /// As `amo`.
+    #[inline]
+    pub(crate) unsafe fn amo_untracked(&self, pe: usize, off: u64, op: RucOp, operand: u64) -> Result<(), String> {
+        // SAFETY: the caller's contract.
+        self.check(unsafe { (self.amo)(pe_int(pe), off, op as c_int, 8, operand, 0, std::ptr::null_mut(), 2) })
     }
 
     pub(crate) fn fence(&self) -> Result<(), String> {
