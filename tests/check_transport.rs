@@ -77,6 +77,7 @@ const PROGRAMS: &[&str] = &[
     "unit/coll_alltoall",
     "unit/coll_scan",
     "unit/coll_back_to_back",
+    "unit/bcast_run_ahead",
     "unit/coll_algorithms",
     "unit/ring",
     "unit/aset_alltoall",

@@ -63,6 +63,8 @@ use super::registry::Bcast;
 use super::ring::{self, Tag};
 use super::topology::{self, Flow};
 use crate::heap::SymOffset;
+use crate::transport::Transport;
+use crate::types::AmoOp;
 use std::sync::atomic::Ordering;
 
 pub(super) fn run(
@@ -195,7 +197,7 @@ pub(super) fn eager_rings(
         let src = unsafe { std::slice::from_raw_parts(c.local(source) as *const u8, len) };
         let own = call.map(|_| inbox::own_rings(c, inbox));
         let prefetch = |k, start| inbox::prefetch_ring(c, inbox, (root, k), start, total);
-        if let Some((from, found)) = send(c, (src, tag), cur, (ring_of, prefetch), own) {
+        if let Some((from, found)) = send(c, (src, tag), (inbox, cur), (ring_of, prefetch), own) {
             return Err(Disagreement {
                 from,
                 found,
@@ -310,20 +312,24 @@ fn claim(c: &Coll<'_>, inbox: SymOffset, cur: &ring::Cursors, mine: Tag, root: u
 fn send(
     c: &Coll<'_>,
     (src, tag): (&[u8], Tag),
-    cur: &ring::Cursors,
+    (inbox, cur): (SymOffset, &ring::Cursors),
     (ring_of, prefetch): (impl Fn(usize) -> ring::Ring, impl Fn(usize, u64)),
     own: Option<impl Fn(usize) -> ring::Ring>,
 ) -> Option<(usize, Tag)> {
     let total = ring::cells(src.len());
     let (root, n) = (c.g.rank, c.g.size);
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
+    let local = |k: usize| k != root && c.rt.transport.shares_memory(c.g.pe(k));
     // (rank, cells written) of the receivers not yet served in full.
     let mut rest = Vec::new();
     // Every receiver's lines asked for first, so that their transfers overlap.
-    for k in (0..n).filter(|&k| k != root) {
+    for k in (0..n).filter(|&k| local(k)) {
         prefetch(k, start(k));
     }
-    for k in (0..n).filter(|&k| k != root) {
+    for k in (0..n).filter(|&k| k != root && !local(k)) {
+        push_remote(c, (src, tag), (inbox, cur), k);
+    }
+    for k in (0..n).filter(|&k| local(k)) {
         let done = ring_of(k).push(start(k), src, 0, tag);
         if done < total {
             rest.push((k, done));
@@ -360,6 +366,45 @@ fn send(
         }
     }
     claimed
+}
+
+/// The root's push of a one-cell message (`inbox::reaches_members`) to
+/// rank `k` on another node: the payload, then the header by a remote add
+/// (0 while the cell is free), one posted put-with-signal. The cell must be
+/// free: the root counts the cells it knows `k` has freed
+/// (`Cursors::freed`) and, when the ring may be full, asks for the header of
+/// the cell half a ring ahead (a round trip); once that one is free, every
+/// message up to it is taken (receivers take them in order), which is room
+/// for half a ring of pushes without asking again.
+fn push_remote(c: &Coll<'_>, (src, tag): (&[u8], Tag), (inbox, cur): (SymOffset, &ring::Cursors), k: usize) {
+    debug_assert!(src.len() <= ring::PAYLOAD);
+    let pe = c.g.pe(k);
+    let (ring_at, lines) = inbox::ring_offset(c, inbox, c.g.rank, k);
+    let header = |seq: u64| SymOffset(ring_at.0 + ring::Ring::line_of(lines, seq) * ring::CELL);
+    let seq = cur.to(pe).load(Ordering::Relaxed);
+    let freed = cur.freed(pe);
+    if seq >= freed.load(Ordering::Relaxed) + lines as u64 {
+        let ahead = (lines as u64 / 2).max(1);
+        // The cell of `seq + ahead - 1` holds message `seq + ahead - 1 -
+        // lines` (sent: ahead <= lines) until k takes it.
+        let probe = header(seq + ahead - 1);
+        c.wait_for(
+            // SAFETY: an 8-aligned header word of k's inbox (symmetric, the
+            // team's), which k writes with atomic stores.
+            || unsafe { c.rt.transport.atomic::<u64>(pe, probe, AmoOp::Fetch) } == 0,
+            std::iter::once(k),
+            || format!("room in the broadcast inbox of rank {k} (on another node)"),
+            String::new,
+        );
+        freed.store((seq + ahead).saturating_sub(lines as u64), Ordering::Relaxed);
+    }
+    let at = header(seq);
+    // SAFETY: the free cell's payload (len <= PAYLOAD after its 8-byte
+    // header) and header, in k's inbox; `src` is the root's source.
+    unsafe {
+        c.rt.transport
+            .put_signal_post(pe, SymOffset(at.0 + 8), src.as_ptr(), src.len(), at, AmoOp::Add(tag.0))
+    };
 }
 
 /// Wakes rank `k` if it sleeps on its collective bell.

@@ -234,7 +234,7 @@ fn eager_on_team<'a>(
         None,
         None,
     );
-    if !team_is_eager(c.algs, op, t.group.size, len) || !inbox::members_share_memory(&c) {
+    if !team_is_eager(c.algs, op, t.group.size, len) || !inbox::reaches_members(&c, op, len) {
         return None;
     }
     rt.psync().accounting.count_collective();

@@ -33,6 +33,15 @@
 //! of call i + 1, which each member sends only after it has finished call i
 //! and so emptied (zeroed) that slab.
 //!
+//! Across nodes (a team that spans them, under an engine whose
+//! put-with-signal is posted, `reaches_members`), exchanges whose blocks fit
+//! a slab still take this path: a block for a member of another node goes
+//! as one posted put-with-signal, the block into that member's slab, then
+//! its header by a remote add (the header is 0 until then), which the engine
+//! delivers after the block; the receiver waits for the header as for a
+//! neighbour's. One message per pair and no reply, where the pulling
+//! algorithms take a signal, a get and two barriers' rounds.
+//!
 //! Progress on the rings: a member can always push its message of the call
 //! it is in when no member is in an earlier call. A PE in the earliest call
 //! has, before it, only calls every other member has finished, and each
@@ -47,8 +56,9 @@
 use super::Coll;
 use super::ring::{self, Tag};
 use crate::heap::SymOffset;
-use crate::psync::{INBOX_BYTES, SLAB_BYTES};
+use crate::psync::{CollOp, INBOX_BYTES, SLAB_BYTES};
 use crate::transport::Transport;
+use crate::types::AmoOp;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Cells of the inbox when its start is not cache-line aligned (a pSync
@@ -81,6 +91,25 @@ pub(super) fn members_share_memory(c: &Coll<'_>) -> bool {
     (0..c.g.size).all(|k| c.rt.transport.shares_memory(c.g.pe(k)))
 }
 
+/// Whether a one-round call of kind `op` with blocks of `len` bytes can go
+/// through the team's inbox: every member's memory is mapped here, or the
+/// team spans nodes, the transport posts a put-with-signal to another node
+/// without waiting (`Transport::posts_remote_signals`), and the call is an
+/// exchange whose blocks fit a slab ([`exchange_slabs`] then pushes each
+/// block and its header to the members of other nodes, one posted
+/// put-with-signal each) or a broadcast of one ring cell (the root pushes
+/// the cell likewise, `bcast::eager_rings`). Larger messages go through
+/// the rings in chunks whose producer watches the consumer's cells, which
+/// across nodes would cost a round trip each, so they stay on one node.
+/// Every member answers alike (see [`members_share_memory`]).
+pub(super) fn reaches_members(c: &Coll<'_>, op: CollOp, len: usize) -> bool {
+    let pushed = match op {
+        CollOp::Broadcast => len <= ring::PAYLOAD,
+        _ => slab_fits(c.g.size, len),
+    };
+    members_share_memory(c) || (pushed && c.rt.transport.posts_remote_signals())
+}
+
 /// The ring from rank `sender` to rank `receiver` in the receiver's inbox,
 /// at this process's address for it. [`members_share_memory`] holds, and
 /// the inbox is `INBOX_BYTES` on every member.
@@ -107,6 +136,19 @@ pub(super) fn prefetch_ring(
 pub(super) fn rings_from<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize) -> ring::Ring + 'c {
     let ring_to = rings_to_pes(c, inbox, sender);
     move |receiver| ring_to(receiver, c.reach(receiver))
+}
+
+/// The offset of the ring from rank `sender` to rank `receiver` in every
+/// member's inbox, and its cells: [`ring_between`] for a producer that has
+/// no address for the receiver's memory (another node).
+pub(super) fn ring_offset(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> (SymOffset, usize) {
+    // Same padding on every PE: segments are page-aligned.
+    let first = c.local(inbox).align_offset(ring::CELL);
+    let slot = slot_cells(c.g.size);
+    (
+        SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL),
+        slot,
+    )
 }
 
 /// [`rings_from`], the receiver's world PE given beside its rank.
@@ -192,8 +234,8 @@ pub(super) fn slab_fits(n: usize, len: usize) -> bool {
 
 /// One round among all members: every member sends `len` bytes
 /// (`outgoing(k)`, in this PE's memory) to every other member k and receives
-/// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` holds
-/// and [`members_share_memory`], and `ib` is a team's inbox
+/// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` and
+/// [`reaches_members`] hold, and `ib` is a team's inbox
 /// (`psync::TEAM_INBOX_BYTES`: the slabs follow the rings). Blocks that [`slab_fits`] go
 /// through the slabs, larger ones through the rings. The pushes are all
 /// written before anything is received, so `incoming` may overlap what
@@ -296,18 +338,16 @@ unsafe fn exchange_slabs(
     calls.store(call + 1, Ordering::Relaxed);
     let slab = SymOffset(inbox.0 + INBOX_BYTES + (call % 2) as usize * SLAB);
     let stride = slab_stride(len);
-    // Rank `receiver`'s slab, and in a slab at `base` the header and block
-    // of rank `sender`: (n - 1) headers, then (n - 1) blocks of `stride`,
-    // within the slab (slab_fits).
-    let slab_of = |receiver: usize| {
-        let Some(base) = c.rt.transport.local_ptr(c.reach(receiver), slab) else {
-            unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
-        };
-        base.as_ptr()
+    // In a slab, the offsets of the header and block of rank `sender`:
+    // (n - 1) headers, then (n - 1) blocks of `stride`, within the slab
+    // (slab_fits).
+    let offsets = |sender: usize, receiver: usize| {
+        let i = slot_of(sender, receiver);
+        (i * 8, (n - 1) * 8 + i * stride)
     };
     let at = |base: *mut u8, sender: usize, receiver: usize| {
-        let i = slot_of(sender, receiver);
-        (base.wrapping_add(i * 8), base.wrapping_add((n - 1) * 8 + i * stride))
+        let (h, b) = offsets(sender, receiver);
+        (base.wrapping_add(h), base.wrapping_add(b))
     };
     let header = |p: *mut u8| {
         // SAFETY: an 8-aligned header word of a mapped slab (the inbox is
@@ -317,14 +357,35 @@ unsafe fn exchange_slabs(
     };
     let others = || (1..n).map(move |i| (r + i) % n);
     for k in others() {
-        let (h, block) = at(slab_of(k), r, k);
+        let pe = c.reach(k);
+        let Some(base) = c.rt.transport.local_ptr(pe, slab) else {
+            // Another node (`reaches_members`): the block, then its header,
+            // never before the block; the header is 0 until then (the slab
+            // is empty), so the add writes the tag.
+            let (h, block) = offsets(r, k);
+            // SAFETY: the caller's contract for outgoing(k); both offsets
+            // are inside k's slab (8-aligned header), symmetric as the
+            // team's inbox is.
+            unsafe {
+                c.rt.transport.put_signal_post(
+                    pe,
+                    SymOffset(slab.0 + block),
+                    outgoing(k),
+                    len,
+                    SymOffset(slab.0 + h),
+                    AmoOp::Add(tag.0),
+                )
+            };
+            continue;
+        };
+        let (h, block) = at(base.as_ptr(), r, k);
         // SAFETY: the caller's contract for outgoing(k); the block is ours
         // in k's slab, empty (see the module comment), len <= stride bytes.
         unsafe { std::ptr::copy_nonoverlapping(outgoing(k), block, len) };
         header(h).store(tag.0, Ordering::Release);
     }
     wake_all(c, others());
-    let mine = slab_of(r);
+    let mine = c.local(slab);
     take_each(
         c,
         |pending| {
@@ -351,7 +412,9 @@ unsafe fn exchange_slabs(
                 std::ptr::copy_nonoverlapping(block, incoming(k), len);
                 std::ptr::write_bytes(block, 0, len);
             }
-            header(h).store(0, Ordering::Relaxed);
+            // Release: a sender on another node adds into it two calls on,
+            // maybe on another thread of this PE (the engine's progress).
+            header(h).store(0, Ordering::Release);
             Ok(())
         },
     )

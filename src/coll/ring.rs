@@ -117,13 +117,20 @@ impl Ring {
     /// lines, an 8-byte team broadcast between two CPUs took 0.19 µs; with
     /// this order 0.064 µs (`benches/c/coll.c`, the same machine).
     fn cell(&self, seq: u64) -> *mut u8 {
-        let i = (seq % self.lines as u64) as usize;
-        let half = self.lines.div_ceil(2);
-        let line = if i < half { 2 * i } else { 2 * (i - half) + 1 };
+        // Inside the ring (see `new`): line_of(..) < lines.
+        self.base.wrapping_add(Ring::line_of(self.lines, seq) * CELL)
+    }
+
+    /// The line of cell `seq` in a ring of `lines` cells (see
+    /// [`cell`](Self::cell)): what a producer on another node, which has no
+    /// address for the ring, adds to the ring's offset.
+    pub(crate) fn line_of(lines: usize, seq: u64) -> usize {
+        let i = (seq % lines as u64) as usize;
+        let half = lines.div_ceil(2);
         // line < lines: i < half gives 2i <= 2(half - 1) <= lines - 1, and
         // i >= half gives 2(i - half) + 1 <= 2(lines - 1 - half) + 1 <
-        // lines; a bijection on 0..lines, so inside the ring (see `new`).
-        self.base.wrapping_add(line * CELL)
+        // lines; a bijection on 0..lines.
+        if i < half { 2 * i } else { 2 * (i - half) + 1 }
     }
 
     fn header(&self, seq: u64) -> &AtomicU64 {
@@ -309,6 +316,7 @@ unsafe fn clear(dst: *mut u8, len: usize) {
 pub(crate) struct Cursors {
     to: Box<[AtomicU64]>,
     from: Box<[AtomicU64]>,
+    freed: Box<[AtomicU64]>,
 }
 
 impl Cursors {
@@ -320,6 +328,13 @@ impl Cursors {
     /// Cells received so far from world PE `pe` through this pSync.
     pub(crate) fn from(&self, pe: usize) -> &AtomicU64 {
         &self.from[pe]
+    }
+
+    /// Cells this PE knows world PE `pe` has freed of those it sent there
+    /// (a producer on another node, which cannot look at the cells at no
+    /// cost, counts the room it learnt of: `bcast`'s remote push).
+    pub(crate) fn freed(&self, pe: usize) -> &AtomicU64 {
+        &self.freed[pe]
     }
 }
 
@@ -350,6 +365,7 @@ pub(crate) fn cursors(psync: usize, npes: usize) -> &'static Cursors {
             Box::leak(Box::new(Cursors {
                 to: zeros(),
                 from: zeros(),
+                freed: zeros(),
             }))
         });
         recent.set([Some((psync, c)), last[0]]);
