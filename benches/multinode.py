@@ -3,7 +3,8 @@
 floor, over the same network path.
 
 Runs benches/c/multinode.c (8-byte put+quiet, get, fetch_add, p/wait_until and
-put-with-signal round trips, putmem bandwidth at 64 KiB and 4 MiB, barrier_all) and times
+put-with-signal round trips, putmem bandwidth at 64 KiB and 4 MiB, barrier_all, 8-byte
+broadcast, fcollect and alltoall over all PEs) and times
 the start-up of benches/c/hello.c, in these setups:
 
   remote-2x1   one host, 2 PEs, every peer on another (virtual) node: rshmem with
@@ -63,6 +64,8 @@ rshmem-ucx / floor, and the targets of issue 34, met or missed, for rshmem-ucx:
   put-with-signal round trip                           <= 1.2x the p/wait_until round trip
                                                           (rshmem-ucx both)
   barrier_all at 2x2 (hybrid-2x2, netns-2x2)           <= 0.8x OSHMEM
+  broadcast, fcollect, alltoall of 8 B at 2x2          <= 0.8x OSHMEM (its active-set forms:
+                                                          it has no teams)
   put bandwidth 64 KiB and 4 MiB                       >= 1.0x OSHMEM and >= 0.9x floor
 
     cargo build --release
@@ -116,7 +119,8 @@ LABELS = {"rshmem-ucx": "rshmem-ucx", "rshmem-mpi": "rshmem-mpi", "ompi": "OSHME
 
 EXPECTED = [("put_latency", 8), ("get_latency", 8), ("atomic_fetch_add_latency", 8),
             ("pingpong_roundtrip", 8), ("put_signal_roundtrip", 8), ("put_bw", 64 << 10),
-            ("put_bw", 4 << 20), ("barrier_all", 0)]
+            ("put_bw", 4 << 20), ("barrier_all", 0), ("broadcast", 8), ("fcollect", 8),
+            ("alltoall", 8)]
 ROWS = EXPECTED + [("startup", 0)]
 UNITS = {"put_bw": "MB/s", "startup": "s"}
 
@@ -153,9 +157,13 @@ TARGETS = {
     ("pingpong_roundtrip", 8): LAT_TARGET,
     ("put_signal_roundtrip", 8): [("pingpong", 1.2, "<=")],
     ("barrier_all", 0): [("ompi", 0.8, "<=")],
+    ("broadcast", 8): [("ompi", 0.8, "<=")],
+    ("fcollect", 8): [("ompi", 0.8, "<=")],
+    ("alltoall", 8): [("ompi", 0.8, "<=")],
     ("put_bw", 64 << 10): BW_TARGET,
     ("put_bw", 4 << 20): BW_TARGET,
 }
+COLLECTIVES = ("barrier_all", "broadcast", "fcollect", "alltoall")
 AGAINST = {"ompi": "OSHMEM", "floor": "floor", "pingpong": "p/wait_until"}
 
 UCX_ALERT = re.compile(r"UCX\s+(ERROR|WARN)")  # UCX's own complaints in a run's stderr
@@ -454,8 +462,8 @@ def main():
 def verdict(key, setup, med):
     """The target cell of rshmem-ucx's row key in setup (med: column -> median)."""
     goals = TARGETS.get(key)
-    if key == ("barrier_all", 0) and SETUPS[setup][1] < 2:
-        goals = None  # barrier's target is for 2x2 only
+    if key[0] in COLLECTIVES and SETUPS[setup][1] < 2:
+        goals = None  # the collectives' targets are for 2x2 only
     mine = med.get("rshmem-ucx")
     if not goals or mine is None:
         return "-"

@@ -13,6 +13,10 @@
  *                     shmem_signal_wait_until both ways (OpenSHMEM 1.5; "NA" otherwise)
  *   put_bw            shmem_putmem of 64 KiB / 4 MiB to the peer, then shmem_quiet (MB/s)
  *   barrier_all       one shmem_barrier_all of all PEs (batches handed out as in barrier.c)
+ *   broadcast, fcollect, alltoall  one collective of 8 B per PE (per pair for alltoall)
+ *                     over all PEs, back to back: the team forms on SHMEM_TEAM_WORLD
+ *                     (OpenSHMEM 1.5), else the active-set forms (broadcast64, fcollect64,
+ *                     alltoall64) on all PEs, their pSync arrays taken in turn from 4
  *
  * PEs other than PE 0 and the peer wait in shmem_barrier_all meanwhile; the peer too,
  * except in the round trips, where it answers.
@@ -115,19 +119,63 @@ static void signal_echo(struct ctx *c) {
 }
 #endif
 
-static long *ctl; /* symmetric: size of the next barrier batch, 0 = stop */
+/* symmetric: ctl[0] the size of the next batch (0 = stop), ctl[1] its operation */
+static long *ctl;
 
-static void announce(long n) {
-    for (int pe = 1; pe < shmem_n_pes(); pe++) shmem_long_p(ctl, n, pe);
-    *ctl = n;
+enum op { OP_BARRIER, OP_BROADCAST, OP_FCOLLECT, OP_ALLTOALL, OPS };
+static const char *const op_names[OPS] = {"barrier_all", "broadcast", "fcollect", "alltoall"};
+
+#if SHMEM_MAJOR_VERSION > 1 || SHMEM_MINOR_VERSION >= 5
+#define HAVE_TEAMS 1
+#else
+#define PSYNCS 4
+static long psync[PSYNCS][SHMEM_COLLECT_SYNC_SIZE > SHMEM_ALLTOALL_SYNC_SIZE ? SHMEM_COLLECT_SYNC_SIZE
+                                                                              : SHMEM_ALLTOALL_SYNC_SIZE];
+static long calls;
+#endif
+#define COLL_WARMUP 200
+#define COLL_CALLS 2000
+static uint64_t coll_src[64], coll_dst[64]; /* 8 B per PE (alltoall: per pair) */
+
+static void run_op(enum op op, long n) {
+#ifdef HAVE_TEAMS
+    for (long i = 0; i < n; i++) switch (op) {
+        case OP_BARRIER: shmem_barrier_all(); break;
+        case OP_BROADCAST: shmem_broadcastmem(SHMEM_TEAM_WORLD, coll_dst, coll_src, 8, 0); break;
+        case OP_FCOLLECT: shmem_fcollectmem(SHMEM_TEAM_WORLD, coll_dst, coll_src, 8); break;
+        case OP_ALLTOALL: shmem_alltoallmem(SHMEM_TEAM_WORLD, coll_dst, coll_src, 8); break;
+        default: break;
+        }
+#else
+    int npes = shmem_n_pes();
+    for (long i = 0; i < n; i++) {
+        long *ps = psync[calls++ % PSYNCS];
+        switch (op) {
+        case OP_BARRIER: shmem_barrier_all(); break;
+        case OP_BROADCAST: shmem_broadcast64(coll_dst, coll_src, 1, 0, 0, 0, npes, ps); break;
+        case OP_FCOLLECT: shmem_fcollect64(coll_dst, coll_src, 1, 0, 0, npes, ps); break;
+        case OP_ALLTOALL: shmem_alltoall64(coll_dst, coll_src, 1, 0, 0, npes, ps); break;
+        default: break;
+        }
+    }
+#endif
+}
+
+static void announce(enum op op, long n) {
+    for (int pe = 1; pe < shmem_n_pes(); pe++) {
+        shmem_long_p(&ctl[1], op, pe);
+        shmem_long_p(&ctl[0], n, pe);
+    }
+    ctl[0] = n;
+    ctl[1] = op;
     shmem_barrier_all();
 }
 
-static double barrier_batch(long n, void *unused) {
-    (void)unused;
-    announce(n);
+static double op_batch(long n, void *p) {
+    enum op op = *(const enum op *)p;
+    announce(op, n);
     double t0 = bench_now();
-    for (long i = 0; i < n; i++) shmem_barrier_all();
+    run_op(op, n);
     return bench_now() - t0;
 }
 
@@ -144,7 +192,11 @@ int main(int argc, char **argv) {
     c.src = shmem_malloc(MAXMSG);
     c.dst = shmem_malloc(MAXMSG);
     long *flags = shmem_malloc(512);
-    ctl = shmem_malloc(sizeof *ctl);
+    ctl = shmem_malloc(2 * sizeof *ctl);
+#ifndef HAVE_TEAMS
+    for (int i = 0; i < PSYNCS; i++)
+        for (size_t j = 0; j < sizeof psync[i] / sizeof psync[i][0]; j++) psync[i][j] = SHMEM_SYNC_VALUE;
+#endif
     if (!c.src || !c.dst || !flags || !ctl) {
         fprintf(stderr, "multinode: shmem_malloc failed on PE %d\n", me);
         return 1;
@@ -205,19 +257,37 @@ int main(int argc, char **argv) {
 #endif
     shmem_barrier_all();
 
+    if (npes > 64) {
+        if (me == 0) fprintf(stderr, "multinode: the collectives need at most 64 PEs\n");
+        shmem_finalize();
+        return 1;
+    }
     if (me == 0) {
-        double t = bench_measure(barrier_batch, NULL, budget);
-        announce(0);
-        bench_result("barrier_all", 0, npes, 1e6 * t, "us");
+        double t = bench_measure(op_batch, &(enum op){OP_BARRIER}, budget);
+        bench_result(op_names[OP_BARRIER], 0, npes, 1e6 * t, "us");
+        announce(OP_BARRIER, 0);
     } else {
         for (;;) {
             shmem_barrier_all(); /* pairs with announce() */
-            long n = *ctl;
+            long n = ctl[0];
             if (n == 0) break;
-            for (long i = 0; i < n; i++) shmem_barrier_all();
+            run_op((enum op)ctl[1], n);
         }
     }
     shmem_barrier_all();
+
+    /* The collectives: a fixed count on every PE (no batch sizes handed out: Open MPI
+     * 4.1's OSHMEM lost step with announce() around its MPI broadcasts), the mean
+     * over COLL_CALLS after COLL_WARMUP, timed on PE 0. */
+    for (enum op op = OP_BROADCAST; op < OPS; op++) {
+        run_op(op, COLL_WARMUP);
+        shmem_barrier_all();
+        double t0 = bench_now();
+        run_op(op, COLL_CALLS);
+        double t = bench_now() - t0;
+        shmem_barrier_all();
+        if (me == 0) bench_result(op_names[op], 8, npes, 1e6 * t / COLL_CALLS, "us");
+    }
     if (c.sink == 42) printf("\n"); /* never; keeps the fetches alive */
     shmem_free(ctl);
     shmem_free(flags);
