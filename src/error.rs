@@ -162,7 +162,7 @@ impl ErrorKind {
             ErrorKind::Usage(s) | ErrorKind::Config(s) | ErrorKind::Startup(s) => s.clone(),
             ErrorKind::Internal(s) => format!("internal error: {s} (please report this bug)"),
             ErrorKind::Engine(s) => format!(
-                "the MPI engine failed: {s} (usually because a PE it was talking to has ended or cannot be \
+                "the engine to other nodes failed: {s} (usually because a PE it was talking to has ended or cannot be \
                  reached: the launcher's messages name it)"
             ),
         }
