@@ -335,9 +335,13 @@ impl Remote {
             }
             Data::Ucx(r) => {
                 r.quiet();
-                // SAFETY: the caller's contract. Posted: the next quiet (the
-                // caller's, or the next flag's) completes it.
-                unsafe { r.post(pe, off, AmoOp::Add(v)) };
+                // SAFETY: the caller's contract. Posted, and left out of
+                // later quiets: a flag's reader waits for the flag itself,
+                // and no flag must land before a later operation of this PE
+                // (each flag's meaning is its own word's count), so the next
+                // flag's quiet need not wait for this one's acknowledgement
+                // (a round trip per round of a barrier otherwise).
+                unsafe { r.post_untracked_add(pe, off, v) };
             }
         }
     }
