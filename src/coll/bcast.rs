@@ -319,15 +319,19 @@ fn send(
     let total = ring::cells(src.len());
     let (root, n) = (c.g.rank, c.g.size);
     let start = |k: usize| cur.to(c.g.pe(k)).load(Ordering::Relaxed);
-    let local = |k: usize| k != root && c.rt.transport.shares_memory(c.g.pe(k));
+    // On one node (the common case) every receiver is local, asked once.
+    let one_node = c.rt.transport.single_node();
+    let local = |k: usize| k != root && (one_node || c.rt.transport.shares_memory(c.g.pe(k)));
     // (rank, cells written) of the receivers not yet served in full.
     let mut rest = Vec::new();
     // Every receiver's lines asked for first, so that their transfers overlap.
     for k in (0..n).filter(|&k| local(k)) {
         prefetch(k, start(k));
     }
-    for k in (0..n).filter(|&k| k != root && !local(k)) {
-        push_remote(c, (src, tag), (inbox, cur), k);
+    if !one_node {
+        for k in (0..n).filter(|&k| k != root && !local(k)) {
+            push_remote(c, (src, tag), (inbox, cur), k);
+        }
     }
     for k in (0..n).filter(|&k| local(k)) {
         let done = ring_of(k).push(start(k), src, 0, tag);

@@ -103,11 +103,11 @@ pub(super) fn members_share_memory(c: &Coll<'_>) -> bool {
 /// across nodes would cost a round trip each, so they stay on one node.
 /// Every member answers alike (see [`members_share_memory`]).
 pub(super) fn reaches_members(c: &Coll<'_>, op: CollOp, len: usize) -> bool {
-    let pushed = match op {
+    let pushed = || match op {
         CollOp::Broadcast => len <= ring::PAYLOAD,
         _ => slab_fits(c.g.size, len),
     };
-    members_share_memory(c) || (pushed && c.rt.transport.posts_remote_signals())
+    members_share_memory(c) || (c.rt.transport.posts_remote_signals() && pushed())
 }
 
 /// The ring from rank `sender` to rank `receiver` in the receiver's inbox,
