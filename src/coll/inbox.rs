@@ -138,26 +138,30 @@ pub(super) fn rings_from<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -
     move |receiver| ring_to(receiver, c.reach(receiver))
 }
 
+/// The rings of `inbox` in every member's segment: the offset of the ring
+/// from rank `sender` to rank `receiver`, and the cells of a ring, with what
+/// does not depend on the pair worked out once.
+fn ring_layout(c: &Coll<'_>, inbox: SymOffset) -> (impl Fn(usize, usize) -> SymOffset + use<>, usize) {
+    // Same padding on every PE: segments are page-aligned.
+    let first = c.local(inbox).align_offset(ring::CELL);
+    let slot = slot_cells(c.g.size);
+    let offset = move |sender, receiver| SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
+    (offset, slot)
+}
+
 /// The offset of the ring from rank `sender` to rank `receiver` in every
 /// member's inbox, and its cells: [`ring_between`] for a producer that has
 /// no address for the receiver's memory (another node).
 pub(super) fn ring_offset(c: &Coll<'_>, inbox: SymOffset, sender: usize, receiver: usize) -> (SymOffset, usize) {
-    // Same padding on every PE: segments are page-aligned.
-    let first = c.local(inbox).align_offset(ring::CELL);
-    let slot = slot_cells(c.g.size);
-    (
-        SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL),
-        slot,
-    )
+    let (offset, slot) = ring_layout(c, inbox);
+    (offset(sender, receiver), slot)
 }
 
 /// [`rings_from`], the receiver's world PE given beside its rank.
 fn rings_to_pes<'c>(c: &'c Coll<'_>, inbox: SymOffset, sender: usize) -> impl Fn(usize, usize) -> ring::Ring + 'c {
-    // Same padding on every PE: segments are page-aligned.
-    let first = c.local(inbox).align_offset(ring::CELL);
-    let slot = slot_cells(c.g.size);
+    let (offset, slot) = ring_layout(c, inbox);
     move |receiver, pe| {
-        let off = SymOffset(inbox.0 + first + slot_of(sender, receiver) * slot * ring::CELL);
+        let off = offset(sender, receiver);
         let Some(base) = c.rt.transport.local_ptr(pe, off) else {
             unreachable!("a PE that shares memory has an address (Transport::shares_memory)")
         };
@@ -357,7 +361,7 @@ unsafe fn exchange_slabs(
     };
     let others = || (1..n).map(move |i| (r + i) % n);
     for k in others() {
-        let pe = c.reach(k);
+        let pe = c.g.pe(k);
         let Some(base) = c.rt.transport.local_ptr(pe, slab) else {
             // Another node (`reaches_members`): the block, then its header,
             // never before the block; the header is 0 until then (the slab
@@ -378,6 +382,8 @@ unsafe fn exchange_slabs(
             };
             continue;
         };
+        // Only a mapped segment counts against the page-table budget.
+        c.rt.reach(pe);
         let (h, block) = at(base.as_ptr(), r, k);
         // SAFETY: the caller's contract for outgoing(k); the block is ours
         // in k's slab, empty (see the module comment), len <= stride bytes.

@@ -123,10 +123,8 @@ impl Hybrid {
             &engine.node_of,
         ));
         let node_pes: Vec<usize> = (0..segs.npes).filter(|&pe| local[pe]).collect();
-        let mut leaders: Vec<usize> = (0..segs.npes)
-            .filter(|&pe| engine.node_of[..pe].iter().all(|&n| n != engine.node_of[pe]))
-            .collect();
-        leaders.sort_unstable();
+        let mut seen = std::collections::HashSet::new();
+        let leaders: Vec<usize> = (0..segs.npes).filter(|&pe| seen.insert(engine.node_of[pe])).collect();
         let leader_rank = leaders.iter().position(|&pe| pe == node_pes[0]).unwrap_or(0);
         let nodes = Nodes {
             remote,

@@ -5,8 +5,9 @@
 //! Both are reached through the MPI job that started the PEs: MPI gives
 //! identity and nodes, exchanges UCX's cards, carries the status messages of
 //! the hang reports and, under MPI-3 RMA (under UCX only to say who differs),
-//! the leaders' part of the world rendezvous. Only the data path differs. Dispatch is a `match` per operation: every remote
-//! operation costs microseconds, and the one-node paths never get here.
+//! the leaders' part of the world rendezvous. Only the data path differs.
+//! Dispatch is a `match` per operation: every remote operation costs
+//! microseconds, and the one-node paths never get here.
 
 use super::mpi::shim::Shim as MpiShim;
 use super::mpi::{self, status};
