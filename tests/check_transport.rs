@@ -53,6 +53,7 @@ const PROGRAMS: &[&str] = &[
     "unit/signal_put",
     "unit/signal_set_add",
     "unit/signal_order",
+    "unit/signal_quiet_third",
     // waits
     "unit/wait_test",
     "unit/p2p_sets",

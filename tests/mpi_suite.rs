@@ -66,6 +66,7 @@ const PROGRAMS: &[&str] = &[
     "unit/signal_put",
     "unit/signal_set_add",
     "unit/signal_order_cross",
+    "unit/signal_quiet_third",
     // waits and progress
     "unit/wait_test",
     "unit/p2p_sets",

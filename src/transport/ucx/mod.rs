@@ -14,8 +14,10 @@
 //!   by its reply, no flush; `_nbi`: the request alone, completed by `quiet`;
 //! - `fence`: `ucp_worker_fence`; `quiet`: `ucp_worker_flush_nbx` (only when
 //!   something was written since the last);
-//! - put-with-signal: the data, a fence, the signal's atomic, one ordered
-//!   stream with no wait in between;
+//! - put-with-signal: one active message carrying the data and the signal
+//!   (up to 8 KiB; the target applies it when it progresses and
+//!   acknowledges it, as UCX's software RMA does a put), larger the data,
+//!   a fence and the signal's atomic;
 //! - 32- and 64-bit atomics natively (`ucp_atomic_op_nbx`): every operation
 //!   of OpenSHMEM's atomics is one of UCP's.
 //!
@@ -232,22 +234,6 @@ impl Remote {
         });
     }
 
-    /// Posts `op` (an add or a set) on the 64-bit word at `off` on `pe`,
-    /// complete at the next `quiet`, its old value unread (no reply waited for).
-    ///
-    /// # Safety
-    /// `off` is 8-aligned and inside a segment.
-    #[inline(never)]
-    pub(crate) unsafe fn post(&self, pe: usize, off: SymOffset, op: AmoOp<u64>) {
-        let (code, operand, compare) = Self::code(op);
-        // SAFETY: the caller's contract; without a result the shim
-        // discards the old value (a compare-and-swap never comes here).
-        ok(unsafe {
-            self.shim
-                .amo(pe, off.0 as u64, code, 8, operand, compare, std::ptr::null_mut(), false)
-        });
-    }
-
     /// A posted 64-bit add that no `quiet` waits for: a library word whose
     /// reader waits for the value itself (the leaders' rendezvous), so
     /// that the next quiet does not wait for its acknowledgement.
@@ -260,9 +246,21 @@ impl Remote {
         ok(unsafe { self.shim.amo_untracked(pe, off.0 as u64, RucOp::Add, v) });
     }
 
-    /// Puts `len` bytes, fences, then updates the signal: one ordered stream,
-    /// so the target never sees the signal before the data, and no wait for
-    /// the data in between. Returns the signal's previous value.
+    /// UCP's operation and operand for a signal update (set or add).
+    fn signal_code(op: AmoOp<u64>) -> (RucOp, u64) {
+        match op {
+            AmoOp::Add(v) => (RucOp::Add, v),
+            AmoOp::Set(v) => (RucOp::Swap, v),
+            other => failed(format!(
+                "a put-with-signal's signal operation is {other:?}, not a set or an add"
+            )),
+        }
+    }
+
+    /// Puts `len` bytes, then updates the signal, the target never seeing
+    /// the signal before the data: up to `RUC_PUT_SIGNAL_AM_MAX` bytes one
+    /// active message (the shim's), larger a put, a fence and an atomic.
+    /// Returns the signal's previous value (one reply waited for).
     ///
     /// # Safety
     /// As for `put` and `atomic`.
@@ -276,19 +274,22 @@ impl Remote {
         sig: SymOffset,
         op: AmoOp<u64>,
     ) -> u64 {
+        let (code, value) = Self::signal_code(op);
+        let mut old = 0u64;
         // SAFETY: the caller's contract.
-        unsafe { self.put(pe, off, src, len) };
-        ok(self.shim.fence());
-        // SAFETY: the caller's contract.
-        unsafe { self.atomic(pe, sig, op) }
+        ok(unsafe {
+            self.shim
+                .put_signal(pe, off.0 as u64, src, len, sig.0 as u64, code, value, Some(&mut old))
+        });
+        old
     }
 
     /// [`put_signal`](Self::put_signal) whose signal completes at the next
-    /// `quiet` (or, for the blocking form, that returns with the data only
-    /// locally complete): `nbi` keeps `src` until then.
+    /// `quiet`; `src` is reusable on return (the message is sent, or the
+    /// data of a large one put), so `nbi` asks nothing more.
     ///
     /// # Safety
-    /// As for `put_signal`; with `nbi`, `src` stays unchanged until `quiet`.
+    /// As for `put_signal`.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn put_signal_posted(
@@ -299,13 +300,14 @@ impl Remote {
         len: usize,
         sig: SymOffset,
         op: AmoOp<u64>,
-        nbi: bool,
+        _nbi: bool,
     ) {
+        let (code, value) = Self::signal_code(op);
         // SAFETY: the caller's contract.
-        ok(unsafe { self.shim.put(pe, off.0 as u64, src, len, !nbi) });
-        ok(self.shim.fence());
-        // SAFETY: the caller's contract covers `sig`.
-        unsafe { self.post(pe, sig, op) };
+        ok(unsafe {
+            self.shim
+                .put_signal(pe, off.0 as u64, src, len, sig.0 as u64, code, value, None)
+        });
     }
 
     /// Orders earlier operations before later ones.

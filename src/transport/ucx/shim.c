@@ -12,7 +12,16 @@
  *   flush;
  * - a get or atomic after a put is ordered after it by a fence (only when
  *   a write was issued since the last fence or flush): UCX orders nothing
- *   between operations of one endpoint otherwise.
+ *   between operations of one endpoint otherwise;
+ * - a put-with-signal of up to RUC_PUT_SIGNAL_AM_MAX bytes is one active
+ *   message (data and signal; the target applies it and acknowledges),
+ *   not a put, a fence and an atomic: over software RMA (TCP) each of
+ *   those is a message and an acknowledgement, so this halves the messages
+ *   of a signal and of every pushed collective. The acknowledgements are
+ *   counted: ruc_quiet waits for all, a get or fetching atomic to a PE for
+ *   that PE's, ruc_fence for all (a later put may take another lane than
+ *   the message did), and a message after a fence that followed writes
+ *   waits for those writes' flush first (likewise).
  */
 #include "shim.h"
 
@@ -30,7 +39,29 @@ typedef struct {
     ucp_rkey_h rkey; /* made with ep */
     uint64_t base;   /* the peer's segment address */
     int ready;       /* ep and rkey made (acquire/release) */
+    uint64_t unacked; /* put-with-signal messages not yet acknowledged */
 } peer_t;
+
+/* Active messages: a put-with-signal, and its acknowledgement. */
+enum { AM_PUT_SIGNAL = 1, AM_ACK = 2 };
+
+/* A put-with-signal's header; the data is the message's payload. token:
+ * 0, or the address of the sender's waiter_t for the signal's old value. */
+typedef struct {
+    uint64_t off, sig_off, value, token;
+    int32_t from, op;
+} put_signal_head_t;
+
+typedef struct {
+    uint64_t token, old;
+    int32_t from, pad;
+} ack_t;
+
+/* A sender waiting for the signal's old value. */
+typedef struct {
+    uint64_t old;
+    int done;
+} waiter_t;
 
 /* The card's fixed part; the worker address and packed rkey follow. */
 typedef struct {
@@ -58,6 +89,14 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pending_t *pending;
 static size_t n_pending, cap_pending;
 static uint64_t connected;
+/* This PE's segment, where put-with-signal messages land. */
+static unsigned char *seg_base;
+static uint64_t seg_len;
+/* Put-with-signal messages to any PE not yet acknowledged. */
+static uint64_t am_unacked;
+/* ruc_fence was called after writes: the next message waits for their
+ * flush (they may travel on another lane). */
+static int fenced_writes;
 /* A write (put, non-fetching atomic) was issued since the last fence /
  * flush. Relaxed: a hint for the thread that issued it. */
 static int written_since_fence, written_since_flush;
@@ -159,6 +198,91 @@ static int keep_req(ucs_status_ptr_t r, const char *call, int pe) {
     return 0;
 }
 
+/* Progresses until *count is 0 (acknowledgements counted down by on_ack). */
+static void wait_acks(uint64_t *count) {
+    unsigned idle = 0;
+    while (__atomic_load_n(count, __ATOMIC_ACQUIRE) != 0) {
+        if (ucp_worker_progress(worker) != 0)
+            idle = 0;
+        else if (++idle > IDLE_POLLS_BEFORE_YIELD)
+            sched_yield();
+    }
+}
+
+static void ack_sent(void *req, ucs_status_t st, void *user) {
+    (void)st; /* a lost acknowledgement shows as the sender's hang report */
+    free(user);
+    ucp_request_free(req);
+}
+
+/* Applies a put-with-signal to this PE's segment: the data, then the
+ * signal by a sequentially consistent read-modify-write, so a reader that
+ * sees the signal (acquire) sees the data; then acknowledges it. */
+static ucs_status_t on_put_signal(void *arg, const void *header, size_t header_len, void *data, size_t len,
+                                  const ucp_am_recv_param_t *param) {
+    (void)arg;
+    put_signal_head_t h;
+    if (header_len != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
+        !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) {
+        fprintf(stderr, "rshmem UCX (PE %d): a malformed put-with-signal message (header %zu bytes)\n", me,
+                header_len);
+        return UCS_OK;
+    }
+    memcpy(&h, header, sizeof h);
+    if (h.off > seg_len || len > seg_len - h.off || h.sig_off > seg_len - 8 || h.sig_off % 8 != 0) {
+        fprintf(stderr,
+                "rshmem UCX (PE %d): a put-with-signal from PE %d outside the segment (%llu bytes at %llu, "
+                "signal at %llu, segment %llu bytes)\n",
+                me, h.from, (unsigned long long)len, (unsigned long long)h.off, (unsigned long long)h.sig_off,
+                (unsigned long long)seg_len);
+        return UCS_OK;
+    }
+    if (len > 0) memcpy(seg_base + h.off, data, len);
+    uint64_t *sig = (uint64_t *)(void *)(seg_base + h.sig_off);
+    uint64_t old = h.op == RUC_ADD ? __atomic_fetch_add(sig, h.value, __ATOMIC_SEQ_CST)
+                                   : __atomic_exchange_n(sig, h.value, __ATOMIC_SEQ_CST);
+    ack_t *a = malloc(sizeof *a);
+    if (a == NULL) {
+        fprintf(stderr, "rshmem UCX (PE %d): out of memory acknowledging PE %d\n", me, h.from);
+        return UCS_OK;
+    }
+    *a = (ack_t){h.token, old, me, 0};
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = ack_sent,
+        .user_data = a,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    /* The header must live until sent: ack_sent frees it (or here, when
+     * UCX sent it at once). */
+    ucs_status_ptr_t r = ucp_am_send_nbx(param->reply_ep, AM_ACK, a, sizeof *a, NULL, 0, &p);
+    if (r == NULL) {
+        free(a);
+    } else if (UCS_PTR_IS_ERR(r)) {
+        free(a);
+        fprintf(stderr, "rshmem UCX (PE %d): acknowledging PE %d: %s\n", me, h.from,
+                ucs_status_string(UCS_PTR_STATUS(r)));
+    }
+    return UCS_OK;
+}
+
+static ucs_status_t on_ack(void *arg, const void *header, size_t header_len, void *data, size_t len,
+                           const ucp_am_recv_param_t *param) {
+    (void)arg, (void)data, (void)len, (void)param;
+    ack_t a;
+    if (header_len != sizeof a) return UCS_OK;
+    memcpy(&a, header, sizeof a);
+    if (a.token != 0) {
+        waiter_t *w = (waiter_t *)(uintptr_t)a.token;
+        w->old = a.old;
+        __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+    } else if (a.from >= 0 && a.from < npes) {
+        __atomic_fetch_sub(&peers[a.from].unacked, 1, __ATOMIC_RELEASE);
+        __atomic_fetch_sub(&am_unacked, 1, __ATOMIC_RELEASE);
+    }
+    return UCS_OK;
+}
+
 int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t *card_len) {
     if (context != NULL) return failf("ruc_init: already initialised");
     if (my_pe < 0 || my_pe >= n) return failf("ruc_init: PE %d of %d", my_pe, n);
@@ -170,7 +294,7 @@ int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t 
     if (st != UCS_OK) return fail("ucp_config_read", -1, st);
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM,
         .mt_workers_shared = 0,
         .estimated_num_eps = (size_t)n,
     };
@@ -183,6 +307,23 @@ int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t 
     };
     st = ucp_worker_create(context, &wp, &worker);
     if (st != UCS_OK) return fail("ucp_worker_create", -1, st);
+    seg_base = base;
+    seg_len = len;
+    static const struct {
+        unsigned id;
+        ucp_am_recv_callback_t cb;
+    } handlers[] = {{AM_PUT_SIGNAL, on_put_signal}, {AM_ACK, on_ack}};
+    for (size_t i = 0; i < sizeof handlers / sizeof *handlers; i++) {
+        ucp_am_handler_param_t hp = {
+            .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
+                          UCP_AM_HANDLER_PARAM_FIELD_CB,
+            .id = handlers[i].id,
+            .flags = UCP_AM_FLAG_WHOLE_MSG,
+            .cb = handlers[i].cb,
+        };
+        st = ucp_worker_set_am_recv_handler(worker, &hp);
+        if (st != UCS_OK) return fail("ucp_worker_set_am_recv_handler", -1, st);
+    }
     ucp_mem_map_params_t mp = {
         .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
         .address = base,
@@ -289,8 +430,16 @@ static inline void wrote(void) {
     __atomic_store_n(&written_since_flush, 1, __ATOMIC_RELAXED);
 }
 
-/* A read (get, atomic) sees this PE's earlier writes. */
-static inline int order_after_writes(void) {
+/* A read (get, atomic) of pe sees this PE's earlier writes (pe < 0: any
+ * later operation to any PE is ordered after them). */
+static inline int order_after_writes(int pe) {
+    if (pe < 0) {
+        if (__atomic_load_n(&am_unacked, __ATOMIC_ACQUIRE) != 0) wait_acks(&am_unacked);
+        if (__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED))
+            __atomic_store_n(&fenced_writes, 1, __ATOMIC_RELAXED);
+    } else if (__atomic_load_n(&peers[pe].unacked, __ATOMIC_ACQUIRE) != 0) {
+        wait_acks(&peers[pe].unacked);
+    }
     if (!__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED)) return 0;
     __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
     ucs_status_t st = ucp_worker_fence(worker);
@@ -313,7 +462,7 @@ int ruc_put(int pe, uint64_t off, const void *src, uint64_t len, int blocking) {
 
 int ruc_get(int pe, uint64_t off, void *dst, uint64_t len, int blocking) {
     peer_t *p = peer(pe);
-    if (p == NULL || order_after_writes() != 0) return -1;
+    if (p == NULL || order_after_writes(pe) != 0) return -1;
     ucs_status_ptr_t r = ucp_get_nbx(p->ep, dst, len, p->base + off, p->rkey, &no_param);
     return blocking ? wait_req(r, "ucp_get_nbx", pe) : keep_req(r, "ucp_get_nbx", pe);
 }
@@ -335,7 +484,7 @@ int ruc_put_strided(int pe, uint64_t off, int64_t remote_stride, const void *loc
 int ruc_get_strided(int pe, uint64_t off, int64_t remote_stride, void *local, int64_t local_stride,
                     uint64_t elem_size, uint64_t n) {
     peer_t *p = peer(pe);
-    if (p == NULL || order_after_writes() != 0) return -1;
+    if (p == NULL || order_after_writes(pe) != 0) return -1;
     char *dst = local;
     /* Every element in flight at once; the last request completes after the
      * others only if UCX completes them in order, so each is waited for. */
@@ -380,7 +529,7 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
     if (result == NULL && op == RUC_CSWAP) return failf("ruc_amo to PE %d: a compare-and-swap needs a result", pe);
     if (result == NULL && (op == RUC_FETCH || op == RUC_SWAP)) result = &discard;
     peer_t *p = peer(pe);
-    if (p == NULL || order_after_writes() != 0) return -1;
+    if (p == NULL || order_after_writes(pe) != 0) return -1;
     /* Values in their low `size` bytes, as UCX reads them (little- and
      * big-endian alike: copied out of the integer of that size). */
     uint32_t o32 = (uint32_t)operand, c32 = (uint32_t)compare;
@@ -426,7 +575,58 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
     return 0;
 }
 
-int ruc_fence(void) { return order_after_writes(); }
+int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t sig_off, int op, uint64_t value,
+                   uint64_t *old) {
+    if (op != RUC_SWAP && op != RUC_ADD) return failf("ruc_put_signal to PE %d: operation %d", pe, op);
+    if (len > RUC_PUT_SIGNAL_AM_MAX) {
+        if (ruc_put(pe, off, src, len, 1) != 0 || ruc_fence() != 0) return -1;
+        return ruc_amo(pe, sig_off, op, 8, value, 0, old, old != NULL);
+    }
+    peer_t *p = peer(pe);
+    if (p == NULL) return -1;
+    if (__atomic_load_n(&fenced_writes, __ATOMIC_RELAXED)) {
+        /* Writes before a fence, which may travel on another lane than
+         * this message: complete them first. */
+        __atomic_store_n(&fenced_writes, 0, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
+            __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
+            if (wait_req(ucp_worker_flush_nbx(worker, &no_param), "ucp_worker_flush_nbx", -1) != 0) return -1;
+        }
+    }
+    waiter_t w = {0, 0};
+    put_signal_head_t h = {off, sig_off, value, old != NULL ? (uint64_t)(uintptr_t)&w : 0, me, op};
+    if (old == NULL) {
+        __atomic_fetch_add(&p->unacked, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&am_unacked, 1, __ATOMIC_RELAXED);
+    }
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+        .flags = UCP_AM_SEND_FLAG_EAGER | UCP_AM_SEND_FLAG_REPLY,
+    };
+    /* Waited for: the header is on this stack, and src is the caller's. */
+    if (wait_req(ucp_am_send_nbx(p->ep, AM_PUT_SIGNAL, &h, sizeof h, src, len, &param), "ucp_am_send_nbx", pe) !=
+        0) {
+        if (old == NULL) {
+            __atomic_fetch_sub(&p->unacked, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_sub(&am_unacked, 1, __ATOMIC_RELAXED);
+        }
+        return -1;
+    }
+    if (old != NULL) {
+        unsigned idle = 0;
+        while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
+            if (ucp_worker_progress(worker) != 0)
+                idle = 0;
+            else if (++idle > IDLE_POLLS_BEFORE_YIELD)
+                sched_yield();
+        }
+        *old = w.old;
+    }
+    return 0;
+}
+
+int ruc_fence(void) { return order_after_writes(-1); }
 
 int ruc_quiet(void) {
     int rc = 0;
@@ -445,11 +645,13 @@ int ruc_quiet(void) {
         rc = fail("a non-blocking operation", deferred_pe, deferred);
         deferred = UCS_OK;
     }
+    if (__atomic_load_n(&am_unacked, __ATOMIC_ACQUIRE) != 0) wait_acks(&am_unacked);
     if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
         __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
         if (wait_req(ucp_worker_flush_nbx(worker, &no_param), "ucp_worker_flush_nbx", -1) != 0) rc = -1;
     }
+    __atomic_store_n(&fenced_writes, 0, __ATOMIC_RELAXED);
     return rc;
 }
 

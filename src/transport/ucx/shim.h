@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RUC_ABI_VERSION 2
+#define RUC_ABI_VERSION 3
 int ruc_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -38,7 +38,8 @@ const char *ruc_last_error(void);
 /* UCX's version string (ucp_get_version_string). */
 const char *ruc_version(void);
 
-/* Creates the context (RMA and 32- and 64-bit atomics) and worker, and
+/* Creates the context (RMA, 32- and 64-bit atomics, active messages) and
+ * worker, and
  * registers this PE's segment [base, base+len). me and npes: this PE and
  * the job's size. multi: several threads may call in at once. Out:
  * *card_len, the bytes of this PE's card (ruc_card). */
@@ -88,12 +89,28 @@ enum ruc_op {
  * for the value itself: a quiet need not wait for its acknowledgement). */
 int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t compare, void *result, int blocking);
 
+/* Put-with-signal: len bytes from src to offset off of pe's segment, then
+ * the 8-byte signal at sig_off updated by op (RUC_SWAP: set to value;
+ * RUC_ADD: add value), the target never seeing the signal before the data.
+ * Up to RUC_PUT_SIGNAL_AM_MAX bytes it is one active message that the
+ * target applies when it progresses (the data, then the signal by a CPU
+ * atomic read-modify-write) and acknowledges; larger, a put, a fence and
+ * the signal's atomic. src is reusable on return. old != NULL: waits for
+ * the signal's previous value; NULL: the update completes at the next
+ * ruc_quiet (and before a later get or fetching atomic to pe, and before
+ * any later operation once ruc_fence is called). */
+#define RUC_PUT_SIGNAL_AM_MAX 8192
+int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t sig_off, int op, uint64_t value,
+                   uint64_t *old);
+
 /* Orders every earlier operation of this PE before every later one
- * (ucp_worker_fence). */
+ * (ucp_worker_fence; and the acknowledgements of the put-with-signal
+ * messages sent so far). */
 int ruc_fence(void);
 
 /* Completes every earlier operation of this PE at its target, and every
- * non-blocking get and fetch at this PE (ucp_worker_flush_nbx). */
+ * non-blocking get and fetch at this PE (ucp_worker_flush_nbx, and the
+ * acknowledgements of the put-with-signal messages). */
 int ruc_quiet(void);
 
 /* Lets UCX move requests along (ucp_worker_progress): over software RMA

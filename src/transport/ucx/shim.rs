@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// `RUC_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 2;
+const ABI_VERSION: c_int = 3;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_UCX_SHIM";
 const FILE_NAME: &str = "librshmem_ucx.so";
@@ -49,6 +49,7 @@ type Get = unsafe extern "C" fn(c_int, u64, *mut c_void, u64, c_int) -> c_int;
 type PutStrided = unsafe extern "C" fn(c_int, u64, i64, *const c_void, i64, u64, u64) -> c_int;
 type GetStrided = unsafe extern "C" fn(c_int, u64, i64, *mut c_void, i64, u64, u64) -> c_int;
 type Amo = unsafe extern "C" fn(c_int, u64, c_int, c_int, u64, u64, *mut c_void, c_int) -> c_int;
+type PutSignal = unsafe extern "C" fn(c_int, u64, *const c_void, u64, u64, c_int, u64, *mut u64) -> c_int;
 type Footprint = unsafe extern "C" fn(*mut u64, *mut u64);
 type CloseTest = unsafe extern "C" fn(*mut c_int) -> c_int;
 
@@ -65,6 +66,7 @@ pub(crate) struct Shim {
     put_strided: PutStrided,
     get_strided: GetStrided,
     amo: Amo,
+    put_signal: PutSignal,
     fence: Status0,
     quiet: Status0,
     progress: unsafe extern "C" fn() -> c_int,
@@ -286,6 +288,33 @@ impl Shim {
         self.check(unsafe { (self.amo)(pe_int(pe), off, op as c_int, 8, operand, 0, std::ptr::null_mut(), 2) })
     }
 
+    /// Put-with-signal (`ruc_put_signal`): `len` bytes from `src` to `off`
+    /// on `pe`, then the 8-byte signal at `sig` set (`RucOp::Swap`) or
+    /// added to (`RucOp::Add`). `src` is reusable on return. With `old`,
+    /// waits for and returns the signal's previous value; without, the
+    /// update completes at the next `quiet`.
+    ///
+    /// # Safety
+    /// `src` is readable for `len` bytes; `off..off+len` and the 8-aligned
+    /// `sig` are inside `pe`'s segment.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) unsafe fn put_signal(
+        &self,
+        pe: usize,
+        off: u64,
+        src: *const u8,
+        len: usize,
+        sig: u64,
+        op: RucOp,
+        value: u64,
+        old: Option<&mut u64>,
+    ) -> Result<(), String> {
+        let old = old.map_or(std::ptr::null_mut(), |o| o as *mut u64);
+        // SAFETY: the caller's contract; `old` is null or a live u64.
+        self.check(unsafe { (self.put_signal)(pe_int(pe), off, src.cast(), len as u64, sig, op as c_int, value, old) })
+    }
+
     pub(crate) fn fence(&self) -> Result<(), String> {
         // SAFETY: no arguments; the shim checks its own state.
         self.check(unsafe { (self.fence)() })
@@ -363,6 +392,7 @@ fn open(path: &Path) -> Result<Shim, String> {
         put_strided: f!(c"ruc_put_strided" as PutStrided),
         get_strided: f!(c"ruc_get_strided" as GetStrided),
         amo: f!(c"ruc_amo" as Amo),
+        put_signal: f!(c"ruc_put_signal" as PutSignal),
         fence: f!(c"ruc_fence" as Status0),
         quiet: f!(c"ruc_quiet" as Status0),
         progress: f!(c"ruc_progress" as unsafe extern "C" fn() -> c_int),
