@@ -236,6 +236,41 @@ fn progress_thread(thread: bool, engine: &str) -> Result<(), Failed> {
     }
 }
 
+/// Under UCX, PE 0 connects at start-up only to the peers the start-up's
+/// barriers make it talk to: log2(n) for n PEs on nodes of one PE (the
+/// barrier over the world of a team spanning nodes is a dissemination), not
+/// every PE (the one-node choice for 5 to 64 PEs, a flat tree rooted at PE
+/// 0). Read from `SHMEM_INFO`'s "N peers connected", printed at the end of
+/// `shmem_init`.
+fn peers_at_startup(np: usize) -> Result<(), Failed> {
+    let exe = program("mpi_first")?;
+    let out = mpirun(
+        exe,
+        np,
+        &[("RSHMEM_NODE_SIZE", "1"), ("RSHMEM_REMOTE", "ucx"), ("SHMEM_INFO", "1")],
+        &[],
+    )?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let connected = text.lines().find_map(|l| {
+        let (before, _) = l.split_once(" peers connected")?;
+        before.rsplit(' ').next()?.parse::<usize>().ok()
+    });
+    let bound = (usize::BITS - (np - 1).leading_zeros()) as usize;
+    match connected {
+        Some(n) if out.status.success() && n <= bound => Ok(()),
+        Some(n) => Err(format!(
+            "PE 0 connected {n} peers in shmem_init at {np} PEs, expected at most {bound}\n{}",
+            show(&out)
+        )
+        .into()),
+        None => Err(format!("no \"peers connected\" line from SHMEM_INFO=1\n{}", show(&out)).into()),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     if let Some(why) = missing() {
@@ -304,6 +339,11 @@ fn main() {
                 run_mixed("mpi_ends_first", np, k, &env, &["shmem-first"])
             },
         ));
+    }
+    if engines.contains(&"ucx") {
+        trials.push(Trial::test("UCX peers connected at start-up, 8 PEs, k=1", || {
+            peers_at_startup(8)
+        }));
     }
     trials.push(Trial::test(
         "progress thread needs MPI_THREAD_MULTIPLE",

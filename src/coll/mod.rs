@@ -457,7 +457,26 @@ impl<'a> Coll<'a> {
 
     /// The group's barrier with the algorithm in effect.
     pub(crate) fn barrier(&self) {
-        barrier::run(self, self.algs.barrier.resolve(self.g.size));
+        barrier::run(self, self.barrier_algorithm());
+    }
+
+    /// The automatic choice by size, but dissemination where the one-node
+    /// choice is the flat tree and the group spans nodes: there rank 0 would
+    /// signal, and so connect to, every member (from `shmem_init` on, whose
+    /// team creation runs a barrier over the world), where in
+    /// dissemination each member talks to log2(n) others. Every member
+    /// answers alike (see `inbox::members_share_memory`).
+    fn barrier_algorithm(&self) -> registry::Barrier {
+        match self.algs.barrier.resolve(self.g.size) {
+            registry::Barrier::Linear
+                if self.algs.barrier == registry::Barrier::Auto
+                    && !self.rt.transport.single_node()
+                    && !inbox::members_share_memory(self) =>
+            {
+                registry::Barrier::Dissemination
+            }
+            alg => alg,
+        }
     }
 }
 
