@@ -407,7 +407,7 @@ fn push_remote(c: &Coll<'_>, (src, tag): (&[u8], Tag), (inbox, cur): (SymOffset,
     // header) and header, in k's inbox; `src` is the root's source.
     unsafe {
         c.rt.transport
-            .put_signal_post(pe, SymOffset(at.0 + 8), src.as_ptr(), src.len(), at, AmoOp::Add(tag.0))
+            .put_signal_inbox(pe, SymOffset(at.0 + 8), src.as_ptr(), src.len(), at, AmoOp::Add(tag.0))
     };
 }
 

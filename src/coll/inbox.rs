@@ -371,7 +371,7 @@ unsafe fn exchange_slabs(
             // are inside k's slab (8-aligned header), symmetric as the
             // team's inbox is.
             unsafe {
-                c.rt.transport.put_signal_post(
+                c.rt.transport.put_signal_inbox(
                     pe,
                     SymOffset(slab.0 + block),
                     outgoing(k),

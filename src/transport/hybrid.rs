@@ -42,7 +42,7 @@
 //! memory across nodes too.
 
 use super::mpi::shim::Comm;
-use super::remote::Remote;
+use super::remote::{Posted, Remote};
 use super::shm::{SharedMemory, arrived, counters};
 use super::{Agreed, Atomicity, Disagreed, Engine, Mapped, Pe, Rendezvous, Transport};
 use crate::error::{Error, ErrorKind, fatal};
@@ -362,7 +362,7 @@ impl Transport for Hybrid {
     ) {
         match self.remote(pe) {
             // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, true) },
+            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, Posted::Nbi) },
             // SAFETY: the caller's contract is the trait's.
             None => unsafe { self.shm.put_signal_nbi(pe, off, src, len, sig, op) },
         }
@@ -379,7 +379,26 @@ impl Transport for Hybrid {
     ) {
         match self.remote(pe) {
             // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, false) },
+            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, Posted::Blocking) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe {
+                self.shm.put_signal(pe, off, src, len, sig, op);
+            },
+        }
+    }
+
+    unsafe fn put_signal_inbox(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, Posted::Inbox) },
             // SAFETY: the caller's contract is the trait's.
             None => unsafe {
                 self.shm.put_signal(pe, off, src, len, sig, op);

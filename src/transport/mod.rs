@@ -402,6 +402,28 @@ pub(crate) trait Transport: Send + Sync + 'static {
         unsafe { self.put_signal(pe, off, src, len, sig, op) };
     }
 
+    /// [`put_signal_post`](Self::put_signal_post) into a library inbox
+    /// (the collectives' rings and slabs), whose reader waits for the
+    /// signal itself and nobody else reads the data: no `quiet` need
+    /// complete it, so an engine may send it untracked (UCX: the target
+    /// sends nothing back). The default is `put_signal_post`.
+    ///
+    /// # Safety
+    /// As for `put_signal`.
+    #[inline]
+    unsafe fn put_signal_inbox(
+        &self,
+        pe: Pe,
+        off: SymOffset,
+        src: *const u8,
+        len: usize,
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        // SAFETY: the caller's contract.
+        unsafe { self.put_signal_post(pe, off, src, len, sig, op) };
+    }
+
     /// Adds `v` to a 64-bit synchronisation flag of the library (collectives)
     /// at `off` on `pe`, sequentially consistent, and wakes `pe` if it sleeps
     /// in a library wait. Earlier puts and gets of this PE are complete first.

@@ -22,6 +22,19 @@ enum Data {
     Ucx(ucx::Remote),
 }
 
+/// How a posted put-with-signal completes (`Remote::put_signal_posted`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Posted {
+    /// `src` reusable on return; delivered by the next `quiet`.
+    Blocking,
+    /// `src` kept unchanged until the next `quiet`, which delivers it.
+    Nbi,
+    /// Into a library inbox whose reader waits for the signal itself: as
+    /// `Blocking`, but no `quiet` need wait for it (an engine may skip
+    /// tracking it).
+    Inbox,
+}
+
 /// The remote half of the hybrid transport.
 pub(crate) struct Remote {
     data: Data,
@@ -309,14 +322,14 @@ impl Remote {
         len: usize,
         sig: SymOffset,
         op: AmoOp<u64>,
-        nbi: bool,
+        how: Posted,
     ) {
         // SAFETY: the caller's contract.
         unsafe {
             match &self.data {
-                Data::Mpi(r) if nbi => r.put_signal_nbi(pe, off, src, len, sig, op),
+                Data::Mpi(r) if how == Posted::Nbi => r.put_signal_nbi(pe, off, src, len, sig, op),
                 Data::Mpi(r) => drop(r.put_signal(pe, off, src, len, sig, op)),
-                Data::Ucx(r) => r.put_signal_posted(pe, off, src, len, sig, op, nbi),
+                Data::Ucx(r) => r.put_signal_posted(pe, off, src, len, sig, op, how),
             }
         }
     }

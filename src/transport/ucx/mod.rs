@@ -278,15 +278,26 @@ impl Remote {
         let mut old = 0u64;
         // SAFETY: the caller's contract.
         ok(unsafe {
-            self.shim
-                .put_signal(pe, off.0 as u64, src, len, sig.0 as u64, code, value, Some(&mut old))
+            self.shim.put_signal(
+                pe,
+                off.0 as u64,
+                src,
+                len,
+                sig.0 as u64,
+                code,
+                value,
+                Some(&mut old),
+                false,
+            )
         });
         old
     }
 
     /// [`put_signal`](Self::put_signal) whose signal completes at the next
-    /// `quiet`; `src` is reusable on return (the message is sent, or the
-    /// data of a large one put), so `nbi` asks nothing more.
+    /// `quiet` (`Posted::Blocking`, `Posted::Nbi`: `src` is reusable on
+    /// return either way, the message sent or the data of a large one put)
+    /// or is never waited for (`Posted::Inbox`: a library inbox, whose
+    /// reader waits for the signal itself; the target sends nothing back).
     ///
     /// # Safety
     /// As for `put_signal`.
@@ -300,13 +311,14 @@ impl Remote {
         len: usize,
         sig: SymOffset,
         op: AmoOp<u64>,
-        _nbi: bool,
+        how: super::remote::Posted,
     ) {
         let (code, value) = Self::signal_code(op);
+        let untracked = how == super::remote::Posted::Inbox;
         // SAFETY: the caller's contract.
         ok(unsafe {
             self.shim
-                .put_signal(pe, off.0 as u64, src, len, sig.0 as u64, code, value, None)
+                .put_signal(pe, off.0 as u64, src, len, sig.0 as u64, code, value, None, untracked)
         });
     }
 

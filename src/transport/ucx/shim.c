@@ -14,14 +14,19 @@
  *   a write was issued since the last fence or flush): UCX orders nothing
  *   between operations of one endpoint otherwise;
  * - a put-with-signal of up to RUC_PUT_SIGNAL_AM_MAX bytes is one active
- *   message (data and signal; the target applies it and acknowledges),
+ *   message (data and signal, applied by the target when it progresses),
  *   not a put, a fence and an atomic: over software RMA (TCP) each of
- *   those is a message and an acknowledgement, so this halves the messages
- *   of a signal and of every pushed collective. The acknowledgements are
- *   counted: ruc_quiet waits for all, a get or fetching atomic to a PE for
- *   that PE's, ruc_fence for all (a later put may take another lane than
- *   the message did), and a message after a fence that followed writes
- *   waits for those writes' flush first (likewise).
+ *   those is a message and an acknowledgement of its own. Nothing answers
+ *   the message itself. Each side counts them instead: the sender what it
+ *   sent to a peer (`sent`), the target what it applied from each sender
+ *   (`applied`); completing them (ruc_quiet for every peer, a get or
+ *   fetching atomic for its own peer, ruc_fence for every peer, as a
+ *   later put may take another lane than the message did) is one round
+ *   trip: a flush request naming the count, answered once the target has
+ *   applied that many, whatever order the messages arrived in. A message
+ *   after a fence that followed writes waits for those writes' flush first
+ *   (likewise). An untracked message (a library inbox, whose reader waits
+ *   for the signal itself) is not counted, and nothing ever waits for it.
  */
 #include "shim.h"
 
@@ -39,23 +44,35 @@ typedef struct {
     ucp_rkey_h rkey; /* made with ep */
     uint64_t base;   /* the peer's segment address */
     int ready;       /* ep and rkey made (acquire/release) */
-    uint64_t unacked; /* put-with-signal messages not yet acknowledged */
+    /* As a sender to this peer: tracked put-with-signal messages sent, the
+     * highest count a flush request asked for, and the highest count the
+     * peer said it applied (atomic: any thread may send or progress). */
+    uint64_t sent, requested, flushed;
+    /* As a target of this peer: its tracked messages applied here, and a
+     * flush request not yet answered (want > applied; 0: none), with the
+     * endpoint to answer on (UCX's, from the request). */
+    uint64_t applied, want;
+    ucp_ep_h want_ep;
 } peer_t;
 
-/* Active messages: a put-with-signal, and its acknowledgement. */
-enum { AM_PUT_SIGNAL = 1, AM_ACK = 2 };
+/* Active messages: a put-with-signal, the reply carrying a signal's old
+ * value, a flush request, and its answer. */
+enum { AM_PUT_SIGNAL = 1, AM_OLD_VALUE = 2, AM_FLUSH = 3, AM_FLUSHED = 4 };
 
 /* A put-with-signal's header; the data is the message's payload. token:
  * 0, or the address of the sender's waiter_t for the signal's old value. */
 typedef struct {
     uint64_t off, sig_off, value, token;
-    int32_t from, op;
+    int32_t from, op, tracked, pad;
 } put_signal_head_t;
 
+/* AM_OLD_VALUE: the waiter's token and the value; AM_FLUSH: "answer when
+ * you have applied `count` of mine"; AM_FLUSHED: "I have applied `count`
+ * of yours". */
 typedef struct {
-    uint64_t token, old;
+    uint64_t token, value;
     int32_t from, pad;
-} ack_t;
+} reply_t;
 
 /* A sender waiting for the signal's old value. */
 typedef struct {
@@ -92,8 +109,11 @@ static uint64_t connected;
 /* This PE's segment, where put-with-signal messages land. */
 static unsigned char *seg_base;
 static uint64_t seg_len;
-/* Put-with-signal messages to any PE not yet acknowledged. */
-static uint64_t am_unacked;
+/* Tracked put-with-signal messages sent to any PE, and those of them the
+ * targets said they applied: equal, there is nothing to complete. */
+static uint64_t am_sent, am_flushed;
+/* The PEs this PE has connected to, in order (connect_pe appends). */
+static int *connected_pes;
 /* ruc_fence was called after writes: the next message waits for their
  * flush (they may travel on another lane). */
 static int fenced_writes;
@@ -198,37 +218,69 @@ static int keep_req(ucs_status_ptr_t r, const char *call, int pe) {
     return 0;
 }
 
-/* Progresses until *count is 0 (acknowledgements counted down by on_ack). */
-static void wait_acks(uint64_t *count) {
-    unsigned idle = 0;
-    while (__atomic_load_n(count, __ATOMIC_ACQUIRE) != 0) {
-        if (ucp_worker_progress(worker) != 0)
-            idle = 0;
-        else if (++idle > IDLE_POLLS_BEFORE_YIELD)
-            sched_yield();
-    }
-}
-
-static void ack_sent(void *req, ucs_status_t st, void *user) {
-    (void)st; /* a lost acknowledgement shows as the sender's hang report */
+/* Sends a small reply from inside a handler: the header must live until
+ * sent, so it is copied and freed by reply_sent (or here, when UCX sent
+ * it at once). A failure is printed: the waiting sender's hang report
+ * then says which wait never ended. */
+static void reply_sent(void *req, ucs_status_t st, void *user) {
+    (void)st;
     free(user);
     ucp_request_free(req);
 }
 
+static void send_reply(ucp_ep_h ep, unsigned id, reply_t r, int to) {
+    reply_t *copy = malloc(sizeof *copy);
+    if (copy == NULL) {
+        fprintf(stderr, "rshmem UCX (PE %d): out of memory answering PE %d\n", me, to);
+        return;
+    }
+    *copy = r;
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = reply_sent,
+        .user_data = copy,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t q = ucp_am_send_nbx(ep, id, copy, sizeof *copy, NULL, 0, &p);
+    if (q == NULL) {
+        free(copy);
+    } else if (UCS_PTR_IS_ERR(q)) {
+        free(copy);
+        fprintf(stderr, "rshmem UCX (PE %d): answering PE %d: %s\n", me, to, ucs_status_string(UCS_PTR_STATUS(q)));
+    }
+}
+
+/* Answers `from`'s pending flush request if this PE has applied enough. */
+static void answer_flush(int from) {
+    peer_t *p = &peers[from];
+    if (p->want != 0 && p->applied >= p->want) {
+        send_reply(p->want_ep, AM_FLUSHED, (reply_t){0, p->want, me, 0}, from);
+        p->want = 0;
+    }
+}
+
+/* Whether a message from `from` is well-formed: a PE and a reply endpoint. */
+static int valid_sender(int from, const ucp_am_recv_param_t *param, const char *what) {
+    if (from >= 0 && from < npes && (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) return 1;
+    fprintf(stderr, "rshmem UCX (PE %d): a malformed %s message (from PE %d)\n", me, what, from);
+    return 0;
+}
+
 /* Applies a put-with-signal to this PE's segment: the data, then the
  * signal by a sequentially consistent read-modify-write, so a reader that
- * sees the signal (acquire) sees the data; then acknowledges it. */
+ * sees the signal (acquire) sees the data. Handlers run inside
+ * ucp_worker_progress, one at a time (the worker's lock in MULTI mode). */
 static ucs_status_t on_put_signal(void *arg, const void *header, size_t header_len, void *data, size_t len,
                                   const ucp_am_recv_param_t *param) {
     (void)arg;
     put_signal_head_t h;
-    if (header_len != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
-        !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) {
+    if (header_len != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
         fprintf(stderr, "rshmem UCX (PE %d): a malformed put-with-signal message (header %zu bytes)\n", me,
                 header_len);
         return UCS_OK;
     }
     memcpy(&h, header, sizeof h);
+    if (!valid_sender(h.from, param, "put-with-signal")) return UCS_OK;
     if (h.off > seg_len || len > seg_len - h.off || h.sig_off > seg_len - 8 || h.sig_off % 8 != 0) {
         fprintf(stderr,
                 "rshmem UCX (PE %d): a put-with-signal from PE %d outside the segment (%llu bytes at %llu, "
@@ -241,46 +293,110 @@ static ucs_status_t on_put_signal(void *arg, const void *header, size_t header_l
     uint64_t *sig = (uint64_t *)(void *)(seg_base + h.sig_off);
     uint64_t old = h.op == RUC_ADD ? __atomic_fetch_add(sig, h.value, __ATOMIC_SEQ_CST)
                                    : __atomic_exchange_n(sig, h.value, __ATOMIC_SEQ_CST);
-    ack_t *a = malloc(sizeof *a);
-    if (a == NULL) {
-        fprintf(stderr, "rshmem UCX (PE %d): out of memory acknowledging PE %d\n", me, h.from);
-        return UCS_OK;
-    }
-    *a = (ack_t){h.token, old, me, 0};
-    ucp_request_param_t p = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
-        .cb.send = ack_sent,
-        .user_data = a,
-        .flags = UCP_AM_SEND_FLAG_EAGER,
-    };
-    /* The header must live until sent: ack_sent frees it (or here, when
-     * UCX sent it at once). */
-    ucs_status_ptr_t r = ucp_am_send_nbx(param->reply_ep, AM_ACK, a, sizeof *a, NULL, 0, &p);
-    if (r == NULL) {
-        free(a);
-    } else if (UCS_PTR_IS_ERR(r)) {
-        free(a);
-        fprintf(stderr, "rshmem UCX (PE %d): acknowledging PE %d: %s\n", me, h.from,
-                ucs_status_string(UCS_PTR_STATUS(r)));
+    if (h.token != 0) send_reply(param->reply_ep, AM_OLD_VALUE, (reply_t){h.token, old, me, 0}, h.from);
+    if (h.tracked) {
+        peers[h.from].applied++;
+        answer_flush(h.from);
     }
     return UCS_OK;
 }
 
-static ucs_status_t on_ack(void *arg, const void *header, size_t header_len, void *data, size_t len,
-                           const ucp_am_recv_param_t *param) {
+static ucs_status_t on_old_value(void *arg, const void *header, size_t header_len, void *data, size_t len,
+                                 const ucp_am_recv_param_t *param) {
     (void)arg, (void)data, (void)len, (void)param;
-    ack_t a;
-    if (header_len != sizeof a) return UCS_OK;
-    memcpy(&a, header, sizeof a);
-    if (a.token != 0) {
-        waiter_t *w = (waiter_t *)(uintptr_t)a.token;
-        w->old = a.old;
-        __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
-    } else if (a.from >= 0 && a.from < npes) {
-        __atomic_fetch_sub(&peers[a.from].unacked, 1, __ATOMIC_RELEASE);
-        __atomic_fetch_sub(&am_unacked, 1, __ATOMIC_RELEASE);
-    }
+    reply_t r;
+    if (header_len != sizeof r) return UCS_OK;
+    memcpy(&r, header, sizeof r);
+    waiter_t *w = (waiter_t *)(uintptr_t)r.token;
+    w->old = r.value;
+    __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
     return UCS_OK;
+}
+
+/* A flush request: remembered (the highest count asked for) until this PE
+ * has applied that many of the sender's messages, answered at once if it
+ * has. */
+static ucs_status_t on_flush(void *arg, const void *header, size_t header_len, void *data, size_t len,
+                             const ucp_am_recv_param_t *param) {
+    (void)arg, (void)data, (void)len;
+    reply_t r;
+    if (header_len != sizeof r) return UCS_OK;
+    memcpy(&r, header, sizeof r);
+    if (!valid_sender(r.from, param, "flush")) return UCS_OK;
+    peer_t *p = &peers[r.from];
+    if (r.value > p->want) p->want = r.value;
+    p->want_ep = param->reply_ep;
+    answer_flush(r.from);
+    return UCS_OK;
+}
+
+static ucs_status_t on_flushed(void *arg, const void *header, size_t header_len, void *data, size_t len,
+                               const ucp_am_recv_param_t *param) {
+    (void)arg, (void)data, (void)len, (void)param;
+    reply_t r;
+    if (header_len != sizeof r) return UCS_OK;
+    memcpy(&r, header, sizeof r);
+    if (r.from < 0 || r.from >= npes) return UCS_OK;
+    peer_t *p = &peers[r.from];
+    uint64_t was = __atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE);
+    while (r.value > was &&
+           !__atomic_compare_exchange_n(&p->flushed, &was, r.value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+    if (r.value > was) __atomic_fetch_add(&am_flushed, r.value - was, __ATOMIC_RELEASE);
+    return UCS_OK;
+}
+
+/* Asks pe to answer once it has applied `want` of this PE's tracked
+ * messages. */
+static void request_flush(int pe, uint64_t want) {
+    peer_t *p = &peers[pe];
+    __atomic_store_n(&p->requested, want, __ATOMIC_RELEASE);
+    reply_t r = {0, want, me, 0};
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+        .flags = UCP_AM_SEND_FLAG_EAGER | UCP_AM_SEND_FLAG_REPLY,
+    };
+    /* Waited for: the header is on this stack. */
+    if (wait_req(ucp_am_send_nbx(p->ep, AM_FLUSH, &r, sizeof r, NULL, 0, &param), "ucp_am_send_nbx (flush)", pe) !=
+        0) {
+        /* The wait for the answer then never ends: the hang report names
+         * the quiet, and this line why. */
+        fprintf(stderr, "rshmem UCX (PE %d): %s\n", me, err);
+        __atomic_store_n(&p->requested, 0, __ATOMIC_RELEASE);
+    }
+}
+
+/* Progresses until pe has applied every tracked message sent to it so far
+ * (one flush request, unless one that covers them is out already). */
+static void flush_messages_to(int pe) {
+    peer_t *p = &peers[pe];
+    uint64_t want = __atomic_load_n(&p->sent, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) >= want) return;
+    if (__atomic_load_n(&p->requested, __ATOMIC_ACQUIRE) < want) request_flush(pe, want);
+    unsigned idle = 0;
+    while (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want) {
+        if (ucp_worker_progress(worker) != 0)
+            idle = 0;
+        else if (++idle > IDLE_POLLS_BEFORE_YIELD)
+            sched_yield();
+    }
+}
+
+/* flush_messages_to every PE with messages outstanding, all requests sent
+ * before the first wait. */
+static void flush_messages(void) {
+    if (__atomic_load_n(&am_flushed, __ATOMIC_ACQUIRE) == __atomic_load_n(&am_sent, __ATOMIC_ACQUIRE)) return;
+    lock_if_multi();
+    uint64_t n = connected;
+    unlock_if_multi();
+    for (uint64_t i = 0; i < n; i++) {
+        peer_t *p = &peers[connected_pes[i]];
+        uint64_t want = __atomic_load_n(&p->sent, __ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want &&
+            __atomic_load_n(&p->requested, __ATOMIC_ACQUIRE) < want)
+            request_flush(connected_pes[i], want);
+    }
+    for (uint64_t i = 0; i < n; i++) flush_messages_to(connected_pes[i]);
 }
 
 int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t *card_len) {
@@ -324,7 +440,12 @@ int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t 
     static const struct {
         unsigned id;
         ucp_am_recv_callback_t cb;
-    } handlers[] = {{AM_PUT_SIGNAL, on_put_signal}, {AM_ACK, on_ack}};
+    } handlers[] = {
+        {AM_PUT_SIGNAL, on_put_signal},
+        {AM_OLD_VALUE, on_old_value},
+        {AM_FLUSH, on_flush},
+        {AM_FLUSHED, on_flushed},
+    };
     for (size_t i = 0; i < sizeof handlers / sizeof *handlers; i++) {
         ucp_am_handler_param_t hp = {
             .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
@@ -357,7 +478,8 @@ int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t 
     my_card_len = sizeof(card_head_t) + addr_len + rkey_len;
     my_card = malloc(my_card_len);
     peers = calloc((size_t)n, sizeof *peers);
-    if (my_card == NULL || peers == NULL) {
+    connected_pes = calloc((size_t)n, sizeof *connected_pes);
+    if (my_card == NULL || peers == NULL || connected_pes == NULL) {
         ucp_worker_release_address(worker, addr);
         ucp_rkey_buffer_release(rkey_buf);
         return failf("ruc_init: out of memory for %d peers", n);
@@ -419,7 +541,7 @@ static int connect_pe(int pe) {
             unlock_if_multi();
             return fail("ucp_ep_rkey_unpack", pe, st);
         }
-        connected++;
+        connected_pes[connected++] = pe;
         __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
     }
     unlock_if_multi();
@@ -446,11 +568,11 @@ static inline void wrote(void) {
  * later operation to any PE is ordered after them). */
 static inline int order_after_writes(int pe) {
     if (pe < 0) {
-        if (__atomic_load_n(&am_unacked, __ATOMIC_ACQUIRE) != 0) wait_acks(&am_unacked);
+        flush_messages();
         if (__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED))
             __atomic_store_n(&fenced_writes, 1, __ATOMIC_RELAXED);
-    } else if (__atomic_load_n(&peers[pe].unacked, __ATOMIC_ACQUIRE) != 0) {
-        wait_acks(&peers[pe].unacked);
+    } else {
+        flush_messages_to(pe);
     }
     if (!__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED)) return 0;
     __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
@@ -588,7 +710,7 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
 }
 
 int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t sig_off, int op, uint64_t value,
-                   uint64_t *old) {
+                   uint64_t *old, int untracked) {
     if (op != RUC_SWAP && op != RUC_ADD) return failf("ruc_put_signal to PE %d: operation %d", pe, op);
     if (len > RUC_PUT_SIGNAL_AM_MAX) {
         if (ruc_put(pe, off, src, len, 1) != 0 || ruc_fence() != 0) return -1;
@@ -606,11 +728,14 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
             if (wait_req(ucp_worker_flush_nbx(worker, &no_param), "ucp_worker_flush_nbx", -1) != 0) return -1;
         }
     }
+    /* Counted only when a quiet must complete it: not when its reply does
+     * (old), nor for a library inbox (untracked). */
+    int tracked = old == NULL && !untracked;
     waiter_t w = {0, 0};
-    put_signal_head_t h = {off, sig_off, value, old != NULL ? (uint64_t)(uintptr_t)&w : 0, me, op};
-    if (old == NULL) {
-        __atomic_fetch_add(&p->unacked, 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&am_unacked, 1, __ATOMIC_RELAXED);
+    put_signal_head_t h = {off, sig_off, value, old != NULL ? (uint64_t)(uintptr_t)&w : 0, me, op, tracked, 0};
+    if (tracked) {
+        __atomic_fetch_add(&p->sent, 1, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&am_sent, 1, __ATOMIC_RELEASE);
     }
     ucp_request_param_t param = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
@@ -619,9 +744,9 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
     /* Waited for: the header is on this stack, and src is the caller's. */
     if (wait_req(ucp_am_send_nbx(p->ep, AM_PUT_SIGNAL, &h, sizeof h, src, len, &param), "ucp_am_send_nbx", pe) !=
         0) {
-        if (old == NULL) {
-            __atomic_fetch_sub(&p->unacked, 1, __ATOMIC_RELAXED);
-            __atomic_fetch_sub(&am_unacked, 1, __ATOMIC_RELAXED);
+        if (tracked) {
+            __atomic_fetch_sub(&p->sent, 1, __ATOMIC_RELEASE);
+            __atomic_fetch_sub(&am_sent, 1, __ATOMIC_RELEASE);
         }
         return -1;
     }
@@ -657,7 +782,7 @@ int ruc_quiet(void) {
         rc = fail("a non-blocking operation", deferred_pe, deferred);
         deferred = UCS_OK;
     }
-    if (__atomic_load_n(&am_unacked, __ATOMIC_ACQUIRE) != 0) wait_acks(&am_unacked);
+    flush_messages();
     if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
         __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
@@ -733,10 +858,12 @@ int ruc_finalize(void) {
     free(closing);
     free(cards);
     free(peers);
+    free(connected_pes);
     free(my_card);
     closing = NULL;
     cards = NULL;
     peers = NULL;
+    connected_pes = NULL;
     my_card = NULL;
     return 0;
 }

@@ -94,23 +94,25 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
  * RUC_ADD: add value), the target never seeing the signal before the data.
  * Up to RUC_PUT_SIGNAL_AM_MAX bytes it is one active message that the
  * target applies when it progresses (the data, then the signal by a CPU
- * atomic read-modify-write) and acknowledges; larger, a put, a fence and
- * the signal's atomic. src is reusable on return. old != NULL: waits for
- * the signal's previous value; NULL: the update completes at the next
- * ruc_quiet (and before a later get or fetching atomic to pe, and before
- * any later operation once ruc_fence is called). */
+ * atomic read-modify-write); larger, a put, a fence and the signal's
+ * atomic. src is reusable on return. old != NULL: waits for the signal's
+ * previous value (the target's reply); NULL: the update completes at the
+ * next ruc_quiet (and before a later get or fetching atomic to pe, and
+ * before any later operation once ruc_fence is called), unless untracked:
+ * then nothing completes it (a library word whose reader waits for the
+ * signal itself; up to RUC_PUT_SIGNAL_AM_MAX bytes). */
 #define RUC_PUT_SIGNAL_AM_MAX 8192
 int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t sig_off, int op, uint64_t value,
-                   uint64_t *old);
+                   uint64_t *old, int untracked);
 
 /* Orders every earlier operation of this PE before every later one
- * (ucp_worker_fence; and the acknowledgements of the put-with-signal
- * messages sent so far). */
+ * (ucp_worker_fence; and the put-with-signal messages sent so far
+ * applied, one round trip if any are outstanding). */
 int ruc_fence(void);
 
 /* Completes every earlier operation of this PE at its target, and every
- * non-blocking get and fetch at this PE (ucp_worker_flush_nbx, and the
- * acknowledgements of the put-with-signal messages). */
+ * non-blocking get and fetch at this PE (ucp_worker_flush_nbx, and a
+ * flush request to each PE with put-with-signal messages outstanding). */
 int ruc_quiet(void);
 
 /* Lets UCX move requests along (ucp_worker_progress): over software RMA

@@ -49,7 +49,7 @@ type Get = unsafe extern "C" fn(c_int, u64, *mut c_void, u64, c_int) -> c_int;
 type PutStrided = unsafe extern "C" fn(c_int, u64, i64, *const c_void, i64, u64, u64) -> c_int;
 type GetStrided = unsafe extern "C" fn(c_int, u64, i64, *mut c_void, i64, u64, u64) -> c_int;
 type Amo = unsafe extern "C" fn(c_int, u64, c_int, c_int, u64, u64, *mut c_void, c_int) -> c_int;
-type PutSignal = unsafe extern "C" fn(c_int, u64, *const c_void, u64, u64, c_int, u64, *mut u64) -> c_int;
+type PutSignal = unsafe extern "C" fn(c_int, u64, *const c_void, u64, u64, c_int, u64, *mut u64, c_int) -> c_int;
 type Footprint = unsafe extern "C" fn(*mut u64, *mut u64);
 type CloseTest = unsafe extern "C" fn(*mut c_int) -> c_int;
 
@@ -292,7 +292,8 @@ impl Shim {
     /// on `pe`, then the 8-byte signal at `sig` set (`RucOp::Swap`) or
     /// added to (`RucOp::Add`). `src` is reusable on return. With `old`,
     /// waits for and returns the signal's previous value; without, the
-    /// update completes at the next `quiet`.
+    /// update completes at the next `quiet`, or, `untracked`, is never
+    /// waited for (a library word whose reader waits for the signal).
     ///
     /// # Safety
     /// `src` is readable for `len` bytes; `off..off+len` and the 8-aligned
@@ -309,10 +310,23 @@ impl Shim {
         op: RucOp,
         value: u64,
         old: Option<&mut u64>,
+        untracked: bool,
     ) -> Result<(), String> {
         let old = old.map_or(std::ptr::null_mut(), |o| o as *mut u64);
         // SAFETY: the caller's contract; `old` is null or a live u64.
-        self.check(unsafe { (self.put_signal)(pe_int(pe), off, src.cast(), len as u64, sig, op as c_int, value, old) })
+        self.check(unsafe {
+            (self.put_signal)(
+                pe_int(pe),
+                off,
+                src.cast(),
+                len as u64,
+                sig,
+                op as c_int,
+                value,
+                old,
+                c_int::from(untracked),
+            )
+        })
     }
 
     pub(crate) fn fence(&self) -> Result<(), String> {
