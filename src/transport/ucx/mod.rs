@@ -235,15 +235,20 @@ impl Remote {
     }
 
     /// A posted 64-bit add that no `quiet` waits for: a library word whose
-    /// reader waits for the value itself (the leaders' rendezvous), so
-    /// that the next quiet does not wait for its acknowledgement.
+    /// reader waits for the value itself (the leaders' rendezvous, library
+    /// flags). An untracked put-with-signal of no data: one message, which
+    /// nothing answers (UCX's own atomic over TCP is a message and an
+    /// acknowledgement).
     ///
     /// # Safety
     /// `off` is 8-aligned and inside a segment.
     #[inline(never)]
     pub(crate) unsafe fn post_untracked_add(&self, pe: usize, off: SymOffset, v: u64) {
-        // SAFETY: the caller's contract.
-        ok(unsafe { self.shim.amo_untracked(pe, off.0 as u64, RucOp::Add, v) });
+        // SAFETY: the caller's contract; no data is read from the null source.
+        ok(unsafe {
+            self.shim
+                .put_signal(pe, 0, std::ptr::null(), 0, off.0 as u64, RucOp::Add, v, None, true)
+        });
     }
 
     /// UCP's operation and operand for a signal update (set or add).

@@ -650,11 +650,6 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
         [RUC_XOR] = UCP_ATOMIC_OP_XOR,
     };
     if (op < RUC_FETCH || op > RUC_XOR) return failf("ruc_amo to PE %d: operation %d", pe, op);
-    /* blocking = 2: posted, and left out of ruc_quiet's flush (see shim.h). */
-    int untracked = blocking == 2;
-    if (untracked && (result != NULL || op == RUC_FETCH || op == RUC_SWAP || op == RUC_CSWAP))
-        return failf("ruc_amo to PE %d: only a posted ADD, AND, OR or XOR can be left out of quiet", pe);
-    if (untracked) blocking = 0;
     if (result == NULL && blocking)
         return failf("ruc_amo to PE %d: a blocking operation %d needs a result", pe, op);
     /* A swap (which UCP always fetches) whose result nobody reads: into
@@ -695,7 +690,7 @@ int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t c
     ucs_status_ptr_t r = ucp_atomic_op_nbx(p->ep, codes[op], buffer, 1, p->base + off, p->rkey, &param);
     if (result == NULL) {
         /* Posted: UCX copied the operand; ruc_quiet's flush completes it. */
-        if (!untracked) wrote();
+        wrote();
         if (UCS_PTR_IS_ERR(r)) return fail("ucp_atomic_op_nbx", pe, UCS_PTR_STATUS(r));
         if (r != NULL) ucp_request_free(r);
         return 0;

@@ -83,10 +83,7 @@ enum ruc_op {
  * RUC_FETCH and RUC_SWAP, which UCP always fetches, reply into a word of
  * the shim's; RUC_CSWAP needs a result).
  * result != NULL and blocking = 1: *result holds the old value on return;
- * blocking = 0: by the next ruc_quiet.
- * result NULL and blocking = 2 (RUC_ADD, AND, OR, XOR only): posted, and a
- * later ruc_quiet does not flush for it (a library word whose reader waits
- * for the value itself: a quiet need not wait for its acknowledgement). */
+ * blocking = 0: by the next ruc_quiet. */
 int ruc_amo(int pe, uint64_t off, int op, int size, uint64_t operand, uint64_t compare, void *result, int blocking);
 
 /* Put-with-signal: len bytes from src to offset off of pe's segment, then

@@ -277,17 +277,6 @@ impl Shim {
         })
     }
 
-    /// A posted 8-byte `op` (ADD, AND, OR or XOR) that `quiet` does not
-    /// flush for (`blocking` = 2 of `ruc_amo`).
-    ///
-    /// # Safety
-    /// As `amo`.
-    #[inline]
-    pub(crate) unsafe fn amo_untracked(&self, pe: usize, off: u64, op: RucOp, operand: u64) -> Result<(), String> {
-        // SAFETY: the caller's contract.
-        self.check(unsafe { (self.amo)(pe_int(pe), off, op as c_int, 8, operand, 0, std::ptr::null_mut(), 2) })
-    }
-
     /// Put-with-signal (`ruc_put_signal`): `len` bytes from `src` to `off`
     /// on `pe`, then the 8-byte signal at `sig` set (`RucOp::Swap`) or
     /// added to (`RucOp::Add`). `src` is reusable on return. With `old`,
