@@ -25,7 +25,10 @@
  *   trip: a flush request naming the count, answered once the target has
  *   applied that many, whatever order the messages arrived in. A message
  *   after a fence that followed writes waits for those writes' flush first
- *   (likewise). An untracked message (a library inbox, whose reader waits
+ *   (likewise). Where every operation to a peer travels one lane (TCP:
+ *   UCX's puts, gets and atomics are software ones, active messages on the
+ *   same lane), they are handled in the order sent, and a fence or a get
+ *   needs none of this (one_lane). An untracked message (a library inbox, whose reader waits
  *   for the signal itself) is not counted, and nothing ever waits for it.
  */
 #include "shim.h"
@@ -53,6 +56,8 @@ typedef struct {
      * endpoint to answer on (UCX's, from the request). */
     uint64_t applied, want;
     ucp_ep_h want_ep;
+    /* Every operation to this peer travels one lane, in order (one_lane). */
+    int one_lane;
 } peer_t;
 
 /* Active messages: a put-with-signal, the reply carrying a signal's old
@@ -73,6 +78,13 @@ typedef struct {
     uint64_t token, value;
     int32_t from, pad;
 } reply_t;
+
+/* A put-with-signal message as sent: freed by message_sent once UCX is done. */
+typedef struct {
+    int pe;
+    put_signal_head_t h;
+    unsigned char data[];
+} am_buf_t;
 
 /* A sender waiting for the signal's old value. */
 typedef struct {
@@ -366,6 +378,18 @@ static void request_flush(int pe, uint64_t want) {
     }
 }
 
+/* A put-with-signal message left: its buffer goes; a failure is kept for
+ * the next ruc_quiet to report (as a non-blocking operation's). */
+static void message_sent(void *req, ucs_status_t st, void *user) {
+    am_buf_t *b = user;
+    if (st != UCS_OK && __atomic_load_n(&deferred, __ATOMIC_RELAXED) == UCS_OK) {
+        __atomic_store_n(&deferred_pe, b->pe, __ATOMIC_RELAXED);
+        __atomic_store_n(&deferred, st, __ATOMIC_RELAXED);
+    }
+    free(b);
+    ucp_request_free(req);
+}
+
 /* Progresses until pe has applied every tracked message sent to it so far
  * (one flush request, unless one that covers them is out already). */
 static void flush_messages_to(int pe) {
@@ -382,9 +406,10 @@ static void flush_messages_to(int pe) {
     }
 }
 
-/* flush_messages_to every PE with messages outstanding, all requests sent
- * before the first wait. */
-static void flush_messages(void) {
+/* flush_messages_to every PE with messages outstanding (every = 0: only
+ * those whose operations may take more than one lane, for a fence), all
+ * requests sent before the first wait. */
+static void flush_messages(int every) {
     if (__atomic_load_n(&am_flushed, __ATOMIC_ACQUIRE) == __atomic_load_n(&am_sent, __ATOMIC_ACQUIRE)) return;
     lock_if_multi();
     uint64_t n = connected;
@@ -392,11 +417,39 @@ static void flush_messages(void) {
     for (uint64_t i = 0; i < n; i++) {
         peer_t *p = &peers[connected_pes[i]];
         uint64_t want = __atomic_load_n(&p->sent, __ATOMIC_ACQUIRE);
-        if (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want &&
+        if ((every || !p->one_lane) && __atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want &&
             __atomic_load_n(&p->requested, __ATOMIC_ACQUIRE) < want)
             request_flush(connected_pes[i], want);
     }
-    for (uint64_t i = 0; i < n; i++) flush_messages_to(connected_pes[i]);
+    for (uint64_t i = 0; i < n; i++)
+        if (every || !peers[connected_pes[i]].one_lane) flush_messages_to(connected_pes[i]);
+}
+
+/* Whether every operation on ep travels one lane: UCX prints one lane, and
+ * it carries no RMA or atomics of a transport's own (so puts, gets and
+ * atomics are UCX's software ones, active messages on that lane, as over
+ * TCP). Then the target handles them and this shim's messages in the order
+ * sent, and a fence needs no flush. Read from ucp_ep_print_info, the only
+ * place UCX 1.13 tells; anything unexpected answers 0 (flush). */
+static int one_lane(ucp_ep_h ep) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (f == NULL) return 0;
+    ucp_ep_print_info(ep, f);
+    fclose(f);
+    int lanes = 0, own_rma = 0;
+    for (char *line = text; line != NULL && *line != '\0';) {
+        char *end = strchr(line, '\n');
+        if (end != NULL) *end = '\0';
+        if (strstr(line, "lane[") != NULL) {
+            lanes++;
+            if (strstr(line, " rma") != NULL || strstr(line, " amo") != NULL) own_rma = 1;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    free(text);
+    return lanes == 1 && !own_rma;
 }
 
 int ruc_init(int want_multi, int my_pe, int n, void *base, uint64_t len, size_t *card_len) {
@@ -541,6 +594,7 @@ static int connect_pe(int pe) {
             unlock_if_multi();
             return fail("ucp_ep_rkey_unpack", pe, st);
         }
+        p->one_lane = one_lane(p->ep);
         connected_pes[connected++] = pe;
         __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
     }
@@ -568,10 +622,10 @@ static inline void wrote(void) {
  * later operation to any PE is ordered after them). */
 static inline int order_after_writes(int pe) {
     if (pe < 0) {
-        flush_messages();
+        flush_messages(0);
         if (__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED))
             __atomic_store_n(&fenced_writes, 1, __ATOMIC_RELAXED);
-    } else {
+    } else if (!peers[pe].one_lane) {
         flush_messages_to(pe);
     }
     if (!__atomic_load_n(&written_since_fence, __ATOMIC_RELAXED)) return 0;
@@ -713,7 +767,7 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
     }
     peer_t *p = peer(pe);
     if (p == NULL) return -1;
-    if (__atomic_load_n(&fenced_writes, __ATOMIC_RELAXED)) {
+    if (!p->one_lane && __atomic_load_n(&fenced_writes, __ATOMIC_RELAXED)) {
         /* Writes before a fence, which may travel on another lane than
          * this message: complete them first. */
         __atomic_store_n(&fenced_writes, 0, __ATOMIC_RELAXED);
@@ -727,23 +781,35 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
      * (old), nor for a library inbox (untracked). */
     int tracked = old == NULL && !untracked;
     waiter_t w = {0, 0};
-    put_signal_head_t h = {off, sig_off, value, old != NULL ? (uint64_t)(uintptr_t)&w : 0, me, op, tracked, 0};
+    /* The header and a copy of the data, freed when UCX has sent them: the
+     * call returns at once with src reusable, as a buffered put does (UCX
+     * queues a message behind this PE's earlier puts to pe; waiting for it
+     * to leave would wait for them). */
+    am_buf_t *b = malloc(sizeof *b + len);
+    if (b == NULL) return failf("ruc_put_signal to PE %d: out of memory for a %llu-byte message", pe, (unsigned long long)len);
+    b->pe = pe;
+    b->h = (put_signal_head_t){off, sig_off, value, old != NULL ? (uint64_t)(uintptr_t)&w : 0, me, op, tracked, 0};
+    if (len > 0) memcpy(b->data, src, len);
     if (tracked) {
         __atomic_fetch_add(&p->sent, 1, __ATOMIC_RELEASE);
         __atomic_fetch_add(&am_sent, 1, __ATOMIC_RELEASE);
     }
     ucp_request_param_t param = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = message_sent,
+        .user_data = b,
         .flags = UCP_AM_SEND_FLAG_EAGER | UCP_AM_SEND_FLAG_REPLY,
     };
-    /* Waited for: the header is on this stack, and src is the caller's. */
-    if (wait_req(ucp_am_send_nbx(p->ep, AM_PUT_SIGNAL, &h, sizeof h, src, len, &param), "ucp_am_send_nbx", pe) !=
-        0) {
+    ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, AM_PUT_SIGNAL, &b->h, sizeof b->h, b->data, len, &param);
+    if (r == NULL) {
+        free(b);
+    } else if (UCS_PTR_IS_ERR(r)) {
+        free(b);
         if (tracked) {
             __atomic_fetch_sub(&p->sent, 1, __ATOMIC_RELEASE);
             __atomic_fetch_sub(&am_sent, 1, __ATOMIC_RELEASE);
         }
-        return -1;
+        return fail("ucp_am_send_nbx", pe, UCS_PTR_STATUS(r));
     }
     if (old != NULL) {
         unsigned idle = 0;
@@ -777,7 +843,7 @@ int ruc_quiet(void) {
         rc = fail("a non-blocking operation", deferred_pe, deferred);
         deferred = UCS_OK;
     }
-    flush_messages();
+    flush_messages(1);
     if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
         __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
