@@ -457,7 +457,9 @@ impl<'a> Coll<'a> {
 
     /// The group's barrier with the algorithm in effect.
     pub(crate) fn barrier(&self) {
-        barrier::run(self, self.barrier_algorithm());
+        if self.g.size > 1 {
+            barrier::run(self, self.barrier_algorithm());
+        }
     }
 
     /// The automatic choice by size, but dissemination where the one-node
