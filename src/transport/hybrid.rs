@@ -177,6 +177,34 @@ impl Hybrid {
     }
 }
 
+impl Hybrid {
+    /// A put-with-signal whose signal's old value nobody reads, completed
+    /// as `how` says on another node; on this one a store, or the
+    /// shared-memory `_nbi` form.
+    ///
+    /// # Safety
+    /// As `Transport::put_signal`.
+    unsafe fn put_signal_unread(
+        &self,
+        pe: Pe,
+        (off, src, len): (SymOffset, *const u8, usize),
+        sig: SymOffset,
+        op: AmoOp<u64>,
+        how: Posted,
+    ) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract.
+            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, how) },
+            // SAFETY: the caller's contract.
+            None if how == Posted::Nbi => unsafe { self.shm.put_signal_nbi(pe, off, src, len, sig, op) },
+            // SAFETY: the caller's contract.
+            None => unsafe {
+                self.shm.put_signal(pe, off, src, len, sig, op);
+            },
+        }
+    }
+}
+
 impl Transport for Hybrid {
     const NAME: &'static str = "shared memory within a node, UCX or MPI-3 RMA between nodes";
     const ATOMICITY: Atomicity = Atomicity::Cpu;
@@ -360,12 +388,8 @@ impl Transport for Hybrid {
         sig: SymOffset,
         op: AmoOp<u64>,
     ) {
-        match self.remote(pe) {
-            // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, Posted::Nbi) },
-            // SAFETY: the caller's contract is the trait's.
-            None => unsafe { self.shm.put_signal_nbi(pe, off, src, len, sig, op) },
-        }
+        // SAFETY: the caller's contract is the trait's.
+        unsafe { self.put_signal_unread(pe, (off, src, len), sig, op, Posted::Nbi) }
     }
 
     unsafe fn put_signal_post(
@@ -377,14 +401,8 @@ impl Transport for Hybrid {
         sig: SymOffset,
         op: AmoOp<u64>,
     ) {
-        match self.remote(pe) {
-            // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, Posted::Blocking) },
-            // SAFETY: the caller's contract is the trait's.
-            None => unsafe {
-                self.shm.put_signal(pe, off, src, len, sig, op);
-            },
-        }
+        // SAFETY: the caller's contract is the trait's.
+        unsafe { self.put_signal_unread(pe, (off, src, len), sig, op, Posted::Blocking) }
     }
 
     unsafe fn put_signal_inbox(
@@ -396,14 +414,8 @@ impl Transport for Hybrid {
         sig: SymOffset,
         op: AmoOp<u64>,
     ) {
-        match self.remote(pe) {
-            // SAFETY: the caller's contract is the trait's.
-            Some(r) => unsafe { r.put_signal_posted(pe, off, src, len, sig, op, Posted::Inbox) },
-            // SAFETY: the caller's contract is the trait's.
-            None => unsafe {
-                self.shm.put_signal(pe, off, src, len, sig, op);
-            },
-        }
+        // SAFETY: the caller's contract is the trait's.
+        unsafe { self.put_signal_unread(pe, (off, src, len), sig, op, Posted::Inbox) }
     }
 
     #[inline]
