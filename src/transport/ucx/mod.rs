@@ -13,11 +13,12 @@
 //!   puts: no wait); `get` and fetching atomics: one request each, completed
 //!   by its reply, no flush; `_nbi`: the request alone, completed by `quiet`;
 //! - `fence`: `ucp_worker_fence`; `quiet`: `ucp_worker_flush_nbx` (only when
-//!   something was written since the last);
+//!   something was written since the last), and one flush request per peer
+//!   with put-with-signal messages outstanding;
 //! - put-with-signal: one active message carrying the data and the signal
-//!   (up to 8 KiB; the target applies it when it progresses and
-//!   acknowledges it, as UCX's software RMA does a put), larger the data,
-//!   a fence and the signal's atomic;
+//!   (up to 8 KiB; the target applies it when it progresses, and nothing
+//!   answers it: both sides count them, see `shim.c`), larger the data, a
+//!   fence and the signal's atomic;
 //! - 32- and 64-bit atomics natively (`ucp_atomic_op_nbx`): every operation
 //!   of OpenSHMEM's atomics is one of UCP's.
 //!
@@ -39,6 +40,7 @@
 
 pub(crate) mod shim;
 
+use super::remote::Posted;
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::types::{AmoOp, AtomicWord};
@@ -316,10 +318,10 @@ impl Remote {
         len: usize,
         sig: SymOffset,
         op: AmoOp<u64>,
-        how: super::remote::Posted,
+        how: Posted,
     ) {
         let (code, value) = Self::signal_code(op);
-        let untracked = how == super::remote::Posted::Inbox;
+        let untracked = how == Posted::Inbox;
         // SAFETY: the caller's contract.
         ok(unsafe {
             self.shim

@@ -28,8 +28,9 @@
  *   (likewise). Where every operation to a peer travels one lane (TCP:
  *   UCX's puts, gets and atomics are software ones, active messages on the
  *   same lane), they are handled in the order sent, and a fence or a get
- *   needs none of this (one_lane). An untracked message (a library inbox, whose reader waits
- *   for the signal itself) is not counted, and nothing ever waits for it.
+ *   needs none of this (one_lane). An untracked message (a library inbox,
+ *   whose reader waits for the signal itself) is not counted, and nothing
+ *   ever waits for it.
  */
 #include "shim.h"
 
@@ -173,18 +174,22 @@ static void unlock_if_multi(void) {
  * node whose PEs outnumber its cores, spinning delays the very answer). */
 #define IDLE_POLLS_BEFORE_YIELD 16
 
+/* One poll of a wait: progresses the worker, and yields the CPU after
+ * IDLE_POLLS_BEFORE_YIELD polls in a row that found nothing to do. */
+static inline void poll_once(unsigned *idle) {
+    if (ucp_worker_progress(worker) != 0)
+        *idle = 0;
+    else if (++*idle > IDLE_POLLS_BEFORE_YIELD)
+        sched_yield();
+}
+
 /* Waits for a request to complete and frees it. */
 static int wait_req(ucs_status_ptr_t r, const char *call, int pe) {
     if (r == NULL) return 0;
     if (UCS_PTR_IS_ERR(r)) return fail(call, pe, UCS_PTR_STATUS(r));
     ucs_status_t st;
     unsigned idle = 0;
-    while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) {
-        if (ucp_worker_progress(worker) != 0)
-            idle = 0;
-        else if (++idle > IDLE_POLLS_BEFORE_YIELD)
-            sched_yield();
-    }
+    while ((st = ucp_request_check_status(r)) == UCS_INPROGRESS) poll_once(&idle);
     ucp_request_free(r);
     return st == UCS_OK ? 0 : fail(call, pe, st);
 }
@@ -262,6 +267,13 @@ static void send_reply(ucp_ep_h ep, unsigned id, reply_t r, int to) {
     }
 }
 
+/* A reply message's header, if it is one (any other length is dropped). */
+static int as_reply(const void *header, size_t header_len, reply_t *r) {
+    if (header_len != sizeof *r) return 0;
+    memcpy(r, header, sizeof *r);
+    return 1;
+}
+
 /* Answers `from`'s pending flush request if this PE has applied enough. */
 static void answer_flush(int from) {
     peer_t *p = &peers[from];
@@ -317,8 +329,7 @@ static ucs_status_t on_old_value(void *arg, const void *header, size_t header_le
                                  const ucp_am_recv_param_t *param) {
     (void)arg, (void)data, (void)len, (void)param;
     reply_t r;
-    if (header_len != sizeof r) return UCS_OK;
-    memcpy(&r, header, sizeof r);
+    if (!as_reply(header, header_len, &r)) return UCS_OK;
     waiter_t *w = (waiter_t *)(uintptr_t)r.token;
     w->old = r.value;
     __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
@@ -332,9 +343,7 @@ static ucs_status_t on_flush(void *arg, const void *header, size_t header_len, v
                              const ucp_am_recv_param_t *param) {
     (void)arg, (void)data, (void)len;
     reply_t r;
-    if (header_len != sizeof r) return UCS_OK;
-    memcpy(&r, header, sizeof r);
-    if (!valid_sender(r.from, param, "flush")) return UCS_OK;
+    if (!as_reply(header, header_len, &r) || !valid_sender(r.from, param, "flush")) return UCS_OK;
     peer_t *p = &peers[r.from];
     if (r.value > p->want) p->want = r.value;
     p->want_ep = param->reply_ep;
@@ -346,9 +355,7 @@ static ucs_status_t on_flushed(void *arg, const void *header, size_t header_len,
                                const ucp_am_recv_param_t *param) {
     (void)arg, (void)data, (void)len, (void)param;
     reply_t r;
-    if (header_len != sizeof r) return UCS_OK;
-    memcpy(&r, header, sizeof r);
-    if (r.from < 0 || r.from >= npes) return UCS_OK;
+    if (!as_reply(header, header_len, &r) || r.from < 0 || r.from >= npes) return UCS_OK;
     peer_t *p = &peers[r.from];
     uint64_t was = __atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE);
     while (r.value > was &&
@@ -398,12 +405,7 @@ static void flush_messages_to(int pe) {
     if (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) >= want) return;
     if (__atomic_load_n(&p->requested, __ATOMIC_ACQUIRE) < want) request_flush(pe, want);
     unsigned idle = 0;
-    while (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want) {
-        if (ucp_worker_progress(worker) != 0)
-            idle = 0;
-        else if (++idle > IDLE_POLLS_BEFORE_YIELD)
-            sched_yield();
-    }
+    while (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want) poll_once(&idle);
 }
 
 /* flush_messages_to every PE with messages outstanding (every = 0: only
@@ -786,7 +788,8 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
      * queues a message behind this PE's earlier puts to pe; waiting for it
      * to leave would wait for them). */
     am_buf_t *b = malloc(sizeof *b + len);
-    if (b == NULL) return failf("ruc_put_signal to PE %d: out of memory for a %llu-byte message", pe, (unsigned long long)len);
+    if (b == NULL)
+        return failf("ruc_put_signal to PE %d: out of memory for a %llu-byte message", pe, (unsigned long long)len);
     b->pe = pe;
     b->h = (put_signal_head_t){off, sig_off, value, old != NULL ? (uint64_t)(uintptr_t)&w : 0, me, op, tracked, 0};
     if (len > 0) memcpy(b->data, src, len);
@@ -813,12 +816,7 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
     }
     if (old != NULL) {
         unsigned idle = 0;
-        while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) {
-            if (ucp_worker_progress(worker) != 0)
-                idle = 0;
-            else if (++idle > IDLE_POLLS_BEFORE_YIELD)
-                sched_yield();
-        }
+        while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) poll_once(&idle);
         *old = w.old;
     }
     return 0;
