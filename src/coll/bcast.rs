@@ -63,6 +63,7 @@ use super::registry::Bcast;
 use super::ring::{self, Tag};
 use super::topology::{self, Flow};
 use crate::heap::SymOffset;
+use crate::psync::CollOp;
 use crate::transport::Transport;
 use crate::types::AmoOp;
 use std::sync::atomic::Ordering;
@@ -156,7 +157,7 @@ pub(super) fn eager(
     len: usize,
     root: usize,
 ) -> Result<(), Disagreement> {
-    if !inbox::members_share_memory(c) {
+    if !inbox::reaches_members(c, CollOp::Broadcast, len) {
         linear(c, dest, source, len, root, &|| {});
         return Ok(());
     }
@@ -372,25 +373,28 @@ fn send(
     claimed
 }
 
-/// The root's push of a one-cell message (`inbox::reaches_members`) to
-/// rank `k` on another node: the payload, then the header by a remote add
-/// (0 while the cell is free), one posted put-with-signal. The cell must be
+/// The root's push of a message (`inbox::reaches_members`) to rank `k` on
+/// another node: each cell one posted put-with-signal, its payload, then its
+/// header by a remote add (0 while the cell is free). The cells must be
 /// free: the root counts the cells it knows `k` has freed
-/// (`Cursors::freed`) and, when the ring may be full, asks for the header of
-/// the cell half a ring ahead (a round trip); once that one is free, every
-/// message up to it is taken (receivers take them in order), which is room
-/// for half a ring of pushes without asking again.
+/// (`Cursors::freed`) and, when the message may not fit, asks for the
+/// header of the cell half a ring ahead (at least the message's length; a
+/// round trip); once that one is free, every message up to it is taken
+/// (receivers take cells in order), which is room for half a ring of
+/// cells without asking again. A receiver takes a cell only once its
+/// header is there, whatever order the cells arrive in (`Ring::arrived`).
 fn push_remote(c: &Coll<'_>, (src, tag): (&[u8], Tag), (inbox, cur): (SymOffset, &ring::Cursors), k: usize) {
-    debug_assert!(src.len() <= ring::PAYLOAD);
     let pe = c.g.pe(k);
     let (ring_at, lines) = inbox::ring_offset(c, inbox, c.g.rank, k);
+    let total = ring::cells(src.len()) as u64;
+    debug_assert!(total <= lines as u64);
     let header = |seq: u64| SymOffset(ring_at.0 + ring::Ring::line_of(lines, seq) * ring::CELL);
     let seq = cur.to(pe).load(Ordering::Relaxed);
     let freed = cur.freed(pe);
-    if seq >= freed.load(Ordering::Relaxed) + lines as u64 {
-        let ahead = (lines as u64 / 2).max(1);
-        // The cell of `seq + ahead - 1` holds message `seq + ahead - 1 -
-        // lines` (sent: ahead <= lines) until k takes it.
+    if seq + total > freed.load(Ordering::Relaxed) + lines as u64 {
+        let ahead = (lines as u64 / 2).max(total);
+        // The cell of `seq + ahead - 1` holds cell `seq + ahead - 1 - lines`
+        // of an earlier message (sent: ahead <= lines) until k takes it.
         let probe = header(seq + ahead - 1);
         c.wait_for(
             // SAFETY: an 8-aligned header word of k's inbox (symmetric, the
@@ -402,13 +406,21 @@ fn push_remote(c: &Coll<'_>, (src, tag): (&[u8], Tag), (inbox, cur): (SymOffset,
         );
         freed.store((seq + ahead).saturating_sub(lines as u64), Ordering::Relaxed);
     }
-    let at = header(seq);
-    // SAFETY: the free cell's payload (len <= PAYLOAD after its 8-byte
-    // header) and header, in k's inbox; `src` is the root's source.
-    unsafe {
-        c.rt.transport
-            .put_signal_inbox(pe, SymOffset(at.0 + 8), src.as_ptr(), src.len(), at, AmoOp::Add(tag.0))
-    };
+    for (j, piece) in src.chunks(ring::PAYLOAD).enumerate() {
+        let at = header(seq + j as u64);
+        // SAFETY: a free cell's payload (piece.len() <= PAYLOAD after its
+        // 8-byte header) and header, in k's inbox; `src` is the root's source.
+        unsafe {
+            c.rt.transport.put_signal_inbox(
+                pe,
+                SymOffset(at.0 + 8),
+                piece.as_ptr(),
+                piece.len(),
+                at,
+                AmoOp::Add(tag.0),
+            )
+        };
+    }
 }
 
 /// Wakes rank `k` if it sleeps on its collective bell.

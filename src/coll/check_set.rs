@@ -95,11 +95,13 @@ pub(crate) fn agree_set(
         let sig = SymOffset(at.0 + CHECK_RECORD_BYTES);
         // SAFETY: the slot lies in `to`'s copy of the world team's space
         // (SetCheck::len bytes from base on every PE); the source is a local
-        // record of CHECK_RECORD_BYTES.
+        // record of CHECK_RECORD_BYTES. A library mailbox whose reader waits
+        // for the word itself: no later quiet need wait for it (across
+        // nodes one posted message, nothing answered).
         unsafe {
             let src = &mine as *const Record as *const u8;
             rt.transport
-                .put_signal(to, at, src, CHECK_RECORD_BYTES, sig, AmoOp::Set(k + 1));
+                .put_signal_inbox(to, at, src, CHECK_RECORD_BYTES, sig, AmoOp::Set(k + 1));
         }
         mb.sent[to] = k + 1;
     }

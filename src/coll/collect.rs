@@ -97,8 +97,7 @@ pub(super) fn push_exchange(
         // SAFETY: member k's inbox holds n * len bytes (checked above) or its
         // dest n * len bytes (symmetric, checked by the caller); block(k) is
         // len bytes of this PE's source.
-        unsafe { c.put(k, SymOffset(to.0 + r * len), block(k), len) };
-        c.signal(k, word);
+        unsafe { c.put_then_signal(k, SymOffset(to.0 + r * len), block(k), len, word) };
     }
     // SAFETY: this PE's dest block; block(r) is this PE's source (`copy`
     // allows an in-place call).

@@ -97,14 +97,16 @@ pub(super) fn members_share_memory(c: &Coll<'_>) -> bool {
 /// without waiting (`Transport::posts_remote_signals`), and the call is an
 /// exchange whose blocks fit a slab ([`exchange_slabs`] then pushes each
 /// block and its header to the members of other nodes, one posted
-/// put-with-signal each) or a broadcast of one ring cell (the root pushes
-/// the cell likewise, `bcast::eager_rings`). Larger messages go through
-/// the rings in chunks whose producer watches the consumer's cells, which
-/// across nodes would cost a round trip each, so they stay on one node.
-/// Every member answers alike (see [`members_share_memory`]).
+/// put-with-signal each) or a broadcast (the root pushes each cell of the
+/// message likewise, asking for room only every half ring,
+/// `bcast::push_remote`; the callers send eagerly only what fits a slot,
+/// `bcast::eager_fits`). Larger exchanges go through the rings in chunks
+/// whose producer watches the consumer's cells, which across nodes would
+/// cost a round trip each, so they stay on one node. Every member answers
+/// alike (see [`members_share_memory`]).
 pub(super) fn reaches_members(c: &Coll<'_>, op: CollOp, len: usize) -> bool {
     let pushed = || match op {
-        CollOp::Broadcast => len <= ring::PAYLOAD,
+        CollOp::Broadcast => true,
         _ => slab_fits(c.g.size, len),
     };
     members_share_memory(c) || (c.rt.transport.posts_remote_signals() && pushed())

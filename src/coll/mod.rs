@@ -257,6 +257,36 @@ impl<'a> Coll<'a> {
         unsafe { self.rt.transport.flag_add(self.reach(r), self.target(idx), 1) }
     }
 
+    /// Puts `len` bytes from `src` at `off` on rank `r`, then [`signal`]s
+    /// word `idx` there. To a PE on another node under an engine that posts
+    /// remote signals (`Transport::posts_remote_signals`) this is one posted
+    /// put-with-signal (`put_signal_inbox`): the receiver sees the signal
+    /// only with the data, and nothing waits for a reply, where a put and a
+    /// flag cost a round trip (the flag completes the put first). A
+    /// collective's receiver reads only what the signal announces, so the
+    /// flag's completion of this PE's other operations is not needed.
+    ///
+    /// # Safety
+    /// `off..off + len` lies in rank r's segment; `src` is readable for
+    /// `len` bytes.
+    ///
+    /// [`signal`]: Self::signal
+    pub(crate) unsafe fn put_then_signal(&self, r: usize, off: SymOffset, src: *const u8, len: usize, idx: usize) {
+        let t = &self.rt.transport;
+        let pe = self.g.pe(r);
+        if t.posts_remote_signals() && !t.shares_memory(pe) {
+            self.rt.psync().accounting.count_signal();
+            self.rt.reach(pe);
+            // SAFETY: the caller's contract; the signal word lies in rank
+            // r's segment at the symmetric offset (as for `signal`).
+            unsafe { t.put_signal_inbox(pe, off, src, len, self.target(idx), AmoOp::Add(1)) };
+        } else {
+            // SAFETY: the caller's contract.
+            unsafe { self.put(r, off, src, len) };
+            self.signal(r, idx);
+        }
+    }
+
     /// Waits until `n` signals from rank `from` have arrived on word `idx`,
     /// then takes them off. On a sync array, signals of one word are not told
     /// apart by sender, so `from` only matters to the pairwise table.

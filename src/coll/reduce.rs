@@ -110,8 +110,7 @@ pub(super) fn push<T: Copy, O: Combine<T>>(
         let k = (r + i) % size;
         // SAFETY: slot r of member k's inbox holds len bytes (the pSync was
         // checked symmetric and large enough); source is this PE's, len bytes.
-        unsafe { c.put(k, slot(r), c.local(source), len) };
-        c.signal(k, c.l.rd_ready(0));
+        unsafe { c.put_then_signal(k, slot(r), c.local(source), len, c.l.rd_ready(0)) };
     }
     c.consume_each(c.l.rd_ready(0), (0..size).filter(|&k| k != r));
     let (mut acc, mut tmp) = (Vec::new(), Vec::new());
@@ -245,8 +244,15 @@ fn recursive_doubling<T: Copy, O: Combine<T>>(c: &Coll<'_>, dest: SymOffset, sou
         if r < extras {
             // SAFETY: the extra's dest holds n elements (symmetric); its source
             // was read above, so an in-place dest may be overwritten.
-            unsafe { c.put(r + p, dst, acc.as_ptr() as *const u8, len * size_of::<T>()) };
-            c.signal(r + p, c.l.fold_result());
+            unsafe {
+                c.put_then_signal(
+                    r + p,
+                    dst,
+                    acc.as_ptr() as *const u8,
+                    len * size_of::<T>(),
+                    c.l.fold_result(),
+                )
+            };
         }
         store(c, dst, &acc);
         at += len;

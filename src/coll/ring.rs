@@ -170,11 +170,17 @@ impl Ring {
     /// cells taken, starting at cell count `start`) is all there, or the
     /// next cell holds a message with another tag (for [`pop`](Self::pop)
     /// to report).
+    ///
+    /// A producer on another node publishes each cell by a message of its
+    /// own, which a transport may deliver out of order: the chunk's first
+    /// cell is looked at too, and [`pop`](Self::pop) stops at a cell not
+    /// yet there.
     pub(crate) fn arrived(&self, start: u64, tag: Tag, done: usize) -> bool {
-        if self.ready(self.chunk_end(start, cells(tag.bytes()), done)) {
+        let (first, end) = (start + done as u64, self.chunk_end(start, cells(tag.bytes()), done));
+        if self.ready(end) && (end == first || self.ready(first)) {
             return true;
         }
-        let h = self.header(start + done as u64).load(Ordering::Relaxed);
+        let h = self.header(first).load(Ordering::Relaxed);
         h != 0 && h != tag.0
     }
 
@@ -237,9 +243,14 @@ impl Ring {
             }
             self.prefetch(start + i as u64, last);
             for seq in start + i as u64..=last {
-                // Published (the chunk's last cell is); the producer leaves
-                // the cell alone until its header is 0 again.
+                // Published (the chunk's last cell is, and a local producer
+                // publishes in order; a remote one's cell may still be on
+                // its way); the producer leaves the cell alone until its
+                // header is 0 again.
                 let h = self.header(seq).load(Ordering::Acquire);
+                if h == 0 {
+                    return Ok((seq - start) as usize - done);
+                }
                 if h != tag.0 {
                     return Err(Mismatch { found: Tag(h) });
                 }
@@ -423,6 +434,42 @@ mod tests {
             seq += cells(len) as u64;
             assert!(b.all_zero());
         }
+    }
+
+    /// What a producer on another node does (`bcast::push_remote`): each
+    /// cell's payload, then its header, one message per cell, which may
+    /// land in any order.
+    fn land_cell(r: &Ring, seq: u64, piece: &[u8], tag: Tag) {
+        // SAFETY: a free cell of the test's ring; piece.len() <= PAYLOAD.
+        unsafe { copy(piece.as_ptr(), r.cell(seq).add(8), piece.len()) };
+        r.header(seq).store(tag.0, Ordering::Release);
+    }
+
+    #[test]
+    fn cells_landing_out_of_order_are_taken_in_order_once_there() {
+        let mut b = Buf::new(8);
+        let r = b.ring();
+        let (len, seq) = (PAYLOAD * 3 + 5, 6u64);
+        let (m, tag) = (msg(len, 7), Tag::len_only(len));
+        let pieces: Vec<&[u8]> = m.chunks(PAYLOAD).collect();
+        let mut d = vec![0u8; len];
+        // The last cell first: not arrived (the first is missing), nothing taken.
+        land_cell(&r, seq + 3, pieces[3], tag);
+        assert!(!r.arrived(seq, tag, 0));
+        assert_eq!(r.pop(seq, &mut d, 0, tag), Ok(0));
+        // The first two: taken up to the gap, not past it.
+        land_cell(&r, seq, pieces[0], tag);
+        land_cell(&r, seq + 1, pieces[1], tag);
+        assert!(r.arrived(seq, tag, 0));
+        assert_eq!(r.pop(seq, &mut d, 0, tag), Ok(2));
+        assert!(!r.arrived(seq, tag, 2));
+        assert_eq!(r.pop(seq, &mut d, 2, tag), Ok(0));
+        // The gap filled: the rest, and the ring is empty again.
+        land_cell(&r, seq + 2, pieces[2], tag);
+        assert!(r.arrived(seq, tag, 2));
+        assert_eq!(r.pop(seq, &mut d, 2, tag), Ok(2));
+        assert_eq!(d, m);
+        assert!(b.all_zero());
     }
 
     #[test]
