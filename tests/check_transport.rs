@@ -92,6 +92,7 @@ const PROGRAMS: &[&str] = &[
     "unit/team_ctx",
     "unit/team_split_2d",
     "unit/team_split_strided",
+    "unit/team_split_fragmented",
     "unit/team_churn",
     // spaces
     "unit/space_disjoint_teams",

@@ -101,6 +101,7 @@ const PROGRAMS: &[&str] = &[
     "unit/team_many_live",
     "unit/team_split_2d",
     "unit/team_split_strided",
+    "unit/team_split_fragmented",
     "unit/team_churn",
     // spaces
     "unit/space_disjoint_teams",

@@ -29,6 +29,23 @@ pub(crate) const SPLIT_WORDS: usize = 4;
 /// Extents a PE's list can hold (merged runs of used memory).
 pub(crate) const MAX_EXTENTS: usize = (HEADER - 8 - SPLIT_WORDS * 8) / 16;
 
+/// Extents a PE on another node is asked for with its list's count
+/// ([`Arena::read_all`]): lists are short (merged runs of used memory; a
+/// job's teams and spaces rarely leave more than a few), and 248 bytes are
+/// one small message.
+const FIRST_EXTENTS: usize = 15;
+
+/// Extents from (start, len) word pairs.
+fn pairs(words: &[u64]) -> Vec<Extent> {
+    words
+        .chunks_exact(2)
+        .map(|w| Extent {
+            start: w[0] as usize,
+            len: w[1] as usize,
+        })
+        .collect()
+}
+
 /// A byte range of the arena's data part: the same on every PE that uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Extent {
@@ -132,6 +149,38 @@ impl Arena {
         self.word(0).store(0, Ordering::Relaxed);
     }
 
+    /// The used extents of each of `pes`, in order. The PEs this one shares
+    /// memory with are read in place; the others (other nodes) with one
+    /// non-blocking get each of the count and the first [`FIRST_EXTENTS`],
+    /// all completed by one `quiet`: one round trip for the whole group
+    /// where a get of the count and then of the list from each member took
+    /// two per member, in turn (a team split across nodes). A longer list
+    /// costs its member a second get.
+    pub(crate) fn read_all<T: Transport>(&self, transport: &T, pes: &[usize]) -> Vec<Vec<Extent>> {
+        const WORDS: usize = 1 + 2 * FIRST_EXTENTS;
+        let far: Vec<usize> = (0..pes.len()).filter(|&i| !transport.shares_memory(pes[i])).collect();
+        let mut heads = vec![[0u64; WORDS]; far.len()];
+        for (&i, head) in far.iter().zip(heads.iter_mut()) {
+            // SAFETY: words 0..WORDS of the PE's arena header (WORDS * 8 <
+            // HEADER), into `head`, which lives until the quiet below.
+            unsafe { transport.get_nbi(pes[i], SymOffset(self.base), head.as_mut_ptr() as *mut u8, WORDS * 8) };
+        }
+        if !far.is_empty() {
+            transport.quiet();
+        }
+        let mut heads = far.iter().copied().zip(heads).peekable();
+        let mut out = Vec::with_capacity(pes.len());
+        for (i, &pe) in pes.iter().enumerate() {
+            let list = match heads.next_if(|(f, _)| *f == i) {
+                Some((_, head)) if (head[0] as usize) <= FIRST_EXTENTS => pairs(&head[1..1 + 2 * head[0] as usize]),
+                // Read in place, or a list longer than the first get.
+                _ => self.read(transport, pe),
+            };
+            out.push(list);
+        }
+        out
+    }
+
     /// The used extents of `pe`.
     pub(crate) fn read<T: Transport>(&self, transport: &T, pe: usize) -> Vec<Extent> {
         let mut n = 0u64;
@@ -143,13 +192,7 @@ impl Arena {
             // SAFETY: words 1..=2n of pe's header lie inside its arena header.
             unsafe { transport.get(pe, SymOffset(self.base + 8), words.as_mut_ptr() as *mut u8, 16 * n) };
         }
-        words
-            .chunks_exact(2)
-            .map(|w| Extent {
-                start: w[0] as usize,
-                len: w[1] as usize,
-            })
-            .collect()
+        pairs(&words)
     }
 
     /// Publishes the arguments of the team split this PE enters, for the

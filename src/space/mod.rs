@@ -318,9 +318,8 @@ impl Space {
 /// at `align` free on every member. The same answer on every member.
 pub(crate) fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
     let arena = Arena::new(rt);
-    let lists: Vec<Vec<Extent>> = (0..group.size)
-        .map(|r| arena.read(&rt.transport, group.pe(r)))
-        .collect();
+    let pes: Vec<usize> = (0..group.size).map(|r| group.pe(r)).collect();
+    let lists = arena.read_all(&rt.transport, &pes);
     if !arena::has_room(&lists) {
         return Err(SpaceError::TooFragmented);
     }
