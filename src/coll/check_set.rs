@@ -87,22 +87,32 @@ pub(crate) fn agree_set(
     // Members that name different active sets differ in this word.
     mine.team = (start as u32 as u64) | (log_stride as u64 & 0xff) << 32 | (size as u32 as u64 & 0xff_ffff) << 40;
     let slot = |sender: usize, k: u64| SymOffset(mb.base.0 + (sender * 2 + (k % 2) as usize) * SLOT);
-    for r in (0..n).filter(|&r| r != g.rank) {
-        let to = g.pe(r);
+    let src = &mine as *const Record as *const u8;
+    // Where a signal to another node waits for earlier puts (MPI-3 RMA: a
+    // flush, a round trip), every record goes first and then the signals,
+    // the first signal's flush completing all the records.
+    let t = &rt.transport;
+    let records_first = !t.posts_remote_signals() && !t.single_node();
+    let others = || (0..n).filter(|&r| r != g.rank).map(|r| g.pe(r));
+    if records_first {
+        for to in others() {
+            rt.reach(to);
+            // SAFETY: as below, the record alone.
+            unsafe { t.put(to, slot(rt.me, mb.sent[to]), src, CHECK_RECORD_BYTES) };
+        }
+    }
+    for to in others() {
         rt.reach(to);
         let k = mb.sent[to];
         let at = slot(rt.me, k);
         let sig = SymOffset(at.0 + CHECK_RECORD_BYTES);
+        let len = if records_first { 0 } else { CHECK_RECORD_BYTES };
         // SAFETY: the slot lies in `to`'s copy of the world team's space
         // (SetCheck::len bytes from base on every PE); the source is a local
         // record of CHECK_RECORD_BYTES. A library mailbox whose reader waits
         // for the word itself: no later quiet need wait for it (across
         // nodes one posted message, nothing answered).
-        unsafe {
-            let src = &mine as *const Record as *const u8;
-            rt.transport
-                .put_signal_inbox(to, at, src, CHECK_RECORD_BYTES, sig, AmoOp::Set(k + 1));
-        }
+        unsafe { t.put_signal_inbox(to, at, src, len, sig, AmoOp::Set(k + 1)) };
         mb.sent[to] = k + 1;
     }
     let mut all = vec![mine; n];

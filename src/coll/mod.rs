@@ -287,6 +287,38 @@ impl<'a> Coll<'a> {
         }
     }
 
+    /// [`put_then_signal`](Self::put_then_signal) to each `(rank, offset,
+    /// source, length)` of `targets`, in order. Under an engine whose
+    /// signals to other nodes wait for earlier puts (MPI-3 RMA: a flush of
+    /// everything outstanding, a round trip), all the puts go first and
+    /// then the signals, so that the first signal's flush completes every
+    /// put: one round trip for the call instead of one per member.
+    ///
+    /// # Safety
+    /// As for `put_then_signal`, for each target.
+    pub(crate) unsafe fn put_each_then_signal<I>(&self, targets: I, idx: usize)
+    where
+        I: IntoIterator<Item = (usize, SymOffset, *const u8, usize)>,
+        I::IntoIter: Clone,
+    {
+        let targets = targets.into_iter();
+        let t = &self.rt.transport;
+        if t.posts_remote_signals() || t.single_node() {
+            for (r, off, src, len) in targets {
+                // SAFETY: the caller's contract.
+                unsafe { self.put_then_signal(r, off, src, len, idx) };
+            }
+            return;
+        }
+        for (r, off, src, len) in targets.clone() {
+            // SAFETY: the caller's contract.
+            unsafe { self.put(r, off, src, len) };
+        }
+        for (r, ..) in targets {
+            self.signal(r, idx);
+        }
+    }
+
     /// Waits until `n` signals from rank `from` have arrived on word `idx`,
     /// then takes them off. On a sync array, signals of one word are not told
     /// apart by sender, so `from` only matters to the pairwise table.

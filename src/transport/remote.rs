@@ -328,6 +328,7 @@ impl Remote {
         unsafe {
             match &self.data {
                 Data::Mpi(r) if how == Posted::Nbi => r.put_signal_nbi(pe, off, src, len, sig, op),
+                Data::Mpi(r) if how == Posted::Inbox => r.put_signal_inbox(pe, (off, src, len), sig, op),
                 Data::Mpi(r) => drop(r.put_signal(pe, off, src, len, sig, op)),
                 Data::Ucx(r) => r.put_signal_posted(pe, off, src, len, sig, op, how),
             }
@@ -342,11 +343,7 @@ impl Remote {
     /// `off` is 8-aligned and inside a segment.
     pub(crate) unsafe fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
         match &self.data {
-            Data::Mpi(r) => {
-                // SAFETY: the caller's contract (a remote atomic completes
-                // this PE's earlier operations to `pe` first as well).
-                unsafe { r.atomic::<u64>(pe, off, AmoOp::Add(v)) };
-            }
+            Data::Mpi(r) => r.flag_add(pe, off, v),
             Data::Ucx(r) => {
                 r.quiet();
                 // SAFETY: the caller's contract. Posted, and left out of
@@ -413,7 +410,10 @@ impl Remote {
     #[inline]
     pub(crate) fn progress(&self) {
         match &self.data {
-            Data::Mpi(_) => self.mpi.progress(),
+            Data::Mpi(r) => {
+                self.mpi.progress();
+                r.take_flags();
+            }
             Data::Ucx(r) => r.progress(),
         }
         if let Some(x) = self.status.get() {

@@ -21,6 +21,13 @@
 //!   outstanding (MPI has no ordering-only call; OSHMPI does the same);
 //! - `put_signal`: the data, `MPI_Win_flush` of the target (MPI orders
 //!   nothing between a put and an accumulate), then the signal;
+//! - the library's flags (collectives' and barriers' signals,
+//!   `Transport::flag_add`): earlier operations completed
+//!   (`MPI_Win_flush_all` when any may be outstanding), then a two-word MPI
+//!   message that the target applies to its own memory with a CPU atomic
+//!   when it next calls `progress`, which every wait of the library does
+//!   (shim's `rsm_post_flag`/`rsm_take_flags`): one message and no reply,
+//!   where an `MPI_Fetch_and_op` is completed by its reply;
 //! - `progress`: `MPI_Iprobe`, since over software RMA (TCP) a put to a PE
 //!   lands only when that PE calls into MPI.
 //!
@@ -547,6 +554,55 @@ impl Remote {
             ok(self.shim.flush_all());
             drop(kept);
         }
+    }
+
+    /// A library flag's add of `v` to `pe`'s word at `off`, after every
+    /// earlier operation of this PE is complete at its target: one MPI
+    /// message, which `pe` applies when it next takes its flags
+    /// ([`take_flags`](Self::take_flags), in every wait of the library). An
+    /// `MPI_Fetch_and_op` there took a round trip per flag, completed by its
+    /// reply; the flag's reader waits for the word itself and needs none.
+    pub(crate) fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
+        self.flush_pending();
+        ok(self.shim.post_flag(pe, off.0 as u64, false, v));
+    }
+
+    /// A put-with-signal into a library inbox, whose reader waits for the
+    /// signal itself (`Transport::put_signal_inbox`): the put, then the
+    /// signal as a flag message ([`flag_add`](Self::flag_add); a set or an
+    /// add), after a flush of everything outstanding: one round trip and a
+    /// message, where `put_signal` takes a flush and an atomic completed by
+    /// its reply. `src` is reusable on return (the put is copied or
+    /// flushed).
+    ///
+    /// # Safety
+    /// As for `put_signal`.
+    pub(crate) unsafe fn put_signal_inbox(
+        &self,
+        pe: usize,
+        (off, src, len): (SymOffset, *const u8, usize),
+        sig: SymOffset,
+        op: AmoOp<u64>,
+    ) {
+        if len > 0 {
+            // SAFETY: the caller's contract.
+            unsafe { self.put(pe, off, src, len) };
+        }
+        let (set, v) = match op {
+            AmoOp::Add(v) => (false, v),
+            AmoOp::Set(v) => (true, v),
+            other => failed(format!(
+                "a put-with-signal's signal operation is {other:?}, not a set or an add"
+            )),
+        };
+        self.flush_pending();
+        ok(self.shim.post_flag(pe, sig.0 as u64, set, v));
+    }
+
+    /// Applies the flag updates that other PEs sent this one ([`flag_add`](Self::flag_add)).
+    #[inline]
+    pub(crate) fn take_flags(&self) {
+        ok(self.shim.take_flags());
     }
 
     /// `quiet`: everything complete at its target, and what peers wrote into

@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,10 @@ static MPI_Comm world = MPI_COMM_NULL;   /* dup of MPI_COMM_WORLD */
 static MPI_Comm node = MPI_COMM_NULL;    /* this PE's node, by world rank */
 static MPI_Comm leaders = MPI_COMM_NULL; /* first rank of every node */
 static MPI_Comm status = MPI_COMM_NULL;  /* blocked PEs' status messages */
+static MPI_Comm flags = MPI_COMM_NULL;   /* library flags (rsm_post_flag) */
 static MPI_Win win = MPI_WIN_NULL;
+static char *win_base; /* this PE's window memory, where adds land */
+static uint64_t win_len;
 static MPI_Request barrier_req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 static int my_rank = -1, world_size = 0, we_init = 0, thread_multiple = 0;
 static void (*finalize_hook)(void); /* rsm_on_mpi_finalize */
@@ -119,6 +123,7 @@ int rsm_init(int want_multiple, int *multiple, int *we_initialized, int *rank, i
         TRY("MPI_Comm_dup", -1, MPI_Comm_dup(MPI_COMM_WORLD, &world));
         TRY("MPI_Comm_set_errhandler", -1, MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN));
         TRY("MPI_Comm_dup", -1, MPI_Comm_dup(world, &status));
+        TRY("MPI_Comm_dup", -1, MPI_Comm_dup(world, &flags));
         TRY("MPI_Comm_rank", -1, MPI_Comm_rank(world, &my_rank));
         TRY("MPI_Comm_size", -1, MPI_Comm_size(world, &world_size));
         const char *c = getenv("RSHMEM_MPI_CHUNK");
@@ -213,11 +218,15 @@ int rsm_win_create(void *base, uint64_t len) {
     }
     TRY("MPI_Win_set_errhandler", -1, MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     TRY("MPI_Win_lock_all", -1, MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    win_base = base;
+    win_len = len;
     return 0;
 }
 
 int rsm_win_free(void) {
     if (win == MPI_WIN_NULL) return 0;
+    win_base = NULL;
+    win_len = 0;
     TRY("MPI_Win_unlock_all", -1, MPI_Win_unlock_all(win));
     TRY("MPI_Win_free", -1, MPI_Win_free(&win));
     return 0;
@@ -368,6 +377,102 @@ void rsm_progress(void) {
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world, &flag, MPI_STATUS_IGNORE);
 }
 
+/* Library flags as messages (see shim.h). A flag is a message of three
+ * words (offset, value, set) on the flags communicator: sent with MPI_Isend
+ * from a pool of requests, and taken by every rsm_take_flags (each wait of the
+ * library calls it) with a matched probe, so that threads taking at once
+ * never receive each other's message. A PE may send many flags before its
+ * peers take one (a barrier's rounds, a collective's signals to every
+ * member): when every request of the pool is still in flight, the sender
+ * takes what has arrived for it and tests again, so two PEs flooding each
+ * other both make progress. */
+#define FLAG_SLOTS 64
+#define FLAG_TAG 2
+static struct {
+    MPI_Request req;
+    uint64_t msg[3];
+} flag_out[FLAG_SLOTS];
+static int flag_next, flag_init_done;
+static pthread_mutex_t flag_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rsm_take_flags(void) {
+    if (flags == MPI_COMM_NULL) return 0;
+    for (int taken = 0;; taken++) {
+        int found = 0;
+        MPI_Message m;
+        MPI_Status st;
+        TRY("MPI_Improbe", -1, MPI_Improbe(MPI_ANY_SOURCE, FLAG_TAG, flags, &found, &m, &st));
+        if (!found) return taken;
+        uint64_t msg[3];
+        TRY("MPI_Mrecv", st.MPI_SOURCE, MPI_Mrecv(msg, 3, MPI_UINT64_T, &m, MPI_STATUS_IGNORE));
+        if (win_base == NULL || msg[0] % 8 != 0 || msg[0] > win_len || win_len - msg[0] < 8)
+            return failf("a library flag from rank %d adds to offset %llu, outside this PE's window of %llu bytes",
+                         st.MPI_SOURCE, (unsigned long long)msg[0], (unsigned long long)win_len);
+        uint64_t *word = (uint64_t *)(win_base + msg[0]);
+        if (msg[2])
+            __atomic_exchange_n(word, msg[1], __ATOMIC_SEQ_CST);
+        else
+            __atomic_fetch_add(word, msg[1], __ATOMIC_SEQ_CST);
+    }
+}
+
+/* A request slot of the flag pool whose send is complete, or -1. */
+static int flag_slot(int *slot) {
+    if (!flag_init_done) {
+        for (int i = 0; i < FLAG_SLOTS; i++) flag_out[i].req = MPI_REQUEST_NULL;
+        flag_init_done = 1;
+    }
+    for (int k = 0; k < FLAG_SLOTS; k++) {
+        int i = (flag_next + k) % FLAG_SLOTS, done = 1;
+        if (flag_out[i].req != MPI_REQUEST_NULL)
+            TRY("MPI_Test", -1, MPI_Test(&flag_out[i].req, &done, MPI_STATUS_IGNORE));
+        if (done) {
+            *slot = i;
+            return 0;
+        }
+    }
+    *slot = -1;
+    return 0;
+}
+
+int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value) {
+    if (flags == MPI_COMM_NULL) return failf("rsm_post_flag: rsm_init was not called");
+    if (pe < 0 || pe >= world_size) return failf("rsm_post_flag: rank %d is not in 0..%d", pe, world_size - 1);
+    pthread_mutex_lock(&flag_lock);
+    int slot = -1, rc = 0;
+    while (rc == 0 && slot < 0) {
+        rc = flag_slot(&slot);
+        if (rc == 0 && slot < 0) rc = rsm_take_flags() < 0 ? -1 : 0;
+    }
+    if (rc == 0) {
+        flag_out[slot].msg[0] = off;
+        flag_out[slot].msg[1] = value;
+        flag_out[slot].msg[2] = set != 0;
+        int mrc = MPI_Isend(flag_out[slot].msg, 3, MPI_UINT64_T, pe, FLAG_TAG, flags, &flag_out[slot].req);
+        if (mrc != MPI_SUCCESS) rc = fail("MPI_Isend", pe, mrc);
+        flag_next = (slot + 1) % FLAG_SLOTS;
+    }
+    pthread_mutex_unlock(&flag_lock);
+    return rc;
+}
+
+/* Lets go of the flags still in flight (every flag a PE sends is taken
+ * before the job's last barrier ends, so none should be) and of any that
+ * arrived unread. */
+static void flags_end(void) {
+    if (flags == MPI_COMM_NULL) return;
+    for (int i = 0; flag_init_done && i < FLAG_SLOTS; i++)
+        if (flag_out[i].req != MPI_REQUEST_NULL) MPI_Request_free(&flag_out[i].req);
+    for (;;) {
+        int found = 0;
+        MPI_Message m;
+        uint64_t msg[3];
+        if (MPI_Improbe(MPI_ANY_SOURCE, FLAG_TAG, flags, &found, &m, MPI_STATUS_IGNORE) != MPI_SUCCESS || !found) break;
+        MPI_Mrecv(msg, 3, MPI_UINT64_T, &m, MPI_STATUS_IGNORE);
+    }
+    free_comm(&flags);
+}
+
 static int barrier_comm(const char *routine, int which, MPI_Comm *c) {
     if (which != 0 && which != 1) return failf("%s: communicator %d is not 0 (world) or 1 (leaders)", routine, which);
     *c = which ? leaders : world;
@@ -469,6 +574,7 @@ int rsm_finalize(void) {
     /* Our own MPI_Finalize below must not call back into the library. */
     finalize_hook = NULL;
     if (world == MPI_COMM_NULL) return 0;
+    flags_end();
     if (rsm_win_free()) return -1;
     status_end();
     free_comm(&leaders);

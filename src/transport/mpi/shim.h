@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 5
+#define RSM_ABI_VERSION 6
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -110,6 +110,16 @@ int rsm_win_sync(void);
 /* Lets MPI move requests along (MPI_Iprobe on the world communicator):
  * over software RMA a put to this PE lands only when it calls into MPI. */
 void rsm_progress(void);
+
+/* Library flags as messages: rsm_post_flag sends "add value to the 8-byte
+ * word at off" (set = 0) or "store value there" (set = 1) to pe and returns
+ * at once (nothing answers; the caller completes its earlier RMA first);
+ * rsm_take_flags applies every such message that has arrived to this PE's
+ * window memory (a sequentially consistent fetch-add or exchange) and
+ * returns how many, or -1. MPI orders messages between two ranks, so one
+ * sender's flags land in order. */
+int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value);
+int rsm_take_flags(void);
 
 /* A non-blocking barrier that also agrees, over the leaders communicator
  * (which = 1) or the world (which = 0): starts the element-wise maximum of

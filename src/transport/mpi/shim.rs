@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 5;
+const ABI_VERSION: c_int = 6;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
@@ -79,6 +79,7 @@ type IagreeStart = unsafe extern "C" fn(c_int, *const i64, c_int) -> c_int;
 type IagreeTest = unsafe extern "C" fn(c_int, *mut c_int, *mut i64, c_int) -> c_int;
 type StatusSend = unsafe extern "C" fn(c_int, *const c_void, c_int) -> c_int;
 type StatusRecv = unsafe extern "C" fn(*mut c_void, c_int, *mut c_int) -> c_int;
+type PostFlag = unsafe extern "C" fn(c_int, u64, c_int, u64) -> c_int;
 
 /// The loaded shim: its functions, resolved once.
 pub(crate) struct Shim {
@@ -104,6 +105,8 @@ pub(crate) struct Shim {
     flush_all: Status0,
     win_sync: Status0,
     progress: unsafe extern "C" fn(),
+    post_flag: PostFlag,
+    take_flags: Status0,
     iagree_start: IagreeStart,
     iagree_test: IagreeTest,
     status_send: StatusSend,
@@ -379,6 +382,23 @@ impl Shim {
         unsafe { (self.progress)() }
     }
 
+    /// Sends `pe` a library flag's update of its 8-byte word at `off`: add
+    /// `value` (`set` false) or store it (a message; nothing answers): `pe`
+    /// applies it in its next [`take_flags`](Self::take_flags).
+    pub(crate) fn post_flag(&self, pe: usize, off: u64, set: bool, value: u64) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: plain values; the shim checks the rank and its own state.
+        self.check(unsafe { (self.post_flag)(pe, off, c_int::from(set), value) })
+    }
+
+    /// Applies the flag updates other PEs sent this one
+    /// ([`post_flag`](Self::post_flag)) to its window memory; returns how many.
+    pub(crate) fn take_flags(&self) -> Result<usize, String> {
+        // SAFETY: no arguments; 0 until the shim is initialised.
+        let n = unsafe { (self.take_flags)() };
+        self.check(n.min(0)).map(|()| n.max(0) as usize)
+    }
+
     /// Starts a non-blocking barrier on `comm` that also agrees on `N`
     /// values (at most 8): [`iagree_test`](Self::iagree_test) gives their
     /// element-wise maxima over the members once every member has started it.
@@ -520,6 +540,8 @@ fn open(path: &Path) -> Result<Shim, String> {
         flush_all: f!(c"rsm_flush_all" as Status0),
         win_sync: f!(c"rsm_win_sync" as Status0),
         progress: f!(c"rsm_progress" as unsafe extern "C" fn()),
+        post_flag: f!(c"rsm_post_flag" as PostFlag),
+        take_flags: f!(c"rsm_take_flags" as Status0),
         iagree_start: f!(c"rsm_iagree_start" as IagreeStart),
         iagree_test: f!(c"rsm_iagree_test" as IagreeTest),
         status_send: f!(c"rsm_status_send" as StatusSend),
