@@ -6,7 +6,8 @@ target shows the thread's own latency; the computing one adds the wait for a CPU
 on a machine with more runnable threads than cores is the scheduler's time slice.
 
 Runs under one-host `mpirun` with Open MPI kept off shared memory (TCP, osc ucx) and
-RSHMEM_NODE_SIZE=1, so the two PEs are on different virtual nodes. Prints a Markdown
+RSHMEM_NODE_SIZE=1, so the two PEs are on different virtual nodes, under each remote
+engine (`--engines`, RSHMEM_REMOTE: UCX's UCP API and MPI-3 RMA). Prints a Markdown
 table. Python 3 standard library only.
 
     cargo build --release && python3 benches/progress_delay.py
@@ -24,9 +25,10 @@ MPI_FLAGS = ["--oversubscribe", "--mca", "pml", "ob1", "--mca", "btl", "tcp,self
              "--mca", "mpi_yield_when_idle", "1", "-x", "UCX_TLS=tcp", "-x", "RSHMEM_NODE_SIZE=1"]
 
 
-def run(exe, args, interval, timeout):
+def run(exe, args, interval, timeout, engine):
     """One job; returns the RESULT fields of both PEs as a dict of floats."""
     cmd = ["mpirun"] + (["--allow-run-as-root"] if os.getuid() == 0 else []) + MPI_FLAGS
+    cmd += ["-x", f"RSHMEM_REMOTE={engine}"]
     if interval is not None:
         cmd += ["-x", "SHMEM_PROGRESS_THREAD=1", "-x", f"SHMEM_PROGRESS_INTERVAL={interval}"]
     cmd += ["-np", "2", exe] + [str(a) for a in args]
@@ -51,6 +53,8 @@ def main():
     ap.add_argument("--intervals", type=int, nargs="+", default=[10, 50, 200],
                     help="SHMEM_PROGRESS_INTERVAL values in µs")
     ap.add_argument("--jobs", type=int, default=3, help="jobs per row (the CPU column shows the median)")
+    ap.add_argument("--engines", nargs="+", choices=["ucx", "mpi"], default=["ucx", "mpi"],
+                    help="remote engines (RSHMEM_REMOTE), a block of rows each")
     args = ap.parse_args()
     for tool in ("mpirun",):
         if not shutil.which(tool):
@@ -67,25 +71,27 @@ def main():
                        check=True)
         print(f"{args.rounds} rounds × {args.jobs} jobs per row, target computes {args.compute_ms} ms, "
               f"CPU over {args.idle_ms} ms idle; rshmem from {args.rshmem_bin}\n")
-        print("| progress thread | interval | put + quiet, computing target (median / max) "
+        print("| engine | progress thread | interval | put + quiet, computing target (median / max) "
               "| put + quiet, sleeping target (median / max) | idle target CPU |")
-        print("|---|---:|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---:|")
         timeout = 60 + args.rounds * args.compute_ms / 1000 * 2 + args.idle_ms / 1000
-        for interval in [None] + args.intervals:
-            cells, cpus = [], []
-            for mode in ("busy", "sleep"):
-                delays, maxes = [], []
-                for _ in range(args.jobs):
-                    idle = args.idle_ms if mode == "busy" else 0
-                    f = run(exe, [args.compute_ms, args.rounds, idle, mode], interval, timeout)
-                    delays.append(f["delay_us"])
-                    maxes.append(f["delay_max_us"])
-                    if mode == "busy":
-                        cpus.append(f["idle_cpu_pct"])
-                cells.append(f"{fmt(statistics.median(delays))} / {fmt(max(maxes))}")
-            name = "off" if interval is None else "on"
-            iv = "" if interval is None else f"{interval} µs"
-            print(f"| {name} | {iv} | {cells[0]} | {cells[1]} | {statistics.median(cpus):.1f} % |", flush=True)
+        for engine in args.engines:
+            for interval in [None] + args.intervals:
+                cells, cpus = [], []
+                for mode in ("busy", "sleep"):
+                    delays, maxes = [], []
+                    for _ in range(args.jobs):
+                        idle = args.idle_ms if mode == "busy" else 0
+                        f = run(exe, [args.compute_ms, args.rounds, idle, mode], interval, timeout, engine)
+                        delays.append(f["delay_us"])
+                        maxes.append(f["delay_max_us"])
+                        if mode == "busy":
+                            cpus.append(f["idle_cpu_pct"])
+                    cells.append(f"{fmt(statistics.median(delays))} / {fmt(max(maxes))}")
+                name = "off" if interval is None else "on"
+                iv = "" if interval is None else f"{interval} µs"
+                print(f"| {engine} | {name} | {iv} | {cells[0]} | {cells[1]} | {statistics.median(cpus):.1f} % |",
+                      flush=True)
 
 
 def fmt(us):
