@@ -88,11 +88,10 @@ pub(crate) fn agree_set(
     mine.team = (start as u32 as u64) | (log_stride as u64 & 0xff) << 32 | (size as u32 as u64 & 0xff_ffff) << 40;
     let slot = |sender: usize, k: u64| SymOffset(mb.base.0 + (sender * 2 + (k % 2) as usize) * SLOT);
     let src = &mine as *const Record as *const u8;
-    // Where a signal to another node waits for earlier puts (MPI-3 RMA: a
-    // flush, a round trip), every record goes first and then the signals,
-    // the first signal's flush completing all the records.
+    // Every record first and then the signals where a signal waits for
+    // earlier puts (`signals_wait_for_puts`).
     let t = &rt.transport;
-    let records_first = !t.posts_remote_signals() && !t.single_node();
+    let records_first = super::signals_wait_for_puts(t);
     let others = || (0..n).filter(|&r| r != g.rank).map(|r| g.pe(r));
     if records_first {
         for to in others() {

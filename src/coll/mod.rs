@@ -201,6 +201,15 @@ impl Remote for Transported<'_> {
     }
 }
 
+/// Whether a signal to another node waits for this PE's earlier puts to
+/// complete (MPI-3 RMA: a flush of everything outstanding, a round trip), so
+/// that a call signalling several members should put every block first and
+/// then signal, the first signal's flush completing them all. Not on one
+/// node, nor under an engine that posts a put-with-signal as one message.
+fn signals_wait_for_puts(t: &impl Transport) -> bool {
+    !t.posts_remote_signals() && !t.single_node()
+}
+
 impl<'a> Coll<'a> {
     /// A collective of `routine` over `g` signalling on `mem` (words laid
     /// out by `l`), with
@@ -302,8 +311,7 @@ impl<'a> Coll<'a> {
         I::IntoIter: Clone,
     {
         let targets = targets.into_iter();
-        let t = &self.rt.transport;
-        if t.posts_remote_signals() || t.single_node() {
+        if !signals_wait_for_puts(&self.rt.transport) {
             for (r, off, src, len) in targets {
                 // SAFETY: the caller's contract.
                 unsafe { self.put_then_signal(r, off, src, len, idx) };

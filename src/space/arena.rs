@@ -158,27 +158,29 @@ impl Arena {
     /// costs its member a second get.
     pub(crate) fn read_all<T: Transport>(&self, transport: &T, pes: &[usize]) -> Vec<Vec<Extent>> {
         const WORDS: usize = 1 + 2 * FIRST_EXTENTS;
-        let far: Vec<usize> = (0..pes.len()).filter(|&i| !transport.shares_memory(pes[i])).collect();
-        let mut heads = vec![[0u64; WORDS]; far.len()];
-        for (&i, head) in far.iter().zip(heads.iter_mut()) {
-            // SAFETY: words 0..WORDS of the PE's arena header (WORDS * 8 <
-            // HEADER), into `head`, which lives until the quiet below.
-            unsafe { transport.get_nbi(pes[i], SymOffset(self.base), head.as_mut_ptr() as *mut u8, WORDS * 8) };
+        // The first words of each member on another node; None: read in place.
+        let mut heads: Vec<Option<[u64; WORDS]>> = pes
+            .iter()
+            .map(|&pe| (!transport.shares_memory(pe)).then_some([0; WORDS]))
+            .collect();
+        for (&pe, head) in pes.iter().zip(heads.iter_mut()) {
+            if let Some(head) = head {
+                // SAFETY: words 0..WORDS of the PE's arena header (WORDS * 8
+                // < HEADER), into `head`, which lives until the quiet below.
+                unsafe { transport.get_nbi(pe, SymOffset(self.base), head.as_mut_ptr() as *mut u8, WORDS * 8) };
+            }
         }
-        if !far.is_empty() {
+        if heads.iter().any(Option::is_some) {
             transport.quiet();
         }
-        let mut heads = far.iter().copied().zip(heads).peekable();
-        let mut out = Vec::with_capacity(pes.len());
-        for (i, &pe) in pes.iter().enumerate() {
-            let list = match heads.next_if(|(f, _)| *f == i) {
-                Some((_, head)) if (head[0] as usize) <= FIRST_EXTENTS => pairs(&head[1..1 + 2 * head[0] as usize]),
+        pes.iter()
+            .zip(heads)
+            .map(|(&pe, head)| match head {
+                Some(head) if (head[0] as usize) <= FIRST_EXTENTS => pairs(&head[1..1 + 2 * head[0] as usize]),
                 // Read in place, or a list longer than the first get.
                 _ => self.read(transport, pe),
-            };
-            out.push(list);
-        }
-        out
+            })
+            .collect()
     }
 
     /// The used extents of `pe`.

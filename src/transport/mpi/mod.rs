@@ -563,8 +563,21 @@ impl Remote {
     /// `MPI_Fetch_and_op` there took a round trip per flag, completed by its
     /// reply; the flag's reader waits for the word itself and needs none.
     pub(crate) fn flag_add(&self, pe: usize, off: SymOffset, v: u64) {
+        self.post_flag(pe, off, AmoOp::Add(v));
+    }
+
+    /// The flag message of [`flag_add`](Self::flag_add) for a set or an add,
+    /// after a flush of everything outstanding.
+    fn post_flag(&self, pe: usize, off: SymOffset, op: AmoOp<u64>) {
+        let (set, v) = match op {
+            AmoOp::Add(v) => (false, v),
+            AmoOp::Set(v) => (true, v),
+            other => failed(format!(
+                "a put-with-signal's signal operation is {other:?}, not a set or an add"
+            )),
+        };
         self.flush_pending();
-        ok(self.shim.post_flag(pe, off.0 as u64, false, v));
+        ok(self.shim.post_flag(pe, off.0 as u64, set, v));
     }
 
     /// A put-with-signal into a library inbox, whose reader waits for the
@@ -588,15 +601,7 @@ impl Remote {
             // SAFETY: the caller's contract.
             unsafe { self.put(pe, off, src, len) };
         }
-        let (set, v) = match op {
-            AmoOp::Add(v) => (false, v),
-            AmoOp::Set(v) => (true, v),
-            other => failed(format!(
-                "a put-with-signal's signal operation is {other:?}, not a set or an add"
-            )),
-        };
-        self.flush_pending();
-        ok(self.shim.post_flag(pe, sig.0 as u64, set, v));
+        self.post_flag(pe, sig, op);
     }
 
     /// Applies the flag updates that other PEs sent this one ([`flag_add`](Self::flag_add)).
