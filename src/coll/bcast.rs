@@ -379,7 +379,8 @@ fn send(
 /// free: the root counts the cells it knows `k` has freed
 /// (`Cursors::freed`) and, when the message may not fit, asks for the
 /// header of the cell half a ring ahead (at least the message's length; a
-/// round trip); once that one is free, every message up to it is taken
+/// round trip, answered once the root's earlier cells to k have landed,
+/// `Transport::fetch_after_inbox`); once that one is free, every message up to it is taken
 /// (receivers take cells in order), which is room for half a ring of
 /// cells without asking again. A receiver takes a cell only once its
 /// header is there, whatever order the cells arrive in (`Ring::arrived`).
@@ -398,8 +399,10 @@ fn push_remote(c: &Coll<'_>, (src, tag): (&[u8], Tag), (inbox, cur): (SymOffset,
         let probe = header(seq + ahead - 1);
         c.wait_for(
             // SAFETY: an 8-aligned header word of k's inbox (symmetric, the
-            // team's), which k writes with atomic stores.
-            || unsafe { c.rt.transport.atomic::<u64>(pe, probe, AmoOp::Fetch) } == 0,
+            // team's), which k writes with atomic stores. Read after the
+            // root's earlier cells to k have landed: a cell still on its way
+            // would read as free.
+            || unsafe { c.rt.transport.fetch_after_inbox(pe, probe) } == 0,
             std::iter::once(k),
             || format!("room in the broadcast inbox of rank {k} (on another node)"),
             String::new,

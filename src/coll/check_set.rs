@@ -88,30 +88,18 @@ pub(crate) fn agree_set(
     mine.team = (start as u32 as u64) | (log_stride as u64 & 0xff) << 32 | (size as u32 as u64 & 0xff_ffff) << 40;
     let slot = |sender: usize, k: u64| SymOffset(mb.base.0 + (sender * 2 + (k % 2) as usize) * SLOT);
     let src = &mine as *const Record as *const u8;
-    // Every record first and then the signals where a signal waits for
-    // earlier puts (`signals_wait_for_puts`).
     let t = &rt.transport;
-    let records_first = super::signals_wait_for_puts(t);
-    let others = || (0..n).filter(|&r| r != g.rank).map(|r| g.pe(r));
-    if records_first {
-        for to in others() {
-            rt.reach(to);
-            // SAFETY: as below, the record alone.
-            unsafe { t.put(to, slot(rt.me, mb.sent[to]), src, CHECK_RECORD_BYTES) };
-        }
-    }
-    for to in others() {
+    for to in (0..n).filter(|&r| r != g.rank).map(|r| g.pe(r)) {
         rt.reach(to);
         let k = mb.sent[to];
         let at = slot(rt.me, k);
         let sig = SymOffset(at.0 + CHECK_RECORD_BYTES);
-        let len = if records_first { 0 } else { CHECK_RECORD_BYTES };
         // SAFETY: the slot lies in `to`'s copy of the world team's space
         // (SetCheck::len bytes from base on every PE); the source is a local
         // record of CHECK_RECORD_BYTES. A library mailbox whose reader waits
         // for the word itself: no later quiet need wait for it (across
         // nodes one posted message, nothing answered).
-        unsafe { t.put_signal_inbox(to, at, src, len, sig, AmoOp::Set(k + 1)) };
+        unsafe { t.put_signal_inbox(to, at, src, CHECK_RECORD_BYTES, sig, AmoOp::Set(k + 1)) };
         mb.sent[to] = k + 1;
     }
     let mut all = vec![mine; n];

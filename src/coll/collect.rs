@@ -92,13 +92,12 @@ pub(super) fn push_exchange(
     }
     let to = if eager { inbox } else { dest };
     // Starting after this rank spreads the writers over the receivers.
-    let targets = (1..n)
-        .map(|i| (r + i) % n)
-        .map(|k| (k, SymOffset(to.0 + r * len), block(k), len));
-    // SAFETY: member k's inbox holds n * len bytes (checked above) or its
-    // dest n * len bytes (symmetric, checked by the caller); block(k) is
-    // len bytes of this PE's source.
-    unsafe { c.put_each_then_signal(targets, word) };
+    for k in (1..n).map(|i| (r + i) % n) {
+        // SAFETY: member k's inbox holds n * len bytes (checked above) or
+        // its dest n * len bytes (symmetric, checked by the caller); block(k)
+        // is len bytes of this PE's source.
+        unsafe { c.put_then_signal(k, SymOffset(to.0 + r * len), block(k), len, word) };
+    }
     // SAFETY: this PE's dest block; block(r) is this PE's source (`copy`
     // allows an in-place call).
     unsafe { std::ptr::copy(block(r), c.local(SymOffset(dest.0 + r * len)), len) };

@@ -201,15 +201,6 @@ impl Remote for Transported<'_> {
     }
 }
 
-/// Whether a signal to another node waits for this PE's earlier puts to
-/// complete (MPI-3 RMA: a flush of everything outstanding, a round trip), so
-/// that a call signalling several members should put every block first and
-/// then signal, the first signal's flush completing them all. Not on one
-/// node, nor under an engine that posts a put-with-signal as one message.
-fn signals_wait_for_puts(t: &impl Transport) -> bool {
-    !t.posts_remote_signals() && !t.single_node()
-}
-
 impl<'a> Coll<'a> {
     /// A collective of `routine` over `g` signalling on `mem` (words laid
     /// out by `l`), with
@@ -292,37 +283,6 @@ impl<'a> Coll<'a> {
         } else {
             // SAFETY: the caller's contract.
             unsafe { self.put(r, off, src, len) };
-            self.signal(r, idx);
-        }
-    }
-
-    /// [`put_then_signal`](Self::put_then_signal) to each `(rank, offset,
-    /// source, length)` of `targets`, in order. Under an engine whose
-    /// signals to other nodes wait for earlier puts (MPI-3 RMA: a flush of
-    /// everything outstanding, a round trip), all the puts go first and
-    /// then the signals, so that the first signal's flush completes every
-    /// put: one round trip for the call instead of one per member.
-    ///
-    /// # Safety
-    /// As for `put_then_signal`, for each target.
-    pub(crate) unsafe fn put_each_then_signal<I>(&self, targets: I, idx: usize)
-    where
-        I: IntoIterator<Item = (usize, SymOffset, *const u8, usize)>,
-        I::IntoIter: Clone,
-    {
-        let targets = targets.into_iter();
-        if !signals_wait_for_puts(&self.rt.transport) {
-            for (r, off, src, len) in targets {
-                // SAFETY: the caller's contract.
-                unsafe { self.put_then_signal(r, off, src, len, idx) };
-            }
-            return;
-        }
-        for (r, off, src, len) in targets.clone() {
-            // SAFETY: the caller's contract.
-            unsafe { self.put(r, off, src, len) };
-        }
-        for (r, ..) in targets {
             self.signal(r, idx);
         }
     }

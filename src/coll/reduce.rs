@@ -107,10 +107,11 @@ pub(super) fn push<T: Copy, O: Combine<T>>(
     let len = n * size_of::<T>();
     let slot = |k: usize| SymOffset(inbox.0 + k * len);
     let mine = c.local(source) as *const u8;
-    let targets = (1..size).map(|i| (r + i) % size).map(|k| (k, slot(r), mine, len));
-    // SAFETY: slot r of member k's inbox holds len bytes (the pSync was
-    // checked symmetric and large enough); source is this PE's, len bytes.
-    unsafe { c.put_each_then_signal(targets, c.l.rd_ready(0)) };
+    for k in (1..size).map(|i| (r + i) % size) {
+        // SAFETY: slot r of member k's inbox holds len bytes (the pSync was
+        // checked symmetric and large enough); source is this PE's, len bytes.
+        unsafe { c.put_then_signal(k, slot(r), mine, len, c.l.rd_ready(0)) };
+    }
     c.consume_each(c.l.rd_ready(0), (0..size).filter(|&k| k != r));
     let (mut acc, mut tmp) = (Vec::new(), Vec::new());
     let from = |k: usize| if k == r { source } else { slot(k) };

@@ -33,11 +33,12 @@
 //!
 //! Hierarchical: the node's PEs arrive at the node's counter (as on one
 //! node); its first PE, the leader, waits for them all, meets the other
-//! leaders, then opens the next episode for its node. Under UCX the leaders
-//! meet by pushing (a dissemination of posted remote adds into an inbox in
-//! the world team's memory, one message per round: [`push_leaders`]); under
-//! MPI-3 RMA, and until the start-up barrier has passed, in a non-blocking
-//! MPI allreduce ([`leaders_agree`]). Every PE completes its remote
+//! leaders, then opens the next episode for its node. The leaders meet by
+//! pushing (a dissemination of posted remote adds into an inbox in the world
+//! team's memory, one message per round: [`push_leaders`]; under MPI-3 RMA
+//! each a flag message of the shim); until the start-up barrier has passed,
+//! and when they find that they differ, in a non-blocking MPI allreduce
+//! ([`leaders_agree`]). Every PE completes its remote
 //! operations before arriving (the callers quiet first), so a barrier orders
 //! memory across nodes too.
 
@@ -86,7 +87,8 @@ pub(crate) struct Nodes {
 const LEADER_ROUNDS: usize = 32;
 /// The leaders' inbox: a word per round, twice (see [`push_leaders`]).
 const INBOX_BYTES: usize = 2 * LEADER_ROUNDS * 8;
-/// `Nodes::inbox` when the leaders meet in MPI.
+/// `Nodes::inbox` before the start-up barrier and after finalize's
+/// rendezvous: the leaders meet in MPI.
 const NO_INBOX: usize = usize::MAX;
 
 /// Node-local operations between two calls into MPI of a PE that makes no
@@ -418,6 +420,15 @@ impl Transport for Hybrid {
         unsafe { self.put_signal_unread(pe, (off, src, len), sig, op, Posted::Inbox) }
     }
 
+    unsafe fn fetch_after_inbox(&self, pe: Pe, off: SymOffset) -> u64 {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.fetch_after_inbox(pe, off) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe { self.shm.atomic::<u64>(pe, off, AmoOp::Fetch) },
+        }
+    }
+
     #[inline]
     unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64) {
         // Earlier remote puts must be complete before the flag, local or
@@ -510,14 +521,11 @@ impl Transport for Hybrid {
     }
 
     fn posts_remote_signals(&self) -> bool {
-        self.nodes.as_ref().is_some_and(|n| n.remote.pushes())
+        self.nodes.is_some()
     }
 
     fn rendezvous_bytes(&self) -> usize {
-        match &self.nodes {
-            Some(n) if n.remote.pushes() => INBOX_BYTES,
-            _ => 0,
-        }
+        if self.nodes.is_some() { INBOX_BYTES } else { 0 }
     }
 
     fn rendezvous_memory(&self, at: Option<SymOffset>) {

@@ -424,6 +424,22 @@ pub(crate) trait Transport: Send + Sync + 'static {
         unsafe { self.put_signal_post(pe, off, src, len, sig, op) };
     }
 
+    /// `pe`'s 64-bit word at `off` of a library inbox (a ring cell's
+    /// header), read after every [`put_signal_inbox`](Self::put_signal_inbox)
+    /// this PE sent `pe` before has landed: the broadcast root's look for
+    /// room, which must not take a cell whose earlier message is still on
+    /// its way for free. The default is a fetching atomic, which sees them
+    /// where an inbox push is written before it returns or travels the same
+    /// ordered lane as the fetch.
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    #[inline]
+    unsafe fn fetch_after_inbox(&self, pe: Pe, off: SymOffset) -> u64 {
+        // SAFETY: the caller's contract.
+        unsafe { self.atomic::<u64>(pe, off, AmoOp::Fetch) }
+    }
+
     /// Adds `v` to a 64-bit synchronisation flag of the library (collectives)
     /// at `off` on `pe`, sequentially consistent, and wakes `pe` if it sleeps
     /// in a library wait. Earlier puts and gets of this PE are complete first.

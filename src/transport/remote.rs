@@ -4,8 +4,9 @@
 //!
 //! Both are reached through the MPI job that started the PEs: MPI gives
 //! identity and nodes, exchanges UCX's cards, carries the status messages of
-//! the hang reports and, under MPI-3 RMA (under UCX only to say who differs),
-//! the leaders' part of the world rendezvous. Only the data path differs.
+//! the hang reports and the leaders' part of the world rendezvous when they
+//! differ (to say who) or before start-up has ended. Only the data path
+//! differs.
 //! Dispatch is a `match` per operation: every remote operation costs
 //! microseconds, and the one-node paths never get here.
 
@@ -357,15 +358,6 @@ impl Remote {
         }
     }
 
-    /// Whether a posted remote add costs one message with no reply (UCX), so
-    /// that the leaders of the world rendezvous meet by pushing words into
-    /// each other's memory; MPI-3 RMA has no such atomic (an
-    /// `MPI_Accumulate` is completed by a flush, a round trip), so its
-    /// leaders meet in an MPI collective.
-    pub(crate) fn pushes(&self) -> bool {
-        matches!(self.data, Data::Ucx(_))
-    }
-
     /// A 64-bit add to `pe`'s word at `off`, posted: no wait, no order with
     /// this PE's other operations, and no later quiet waits for it (the
     /// world rendezvous's leaders, whose reader waits for the word itself).
@@ -374,10 +366,26 @@ impl Remote {
     /// `off` is 8-aligned and inside a segment.
     pub(crate) unsafe fn post_add(&self, pe: usize, off: SymOffset, v: u64) {
         match &self.data {
-            // SAFETY: the caller's contract.
-            Data::Mpi(r) => drop(unsafe { r.atomic::<u64>(pe, off, AmoOp::Add(v)) }),
+            Data::Mpi(r) => r.post_untracked_add(pe, off, v),
             // SAFETY: the caller's contract.
             Data::Ucx(r) => unsafe { r.post_untracked_add(pe, off, v) },
+        }
+    }
+
+    /// `Transport::fetch_after_inbox` to a PE of another node: under MPI a
+    /// request on the channel of the inbox pushes, answered once they are
+    /// applied; under UCX a fetching atomic, which follows them on the
+    /// endpoint's one ordered lane over TCP (on an endpoint with several
+    /// lanes it is not ordered after them: the pushes are not counted for
+    /// `flush_messages_to`).
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    pub(crate) unsafe fn fetch_after_inbox(&self, pe: usize, off: SymOffset) -> u64 {
+        match &self.data {
+            Data::Mpi(r) => r.fetch_after_inbox(pe, off),
+            // SAFETY: the caller's contract.
+            Data::Ucx(r) => unsafe { r.atomic::<u64>(pe, off, AmoOp::Fetch) },
         }
     }
 

@@ -28,6 +28,12 @@
 //!   when it next calls `progress`, which every wait of the library does
 //!   (shim's `rsm_post_flag`/`rsm_take_flags`): one message and no reply,
 //!   where an `MPI_Fetch_and_op` is completed by its reply;
+//! - the collectives' pushes into a library inbox (`put_signal_inbox`, up
+//!   to 8 KiB): the data and the signal in one such message, no flush (the
+//!   reader needs only that message's data), and the broadcast root's look
+//!   for room a request on the same channel, answered once the pushes
+//!   before it are applied (`rsm_fetch_after_flags`); the leaders of the
+//!   world rendezvous push such messages too, with no flush;
 //! - `progress`: `MPI_Iprobe`, since over software RMA (TCP) a put to a PE
 //!   lands only when that PE calls into MPI.
 //!
@@ -566,27 +572,42 @@ impl Remote {
         self.post_flag(pe, off, AmoOp::Add(v));
     }
 
-    /// The flag message of [`flag_add`](Self::flag_add) for a set or an add,
-    /// after a flush of everything outstanding.
-    fn post_flag(&self, pe: usize, off: SymOffset, op: AmoOp<u64>) {
-        let (set, v) = match op {
+    /// The set or add of a flag message, or the end of the PE for another
+    /// operation (a signal is one or the other).
+    fn flag_op(op: AmoOp<u64>) -> (bool, u64) {
+        match op {
             AmoOp::Add(v) => (false, v),
             AmoOp::Set(v) => (true, v),
             other => failed(format!(
                 "a put-with-signal's signal operation is {other:?}, not a set or an add"
             )),
-        };
+        }
+    }
+
+    /// The flag message of [`flag_add`](Self::flag_add) for a set or an add,
+    /// after a flush of everything outstanding.
+    fn post_flag(&self, pe: usize, off: SymOffset, op: AmoOp<u64>) {
+        let (set, v) = Self::flag_op(op);
         self.flush_pending();
         ok(self.shim.post_flag(pe, off.0 as u64, set, v));
     }
 
+    /// A flag message adding `v`, with no flush: the world rendezvous's
+    /// leaders, whose words say only that a node arrived (its PEs completed
+    /// their operations before they arrived).
+    pub(crate) fn post_untracked_add(&self, pe: usize, off: SymOffset, v: u64) {
+        ok(self.shim.post_flag(pe, off.0 as u64, false, v));
+    }
+
     /// A put-with-signal into a library inbox, whose reader waits for the
-    /// signal itself (`Transport::put_signal_inbox`): the put, then the
-    /// signal as a flag message ([`flag_add`](Self::flag_add); a set or an
-    /// add), after a flush of everything outstanding: one round trip and a
-    /// message, where `put_signal` takes a flush and an atomic completed by
-    /// its reply. `src` is reusable on return (the put is copied or
-    /// flushed).
+    /// signal itself (`Transport::put_signal_inbox`). Up to
+    /// [`shim::POST_DATA_MAX`] bytes: one MPI message carrying the data and
+    /// the signal, which the target applies when it next takes its flags
+    /// (data first, then the signal): nothing waits, nothing answers, and no
+    /// flush, since the reader needs only this message's data and nobody
+    /// else reads the inbox. Larger: the put, then the signal as a flag
+    /// message after a flush of everything outstanding (a round trip). `src`
+    /// is reusable on return (copied, or the put flushed).
     ///
     /// # Safety
     /// As for `put_signal`.
@@ -597,11 +618,25 @@ impl Remote {
         sig: SymOffset,
         op: AmoOp<u64>,
     ) {
-        if len > 0 {
-            // SAFETY: the caller's contract.
-            unsafe { self.put(pe, off, src, len) };
+        if len <= shim::POST_DATA_MAX {
+            let (set, v) = Self::flag_op(op);
+            // SAFETY: the caller's contract: `src` is readable for `len` bytes.
+            ok(unsafe {
+                self.shim
+                    .post_put_flag(pe, (off.0 as u64, src, len), sig.0 as u64, set, v)
+            });
+            return;
         }
+        // SAFETY: the caller's contract.
+        unsafe { self.put(pe, off, src, len) };
         self.post_flag(pe, sig, op);
+    }
+
+    /// `pe`'s word at `off`, once `pe` has applied every flag message and
+    /// inbox push this PE sent it before (`Transport::fetch_after_inbox`):
+    /// a request on their channel, answered by `pe` as it takes it.
+    pub(crate) fn fetch_after_inbox(&self, pe: usize, off: SymOffset) -> u64 {
+        ok(self.shim.fetch_after_flags(pe, off.0 as u64))
     }
 
     /// Applies the flag updates that other PEs sent this one ([`flag_add`](Self::flag_add)).

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,78 +378,169 @@ void rsm_progress(void) {
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world, &flag, MPI_STATUS_IGNORE);
 }
 
-/* Library flags as messages (see shim.h). A flag is a message of three
- * words (offset, value, set) on the flags communicator: sent with MPI_Isend
- * from a pool of requests, and taken by every rsm_take_flags (each wait of the
- * library calls it) with a matched probe, so that threads taking at once
- * never receive each other's message. A PE may send many flags before its
- * peers take one (a barrier's rounds, a collective's signals to every
- * member): when every request of the pool is still in flight, the sender
- * takes what has arrived for it and tests again, so two PEs flooding each
- * other both make progress. */
+/* Library flags as messages (see shim.h). A message is a header of
+ * MSG_WORDS words (kind, offset, value, data offset, data length), then the
+ * data of a put-with-signal: sent with MPI_Isend from a pool of requests
+ * and taken by every rsm_take_flags (each wait of the library calls it)
+ * with a matched probe, so that threads taking at once never receive each
+ * other's message. A PE may send many before its peers take one (a
+ * barrier's rounds, a collective's signals to every member): when every
+ * request of the pool is still in flight, the sender takes what has arrived
+ * for it and tests again, so two PEs flooding each other both make
+ * progress. MPI does not let one sender's messages on one communicator and
+ * tag overtake each other, so a target applies them in the order sent, and
+ * a fetch asked for on the same channel (rsm_fetch_after_flags) is answered
+ * after every earlier message of the asker is applied. */
 #define FLAG_SLOTS 64
 #define FLAG_TAG 2
+/* Answers of rsm_fetch_after_flags: one tag per asking call, so that two
+ * threads asking at once never take each other's answer. */
+#define REPLY_TAG_FIRST 16
+#define REPLY_TAGS 16384
+#define MSG_WORDS 5
+#define MSG_BYTES (MSG_WORDS * 8)
+enum msg_kind { MSG_ADD = 0, MSG_SET = 1, MSG_FETCH = 2 };
 static struct {
     MPI_Request req;
-    uint64_t msg[3];
-} flag_out[FLAG_SLOTS];
-static int flag_next, flag_init_done;
+    uint64_t *buf; /* MSG_WORDS words, then the data */
+    size_t cap;    /* bytes of buf */
+} flag_out[FLAG_SLOTS], reply_out[FLAG_SLOTS];
+static int flag_next, reply_next, flag_init_done;
+static unsigned reply_tag;
+/* Taken in this order only: a sender holding flag_lock may take flags,
+ * whose fetch requests answer through the reply pool. */
 static pthread_mutex_t flag_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t reply_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void pools_init(void) {
+    if (flag_init_done) return;
+    for (int i = 0; i < FLAG_SLOTS; i++) flag_out[i].req = reply_out[i].req = MPI_REQUEST_NULL;
+    flag_init_done = 1;
+}
+
+/* A slot of `pool` whose send is complete, with room for `bytes`, or -1
+ * (none free, or no memory: *oom set). */
+static int pool_slot(__typeof__(flag_out[0]) *pool, int next, size_t bytes, int *slot, int *oom) {
+    *slot = -1;
+    *oom = 0;
+    for (int k = 0; k < FLAG_SLOTS; k++) {
+        int i = (next + k) % FLAG_SLOTS, done = 1;
+        if (pool[i].req != MPI_REQUEST_NULL) TRY("MPI_Test", -1, MPI_Test(&pool[i].req, &done, MPI_STATUS_IGNORE));
+        if (!done) continue;
+        if (pool[i].cap < bytes) {
+            size_t cap = bytes < 256 ? 256 : bytes;
+            void *b = realloc(pool[i].buf, cap);
+            if (!b) {
+                *oom = 1;
+                return 0;
+            }
+            pool[i].buf = b;
+            pool[i].cap = cap;
+        }
+        *slot = i;
+        return 0;
+    }
+    return 0;
+}
+
+/* Answers a fetch request of `from`: the word at `off`, on tag `tag`. */
+static int answer_fetch(int from, uint64_t off, uint64_t tag) {
+    if (tag < REPLY_TAG_FIRST || tag >= REPLY_TAG_FIRST + REPLY_TAGS)
+        return failf("a fetch request from rank %d answers on tag %llu, not one of the shim's", from,
+                     (unsigned long long)tag);
+    uint64_t v = __atomic_load_n((uint64_t *)(win_base + off), __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&reply_lock);
+    int slot = -1, oom = 0, rc = 0;
+    while (rc == 0 && slot < 0 && !oom) {
+        rc = pool_slot(reply_out, reply_next, 8, &slot, &oom);
+        if (rc == 0 && slot < 0 && !oom) {
+            /* Every answer still in flight: let MPI move them. */
+            int flag = 0;
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world, &flag, MPI_STATUS_IGNORE);
+        }
+    }
+    if (rc == 0 && oom) rc = failf("cannot allocate the answer to a fetch request of rank %d", from);
+    if (rc == 0) {
+        reply_out[slot].buf[0] = v;
+        int mrc = MPI_Isend(reply_out[slot].buf, 1, MPI_UINT64_T, from, (int)tag, flags, &reply_out[slot].req);
+        if (mrc != MPI_SUCCESS) rc = fail("MPI_Isend", from, mrc);
+        reply_next = (slot + 1) % FLAG_SLOTS;
+    }
+    pthread_mutex_unlock(&reply_lock);
+    return rc;
+}
+
+/* Largest message taken without an allocation. */
+#define TAKE_STACK (MSG_BYTES + RSM_POST_DATA_MAX)
 
 int rsm_take_flags(void) {
     if (flags == MPI_COMM_NULL) return 0;
     for (int taken = 0;; taken++) {
-        int found = 0;
+        int found = 0, bytes = 0;
         MPI_Message m;
         MPI_Status st;
         TRY("MPI_Improbe", -1, MPI_Improbe(MPI_ANY_SOURCE, FLAG_TAG, flags, &found, &m, &st));
         if (!found) return taken;
-        uint64_t msg[3];
-        TRY("MPI_Mrecv", st.MPI_SOURCE, MPI_Mrecv(msg, 3, MPI_UINT64_T, &m, MPI_STATUS_IGNORE));
-        if (win_base == NULL || msg[0] % 8 != 0 || msg[0] > win_len || win_len - msg[0] < 8)
-            return failf("a library flag from rank %d adds to offset %llu, outside this PE's window of %llu bytes",
-                         st.MPI_SOURCE, (unsigned long long)msg[0], (unsigned long long)win_len);
-        uint64_t *word = (uint64_t *)(win_base + msg[0]);
-        if (msg[2])
-            __atomic_exchange_n(word, msg[1], __ATOMIC_SEQ_CST);
-        else
-            __atomic_fetch_add(word, msg[1], __ATOMIC_SEQ_CST);
-    }
-}
-
-/* A request slot of the flag pool whose send is complete, or -1. */
-static int flag_slot(int *slot) {
-    if (!flag_init_done) {
-        for (int i = 0; i < FLAG_SLOTS; i++) flag_out[i].req = MPI_REQUEST_NULL;
-        flag_init_done = 1;
-    }
-    for (int k = 0; k < FLAG_SLOTS; k++) {
-        int i = (flag_next + k) % FLAG_SLOTS, done = 1;
-        if (flag_out[i].req != MPI_REQUEST_NULL)
-            TRY("MPI_Test", -1, MPI_Test(&flag_out[i].req, &done, MPI_STATUS_IGNORE));
-        if (done) {
-            *slot = i;
-            return 0;
+        TRY("MPI_Get_count", st.MPI_SOURCE, MPI_Get_count(&st, MPI_BYTE, &bytes));
+        uint64_t stack[TAKE_STACK / 8], *msg = stack;
+        if (bytes > TAKE_STACK && !(msg = malloc((size_t)bytes)))
+            return failf("cannot allocate %d bytes for a library message from rank %d", bytes, st.MPI_SOURCE);
+        int rc = MPI_Mrecv(msg, bytes, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) {
+            if (msg != stack) free(msg);
+            return fail("MPI_Mrecv", st.MPI_SOURCE, rc);
         }
+        uint64_t kind = msg[0], off = msg[1], value = msg[2], data_off = msg[3], len = msg[4];
+        const char *bad = NULL;
+        if (bytes < MSG_BYTES || (uint64_t)bytes - MSG_BYTES != len) bad = "is cut short";
+        else if (win_base == NULL || off % 8 != 0 || off > win_len || win_len - off < 8) bad = "names a word outside";
+        else if (len > 0 && (data_off > win_len || win_len - data_off < len)) bad = "puts data outside";
+        else if (kind > MSG_FETCH) bad = "is of an unknown kind for";
+        if (bad) {
+            if (msg != stack) free(msg);
+            return failf("a library message from rank %d (kind %llu, offset %llu, data %llu bytes at %llu) %s this "
+                         "PE's window of %llu bytes",
+                         st.MPI_SOURCE, (unsigned long long)kind, (unsigned long long)off, (unsigned long long)len,
+                         (unsigned long long)data_off, bad, (unsigned long long)win_len);
+        }
+        if (len > 0) memcpy(win_base + data_off, msg + MSG_WORDS, len);
+        uint64_t *word = (uint64_t *)(win_base + off);
+        /* Sequentially consistent read-modify-writes also release the data
+         * copied above to whoever acquires the word. */
+        if (kind == MSG_SET)
+            __atomic_exchange_n(word, value, __ATOMIC_SEQ_CST);
+        else if (kind == MSG_ADD)
+            __atomic_fetch_add(word, value, __ATOMIC_SEQ_CST);
+        if (msg != stack) free(msg);
+        if (kind == MSG_FETCH && answer_fetch(st.MPI_SOURCE, off, value) < 0) return -1;
     }
-    *slot = -1;
-    return 0;
 }
 
-int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value) {
-    if (flags == MPI_COMM_NULL) return failf("rsm_post_flag: rsm_init was not called");
-    if (pe < 0 || pe >= world_size) return failf("rsm_post_flag: rank %d is not in 0..%d", pe, world_size - 1);
+/* Sends one message of `kind` (see above) with `len` bytes of `data`. */
+static int post(const char *routine, int pe, uint64_t kind, uint64_t off, uint64_t value, uint64_t data_off,
+                const void *data, uint64_t len) {
+    if (flags == MPI_COMM_NULL) return failf("%s: rsm_init was not called", routine);
+    if (pe < 0 || pe >= world_size) return failf("%s: rank %d is not in 0..%d", routine, pe, world_size - 1);
+    if (len > RSM_POST_DATA_MAX)
+        return failf("%s: %llu bytes of data, more than the %d of one message", routine, (unsigned long long)len,
+                     RSM_POST_DATA_MAX);
     pthread_mutex_lock(&flag_lock);
-    int slot = -1, rc = 0;
-    while (rc == 0 && slot < 0) {
-        rc = flag_slot(&slot);
-        if (rc == 0 && slot < 0) rc = rsm_take_flags() < 0 ? -1 : 0;
+    pools_init();
+    int slot = -1, oom = 0, rc = 0;
+    while (rc == 0 && slot < 0 && !oom) {
+        rc = pool_slot(flag_out, flag_next, MSG_BYTES + len, &slot, &oom);
+        if (rc == 0 && slot < 0 && !oom) rc = rsm_take_flags() < 0 ? -1 : 0;
     }
+    if (rc == 0 && oom) rc = failf("%s: cannot allocate a message of %llu bytes", routine, (unsigned long long)len);
     if (rc == 0) {
-        flag_out[slot].msg[0] = off;
-        flag_out[slot].msg[1] = value;
-        flag_out[slot].msg[2] = set != 0;
-        int mrc = MPI_Isend(flag_out[slot].msg, 3, MPI_UINT64_T, pe, FLAG_TAG, flags, &flag_out[slot].req);
+        uint64_t *b = flag_out[slot].buf;
+        b[0] = kind;
+        b[1] = off;
+        b[2] = value;
+        b[3] = data_off;
+        b[4] = len;
+        if (len > 0) memcpy(b + MSG_WORDS, data, len);
+        int mrc = MPI_Isend(b, (int)(MSG_BYTES + len), MPI_BYTE, pe, FLAG_TAG, flags, &flag_out[slot].req);
         if (mrc != MPI_SUCCESS) rc = fail("MPI_Isend", pe, mrc);
         flag_next = (slot + 1) % FLAG_SLOTS;
     }
@@ -456,19 +548,54 @@ int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value) {
     return rc;
 }
 
-/* Lets go of the flags still in flight (every flag a PE sends is taken
- * before the job's last barrier ends, so none should be) and of any that
- * arrived unread. */
+int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value) {
+    return post("rsm_post_flag", pe, set ? MSG_SET : MSG_ADD, off, value, 0, NULL, 0);
+}
+
+int rsm_post_put_flag(int pe, uint64_t data_off, const void *data, uint64_t len, uint64_t off, int set,
+                      uint64_t value) {
+    return post("rsm_post_put_flag", pe, set ? MSG_SET : MSG_ADD, off, value, data_off, data, len);
+}
+
+int rsm_fetch_after_flags(int pe, uint64_t off, uint64_t *value) {
+    if (flags == MPI_COMM_NULL) return failf("rsm_fetch_after_flags: rsm_init was not called");
+    if (off % 8 != 0) return failf("rsm_fetch_after_flags: offset %llu is not 8-aligned", (unsigned long long)off);
+    int tag = REPLY_TAG_FIRST + (int)(__atomic_fetch_add(&reply_tag, 1, __ATOMIC_RELAXED) % REPLY_TAGS);
+    MPI_Request req;
+    TRY("MPI_Irecv", pe, MPI_Irecv(value, 1, MPI_UINT64_T, pe, tag, flags, &req));
+    if (post("rsm_fetch_after_flags", pe, MSG_FETCH, off, (uint64_t)tag, 0, NULL, 0) < 0) {
+        MPI_Cancel(&req);
+        MPI_Request_free(&req);
+        return -1;
+    }
+    for (;;) {
+        int done = 0;
+        TRY("MPI_Test", pe, MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+        if (done) return 0;
+        /* The target may be asking this PE at the same time. */
+        if (rsm_take_flags() < 0) return -1;
+        sched_yield();
+    }
+}
+
+/* Lets go of the messages still in flight (every message a PE sends is
+ * taken before the job's last barrier ends, so none should be) and of any
+ * that arrived unread. */
 static void flags_end(void) {
     if (flags == MPI_COMM_NULL) return;
-    for (int i = 0; flag_init_done && i < FLAG_SLOTS; i++)
+    for (int i = 0; flag_init_done && i < FLAG_SLOTS; i++) {
         if (flag_out[i].req != MPI_REQUEST_NULL) MPI_Request_free(&flag_out[i].req);
+        if (reply_out[i].req != MPI_REQUEST_NULL) MPI_Request_free(&reply_out[i].req);
+    }
     for (;;) {
-        int found = 0;
+        int found = 0, bytes = 0;
         MPI_Message m;
-        uint64_t msg[3];
-        if (MPI_Improbe(MPI_ANY_SOURCE, FLAG_TAG, flags, &found, &m, MPI_STATUS_IGNORE) != MPI_SUCCESS || !found) break;
-        MPI_Mrecv(msg, 3, MPI_UINT64_T, &m, MPI_STATUS_IGNORE);
+        MPI_Status st;
+        if (MPI_Improbe(MPI_ANY_SOURCE, FLAG_TAG, flags, &found, &m, &st) != MPI_SUCCESS || !found) break;
+        MPI_Get_count(&st, MPI_BYTE, &bytes);
+        void *b = malloc(bytes > 0 ? (size_t)bytes : 1);
+        MPI_Mrecv(b, bytes, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+        free(b);
     }
     free_comm(&flags);
 }

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 6
+#define RSM_ABI_VERSION 7
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -114,12 +114,23 @@ void rsm_progress(void);
 /* Library flags as messages: rsm_post_flag sends "add value to the 8-byte
  * word at off" (set = 0) or "store value there" (set = 1) to pe and returns
  * at once (nothing answers; the caller completes its earlier RMA first);
+ * rsm_post_put_flag sends the same with len bytes of data (at most
+ * RSM_POST_DATA_MAX; copied before it returns) that the target writes at
+ * data_off before it updates the word (a put-with-signal in one message);
  * rsm_take_flags applies every such message that has arrived to this PE's
- * window memory (a sequentially consistent fetch-add or exchange) and
- * returns how many, or -1. MPI orders messages between two ranks, so one
- * sender's flags land in order. */
+ * window memory (a sequentially consistent fetch-add or exchange, which
+ * releases the data) and returns how many, or -1. MPI orders messages
+ * between two ranks, so one sender's messages land in order.
+ * rsm_fetch_after_flags reads pe's 8-byte word at off once pe has applied
+ * every message this PE sent it before (a request on the same channel,
+ * answered by pe's rsm_take_flags): blocks until the answer, taking this
+ * PE's own messages meanwhile. */
+#define RSM_POST_DATA_MAX 8192
 int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value);
+int rsm_post_put_flag(int pe, uint64_t data_off, const void *data, uint64_t len, uint64_t off, int set,
+                      uint64_t value);
 int rsm_take_flags(void);
+int rsm_fetch_after_flags(int pe, uint64_t off, uint64_t *value);
 
 /* A non-blocking barrier that also agrees, over the leaders communicator
  * (which = 1) or the world (which = 0): starts the element-wise maximum of

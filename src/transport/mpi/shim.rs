@@ -16,10 +16,12 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 6;
+const ABI_VERSION: c_int = 7;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
+/// Most bytes of data in one [`Shim::post_put_flag`] (`RSM_POST_DATA_MAX`).
+pub(crate) const POST_DATA_MAX: usize = 8192;
 /// Longest MPI library version kept (its first line).
 const LIBRARY_LEN: usize = 256;
 
@@ -80,6 +82,8 @@ type IagreeTest = unsafe extern "C" fn(c_int, *mut c_int, *mut i64, c_int) -> c_
 type StatusSend = unsafe extern "C" fn(c_int, *const c_void, c_int) -> c_int;
 type StatusRecv = unsafe extern "C" fn(*mut c_void, c_int, *mut c_int) -> c_int;
 type PostFlag = unsafe extern "C" fn(c_int, u64, c_int, u64) -> c_int;
+type PostPutFlag = unsafe extern "C" fn(c_int, u64, *const c_void, u64, u64, c_int, u64) -> c_int;
+type FetchAfterFlags = unsafe extern "C" fn(c_int, u64, *mut u64) -> c_int;
 
 /// The loaded shim: its functions, resolved once.
 pub(crate) struct Shim {
@@ -106,7 +110,9 @@ pub(crate) struct Shim {
     win_sync: Status0,
     progress: unsafe extern "C" fn(),
     post_flag: PostFlag,
+    post_put_flag: PostPutFlag,
     take_flags: Status0,
+    fetch_after_flags: FetchAfterFlags,
     iagree_start: IagreeStart,
     iagree_test: IagreeTest,
     status_send: StatusSend,
@@ -391,6 +397,48 @@ impl Shim {
         self.check(unsafe { (self.post_flag)(pe, off, c_int::from(set), value) })
     }
 
+    /// [`post_flag`](Self::post_flag) with `len` bytes from `data`, which
+    /// `pe` writes at `data_off` of its window before it updates the word:
+    /// a put-with-signal in one message. `data` is copied before this
+    /// returns; `len` is at most [`POST_DATA_MAX`].
+    ///
+    /// # Safety
+    /// `data` is readable for `len` bytes.
+    pub(crate) unsafe fn post_put_flag(
+        &self,
+        pe: usize,
+        (data_off, data, len): (u64, *const u8, usize),
+        off: u64,
+        set: bool,
+        value: u64,
+    ) -> Result<(), String> {
+        let pe = rank(pe)?;
+        // SAFETY: the caller's contract for `data`; the shim checks the rank,
+        // the length and its own state, and copies the data.
+        self.check(unsafe {
+            (self.post_put_flag)(
+                pe,
+                data_off,
+                data as *const c_void,
+                len as u64,
+                off,
+                c_int::from(set),
+                value,
+            )
+        })
+    }
+
+    /// `pe`'s 8-byte word at `off`, read once `pe` has applied every message
+    /// this PE [posted](Self::post_flag) to it before (a request and its
+    /// answer; this PE takes its own messages while it waits).
+    pub(crate) fn fetch_after_flags(&self, pe: usize, off: u64) -> Result<u64, String> {
+        let pe = rank(pe)?;
+        let mut v = 0u64;
+        // SAFETY: `v` is a live u64 the shim writes before it returns.
+        self.check(unsafe { (self.fetch_after_flags)(pe, off, &mut v) })?;
+        Ok(v)
+    }
+
     /// Applies the flag updates other PEs sent this one
     /// ([`post_flag`](Self::post_flag)) to its window memory; returns how many.
     pub(crate) fn take_flags(&self) -> Result<usize, String> {
@@ -541,7 +589,9 @@ fn open(path: &Path) -> Result<Shim, String> {
         win_sync: f!(c"rsm_win_sync" as Status0),
         progress: f!(c"rsm_progress" as unsafe extern "C" fn()),
         post_flag: f!(c"rsm_post_flag" as PostFlag),
+        post_put_flag: f!(c"rsm_post_put_flag" as PostPutFlag),
         take_flags: f!(c"rsm_take_flags" as Status0),
+        fetch_after_flags: f!(c"rsm_fetch_after_flags" as FetchAfterFlags),
         iagree_start: f!(c"rsm_iagree_start" as IagreeStart),
         iagree_test: f!(c"rsm_iagree_test" as IagreeTest),
         status_send: f!(c"rsm_status_send" as StatusSend),
