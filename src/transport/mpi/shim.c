@@ -473,8 +473,22 @@ static int answer_fetch(int from, uint64_t off, uint64_t tag) {
 /* Largest message taken without an allocation. */
 #define TAKE_STACK (MSG_BYTES + RSM_POST_DATA_MAX)
 
+/* One thread takes at a time (a PE's progress thread beside its main
+ * thread): each applies what it takes in order, so one sender's messages
+ * land in the order sent and a fetch request is answered after the
+ * messages before it. A thread that finds another taking leaves it to it. */
+static pthread_mutex_t take_lock = PTHREAD_MUTEX_INITIALIZER;
+static int take_locked(void);
+
 int rsm_take_flags(void) {
     if (flags == MPI_COMM_NULL) return 0;
+    if (pthread_mutex_trylock(&take_lock) != 0) return 0;
+    int n = take_locked();
+    pthread_mutex_unlock(&take_lock);
+    return n;
+}
+
+static int take_locked(void) {
     for (int taken = 0;; taken++) {
         int found = 0, bytes = 0;
         MPI_Message m;
@@ -490,7 +504,14 @@ int rsm_take_flags(void) {
             if (msg != stack) free(msg);
             return fail("MPI_Mrecv", st.MPI_SOURCE, rc);
         }
-        uint64_t kind = msg[0], off = msg[1], value = msg[2], data_off = msg[3], len = msg[4];
+        uint64_t kind = 0, off = 0, value = 0, data_off = 0, len = 0;
+        if (bytes >= MSG_BYTES) {
+            kind = msg[0];
+            off = msg[1];
+            value = msg[2];
+            data_off = msg[3];
+            len = msg[4];
+        }
         const char *bad = NULL;
         if (bytes < MSG_BYTES || (uint64_t)bytes - MSG_BYTES != len) bad = "is cut short";
         else if (win_base == NULL || off % 8 != 0 || off > win_len || win_len - off < 8) bad = "names a word outside";

@@ -119,8 +119,9 @@ void rsm_progress(void);
  * data_off before it updates the word (a put-with-signal in one message);
  * rsm_take_flags applies every such message that has arrived to this PE's
  * window memory (a sequentially consistent fetch-add or exchange, which
- * releases the data) and returns how many, or -1. MPI orders messages
- * between two ranks, so one sender's messages land in order.
+ * releases the data) and returns how many, or -1 (0 at once when another
+ * thread of the PE is taking them). MPI orders messages between two ranks
+ * and one thread takes at a time, so one sender's messages land in order.
  * rsm_fetch_after_flags reads pe's 8-byte word at off once pe has applied
  * every message this PE sent it before (a request on the same channel,
  * answered by pe's rsm_take_flags): blocks until the answer, taking this
