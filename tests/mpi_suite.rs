@@ -128,6 +128,11 @@ const PROGRAMS: &[&str] = &[
     "errors/check_split_strided",
     "errors/check_aset_bcast_root",
     "errors/check_aset_reduce_op",
+    // a team split's arguments, compared always (across nodes they travel with
+    // the split's first step)
+    "errors/agree_split_strided",
+    "errors/agree_split_stride",
+    "errors/agree_split_2d",
     // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
     "apps/qtc_check",
     "apps/qtc_resplit",

@@ -1,6 +1,6 @@
 /* rshmem-test
  * np: 2 3 5 8
- * variant: SHMEM_BARRIER_ALGORITHM=dissemination tree linear
+ * variant: SHMEM_BARRIER_ALGORITHM=dissemination tree linear complete
  * variant: SHMEM_BCAST_ALGORITHM=linear binomial
  * variant: SHMEM_REDUCE_ALGORITHM=linear recursive-doubling ring scatter-gather
  * variant: SHMEM_COLLECT_ALGORITHM=linear ring

@@ -122,6 +122,21 @@ impl SplitArgs {
     }
 }
 
+/// A team split across nodes whose first step (`coll::Phases::gather`)
+/// found another block than its own in the parent's inbox: the member that
+/// sent it is in another collective on the parent team.
+#[cold]
+#[inline(never)]
+pub(crate) fn split_gather_differs(routine: &'static str, e: super::Disagreement) -> ! {
+    let text = format!(
+        "parent team PE {} is in another collective on the parent team (it sent {} bytes where this split sends {}): collectives called in different orders",
+        e.from,
+        e.found.bytes(),
+        e.expected.bytes()
+    );
+    fatal(&Error::new(routine, ErrorKind::Usage(text)))
+}
+
 /// A team split whose arguments (`mine`) differ from those of the parent
 /// team's PE 0 (`theirs`, read at the split's agreement step; `None` if it
 /// wrote none); only `report` prints (the lowest parent rank that

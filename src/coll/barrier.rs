@@ -36,7 +36,24 @@ pub(crate) fn run(c: &Coll<'_>, alg: Barrier) {
         Barrier::Tree => tree(c, TREE_RADIX),
         Barrier::BinaryTree => tree(c, 2),
         Barrier::Linear => tree(c, n - 1),
+        Barrier::Complete => complete(c),
     }
+}
+
+/// Every member signals word 0 of every other and waits for n - 1 signals
+/// on its own: one round. One word serves every round: a member that has
+/// taken its k-th barrier's n - 1 signals has n - 1 more to take, and a
+/// member that has not entered barrier k has sent at most k - 1, so until
+/// it enters, no member can have finished barrier k (which needs its
+/// signal) and sent a signal of barrier k + 1: nobody's count reaches
+/// (n - 1) k before every member has entered barrier k.
+fn complete(c: &Coll<'_>) {
+    let (r, n) = (c.g.rank, c.g.size);
+    let others = || (1..n).map(move |i| (r + i) % n);
+    for k in others() {
+        c.signal(k, c.l.barrier(0));
+    }
+    c.consume_each(c.l.barrier(0), others());
 }
 
 /// Children of rank `r` in the `radix`-ary tree over `n` ranks rooted at 0.
@@ -104,6 +121,7 @@ pub(crate) fn signals_sent(alg: Barrier, n: usize, r: usize) -> u64 {
         Barrier::Tree => tree_signals(TREE_RADIX, n, r),
         Barrier::BinaryTree => tree_signals(2, n, r),
         Barrier::Linear => tree_signals(n - 1, n, r),
+        Barrier::Complete => n as u64 - 1,
     }
 }
 

@@ -174,10 +174,72 @@ pub(crate) fn team_phases<R>(
     rt: &World,
     routine: &'static str,
     t: TeamRef<'_>,
-    each: impl FnOnce(&dyn Fn()) -> R,
+    each: impl FnOnce(&Phases<'_>) -> R,
 ) -> R {
     let c = on_team(rt, routine, t, CollOp::Barrier, true);
-    each(&|| c.barrier())
+    each(&Phases { rt, routine, t, c })
+}
+
+/// The steps a team split takes over its parent ([`team_phases`]).
+pub(crate) struct Phases<'a> {
+    rt: &'a World,
+    routine: &'static str,
+    t: TeamRef<'a>,
+    c: Coll<'a>,
+}
+
+impl Phases<'_> {
+    /// A barrier of the parent.
+    pub(crate) fn barrier(&self) {
+        self.c.barrier()
+    }
+
+    /// The most words per member [`gather`](Self::gather) can exchange
+    /// over the parent, 0 where the words are not worth exchanging rather
+    /// than read after a barrier: on one node (a barrier and loads in place
+    /// are cheaper), under an engine that does not post a block and its
+    /// header as one message to another node
+    /// (`Transport::posts_remote_signals`), for a parent of one (no inbox).
+    /// The same on every member (see `inbox::members_share_memory`).
+    pub(crate) fn gather_capacity(&self) -> usize {
+        if !self.rt.transport.posts_remote_signals() {
+            return 0;
+        }
+        match inbox_on_team(self.rt, self.routine, self.t) {
+            Some(c) if !inbox::members_share_memory(&c) => inbox::slab_capacity(c.g.size) / 8,
+            _ => 0,
+        }
+    }
+
+    /// Every member's `mine` (this PE's at its rank), through the parent's
+    /// inbox slabs in one round: a posted put-with-signal per other member,
+    /// where a barrier and reading the words from each member cost two
+    /// rounds and a round trip. It stands for a barrier too: it returns
+    /// once every member has sent its words, that is, has entered the call.
+    /// `mine` holds at most [`gather_capacity`](Self::gather_capacity)
+    /// words, the same number on every member. Err: a member sent a
+    /// block of another length or call (it is in another collective on the
+    /// parent).
+    pub(crate) fn gather(&self, mine: &[u64]) -> Result<Vec<u64>, Disagreement> {
+        let w = mine.len();
+        let c = inbox_on_team(self.rt, self.routine, self.t).expect("gather_capacity() > 0");
+        let ib = next_inbox_call(self.rt, self.t);
+        let mut all = vec![0u64; self.t.group.size * w];
+        all[c.g.rank * w..][..w].copy_from_slice(mine);
+        let base = all.as_mut_ptr();
+        // SAFETY: `mine` holds w words; block k of `all` (k != rank) is w
+        // words, written by the exchange only, and `all` outlives the call.
+        unsafe {
+            inbox::exchange(
+                &c,
+                ib,
+                w * 8,
+                |_| mine.as_ptr() as *const u8,
+                |k| base.add(k * w) as *mut u8,
+            )?
+        };
+        Ok(all)
+    }
 }
 
 /// Largest message (per pair of members) of a team fcollect, alltoall or
@@ -224,8 +286,19 @@ fn eager_on_team<'a>(
     op: CollOp,
     len: usize,
 ) -> Option<(Coll<'a>, TeamInbox<'a>)> {
+    let c = inbox_on_team(rt, routine, t)?;
+    if !team_is_eager(c.algs, op, t.group.size, len) || !inbox::reaches_members(&c, op, len) {
+        return None;
+    }
+    rt.psync().accounting.count_collective();
+    Some((c, next_inbox_call(rt, t)))
+}
+
+/// A `Coll` on the team's inbox (see [`eager_on_team`]), if it has one.
+#[inline]
+fn inbox_on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>) -> Option<Coll<'a>> {
     let inbox = t.sync.inbox()?;
-    let c = Coll::new(
+    Some(Coll::new(
         rt,
         routine,
         (t.group, t.tag),
@@ -233,21 +306,23 @@ fn eager_on_team<'a>(
         (SymOffset(0), 0),
         None,
         None,
-    );
-    if !team_is_eager(c.algs, op, t.group.size, len) || !inbox::reaches_members(&c, op, len) {
-        return None;
-    }
-    rt.psync().accounting.count_collective();
+    ))
+}
+
+/// The team's inbox for its next one-round call, counted: every member
+/// makes the same one-round calls in the same order.
+#[inline]
+fn next_inbox_call<'a>(rt: &World, t: TeamRef<'a>) -> TeamInbox<'a> {
+    let inbox = t.sync.inbox().expect("a team with an inbox");
     // Only the calling thread uses a team's collectives at a time.
     let call = t.sync.inbox_calls.load(Ordering::Relaxed);
     t.sync.inbox_calls.store(call + 1, Ordering::Relaxed);
-    let ib = TeamInbox {
+    TeamInbox {
         at: inbox,
         slab_calls: &t.sync.slab_calls,
         cursors: t.cursors.get_or_init(|| ring::cursors(inbox.0, rt.npes)),
         call,
-    };
-    Some((c, ib))
+    }
 }
 
 /// `shmem_broadcast` on a team: small messages go eagerly through the

@@ -201,6 +201,10 @@ impl Remote for Transported<'_> {
     }
 }
 
+/// Largest group spanning nodes whose automatic barrier is the complete
+/// exchange (`Coll::barrier_algorithm`): n - 1 signals each, in one round.
+const COMPLETE_MAX: usize = 8;
+
 impl<'a> Coll<'a> {
     /// A collective of `routine` over `g` signalling on `mem` (words laid
     /// out by `l`), with
@@ -492,21 +496,24 @@ impl<'a> Coll<'a> {
         }
     }
 
-    /// The automatic choice by size, but dissemination where the one-node
-    /// choice is the flat tree and the group spans nodes: there rank 0 would
-    /// signal, and so connect to, every member (from `shmem_init` on, whose
-    /// team creation runs a barrier over the world), where in
-    /// dissemination each member talks to log2(n) others. Every member
-    /// answers alike (see `inbox::members_share_memory`).
+    /// The automatic choice by size, but for a group that spans nodes,
+    /// where every round costs a message latency: the complete exchange up
+    /// to [`COMPLETE_MAX`] members (one round), dissemination above (log2(n)
+    /// rounds, each member talking to log2(n) others, where the flat tree
+    /// of the one-node choice would make rank 0 signal, and so connect to,
+    /// every member, from `shmem_init` on, whose team creation runs a
+    /// barrier over the world). Every member answers alike (see
+    /// `inbox::members_share_memory`).
     fn barrier_algorithm(&self) -> registry::Barrier {
-        match self.algs.barrier.resolve(self.g.size) {
-            registry::Barrier::Linear
-                if self.algs.barrier == registry::Barrier::Auto
-                    && !self.rt.transport.single_node()
-                    && !inbox::members_share_memory(self) =>
-            {
-                registry::Barrier::Dissemination
-            }
+        let n = self.g.size;
+        let spans = || {
+            self.algs.barrier == registry::Barrier::Auto
+                && !self.rt.transport.single_node()
+                && !inbox::members_share_memory(self)
+        };
+        match self.algs.barrier.resolve(n) {
+            _ if n <= COMPLETE_MAX && spans() => registry::Barrier::Complete,
+            registry::Barrier::Linear if spans() => registry::Barrier::Dissemination,
             alg => alg,
         }
     }

@@ -18,6 +18,8 @@ pub(crate) enum Barrier {
     Linear,
     /// A binary tree rooted at rank 0 (the tree of the pairwise tree strategies).
     BinaryTree,
+    /// Every member signals every other: one round, n - 1 signals each.
+    Complete,
 }
 
 impl Barrier {
@@ -229,6 +231,7 @@ impl From<BarrierAlgorithm> for Barrier {
             BarrierAlgorithm::RecursiveDoubling => Barrier::RecursiveDoubling,
             BarrierAlgorithm::Tree => Barrier::Tree,
             BarrierAlgorithm::Linear => Barrier::Linear,
+            BarrierAlgorithm::Complete => Barrier::Complete,
         }
     }
 }

@@ -128,6 +128,7 @@ named_choice! {
         RecursiveDoubling = "recursive-doubling",
         Tree = "tree",
         Linear = "linear",
+        Complete = "complete",
     }
 }
 

@@ -30,10 +30,11 @@ pub(crate) const SPLIT_WORDS: usize = 4;
 pub(crate) const MAX_EXTENTS: usize = (HEADER - 8 - SPLIT_WORDS * 8) / 16;
 
 /// Extents a PE on another node is asked for with its list's count
-/// ([`Arena::read_all`]): lists are short (merged runs of used memory; a
+/// ([`Arena::read_all`]), or sends with it in a team split across nodes
+/// (`team::Teams::create`): lists are short (merged runs of used memory; a
 /// job's teams and spaces rarely leave more than a few), and 248 bytes are
 /// one small message.
-const FIRST_EXTENTS: usize = 15;
+pub(crate) const FIRST_EXTENTS: usize = 15;
 
 /// Extents from (start, len) word pairs.
 fn pairs(words: &[u64]) -> Vec<Extent> {
@@ -176,11 +177,35 @@ impl Arena {
         pes.iter()
             .zip(heads)
             .map(|(&pe, head)| match head {
-                Some(head) if (head[0] as usize) <= FIRST_EXTENTS => pairs(&head[1..1 + 2 * head[0] as usize]),
-                // Read in place, or a list longer than the first get.
-                _ => self.read(transport, pe),
+                Some(head) => self.list_from_head(transport, pe, &head),
+                None => self.read(transport, pe),
             })
             .collect()
+    }
+
+    /// The first words of this PE's list, as [`list_from_head`](Self::list_from_head)
+    /// takes them from another PE: the count and the first `extents`
+    /// extents (zeros after the last).
+    pub(crate) fn head(&self, extents: usize) -> Vec<u64> {
+        let n = (self.word(0).load(Ordering::Relaxed) as usize).min(MAX_EXTENTS);
+        let mut words = vec![0u64; 1 + 2 * extents];
+        words[0] = n as u64;
+        for (i, w) in words[1..].iter_mut().enumerate().take(2 * n) {
+            *w = self.word(1 + i).load(Ordering::Relaxed);
+        }
+        words
+    }
+
+    /// The used extents of `pe` from the first words of its list (`head`,
+    /// a count and as many extents as the words hold): read whole from
+    /// the PE when longer.
+    pub(crate) fn list_from_head<T: Transport>(&self, transport: &T, pe: usize, head: &[u64]) -> Vec<Extent> {
+        let n = head[0] as usize;
+        if 2 * n < head.len() {
+            pairs(&head[1..1 + 2 * n])
+        } else {
+            self.read(transport, pe)
+        }
     }
 
     /// The used extents of `pe`.

@@ -319,11 +319,16 @@ impl Space {
 pub(crate) fn agree(rt: &World, group: Group, len: usize, align: usize) -> Result<Extent, SpaceError> {
     let arena = Arena::new(rt);
     let pes: Vec<usize> = (0..group.size).map(|r| group.pe(r)).collect();
-    let lists = arena.read_all(&rt.transport, &pes);
-    if !arena::has_room(&lists) {
+    agree_on(rt, &arena.read_all(&rt.transport, &pes), len, align)
+}
+
+/// [`agree`] on the members' extent lists, read already.
+pub(crate) fn agree_on(rt: &World, lists: &[Vec<Extent>], len: usize, align: usize) -> Result<Extent, SpaceError> {
+    let arena = Arena::new(rt);
+    if !arena::has_room(lists) {
         return Err(SpaceError::TooFragmented);
     }
-    arena.first_fit(&lists, len, align).ok_or(SpaceError::NoRoom {
+    arena.first_fit(lists, len, align).ok_or(SpaceError::NoRoom {
         need: len,
         align,
         capacity: arena.capacity(),

@@ -20,7 +20,8 @@ use crate::coll::ring::Cursors;
 use crate::coll::{self, Group, TeamRef};
 use crate::heap::SymOffset;
 use crate::psync::{LOCATION_BYTES, Plan, TeamSync, UNIT};
-use crate::space::{self, Space, SpaceError, Spaces, arena::Extent};
+use crate::space::arena::{Extent, FIRST_EXTENTS, SPLIT_WORDS};
+use crate::space::{self, Space, SpaceError, Spaces};
 use crate::transport::Transport;
 use crate::world::World;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -86,6 +87,11 @@ impl Team {
     /// The world PE of team rank `r`.
     pub(crate) fn pe(&self, r: usize) -> usize {
         self.group().pe(r)
+    }
+
+    /// The team rank of world PE `pe`, a member.
+    fn rank_of(&self, pe: usize) -> usize {
+        self.group().rank_of(pe).expect("a member of the team")
     }
 }
 
@@ -193,6 +199,67 @@ fn agree_split(rt: &World, routine: &'static str, parent: &Team, mine: SplitArgs
         .find(|&r| r == parent.my_rank || (rt.transport.shares_memory(parent.pe(r)) && read(r) != theirs))
         .unwrap_or(parent.my_rank);
     coll::agree::split_differs(rt, routine, mine, theirs, first == parent.my_rank)
+}
+
+/// What every parent PE sent in a split across nodes ([`gathered`]), by
+/// parent rank: the arguments of its split ([`SPLIT_WORDS`], zeros for the
+/// library's own splits and a 2-D split's second phase), then the head of
+/// its extent list (`Arena::head`).
+struct Heads {
+    words: Vec<u64>,
+    /// Words per PE.
+    each: usize,
+}
+
+impl Heads {
+    fn split_args(&self, r: usize) -> [u64; SPLIT_WORDS] {
+        let mut w = [0; SPLIT_WORDS];
+        w.copy_from_slice(&self.words[r * self.each..][..SPLIT_WORDS]);
+        w
+    }
+
+    /// The head of parent rank `r`'s extent list.
+    fn list(&self, r: usize) -> &[u64] {
+        &self.words[r * self.each + SPLIT_WORDS..][..self.each - SPLIT_WORDS]
+    }
+
+    /// [`agree_split`] on the gathered arguments, exactly: on every node,
+    /// and the lowest parent rank whose arguments differ from rank 0's
+    /// reports.
+    fn agree_split(&self, rt: &World, routine: &'static str, parent: &Team, mine: SplitArgs) {
+        if parent.my_rank == 0 {
+            return;
+        }
+        let theirs = self.split_args(0);
+        if theirs == mine.to_words() {
+            return;
+        }
+        let first = (1..parent.size).find(|&r| self.split_args(r) != theirs);
+        let theirs = SplitArgs::from_words(theirs);
+        coll::agree::split_differs(rt, routine, mine, theirs, first == Some(parent.my_rank))
+    }
+}
+
+/// The first step of a split across nodes, in place of its first barrier:
+/// this PE's split arguments (`args`) and the head of its extent list (the
+/// count and the first `extents`) to every parent PE, in one round
+/// (`coll::Phases::gather`), so that no member has to read another node's
+/// list (a round trip) after a barrier (two rounds).
+fn gathered(
+    rt: &World,
+    routine: &'static str,
+    phases: &coll::Phases<'_>,
+    args: Option<SplitArgs>,
+    extents: usize,
+) -> Heads {
+    let arena = space::arena::Arena::new(rt);
+    let mut mine = args.map_or(vec![0; SPLIT_WORDS], |a| a.to_words().to_vec());
+    mine.extend(arena.head(extents));
+    let each = mine.len();
+    match phases.gather(&mine) {
+        Ok(words) => Heads { words, each },
+        Err(e) => coll::agree::split_gather_differs(routine, e),
+    }
 }
 
 /// This process's teams, by handle. Owned by the runtime.
@@ -403,7 +470,11 @@ impl Teams {
         let _guard = spaces.lifecycle();
         let pairs = Some(parent.sync.pairs);
         let arena = space::arena::Arena::new(rt);
-        coll::team_phases(rt, routine, parent.coll(), |barrier| {
+        coll::team_phases(rt, routine, parent.coll(), |phases| {
+            // Across nodes the split's arguments and the first extents of
+            // each list travel to every member in place of the first barrier
+            // (`gathered`), when they fit.
+            let extents = (phases.gather_capacity().saturating_sub(SPLIT_WORDS + 1) / 2).min(FIRST_EXTENTS);
             let mut out = Vec::with_capacity(mine.len());
             for (i, phase) in mine.iter().enumerate() {
                 let args = args.filter(|_| i == 0);
@@ -412,19 +483,33 @@ impl Teams {
                 }
                 // Every parent PE is inside this call: the extent lists stay still
                 // until the second barrier. Only the new team's members are read.
-                barrier();
+                let heads = (extents > 0).then(|| gathered(rt, routine, phases, args, extents));
+                if heads.is_none() {
+                    phases.barrier();
+                }
                 if let Some(a) = args {
-                    agree_split(rt, routine, parent, a);
+                    match &heads {
+                        Some(h) => h.agree_split(rt, routine, parent, a),
+                        None => agree_split(rt, routine, parent, a),
+                    }
                 }
                 let found = phase.map(|(g, _)| {
                     let plan = plan(rt, g.size);
-                    let agreed = space::agree(rt, g, region_len(&plan), UNIT);
+                    let pes: Vec<usize> = (0..g.size).map(|r| g.pe(r)).collect();
+                    let lists = match &heads {
+                        Some(h) => pes
+                            .iter()
+                            .map(|&pe| arena.list_from_head(&rt.transport, pe, h.list(parent.rank_of(pe))))
+                            .collect(),
+                        None => arena.read_all(&rt.transport, &pes),
+                    };
+                    let agreed = space::agree_on(rt, &lists, region_len(&plan), UNIT);
                     if let Ok(extent) = agreed {
                         clear_arrays(rt, extent, &plan);
                     }
                     (plan, agreed)
                 });
-                barrier();
+                phases.barrier();
                 out.push(match (phase, found) {
                     (Some((g, num_contexts)), Some((plan, Ok(extent)))) => {
                         let (sync, space) = take(rt, extent, plan, *g, (0, pairs));
