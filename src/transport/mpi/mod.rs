@@ -26,7 +26,7 @@
 //!   (`MPI_Win_flush_all` when any may be outstanding), then a two-word MPI
 //!   message that the target applies to its own memory with a CPU atomic
 //!   when it next calls `progress`, which every wait of the library does
-//!   (shim's `rsm_post_flag`/`rsm_take_flags`): one message and no reply,
+//!   (shim's `rsm_post_put_flag`/`rsm_take_flags`): one message and no reply,
 //!   where an `MPI_Fetch_and_op` is completed by its reply;
 //! - the collectives' pushes into a library inbox (`put_signal_inbox`, up
 //!   to 8 KiB): the data and the signal in one such message, no flush (the

@@ -26,7 +26,7 @@ static MPI_Comm world = MPI_COMM_NULL;   /* dup of MPI_COMM_WORLD */
 static MPI_Comm node = MPI_COMM_NULL;    /* this PE's node, by world rank */
 static MPI_Comm leaders = MPI_COMM_NULL; /* first rank of every node */
 static MPI_Comm status = MPI_COMM_NULL;  /* blocked PEs' status messages */
-static MPI_Comm flags = MPI_COMM_NULL;   /* library flags (rsm_post_flag) */
+static MPI_Comm flags = MPI_COMM_NULL;   /* library flags (rsm_post_put_flag) */
 static MPI_Win win = MPI_WIN_NULL;
 static char *win_base; /* this PE's window memory, where adds land */
 static uint64_t win_len;
@@ -567,10 +567,6 @@ static int post(const char *routine, int pe, uint64_t kind, uint64_t off, uint64
     }
     pthread_mutex_unlock(&flag_lock);
     return rc;
-}
-
-int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value) {
-    return post("rsm_post_flag", pe, set ? MSG_SET : MSG_ADD, off, value, 0, NULL, 0);
 }
 
 int rsm_post_put_flag(int pe, uint64_t data_off, const void *data, uint64_t len, uint64_t off, int set,

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RSM_ABI_VERSION 7
+#define RSM_ABI_VERSION 8
 int rsm_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -111,10 +111,10 @@ int rsm_win_sync(void);
  * over software RMA a put to this PE lands only when it calls into MPI. */
 void rsm_progress(void);
 
-/* Library flags as messages: rsm_post_flag sends "add value to the 8-byte
- * word at off" (set = 0) or "store value there" (set = 1) to pe and returns
- * at once (nothing answers; the caller completes its earlier RMA first);
- * rsm_post_put_flag sends the same with len bytes of data (at most
+/* Library flags as messages: rsm_post_put_flag sends "add value to the
+ * 8-byte word at off" (set = 0) or "store value there" (set = 1) to pe and
+ * returns at once (nothing answers; the caller completes its earlier RMA
+ * first), with len bytes of data (0 for a flag alone; at most
  * RSM_POST_DATA_MAX; copied before it returns) that the target writes at
  * data_off before it updates the word (a put-with-signal in one message);
  * rsm_take_flags applies every such message that has arrived to this PE's
@@ -127,7 +127,6 @@ void rsm_progress(void);
  * answered by pe's rsm_take_flags): blocks until the answer, taking this
  * PE's own messages meanwhile. */
 #define RSM_POST_DATA_MAX 8192
-int rsm_post_flag(int pe, uint64_t off, int set, uint64_t value);
 int rsm_post_put_flag(int pe, uint64_t data_off, const void *data, uint64_t len, uint64_t off, int set,
                       uint64_t value);
 int rsm_take_flags(void);

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `RSM_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 7;
+const ABI_VERSION: c_int = 8;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_MPI_SHIM";
 const FILE_NAME: &str = "librshmem_mpi.so";
@@ -81,7 +81,6 @@ type IagreeStart = unsafe extern "C" fn(c_int, *const i64, c_int) -> c_int;
 type IagreeTest = unsafe extern "C" fn(c_int, *mut c_int, *mut i64, c_int) -> c_int;
 type StatusSend = unsafe extern "C" fn(c_int, *const c_void, c_int) -> c_int;
 type StatusRecv = unsafe extern "C" fn(*mut c_void, c_int, *mut c_int) -> c_int;
-type PostFlag = unsafe extern "C" fn(c_int, u64, c_int, u64) -> c_int;
 type PostPutFlag = unsafe extern "C" fn(c_int, u64, *const c_void, u64, u64, c_int, u64) -> c_int;
 type FetchAfterFlags = unsafe extern "C" fn(c_int, u64, *mut u64) -> c_int;
 
@@ -109,7 +108,6 @@ pub(crate) struct Shim {
     flush_all: Status0,
     win_sync: Status0,
     progress: unsafe extern "C" fn(),
-    post_flag: PostFlag,
     post_put_flag: PostPutFlag,
     take_flags: Status0,
     fetch_after_flags: FetchAfterFlags,
@@ -392,9 +390,8 @@ impl Shim {
     /// `value` (`set` false) or store it (a message; nothing answers): `pe`
     /// applies it in its next [`take_flags`](Self::take_flags).
     pub(crate) fn post_flag(&self, pe: usize, off: u64, set: bool, value: u64) -> Result<(), String> {
-        let pe = rank(pe)?;
-        // SAFETY: plain values; the shim checks the rank and its own state.
-        self.check(unsafe { (self.post_flag)(pe, off, c_int::from(set), value) })
+        // SAFETY: no data (len 0), so nothing is read from the null pointer.
+        unsafe { self.post_put_flag(pe, (0, std::ptr::null(), 0), off, set, value) }
     }
 
     /// [`post_flag`](Self::post_flag) with `len` bytes from `data`, which
@@ -588,7 +585,6 @@ fn open(path: &Path) -> Result<Shim, String> {
         flush_all: f!(c"rsm_flush_all" as Status0),
         win_sync: f!(c"rsm_win_sync" as Status0),
         progress: f!(c"rsm_progress" as unsafe extern "C" fn()),
-        post_flag: f!(c"rsm_post_flag" as PostFlag),
         post_put_flag: f!(c"rsm_post_put_flag" as PostPutFlag),
         take_flags: f!(c"rsm_take_flags" as Status0),
         fetch_after_flags: f!(c"rsm_fetch_after_flags" as FetchAfterFlags),
