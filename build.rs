@@ -548,6 +548,11 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #define SHMEMX_SEM_MCONSUMER 32
 #define SHMEMX_SEM_MAXVALUE 65535
 
+/* Sandia OpenSHMEM's hint for shmem_malloc_with_hints: no barrier at the
+ * routine's exit (every PE still gets the same block; synchronise before
+ * another PE accesses it). */
+#define SHMEMX_MALLOC_NO_BARRIER (1l << 2)
+
 /* Notification sets: one flag per message, set when the message is ready and
  * consumed when it is used (see docs/notifications.md). Every member of the
  * set's team has a copy; a flag is a uint64_t on its own cache line. */

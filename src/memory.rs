@@ -129,6 +129,25 @@ pub(crate) fn malloc(rt: &World, routine: &'static str, size: usize, refused: im
     )
 }
 
+/// [`malloc`] without its barrier (`shmem_malloc_with_hints` with Sandia
+/// OpenSHMEM's `SHMEMX_MALLOC_NO_BARRIER`): the block every PE takes is the
+/// same all the same, because every heap sees the same sequence of
+/// allocations and frees (the collective rule), and a heap that cannot
+/// satisfy the request refuses it on every PE alike.
+pub(crate) fn malloc_unsynchronised(rt: &World, size: usize, refused: impl FnOnce(Refusal)) -> usize {
+    if size == 0 {
+        return 0;
+    }
+    let off = heap(rt).alloc(size, MIN_ALIGN);
+    match off {
+        Ok(off) => rt.heap_addr(off),
+        Err(e) => {
+            refused(Refusal::Exhausted(e));
+            0
+        }
+    }
+}
+
 /// `shmem_align`: 0 for 0 bytes or an alignment the heaps cannot give.
 pub(crate) fn align(
     rt: &World,

@@ -51,6 +51,7 @@ const PROGRAMS: &[&str] = &[
     "unit/p_g",
     "unit/iput_iget",
     "unit/sized_mem",
+    "unit/malloc_no_barrier",
     "unit/nbi",
     "unit/nbi_many",
     "unit/fence",

@@ -120,12 +120,23 @@ pub(crate) fn realloc(routine: &'static str, ptr: *mut c_void, size: usize) -> *
         .unwrap_or_else(|m| misuse(routine, m)) as *mut c_void
 }
 
+/// Sandia OpenSHMEM's hint for `shmem_malloc_with_hints` (shmemx.h): no
+/// barrier at the routine's exit.
+const SHMEMX_MALLOC_NO_BARRIER: c_long = 1 << 2;
+
 /// Hints describe intended use; every hint is served by the same memory here.
+/// `SHMEMX_MALLOC_NO_BARRIER` (Sandia OpenSHMEM's) leaves the barrier out:
+/// every PE takes the same block all the same (the heaps see the same
+/// sequence of calls), and the program synchronises before another PE
+/// accesses it.
 pub(crate) fn malloc_with_hints(routine: &'static str, size: usize, hints: c_long) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(routine, What::MallocWithHints, "", 0, &[size as u64, hints as u64])
     });
+    if hints & SHMEMX_MALLOC_NO_BARRIER != 0 {
+        return memory::malloc_unsynchronised(rt, size, refused(routine)) as *mut c_void;
+    }
     memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
 }
 
