@@ -59,9 +59,10 @@ fn main() {
     let exported: Vec<Sym> = syms.iter().chain(&aliases).cloned().collect();
     std::fs::write(out.join("exports.rs"), rust_exports(&exported)).expect("write exports.rs");
     std::fs::write(out.join("shmem.h"), shmem_h(&syms)).expect("write shmem.h");
-    std::fs::write(out.join("shmemx.h"), shmemx_h(&aliases)).expect("write shmemx.h");
+    let oshmem: Vec<Sym> = syms.iter().filter(|s| FAMILIES[s.family].oshmem).cloned().collect();
+    std::fs::write(out.join("shmemx.h"), shmemx_h(&aliases, &oshmem)).expect("write shmemx.h");
     std::fs::write(out.join("pshmem.h"), pshmem_h(&syms)).expect("write pshmem.h");
-    std::fs::write(out.join("pshmemx.h"), compat::pshmemx_h(&aliases)).expect("write pshmemx.h");
+    std::fs::write(out.join("pshmemx.h"), compat::pshmemx_h(&aliases, &oshmem)).expect("write pshmemx.h");
     std::fs::create_dir_all(out.join("mpp")).expect("create mpp/");
     for h in ["shmem.h", "shmemx.h", "pshmem.h"] {
         std::fs::write(out.join("mpp").join(h), compat::mpp_h(h)).expect("write mpp/ header");
@@ -172,7 +173,7 @@ extern \"C\" {
             }
         }
     }
-    for sym in syms {
+    for sym in syms.iter().filter(|s| !FAMILIES[s.family].oshmem) {
         let proto = prototype(sym);
         let pname = profiling_name(&sym.name).expect("typed routines are shmem_ names");
         let _ = writeln!(
@@ -371,7 +372,7 @@ fn shmem_h(syms: &[Sym]) -> String {
             }
         }
     }
-    for (fi, f) in FAMILIES.iter().enumerate() {
+    for (fi, f) in FAMILIES.iter().enumerate().filter(|(_, f)| !f.oshmem) {
         let _ = writeln!(h, "\n/* {} */", f.typed.replace("{T}", "TYPENAME"));
         for sym in syms.iter().filter(|s| s.family == fi) {
             let _ = writeln!(h, "{}", prototype(sym));
@@ -485,7 +486,7 @@ fn cxx_section() -> String {
     s
 }
 
-fn shmemx_h(aliases: &[Sym]) -> String {
+fn shmemx_h(aliases: &[Sym], oshmem: &[Sym]) -> String {
     let mut h = String::from(
         "/*
  * shmemx.h: rshmem extensions to OpenSHMEM.
@@ -553,6 +554,20 @@ typedef struct shmemx_sem_s shmemx_sem_t;
  * another PE accesses it). */
 #define SHMEMX_MALLOC_NO_BARRIER (1l << 2)
 
+/* Open MPI OSHMEM's hints for shmemx_malloc_with_hint: all served by the same
+ * memory here. */
+enum {
+    SHMEM_HINT_NONE = 0,
+    SHMEM_HINT_LOW_LAT_MEM = 1 << 0,
+    SHMEM_HINT_HIGH_BW_MEM = 1 << 1,
+    SHMEM_HINT_NEAR_NIC_MEM = 1 << 2,
+    SHMEM_HINT_DEVICE_GPU_MEM = 1 << 3,
+    SHMEM_HINT_DEVICE_NIC_MEM = 1 << 4,
+    SHMEM_HINT_PSYNC = 1 << 16,
+    SHMEM_HINT_PWORK = 1 << 17,
+    SHMEM_HINT_ATOMICS = 1 << 18
+};
+
 /* Notification sets: one flag per message, set when the message is ready and
  * consumed when it is used (see docs/notifications.md). Every member of the
  * set's team has a copy; a flag is a uint64_t on its own cache line. */
@@ -578,8 +593,11 @@ extern shmem_team_t SHMEMX_TEAM_NODE;
     }
     let (decls, after) = compat::shmemx_aliases(aliases);
     h.push_str(&decls);
+    let (decls, macros) = compat::oshmem_names(oshmem);
+    h.push_str(&decls);
     h.push_str("\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n");
     h.push_str(&after);
+    h.push_str(&macros);
     h.push_str("\n#endif /* RSHMEM_SHMEMX_H */\n");
     h
 }

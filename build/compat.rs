@@ -94,8 +94,26 @@ pub fn shmemx_aliases(aliases: &[Sym]) -> (String, String) {
     (decls, after)
 }
 
+/// Open MPI OSHMEM's typed `shmemx_` routines (the `.oshmem()` families):
+/// their prototypes (inside `extern "C"`), and the macros OSHMEM's
+/// `shmemx.h` ends with, which give some of them their `shmem_` names
+/// (`shmem_int32_fadd` for `shmemx_int32_fadd`).
+pub fn oshmem_names(syms: &[Sym]) -> (String, String) {
+    let mut decls = String::from(
+        "\n/* Open MPI OSHMEM's extensions: fixed-width p/g, its pre-1.4 atomic names and\n * bitwise atomics on fixed widths, waits, and fixed-width active-set reductions.\n * The same routines as their standard counterparts. */\n",
+    );
+    let mut macros = String::from("\n/* Open MPI OSHMEM's shmem_ names for its extensions. */\n");
+    for s in syms {
+        let _ = writeln!(decls, "{}", prototype(s));
+        if FAMILIES[s.family].oshmem_macro {
+            let _ = writeln!(macros, "#define {} {}", s.name.replacen("shmemx_", "shmem_", 1), s.name);
+        }
+    }
+    (decls, macros)
+}
+
 /// `pshmemx.h`: the `pshmemx_` profiling name of every `shmemx_` routine.
-pub fn pshmemx_h(aliases: &[Sym]) -> String {
+pub fn pshmemx_h(aliases: &[Sym], oshmem: &[Sym]) -> String {
     let mut h = String::from(
         "/*
  * pshmemx.h: profiling entry points of the rshmem extensions (every shmemx_
@@ -121,7 +139,7 @@ extern \"C\" {
     for proto in alias_protos() {
         let _ = writeln!(h, "{};", renamed(proto.decl, |n| p(&alias(n))));
     }
-    for s in aliases {
+    for s in aliases.iter().chain(oshmem) {
         let proto = prototype(s);
         let _ = writeln!(
             h,

@@ -70,7 +70,10 @@
     X(int32, int32_t) \
     X(int64, int64_t) \
     X(uint32, uint32_t) \
-    X(uint64, uint64_t)
+    X(uint64, uint64_t) \
+    X(int, int) \
+    X(long, long) \
+    X(longlong, long long)
 
 #define RSHMEM_P2P_TYPES(X) \
     X(int, int) \

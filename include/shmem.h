@@ -1175,6 +1175,12 @@ uint32_t shmem_ctx_uint32_atomic_fetch_and(shmem_ctx_t ctx, uint32_t *dest, uint
 uint32_t shmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
 uint64_t shmem_ctx_uint64_atomic_fetch_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 uint64_t shmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
+int shmem_ctx_int_atomic_fetch_and(shmem_ctx_t ctx, int *dest, int value, int pe);
+int shmem_int_atomic_fetch_and(int *dest, int value, int pe);
+long shmem_ctx_long_atomic_fetch_and(shmem_ctx_t ctx, long *dest, long value, int pe);
+long shmem_long_atomic_fetch_and(long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_fetch_and(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long shmem_longlong_atomic_fetch_and(long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_and */
 void shmem_ctx_uint_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
@@ -1191,6 +1197,12 @@ void shmem_ctx_uint32_atomic_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value
 void shmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe);
 void shmem_ctx_uint64_atomic_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void shmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_int_atomic_and(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_int_atomic_and(int *dest, int value, int pe);
+void shmem_ctx_long_atomic_and(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_long_atomic_and(long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_and(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_and(long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_or */
 unsigned int shmem_ctx_uint_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
@@ -1207,6 +1219,12 @@ uint32_t shmem_ctx_uint32_atomic_fetch_or(shmem_ctx_t ctx, uint32_t *dest, uint3
 uint32_t shmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe);
 uint64_t shmem_ctx_uint64_atomic_fetch_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 uint64_t shmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe);
+int shmem_ctx_int_atomic_fetch_or(shmem_ctx_t ctx, int *dest, int value, int pe);
+int shmem_int_atomic_fetch_or(int *dest, int value, int pe);
+long shmem_ctx_long_atomic_fetch_or(shmem_ctx_t ctx, long *dest, long value, int pe);
+long shmem_long_atomic_fetch_or(long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_fetch_or(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long shmem_longlong_atomic_fetch_or(long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_or */
 void shmem_ctx_uint_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
@@ -1223,6 +1241,12 @@ void shmem_ctx_uint32_atomic_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value,
 void shmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe);
 void shmem_ctx_uint64_atomic_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void shmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_int_atomic_or(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_int_atomic_or(int *dest, int value, int pe);
+void shmem_ctx_long_atomic_or(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_long_atomic_or(long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_or(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_or(long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_xor */
 unsigned int shmem_ctx_uint_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
@@ -1239,6 +1263,12 @@ uint32_t shmem_ctx_uint32_atomic_fetch_xor(shmem_ctx_t ctx, uint32_t *dest, uint
 uint32_t shmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
 uint64_t shmem_ctx_uint64_atomic_fetch_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 uint64_t shmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
+int shmem_ctx_int_atomic_fetch_xor(shmem_ctx_t ctx, int *dest, int value, int pe);
+int shmem_int_atomic_fetch_xor(int *dest, int value, int pe);
+long shmem_ctx_long_atomic_fetch_xor(shmem_ctx_t ctx, long *dest, long value, int pe);
+long shmem_long_atomic_fetch_xor(long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_fetch_xor(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+long long shmem_longlong_atomic_fetch_xor(long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_xor */
 void shmem_ctx_uint_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
@@ -1255,6 +1285,12 @@ void shmem_ctx_uint32_atomic_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value
 void shmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe);
 void shmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 void shmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_int_atomic_xor(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_int_atomic_xor(int *dest, int value, int pe);
+void shmem_ctx_long_atomic_xor(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_long_atomic_xor(long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_xor(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_xor(long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_nbi */
 void shmem_ctx_float_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe);
@@ -1409,6 +1445,12 @@ void shmem_ctx_uint32_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint32_t *fetch, uin
 void shmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void shmem_ctx_uint64_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void shmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_int_atomic_fetch_and_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_int_atomic_fetch_and_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_fetch_and_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void shmem_long_atomic_fetch_and_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_fetch_and_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_fetch_and_nbi(long long *fetch, long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_or_nbi */
 void shmem_ctx_uint_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
@@ -1425,6 +1467,12 @@ void shmem_ctx_uint32_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint
 void shmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void shmem_ctx_uint64_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void shmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_int_atomic_fetch_or_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_int_atomic_fetch_or_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_fetch_or_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void shmem_long_atomic_fetch_or_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_fetch_or_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_fetch_or_nbi(long long *fetch, long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_xor_nbi */
 void shmem_ctx_uint_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
@@ -1441,6 +1489,12 @@ void shmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uin
 void shmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void shmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 void shmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_int_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_int_atomic_fetch_xor_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_fetch_xor_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void shmem_long_atomic_fetch_xor_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void shmem_longlong_atomic_fetch_xor_nbi(long long *fetch, long long *dest, long long value, int pe);
 
 /* shmem_TYPENAME_fetch */
 float shmem_float_fetch(const float *source, int pe);
@@ -2583,6 +2637,8 @@ static inline int shmem_atomic_fetch_and(int *dest, int value, int pe) { return 
 static inline int shmem_atomic_fetch_and(shmem_ctx_t ctx, int *dest, int value, int pe) { return shmem_ctx_int32_atomic_fetch_and(ctx, dest, value, pe); }
 static inline long shmem_atomic_fetch_and(long *dest, long value, int pe) { return shmem_int64_atomic_fetch_and(dest, value, pe); }
 static inline long shmem_atomic_fetch_and(shmem_ctx_t ctx, long *dest, long value, int pe) { return shmem_ctx_int64_atomic_fetch_and(ctx, dest, value, pe); }
+static inline long long shmem_atomic_fetch_and(long long *dest, long long value, int pe) { return shmem_longlong_atomic_fetch_and(dest, value, pe); }
+static inline long long shmem_atomic_fetch_and(shmem_ctx_t ctx, long long *dest, long long value, int pe) { return shmem_ctx_longlong_atomic_fetch_and(ctx, dest, value, pe); }
 static inline void shmem_atomic_and(unsigned int *dest, unsigned int value, int pe) { shmem_uint_atomic_and(dest, value, pe); }
 static inline void shmem_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { shmem_ctx_uint_atomic_and(ctx, dest, value, pe); }
 static inline void shmem_atomic_and(unsigned long *dest, unsigned long value, int pe) { shmem_ulong_atomic_and(dest, value, pe); }
@@ -2593,6 +2649,8 @@ static inline void shmem_atomic_and(int *dest, int value, int pe) { shmem_int32_
 static inline void shmem_atomic_and(shmem_ctx_t ctx, int *dest, int value, int pe) { shmem_ctx_int32_atomic_and(ctx, dest, value, pe); }
 static inline void shmem_atomic_and(long *dest, long value, int pe) { shmem_int64_atomic_and(dest, value, pe); }
 static inline void shmem_atomic_and(shmem_ctx_t ctx, long *dest, long value, int pe) { shmem_ctx_int64_atomic_and(ctx, dest, value, pe); }
+static inline void shmem_atomic_and(long long *dest, long long value, int pe) { shmem_longlong_atomic_and(dest, value, pe); }
+static inline void shmem_atomic_and(shmem_ctx_t ctx, long long *dest, long long value, int pe) { shmem_ctx_longlong_atomic_and(ctx, dest, value, pe); }
 static inline unsigned int shmem_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe) { return shmem_uint_atomic_fetch_or(dest, value, pe); }
 static inline unsigned int shmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return shmem_ctx_uint_atomic_fetch_or(ctx, dest, value, pe); }
 static inline unsigned long shmem_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe) { return shmem_ulong_atomic_fetch_or(dest, value, pe); }
@@ -2603,6 +2661,8 @@ static inline int shmem_atomic_fetch_or(int *dest, int value, int pe) { return s
 static inline int shmem_atomic_fetch_or(shmem_ctx_t ctx, int *dest, int value, int pe) { return shmem_ctx_int32_atomic_fetch_or(ctx, dest, value, pe); }
 static inline long shmem_atomic_fetch_or(long *dest, long value, int pe) { return shmem_int64_atomic_fetch_or(dest, value, pe); }
 static inline long shmem_atomic_fetch_or(shmem_ctx_t ctx, long *dest, long value, int pe) { return shmem_ctx_int64_atomic_fetch_or(ctx, dest, value, pe); }
+static inline long long shmem_atomic_fetch_or(long long *dest, long long value, int pe) { return shmem_longlong_atomic_fetch_or(dest, value, pe); }
+static inline long long shmem_atomic_fetch_or(shmem_ctx_t ctx, long long *dest, long long value, int pe) { return shmem_ctx_longlong_atomic_fetch_or(ctx, dest, value, pe); }
 static inline void shmem_atomic_or(unsigned int *dest, unsigned int value, int pe) { shmem_uint_atomic_or(dest, value, pe); }
 static inline void shmem_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { shmem_ctx_uint_atomic_or(ctx, dest, value, pe); }
 static inline void shmem_atomic_or(unsigned long *dest, unsigned long value, int pe) { shmem_ulong_atomic_or(dest, value, pe); }
@@ -2613,6 +2673,8 @@ static inline void shmem_atomic_or(int *dest, int value, int pe) { shmem_int32_a
 static inline void shmem_atomic_or(shmem_ctx_t ctx, int *dest, int value, int pe) { shmem_ctx_int32_atomic_or(ctx, dest, value, pe); }
 static inline void shmem_atomic_or(long *dest, long value, int pe) { shmem_int64_atomic_or(dest, value, pe); }
 static inline void shmem_atomic_or(shmem_ctx_t ctx, long *dest, long value, int pe) { shmem_ctx_int64_atomic_or(ctx, dest, value, pe); }
+static inline void shmem_atomic_or(long long *dest, long long value, int pe) { shmem_longlong_atomic_or(dest, value, pe); }
+static inline void shmem_atomic_or(shmem_ctx_t ctx, long long *dest, long long value, int pe) { shmem_ctx_longlong_atomic_or(ctx, dest, value, pe); }
 static inline unsigned int shmem_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe) { return shmem_uint_atomic_fetch_xor(dest, value, pe); }
 static inline unsigned int shmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { return shmem_ctx_uint_atomic_fetch_xor(ctx, dest, value, pe); }
 static inline unsigned long shmem_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe) { return shmem_ulong_atomic_fetch_xor(dest, value, pe); }
@@ -2623,6 +2685,8 @@ static inline int shmem_atomic_fetch_xor(int *dest, int value, int pe) { return 
 static inline int shmem_atomic_fetch_xor(shmem_ctx_t ctx, int *dest, int value, int pe) { return shmem_ctx_int32_atomic_fetch_xor(ctx, dest, value, pe); }
 static inline long shmem_atomic_fetch_xor(long *dest, long value, int pe) { return shmem_int64_atomic_fetch_xor(dest, value, pe); }
 static inline long shmem_atomic_fetch_xor(shmem_ctx_t ctx, long *dest, long value, int pe) { return shmem_ctx_int64_atomic_fetch_xor(ctx, dest, value, pe); }
+static inline long long shmem_atomic_fetch_xor(long long *dest, long long value, int pe) { return shmem_longlong_atomic_fetch_xor(dest, value, pe); }
+static inline long long shmem_atomic_fetch_xor(shmem_ctx_t ctx, long long *dest, long long value, int pe) { return shmem_ctx_longlong_atomic_fetch_xor(ctx, dest, value, pe); }
 static inline void shmem_atomic_xor(unsigned int *dest, unsigned int value, int pe) { shmem_uint_atomic_xor(dest, value, pe); }
 static inline void shmem_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { shmem_ctx_uint_atomic_xor(ctx, dest, value, pe); }
 static inline void shmem_atomic_xor(unsigned long *dest, unsigned long value, int pe) { shmem_ulong_atomic_xor(dest, value, pe); }
@@ -2633,6 +2697,8 @@ static inline void shmem_atomic_xor(int *dest, int value, int pe) { shmem_int32_
 static inline void shmem_atomic_xor(shmem_ctx_t ctx, int *dest, int value, int pe) { shmem_ctx_int32_atomic_xor(ctx, dest, value, pe); }
 static inline void shmem_atomic_xor(long *dest, long value, int pe) { shmem_int64_atomic_xor(dest, value, pe); }
 static inline void shmem_atomic_xor(shmem_ctx_t ctx, long *dest, long value, int pe) { shmem_ctx_int64_atomic_xor(ctx, dest, value, pe); }
+static inline void shmem_atomic_xor(long long *dest, long long value, int pe) { shmem_longlong_atomic_xor(dest, value, pe); }
+static inline void shmem_atomic_xor(shmem_ctx_t ctx, long long *dest, long long value, int pe) { shmem_ctx_longlong_atomic_xor(ctx, dest, value, pe); }
 static inline void shmem_atomic_fetch_nbi(float *fetch, const float *source, int pe) { shmem_float_atomic_fetch_nbi(fetch, source, pe); }
 static inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe) { shmem_ctx_float_atomic_fetch_nbi(ctx, fetch, source, pe); }
 static inline void shmem_atomic_fetch_nbi(double *fetch, const double *source, int pe) { shmem_double_atomic_fetch_nbi(fetch, source, pe); }
@@ -2711,6 +2777,8 @@ static inline void shmem_atomic_fetch_and_nbi(int *fetch, int *dest, int value, 
 static inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { shmem_ctx_int32_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_and_nbi(long *fetch, long *dest, long value, int pe) { shmem_int64_atomic_fetch_and_nbi(fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { shmem_ctx_int64_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+static inline void shmem_atomic_fetch_and_nbi(long long *fetch, long long *dest, long long value, int pe) { shmem_longlong_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+static inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) { shmem_ctx_longlong_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { shmem_uint_atomic_fetch_or_nbi(fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { shmem_ctx_uint_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { shmem_ulong_atomic_fetch_or_nbi(fetch, dest, value, pe); }
@@ -2721,6 +2789,8 @@ static inline void shmem_atomic_fetch_or_nbi(int *fetch, int *dest, int value, i
 static inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { shmem_ctx_int32_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_or_nbi(long *fetch, long *dest, long value, int pe) { shmem_int64_atomic_fetch_or_nbi(fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { shmem_ctx_int64_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+static inline void shmem_atomic_fetch_or_nbi(long long *fetch, long long *dest, long long value, int pe) { shmem_longlong_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+static inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) { shmem_ctx_longlong_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { shmem_uint_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) { shmem_ctx_uint_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) { shmem_ulong_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
@@ -2731,6 +2801,8 @@ static inline void shmem_atomic_fetch_xor_nbi(int *fetch, int *dest, int value, 
 static inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) { shmem_ctx_int32_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_xor_nbi(long *fetch, long *dest, long value, int pe) { shmem_int64_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
 static inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) { shmem_ctx_int64_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+static inline void shmem_atomic_fetch_xor_nbi(long long *fetch, long long *dest, long long value, int pe) { shmem_longlong_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+static inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) { shmem_ctx_longlong_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
 static inline float shmem_fetch(const float *source, int pe) { return shmem_float_fetch(source, pe); }
 static inline double shmem_fetch(const double *source, int pe) { return shmem_double_fetch(source, pe); }
 static inline int shmem_fetch(const int *source, int pe) { return shmem_int_fetch(source, pe); }
@@ -3648,12 +3720,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and, \
             int *: shmem_ctx_int32_atomic_fetch_and, \
             long *: shmem_ctx_int64_atomic_fetch_and, \
+            long long *: shmem_ctx_longlong_atomic_fetch_and, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_fetch_and, \
         unsigned long *: shmem_ulong_atomic_fetch_and, \
         unsigned long long *: shmem_ulonglong_atomic_fetch_and, \
         int *: shmem_int32_atomic_fetch_and, \
-        long *: shmem_int64_atomic_fetch_and)(__VA_ARGS__)
+        long *: shmem_int64_atomic_fetch_and, \
+        long long *: shmem_longlong_atomic_fetch_and)(__VA_ARGS__)
 #define shmem_atomic_and(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3662,12 +3736,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_and, \
             int *: shmem_ctx_int32_atomic_and, \
             long *: shmem_ctx_int64_atomic_and, \
+            long long *: shmem_ctx_longlong_atomic_and, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_and, \
         unsigned long *: shmem_ulong_atomic_and, \
         unsigned long long *: shmem_ulonglong_atomic_and, \
         int *: shmem_int32_atomic_and, \
-        long *: shmem_int64_atomic_and)(__VA_ARGS__)
+        long *: shmem_int64_atomic_and, \
+        long long *: shmem_longlong_atomic_and)(__VA_ARGS__)
 #define shmem_atomic_fetch_or(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3676,12 +3752,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or, \
             int *: shmem_ctx_int32_atomic_fetch_or, \
             long *: shmem_ctx_int64_atomic_fetch_or, \
+            long long *: shmem_ctx_longlong_atomic_fetch_or, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_fetch_or, \
         unsigned long *: shmem_ulong_atomic_fetch_or, \
         unsigned long long *: shmem_ulonglong_atomic_fetch_or, \
         int *: shmem_int32_atomic_fetch_or, \
-        long *: shmem_int64_atomic_fetch_or)(__VA_ARGS__)
+        long *: shmem_int64_atomic_fetch_or, \
+        long long *: shmem_longlong_atomic_fetch_or)(__VA_ARGS__)
 #define shmem_atomic_or(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3690,12 +3768,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_or, \
             int *: shmem_ctx_int32_atomic_or, \
             long *: shmem_ctx_int64_atomic_or, \
+            long long *: shmem_ctx_longlong_atomic_or, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_or, \
         unsigned long *: shmem_ulong_atomic_or, \
         unsigned long long *: shmem_ulonglong_atomic_or, \
         int *: shmem_int32_atomic_or, \
-        long *: shmem_int64_atomic_or)(__VA_ARGS__)
+        long *: shmem_int64_atomic_or, \
+        long long *: shmem_longlong_atomic_or)(__VA_ARGS__)
 #define shmem_atomic_fetch_xor(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3704,12 +3784,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor, \
             int *: shmem_ctx_int32_atomic_fetch_xor, \
             long *: shmem_ctx_int64_atomic_fetch_xor, \
+            long long *: shmem_ctx_longlong_atomic_fetch_xor, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_fetch_xor, \
         unsigned long *: shmem_ulong_atomic_fetch_xor, \
         unsigned long long *: shmem_ulonglong_atomic_fetch_xor, \
         int *: shmem_int32_atomic_fetch_xor, \
-        long *: shmem_int64_atomic_fetch_xor)(__VA_ARGS__)
+        long *: shmem_int64_atomic_fetch_xor, \
+        long long *: shmem_longlong_atomic_fetch_xor)(__VA_ARGS__)
 #define shmem_atomic_xor(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3718,12 +3800,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_xor, \
             int *: shmem_ctx_int32_atomic_xor, \
             long *: shmem_ctx_int64_atomic_xor, \
+            long long *: shmem_ctx_longlong_atomic_xor, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_xor, \
         unsigned long *: shmem_ulong_atomic_xor, \
         unsigned long long *: shmem_ulonglong_atomic_xor, \
         int *: shmem_int32_atomic_xor, \
-        long *: shmem_int64_atomic_xor)(__VA_ARGS__)
+        long *: shmem_int64_atomic_xor, \
+        long long *: shmem_longlong_atomic_xor)(__VA_ARGS__)
 #define shmem_atomic_fetch_nbi(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3820,12 +3904,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and_nbi, \
             int *: shmem_ctx_int32_atomic_fetch_and_nbi, \
             long *: shmem_ctx_int64_atomic_fetch_and_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_and_nbi, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_fetch_and_nbi, \
         unsigned long *: shmem_ulong_atomic_fetch_and_nbi, \
         unsigned long long *: shmem_ulonglong_atomic_fetch_and_nbi, \
         int *: shmem_int32_atomic_fetch_and_nbi, \
-        long *: shmem_int64_atomic_fetch_and_nbi)(__VA_ARGS__)
+        long *: shmem_int64_atomic_fetch_and_nbi, \
+        long long *: shmem_longlong_atomic_fetch_and_nbi)(__VA_ARGS__)
 #define shmem_atomic_fetch_or_nbi(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3834,12 +3920,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or_nbi, \
             int *: shmem_ctx_int32_atomic_fetch_or_nbi, \
             long *: shmem_ctx_int64_atomic_fetch_or_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_or_nbi, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_fetch_or_nbi, \
         unsigned long *: shmem_ulong_atomic_fetch_or_nbi, \
         unsigned long long *: shmem_ulonglong_atomic_fetch_or_nbi, \
         int *: shmem_int32_atomic_fetch_or_nbi, \
-        long *: shmem_int64_atomic_fetch_or_nbi)(__VA_ARGS__)
+        long *: shmem_int64_atomic_fetch_or_nbi, \
+        long long *: shmem_longlong_atomic_fetch_or_nbi)(__VA_ARGS__)
 #define shmem_atomic_fetch_xor_nbi(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: _Generic(RSHMEM_C11_ARG1(__VA_ARGS__, 0) + 0, \
@@ -3848,12 +3936,14 @@ void rshmem_c11_generic_type_not_supported(void);
             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor_nbi, \
             int *: shmem_ctx_int32_atomic_fetch_xor_nbi, \
             long *: shmem_ctx_int64_atomic_fetch_xor_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_xor_nbi, \
             default: rshmem_c11_generic_type_not_supported), \
         unsigned int *: shmem_uint_atomic_fetch_xor_nbi, \
         unsigned long *: shmem_ulong_atomic_fetch_xor_nbi, \
         unsigned long long *: shmem_ulonglong_atomic_fetch_xor_nbi, \
         int *: shmem_int32_atomic_fetch_xor_nbi, \
-        long *: shmem_int64_atomic_fetch_xor_nbi)(__VA_ARGS__)
+        long *: shmem_int64_atomic_fetch_xor_nbi, \
+        long long *: shmem_longlong_atomic_fetch_xor_nbi)(__VA_ARGS__)
 #define shmem_fetch(...) \
     _Generic(&*RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         float *: shmem_float_fetch, \

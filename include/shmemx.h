@@ -64,6 +64,20 @@ typedef struct shmemx_sem_s shmemx_sem_t;
  * another PE accesses it). */
 #define SHMEMX_MALLOC_NO_BARRIER (1l << 2)
 
+/* Open MPI OSHMEM's hints for shmemx_malloc_with_hint: all served by the same
+ * memory here. */
+enum {
+    SHMEM_HINT_NONE = 0,
+    SHMEM_HINT_LOW_LAT_MEM = 1 << 0,
+    SHMEM_HINT_HIGH_BW_MEM = 1 << 1,
+    SHMEM_HINT_NEAR_NIC_MEM = 1 << 2,
+    SHMEM_HINT_DEVICE_GPU_MEM = 1 << 3,
+    SHMEM_HINT_DEVICE_NIC_MEM = 1 << 4,
+    SHMEM_HINT_PSYNC = 1 << 16,
+    SHMEM_HINT_PWORK = 1 << 17,
+    SHMEM_HINT_ATOMICS = 1 << 18
+};
+
 /* Notification sets: one flag per message, set when the message is ready and
  * consumed when it is used (see docs/notifications.md). Every member of the
  * set's team has a copy; a flag is a uint64_t on its own cache line. */
@@ -84,6 +98,7 @@ extern shmem_team_t SHMEMX_TEAM_NODE;
 
 double shmemx_wtime(void);
 char *shmemx_nodename(void);
+void *shmemx_malloc_with_hint(size_t size, long hint);
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
 void shmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);
@@ -304,6 +319,81 @@ int shmemx_longdouble_sum_exscan(shmem_team_t team, long double *dest, const lon
 int shmemx_complexd_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems);
 int shmemx_complexf_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems);
 
+/* Open MPI OSHMEM's extensions: fixed-width p/g, its pre-1.4 atomic names and
+ * bitwise atomics on fixed widths, waits, and fixed-width active-set reductions.
+ * The same routines as their standard counterparts. */
+void shmemx_int16_p(int16_t *dest, int16_t value, int pe);
+void shmemx_int32_p(int32_t *dest, int32_t value, int pe);
+void shmemx_int64_p(int64_t *dest, int64_t value, int pe);
+int16_t shmemx_int16_g(const int16_t *source, int pe);
+int32_t shmemx_int32_g(const int32_t *source, int pe);
+int64_t shmemx_int64_g(const int64_t *source, int pe);
+int32_t shmemx_int32_swap(int32_t *dest, int32_t value, int pe);
+int64_t shmemx_int64_swap(int64_t *dest, int64_t value, int pe);
+void shmemx_int32_set(int32_t *dest, int32_t value, int pe);
+void shmemx_int64_set(int64_t *dest, int64_t value, int pe);
+int32_t shmemx_int32_cswap(int32_t *dest, int32_t cond, int32_t value, int pe);
+int64_t shmemx_int64_cswap(int64_t *dest, int64_t cond, int64_t value, int pe);
+int32_t shmemx_int32_fadd(int32_t *dest, int32_t value, int pe);
+int64_t shmemx_int64_fadd(int64_t *dest, int64_t value, int pe);
+int32_t shmemx_int32_fetch(const int32_t *source, int pe);
+int64_t shmemx_int64_fetch(const int64_t *source, int pe);
+int32_t shmemx_int32_finc(int32_t *dest, int pe);
+int64_t shmemx_int64_finc(int64_t *dest, int pe);
+void shmemx_int32_add(int32_t *dest, int32_t value, int pe);
+void shmemx_int64_add(int64_t *dest, int64_t value, int pe);
+void shmemx_int32_inc(int32_t *dest, int pe);
+void shmemx_int64_inc(int64_t *dest, int pe);
+int32_t shmemx_int32_atomic_fetch_and(int32_t *dest, int32_t value, int pe);
+int64_t shmemx_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe);
+uint32_t shmemx_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmemx_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
+void shmemx_int32_atomic_and(int32_t *dest, int32_t value, int pe);
+void shmemx_int64_atomic_and(int64_t *dest, int64_t value, int pe);
+void shmemx_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe);
+void shmemx_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe);
+int32_t shmemx_int32_atomic_fetch_or(int32_t *dest, int32_t value, int pe);
+int64_t shmemx_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe);
+uint32_t shmemx_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmemx_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe);
+void shmemx_int32_atomic_or(int32_t *dest, int32_t value, int pe);
+void shmemx_int64_atomic_or(int64_t *dest, int64_t value, int pe);
+void shmemx_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe);
+void shmemx_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe);
+int32_t shmemx_int32_atomic_fetch_xor(int32_t *dest, int32_t value, int pe);
+int64_t shmemx_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe);
+uint32_t shmemx_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmemx_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
+void shmemx_int32_atomic_xor(int32_t *dest, int32_t value, int pe);
+void shmemx_int64_atomic_xor(int64_t *dest, int64_t value, int pe);
+void shmemx_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe);
+void shmemx_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe);
+void shmemx_int32_wait(int32_t *ivar, int32_t cmp_value);
+void shmemx_int64_wait(int64_t *ivar, int64_t cmp_value);
+void shmemx_int32_wait_until(int32_t *ivar, int cmp, int32_t cmp_value);
+void shmemx_int64_wait_until(int64_t *ivar, int cmp, int64_t cmp_value);
+void shmemx_int16_and_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_and_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_and_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+void shmemx_int16_or_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_or_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_or_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+void shmemx_int16_xor_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_xor_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_xor_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+void shmemx_int16_max_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_max_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_max_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+void shmemx_int16_min_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_min_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_min_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+void shmemx_int16_sum_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_sum_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_sum_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+void shmemx_int16_prod_to_all(int16_t *dest, const int16_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int16_t *pWrk, long *pSync);
+void shmemx_int32_prod_to_all(int32_t *dest, const int32_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int32_t *pWrk, long *pSync);
+void shmemx_int64_prod_to_all(int64_t *dest, const int64_t *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int64_t *pWrk, long *pSync);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
@@ -511,5 +601,46 @@ static inline void shmemx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64
         shmem_ctx_t: shmemx_ctx_signal_add, \
         default: shmemx_signal_add)(__VA_ARGS__)
 #endif
+
+/* Open MPI OSHMEM's shmem_ names for its extensions. */
+#define shmem_int32_swap shmemx_int32_swap
+#define shmem_int64_swap shmemx_int64_swap
+#define shmem_int32_set shmemx_int32_set
+#define shmem_int64_set shmemx_int64_set
+#define shmem_int32_cswap shmemx_int32_cswap
+#define shmem_int64_cswap shmemx_int64_cswap
+#define shmem_int32_fadd shmemx_int32_fadd
+#define shmem_int64_fadd shmemx_int64_fadd
+#define shmem_int32_fetch shmemx_int32_fetch
+#define shmem_int64_fetch shmemx_int64_fetch
+#define shmem_int32_finc shmemx_int32_finc
+#define shmem_int64_finc shmemx_int64_finc
+#define shmem_int32_add shmemx_int32_add
+#define shmem_int64_add shmemx_int64_add
+#define shmem_int32_inc shmemx_int32_inc
+#define shmem_int64_inc shmemx_int64_inc
+#define shmem_int32_wait shmemx_int32_wait
+#define shmem_int64_wait shmemx_int64_wait
+#define shmem_int16_and_to_all shmemx_int16_and_to_all
+#define shmem_int32_and_to_all shmemx_int32_and_to_all
+#define shmem_int64_and_to_all shmemx_int64_and_to_all
+#define shmem_int16_or_to_all shmemx_int16_or_to_all
+#define shmem_int32_or_to_all shmemx_int32_or_to_all
+#define shmem_int64_or_to_all shmemx_int64_or_to_all
+#define shmem_int16_xor_to_all shmemx_int16_xor_to_all
+#define shmem_int32_xor_to_all shmemx_int32_xor_to_all
+#define shmem_int64_xor_to_all shmemx_int64_xor_to_all
+#define shmem_int16_max_to_all shmemx_int16_max_to_all
+#define shmem_int32_max_to_all shmemx_int32_max_to_all
+#define shmem_int64_max_to_all shmemx_int64_max_to_all
+#define shmem_int16_min_to_all shmemx_int16_min_to_all
+#define shmem_int32_min_to_all shmemx_int32_min_to_all
+#define shmem_int64_min_to_all shmemx_int64_min_to_all
+#define shmem_int16_sum_to_all shmemx_int16_sum_to_all
+#define shmem_int32_sum_to_all shmemx_int32_sum_to_all
+#define shmem_int64_sum_to_all shmemx_int64_sum_to_all
+#define shmem_int16_prod_to_all shmemx_int16_prod_to_all
+#define shmem_int32_prod_to_all shmemx_int32_prod_to_all
+#define shmem_int64_prod_to_all shmemx_int64_prod_to_all
 
 #endif /* RSHMEM_SHMEMX_H */

@@ -52,6 +52,7 @@ const PROGRAMS: &[&str] = &[
     "unit/iput_iget",
     "unit/sized_mem",
     "unit/malloc_no_barrier",
+    "unit/oshmem_names",
     "unit/nbi",
     "unit/nbi_many",
     "unit/fence",

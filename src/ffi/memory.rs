@@ -140,6 +140,17 @@ pub(crate) fn malloc_with_hints(routine: &'static str, size: usize, hints: c_lon
     memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
 }
 
+/// Open MPI OSHMEM's `shmemx_malloc_with_hint`: its hints (`SHMEM_HINT_*`:
+/// kinds of memory, what the block is for) are all served by the same
+/// memory here, so it is `shmem_malloc` with the hint compared too.
+pub(crate) fn malloc_with_hint(routine: &'static str, size: usize, hint: c_long) -> *mut c_void {
+    let rt = runtime::get(routine);
+    check::agree_world(rt, routine, || {
+        Record::new(routine, What::MallocWithHints, "", 0, &[size as u64, hint as u64])
+    });
+    memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
+}
+
 pub(crate) fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {

@@ -307,6 +307,11 @@ pub(crate) const SHMEMX: &[Proto] = &[
     // Sandia OpenSHMEM's queries.
     p("double shmemx_wtime(void)", "setup::wtime"),
     p("char *shmemx_nodename(void)", "setup::nodename"),
+    // Open MPI OSHMEM's allocation with a hint (SHMEM_HINT_*, shmemx.h).
+    p(
+        "void *shmemx_malloc_with_hint(size_t size, long hint)",
+        "memory::malloc_with_hint",
+    ),
     p(
         "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
         "team::psync_footprint",

@@ -36,6 +36,14 @@ pub(crate) struct Family {
     /// `shmemx.h`): Sandia OpenSHMEM's names for what OpenSHMEM 1.6 made
     /// standard, so programs written for it link unchanged.
     pub shmemx: bool,
+    /// Open MPI OSHMEM's `shmemx_` extensions (the family's names start with
+    /// `shmemx_`): declared in `shmemx.h` (their `pshmemx_` twins in
+    /// `pshmemx.h`), not `shmem.h`.
+    pub oshmem: bool,
+    /// With [`oshmem`](Self::oshmem): OSHMEM's `shmemx.h` also maps the
+    /// `shmem_` name to it with a macro (`shmem_int32_fadd` is
+    /// `shmemx_int32_fadd`), and so does rshmem's.
+    pub oshmem_macro: bool,
 }
 
 /// A family without context forms, sized or byte forms, or generic.
@@ -58,6 +66,8 @@ const fn fam(
         shim,
         generic: None,
         shmemx: false,
+        oshmem: false,
+        oshmem_macro: false,
     }
 }
 
@@ -89,6 +99,13 @@ impl Family {
     /// Adds the `shmemx_` alias of every routine of the family.
     const fn shmemx(mut self) -> Self {
         self.shmemx = true;
+        self
+    }
+    /// Open MPI OSHMEM's extension, declared in `shmemx.h`; `macro_too`: its
+    /// `shmem_` name is a macro for it there ([`Family::oshmem_macro`]).
+    const fn oshmem(mut self, macro_too: bool) -> Self {
+        self.oshmem = true;
+        self.oshmem_macro = macro_too;
         self
     }
     /// C11 generic selecting on argument `arg` (0-based).
@@ -729,6 +746,187 @@ pub(crate) const FAMILIES: &[Family] = &[
         Types::Of(TO_ALL_ARITH),
         "coll::prod_to_all",
     ),
+    // Open MPI OSHMEM's shmemx_ extensions (its shmemx.h), default context.
+    fam("shmemx_{T}_p", "void", AMO_VALUE, Types::Of(OSHMEM_SHORT_UP), "rma::p")
+        .default_ctx()
+        .oshmem(false),
+    fam("shmemx_{T}_g", "TYPE", AMO_SOURCE, Types::Of(OSHMEM_SHORT_UP), "rma::g")
+        .default_ctx()
+        .oshmem(false),
+    fam("shmemx_{T}_swap", "TYPE", AMO_VALUE, Types::Of(OSHMEM_AMO), "amo::swap")
+        .default_ctx()
+        .oshmem(true),
+    fam("shmemx_{T}_set", "void", AMO_VALUE, Types::Of(OSHMEM_AMO), "amo::set")
+        .default_ctx()
+        .oshmem(true),
+    fam(
+        "shmemx_{T}_cswap",
+        "TYPE",
+        AMO_CSWAP,
+        Types::Of(OSHMEM_AMO),
+        "amo::compare_swap",
+    )
+    .default_ctx()
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_fadd",
+        "TYPE",
+        AMO_VALUE,
+        Types::Of(OSHMEM_AMO),
+        "amo::fetch_add",
+    )
+    .default_ctx()
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_fetch",
+        "TYPE",
+        AMO_SOURCE,
+        Types::Of(OSHMEM_AMO),
+        "amo::fetch",
+    )
+    .default_ctx()
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_finc",
+        "TYPE",
+        AMO_DEST,
+        Types::Of(OSHMEM_AMO),
+        "amo::fetch_inc",
+    )
+    .default_ctx()
+    .oshmem(true),
+    fam("shmemx_{T}_add", "void", AMO_VALUE, Types::Of(OSHMEM_AMO), "amo::add")
+        .default_ctx()
+        .oshmem(true),
+    fam("shmemx_{T}_inc", "void", AMO_DEST, Types::Of(OSHMEM_AMO), "amo::inc")
+        .default_ctx()
+        .oshmem(true),
+    fam(
+        "shmemx_{T}_atomic_fetch_and",
+        "TYPE",
+        AMO_VALUE,
+        Types::Of(OSHMEM_BIT),
+        "amo::fetch_and",
+    )
+    .default_ctx()
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_atomic_and",
+        "void",
+        AMO_VALUE,
+        Types::Of(OSHMEM_BIT),
+        "amo::and",
+    )
+    .default_ctx()
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_atomic_fetch_or",
+        "TYPE",
+        AMO_VALUE,
+        Types::Of(OSHMEM_BIT),
+        "amo::fetch_or",
+    )
+    .default_ctx()
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_atomic_or",
+        "void",
+        AMO_VALUE,
+        Types::Of(OSHMEM_BIT),
+        "amo::or",
+    )
+    .default_ctx()
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_atomic_fetch_xor",
+        "TYPE",
+        AMO_VALUE,
+        Types::Of(OSHMEM_BIT),
+        "amo::fetch_xor",
+    )
+    .default_ctx()
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_atomic_xor",
+        "void",
+        AMO_VALUE,
+        Types::Of(OSHMEM_BIT),
+        "amo::xor",
+    )
+    .default_ctx()
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_wait",
+        "void",
+        &[("TYPE *", "ivar"), ("TYPE", "cmp_value")],
+        Types::Of(OSHMEM_AMO),
+        "p2p::wait",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_wait_until",
+        "void",
+        WAIT_ONE,
+        Types::Of(OSHMEM_AMO),
+        "p2p::wait_until",
+    )
+    .oshmem(false),
+    fam(
+        "shmemx_{T}_and_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::and_to_all",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_or_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::or_to_all",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_xor_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::xor_to_all",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_max_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::max_to_all",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_min_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::min_to_all",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_sum_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::sum_to_all",
+    )
+    .oshmem(true),
+    fam(
+        "shmemx_{T}_prod_to_all",
+        "void",
+        TO_ALL,
+        Types::Of(OSHMEM_SHORT_UP),
+        "coll::prod_to_all",
+    )
+    .oshmem(true),
 ];
 
 /// (type name, family pattern) pairs whose exports are written by hand because

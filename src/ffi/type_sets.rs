@@ -193,11 +193,33 @@ pub(crate) const AMO_EXT: &[&str] = &[
     "ptrdiff",
 ];
 /// Bitwise AMO types.
-pub(crate) const AMO_BIT: &[&str] = &["uint", "ulong", "ulonglong", "int32", "int64", "uint32", "uint64"];
+/// The last three are Open MPI OSHMEM's (its `shmem.h` declares the signed
+/// bitwise atomics outside the specification's table); after `int32` and
+/// `int64`, which the C11 generics select for `int` and `long`.
+pub(crate) const AMO_BIT: &[&str] = &[
+    "uint",
+    "ulong",
+    "ulonglong",
+    "int32",
+    "int64",
+    "uint32",
+    "uint64",
+    "int",
+    "long",
+    "longlong",
+];
 /// Types of the deprecated `shmem_TYPE_fetch/_set/_swap` names.
 pub(crate) const DEPRECATED_AMO_EXT: &[&str] = &["float", "double", "int", "long", "longlong"];
 /// Types of the deprecated `shmem_TYPE_cswap/_finc/_inc/_fadd/_add` names.
 pub(crate) const DEPRECATED_AMO_STD: &[&str] = &["int", "long", "longlong"];
+/// Types of Open MPI OSHMEM's `shmemx_TYPE_p`/`_g` and fixed-width active-set
+/// reductions (`shmemx_int16_sum_to_all`, ...).
+pub(crate) const OSHMEM_SHORT_UP: &[&str] = &["int16", "int32", "int64"];
+/// Types of OSHMEM's `shmemx_` atomics under their pre-1.4 names
+/// (`shmemx_int32_fadd`, ...) and of its `shmemx_TYPE_wait(_until)`.
+pub(crate) const OSHMEM_AMO: &[&str] = &["int32", "int64"];
+/// Types of OSHMEM's `shmemx_` bitwise atomics.
+pub(crate) const OSHMEM_BIT: &[&str] = &["int32", "int64", "uint32", "uint64"];
 /// Types of the deprecated `shmem_TYPE_wait` names.
 pub(crate) const DEPRECATED_WAIT: &[&str] = &["short", "int", "long", "longlong"];
 
