@@ -554,6 +554,14 @@ typedef struct shmemx_sem_s shmemx_sem_t;
  * another PE accesses it). */
 #define SHMEMX_MALLOC_NO_BARRIER (1l << 2)
 
+/* OSSS-UCX's properties for shmemx_query_interoperability. */
+enum interoperability {
+    UPC_THREADS_ARE_PES = 0, /* never here */
+    MPI_PROCESSES_ARE_PES,   /* PE number = rank in MPI_COMM_WORLD (under mpirun) */
+    SHMEM_INITIALIZES_MPI,   /* shmem_init called MPI_Init */
+    MPI_INITIALIZES_SHMEM    /* never here */
+};
+
 /* Open MPI OSHMEM's hints for shmemx_malloc_with_hint: all served by the same
  * memory here. */
 enum {

@@ -15,6 +15,11 @@ extern "C" {
 
 double pshmemx_wtime(void);
 char *pshmemx_nodename(void);
+int pshmemx_fence_test(void);
+int pshmemx_ctx_fence_test(shmem_ctx_t ctx);
+int pshmemx_quiet_test(void);
+int pshmemx_ctx_quiet_test(shmem_ctx_t ctx);
+int pshmemx_query_interoperability(int property);
 void *pshmemx_malloc_with_hint(size_t size, long hint);
 int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int pshmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);

@@ -64,6 +64,14 @@ typedef struct shmemx_sem_s shmemx_sem_t;
  * another PE accesses it). */
 #define SHMEMX_MALLOC_NO_BARRIER (1l << 2)
 
+/* OSSS-UCX's properties for shmemx_query_interoperability. */
+enum interoperability {
+    UPC_THREADS_ARE_PES = 0, /* never here */
+    MPI_PROCESSES_ARE_PES,   /* PE number = rank in MPI_COMM_WORLD (under mpirun) */
+    SHMEM_INITIALIZES_MPI,   /* shmem_init called MPI_Init */
+    MPI_INITIALIZES_SHMEM    /* never here */
+};
+
 /* Open MPI OSHMEM's hints for shmemx_malloc_with_hint: all served by the same
  * memory here. */
 enum {
@@ -98,6 +106,11 @@ extern shmem_team_t SHMEMX_TEAM_NODE;
 
 double shmemx_wtime(void);
 char *shmemx_nodename(void);
+int shmemx_fence_test(void);
+int shmemx_ctx_fence_test(shmem_ctx_t ctx);
+int shmemx_quiet_test(void);
+int shmemx_ctx_quiet_test(shmem_ctx_t ctx);
+int shmemx_query_interoperability(int property);
 void *shmemx_malloc_with_hint(size_t size, long hint);
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);

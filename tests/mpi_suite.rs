@@ -53,6 +53,7 @@ const PROGRAMS: &[&str] = &[
     "unit/sized_mem",
     "unit/malloc_no_barrier",
     "unit/oshmem_names",
+    "unit/quiet_test",
     "unit/nbi",
     "unit/nbi_many",
     "unit/fence",

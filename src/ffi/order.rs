@@ -44,6 +44,41 @@ pub(crate) fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
     rt.transport.quiet()
 }
 
+/// OSSS-UCX's `shmemx_fence_test`: 1 when the fence's ordering holds now
+/// (it is then made), 0 while it waits for a peer's answer, which the call
+/// asked for (`Transport::fence_test`).
+pub(crate) fn fence_test(routine: &'static str) -> c_int {
+    c_int::from(runtime::get(routine).transport.fence_test())
+}
+
+/// `SHMEM_CTX_INVALID` has nothing outstanding: 1 (see [`ctx_fence`]).
+pub(crate) fn ctx_fence_test(routine: &'static str, ctx: CtxHandle) -> c_int {
+    let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return 1;
+    }
+    check::ctx(rt, routine, ctx);
+    c_int::from(rt.transport.fence_test())
+}
+
+/// OSSS-UCX's `shmemx_quiet_test`: 1 when every earlier operation is
+/// complete (and visible, as after a quiet), 0 while not; the call starts
+/// what the quiet would wait for, so a later one answers 1
+/// (`Transport::quiet_test`).
+pub(crate) fn quiet_test(routine: &'static str) -> c_int {
+    c_int::from(runtime::get(routine).transport.quiet_test())
+}
+
+/// `SHMEM_CTX_INVALID` has nothing outstanding: 1 (see [`ctx_fence`]).
+pub(crate) fn ctx_quiet_test(routine: &'static str, ctx: CtxHandle) -> c_int {
+    let rt = runtime::get(routine);
+    if ctx == CtxHandle::INVALID {
+        return 1;
+    }
+    check::ctx(rt, routine, ctx);
+    c_int::from(rt.transport.quiet_test())
+}
+
 /// Completes the operations to the listed PEs (OpenSHMEM 1.6). Every PE
 /// number is checked; the completion itself is a whole quiet.
 pub(crate) fn pe_quiet(routine: &'static str, target_pes: *const c_int, npes: usize) {

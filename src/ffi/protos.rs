@@ -307,6 +307,15 @@ pub(crate) const SHMEMX: &[Proto] = &[
     // Sandia OpenSHMEM's queries.
     p("double shmemx_wtime(void)", "setup::wtime"),
     p("char *shmemx_nodename(void)", "setup::nodename"),
+    // OSSS-UCX's completion tests and interoperability query.
+    p("int shmemx_fence_test(void)", "order::fence_test"),
+    p("int shmemx_ctx_fence_test(shmem_ctx_t ctx)", "order::ctx_fence_test"),
+    p("int shmemx_quiet_test(void)", "order::quiet_test"),
+    p("int shmemx_ctx_quiet_test(shmem_ctx_t ctx)", "order::ctx_quiet_test"),
+    p(
+        "int shmemx_query_interoperability(int property)",
+        "setup::query_interoperability",
+    ),
     // Open MPI OSHMEM's allocation with a hint (SHMEM_HINT_*, shmemx.h).
     p(
         "void *shmemx_malloc_with_hint(size_t size, long hint)",

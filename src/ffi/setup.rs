@@ -153,6 +153,34 @@ pub(crate) fn info_get_name(_routine: &'static str, name: *mut c_char) {
     }
 }
 
+/// OSSS-UCX's `shmemx_query_interoperability` (its `enum interoperability`
+/// in shmemx.h): whether this job's PEs are the ranks of an MPI job
+/// (`MPI_PROCESSES_ARE_PES`: under `mpirun`, and across nodes), whether
+/// `shmem_init` initialised MPI (`SHMEM_INITIALIZES_MPI`); never UPC
+/// threads, and `MPI_Init` never initialises rshmem. Another property: a
+/// warning, and 0.
+pub(crate) fn query_interoperability(routine: &'static str, property: c_int) -> c_int {
+    const UPC_THREADS_ARE_PES: c_int = 0;
+    const MPI_PROCESSES_ARE_PES: c_int = 1;
+    const SHMEM_INITIALIZES_MPI: c_int = 2;
+    const MPI_INITIALIZES_SHMEM: c_int = 3;
+    let mpi = runtime::get(routine).launcher.mpi_ranks();
+    match property {
+        UPC_THREADS_ARE_PES | MPI_INITIALIZES_SHMEM => 0,
+        MPI_PROCESSES_ARE_PES => c_int::from(mpi.is_some()),
+        SHMEM_INITIALIZES_MPI => c_int::from(mpi == Some(true)),
+        other => {
+            crate::error::warn(
+                routine,
+                format_args!(
+                    "property {other} is none of UPC_THREADS_ARE_PES (0), MPI_PROCESSES_ARE_PES (1), SHMEM_INITIALIZES_MPI (2), MPI_INITIALIZES_SHMEM (3): answering 0"
+                ),
+            );
+            0
+        }
+    }
+}
+
 pub(crate) fn global_exit(_routine: &'static str, status: c_int) -> ! {
     runtime::global_exit(status)
 }

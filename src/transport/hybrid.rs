@@ -463,6 +463,16 @@ impl Transport for Hybrid {
         }
     }
 
+    fn fence_test(&self) -> bool {
+        self.shm.fence();
+        self.nodes.as_ref().is_none_or(|n| n.remote.fence_test())
+    }
+
+    fn quiet_test(&self) -> bool {
+        self.shm.quiet();
+        self.nodes.as_ref().is_none_or(|n| n.remote.quiet_test())
+    }
+
     #[inline]
     fn progress(&self) {
         if let Some(n) = &self.nodes {

@@ -455,6 +455,24 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// visible to all PEs.
     fn quiet(&self);
 
+    /// Whether [`fence`](Self::fence)'s ordering holds now, without waiting
+    /// for a round trip (`shmemx_fence_test`): when it does, the fence is
+    /// made; when it does not, what it waits for is asked for, so a later
+    /// call answers yes. On shared memory (stores), always.
+    fn fence_test(&self) -> bool {
+        self.fence();
+        true
+    }
+
+    /// Whether every earlier operation is complete, without waiting for a
+    /// round trip (`shmemx_quiet_test`): yes makes it visible as a
+    /// [`quiet`](Self::quiet) does; no starts what the quiet waits for, so
+    /// a later call answers yes. On shared memory (stores), always.
+    fn quiet_test(&self) -> bool {
+        self.quiet();
+        true
+    }
+
     /// Lets the transport move requests along (serve peers' operations on
     /// this PE's memory, complete outstanding ones). Every wait loop of the
     /// library calls it on each poll: a network engine may need the target

@@ -415,6 +415,31 @@ impl Remote {
         }
     }
 
+    /// Whether a `fence` holds without waiting (`Transport::fence_test`).
+    /// MPI-3 RMA has no flush to test, so under MPI the fence is made.
+    pub(crate) fn fence_test(&self) -> bool {
+        match &self.data {
+            Data::Mpi(r) => {
+                r.flush_pending();
+                true
+            }
+            Data::Ucx(r) => r.fence_test(),
+        }
+    }
+
+    /// Whether everything is complete, without waiting
+    /// (`Transport::quiet_test`). MPI-3 RMA has no flush to test
+    /// (`MPI_Win_flush_all` blocks), so under MPI the quiet is made.
+    pub(crate) fn quiet_test(&self) -> bool {
+        match &self.data {
+            Data::Mpi(r) => {
+                r.quiet();
+                true
+            }
+            Data::Ucx(r) => r.quiet_test(),
+        }
+    }
+
     /// Moves the engine along: under MPI also applies the library's
     /// messages that arrived. Out of line: it costs microseconds, and
     /// inlined into every wait it grew the one-node fast paths

@@ -68,6 +68,13 @@ pub(crate) trait Launcher: Send + Sync {
     /// than the transport does.
     fn describe(&self) -> Option<String>;
 
+    /// `Some` when the PEs are the ranks of an MPI job (PE number = rank in
+    /// `MPI_COMM_WORLD`), with whether rshmem initialised MPI
+    /// (`shmemx_query_interoperability`); `None` under `oshrun` on one node.
+    fn mpi_ranks(&self) -> Option<bool> {
+        None
+    }
+
     /// Ends the launcher's part of the job at the last `shmem_finalize`,
     /// after the transport ended its engine (`engine_closed`: how that
     /// went). No abort goes through the launcher after this.

@@ -142,6 +142,10 @@ impl Launcher for Mpi {
         Some(format!("MPI: {} (through {})", job.library, self.shim.path().display()))
     }
 
+    fn mpi_ranks(&self) -> Option<bool> {
+        Some(self.job().we_initialized)
+    }
+
     /// MPI itself, if rshmem initialised it (a program that called
     /// `MPI_Init` finalizes MPI itself), once the window is freed.
     fn finish(&self, engine_closed: Result<(), String>) -> Result<(), String> {

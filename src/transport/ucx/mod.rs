@@ -342,6 +342,19 @@ impl Remote {
         ok(self.shim.quiet());
     }
 
+    /// Whether a [`fence`](Self::fence) would hold without waiting (then it
+    /// is made); asks for what it waits for otherwise.
+    pub(crate) fn fence_test(&self) -> bool {
+        ok(self.shim.fence_test())
+    }
+
+    /// Whether every earlier operation is complete, without waiting: starts
+    /// the flushes a [`quiet`](Self::quiet) would wait for, and answers yes
+    /// once a later call finds them done.
+    pub(crate) fn quiet_test(&self) -> bool {
+        ok(self.shim.quiet_test())
+    }
+
     #[inline]
     pub(crate) fn progress(&self) {
         self.shim.progress();

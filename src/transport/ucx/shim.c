@@ -200,25 +200,29 @@ static int wait_req(ucs_status_ptr_t r, const char *call, int pe) {
 static ucs_status_t deferred = UCS_OK;
 static int deferred_pe = -1;
 
+/* Frees the kept requests that have completed (a failure is kept for
+ * ruc_quiet to report); the caller holds the lock. */
+static void sweep_pending(void) {
+    size_t kept = 0;
+    for (size_t i = 0; i < n_pending; i++) {
+        ucs_status_t st = ucp_request_check_status(pending[i].req);
+        if (st == UCS_INPROGRESS) {
+            pending[kept++] = pending[i];
+            continue;
+        }
+        ucp_request_free(pending[i].req);
+        if (st != UCS_OK && deferred == UCS_OK) deferred = st, deferred_pe = pending[i].pe;
+    }
+    n_pending = kept;
+}
+
 /* Keeps a request until ruc_quiet. */
 static int keep_req(ucs_status_ptr_t r, const char *call, int pe) {
     if (r == NULL) return 0;
     if (UCS_PTR_IS_ERR(r)) return fail(call, pe, UCS_PTR_STATUS(r));
     lock_if_multi();
-    if (n_pending >= REAP_AT && n_pending == cap_pending) {
-        /* A program that issues without quiet: drop the completed. */
-        size_t kept = 0;
-        for (size_t i = 0; i < n_pending; i++) {
-            ucs_status_t st = ucp_request_check_status(pending[i].req);
-            if (st == UCS_INPROGRESS) {
-                pending[kept++] = pending[i];
-                continue;
-            }
-            ucp_request_free(pending[i].req);
-            if (st != UCS_OK && deferred == UCS_OK) deferred = st, deferred_pe = pending[i].pe;
-        }
-        n_pending = kept;
-    }
+    /* A program that issues without quiet: drop the completed. */
+    if (n_pending >= REAP_AT && n_pending == cap_pending) sweep_pending();
     if (n_pending == cap_pending) {
         size_t cap = cap_pending ? 2 * cap_pending : 64;
         pending_t *p = realloc(pending, cap * sizeof *p);
@@ -408,21 +412,32 @@ static void flush_messages_to(int pe) {
     while (__atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want) poll_once(&idle);
 }
 
-/* flush_messages_to every PE with messages outstanding (every = 0: only
- * those whose operations may take more than one lane, for a fence), all
- * requests sent before the first wait. */
-static void flush_messages(int every) {
-    if (__atomic_load_n(&am_flushed, __ATOMIC_ACQUIRE) == __atomic_load_n(&am_sent, __ATOMIC_ACQUIRE)) return;
+/* Whether every PE with messages outstanding (every = 0: only those whose
+ * operations may take more than one lane, for a fence) has applied them;
+ * asks those that have not and were not asked yet, without waiting. */
+static int messages_flushed(int every) {
+    if (__atomic_load_n(&am_flushed, __ATOMIC_ACQUIRE) == __atomic_load_n(&am_sent, __ATOMIC_ACQUIRE)) return 1;
     lock_if_multi();
     uint64_t n = connected;
     unlock_if_multi();
+    int all = 1;
     for (uint64_t i = 0; i < n; i++) {
         peer_t *p = &peers[connected_pes[i]];
         uint64_t want = __atomic_load_n(&p->sent, __ATOMIC_ACQUIRE);
-        if ((every || !p->one_lane) && __atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) < want &&
-            __atomic_load_n(&p->requested, __ATOMIC_ACQUIRE) < want)
-            request_flush(connected_pes[i], want);
+        if (!(every || !p->one_lane) || __atomic_load_n(&p->flushed, __ATOMIC_ACQUIRE) >= want) continue;
+        all = 0;
+        if (__atomic_load_n(&p->requested, __ATOMIC_ACQUIRE) < want) request_flush(connected_pes[i], want);
     }
+    return all;
+}
+
+/* flush_messages_to every PE with messages outstanding (every as in
+ * messages_flushed), all requests sent before the first wait. */
+static void flush_messages(int every) {
+    if (messages_flushed(every)) return;
+    lock_if_multi();
+    uint64_t n = connected;
+    unlock_if_multi();
     for (uint64_t i = 0; i < n; i++)
         if (every || !peers[connected_pes[i]].one_lane) flush_messages_to(connected_pes[i]);
 }
@@ -824,8 +839,64 @@ int ruc_put_signal(int pe, uint64_t off, const void *src, uint64_t len, uint64_t
 
 int ruc_fence(void) { return order_after_writes(-1); }
 
+/* The worker flush a ruc_quiet_test started, until one of them sees it
+ * complete (NULL: none in flight). Under the lock. */
+static ucs_status_ptr_t test_flush;
+
+int ruc_fence_test(void) {
+    ucp_worker_progress(worker);
+    if (!messages_flushed(0)) return 0;
+    return ruc_fence() == 0 ? 1 : -1;
+}
+
+int ruc_quiet_test(void) {
+    ucp_worker_progress(worker);
+    int done = 1, rc = 0;
+    lock_if_multi();
+    sweep_pending();
+    if (n_pending > 0) done = 0;
+    ucs_status_ptr_t f = test_flush;
+    if (f != NULL) {
+        ucs_status_t st = ucp_request_check_status(f);
+        if (st == UCS_INPROGRESS) {
+            done = 0;
+        } else {
+            ucp_request_free(f);
+            test_flush = NULL;
+            if (st != UCS_OK) rc = fail("ucp_worker_flush_nbx", -1, st);
+        }
+    }
+    /* Writes since the last flush (including after the one just seen
+     * complete): a new flush, not waited for. */
+    if (test_flush == NULL && __atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&written_since_fence, 0, __ATOMIC_RELAXED);
+        ucs_status_ptr_t r = ucp_worker_flush_nbx(worker, &no_param);
+        if (UCS_PTR_IS_ERR(r)) {
+            rc = fail("ucp_worker_flush_nbx", -1, UCS_PTR_STATUS(r));
+        } else if (r != NULL) {
+            test_flush = r;
+            done = 0;
+        }
+    }
+    unlock_if_multi();
+    if (deferred != UCS_OK) {
+        rc = fail("a non-blocking operation", deferred_pe, deferred);
+        deferred = UCS_OK;
+    }
+    if (!messages_flushed(1)) done = 0;
+    if (rc != 0) return -1;
+    if (done) __atomic_store_n(&fenced_writes, 0, __ATOMIC_RELAXED);
+    return done;
+}
+
 int ruc_quiet(void) {
     int rc = 0;
+    lock_if_multi();
+    ucs_status_ptr_t started = test_flush;
+    test_flush = NULL;
+    unlock_if_multi();
+    if (wait_req(started, "ucp_worker_flush_nbx", -1) != 0) rc = -1;
     lock_if_multi();
     pending_t *list = pending;
     size_t n = n_pending;

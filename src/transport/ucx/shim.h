@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* Version of this interface; the loader refuses a shim of another. */
-#define RUC_ABI_VERSION 3
+#define RUC_ABI_VERSION 4
 int ruc_abi_version(void);
 
 /* Description of the last failure (thread-local buffer, never NULL). */
@@ -111,6 +111,12 @@ int ruc_fence(void);
  * non-blocking get and fetch at this PE (ucp_worker_flush_nbx, and a
  * flush request to each PE with put-with-signal messages outstanding). */
 int ruc_quiet(void);
+
+/* ruc_fence and ruc_quiet without waiting: 1 when what they guarantee holds
+ * now (the flushes they need complete), 0 when not yet (the requests are
+ * sent, and a later call sees them answered), -1 on an error. */
+int ruc_fence_test(void);
+int ruc_quiet_test(void);
 
 /* Lets UCX move requests along (ucp_worker_progress): over software RMA
  * (TCP) a put to this PE lands only when it calls in. Returns the events

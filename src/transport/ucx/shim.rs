@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// `RUC_ABI_VERSION` of the `shim.h` this file is written against.
-const ABI_VERSION: c_int = 3;
+const ABI_VERSION: c_int = 4;
 /// Where to find the shim instead of the usual places.
 pub(crate) const ENV_SHIM: &str = "RSHMEM_UCX_SHIM";
 const FILE_NAME: &str = "librshmem_ucx.so";
@@ -69,6 +69,8 @@ pub(crate) struct Shim {
     put_signal: PutSignal,
     fence: Status0,
     quiet: Status0,
+    fence_test: Status0,
+    quiet_test: Status0,
     progress: unsafe extern "C" fn() -> c_int,
     footprint: Footprint,
     close_start: Status0,
@@ -328,6 +330,26 @@ impl Shim {
         self.check(unsafe { (self.quiet)() })
     }
 
+    /// [`fence`](Self::fence) without waiting: whether it holds now.
+    pub(crate) fn fence_test(&self) -> Result<bool, String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.answer(unsafe { (self.fence_test)() })
+    }
+
+    /// [`quiet`](Self::quiet) without waiting: whether it holds now.
+    pub(crate) fn quiet_test(&self) -> Result<bool, String> {
+        // SAFETY: no arguments; the shim checks its own state.
+        self.answer(unsafe { (self.quiet_test)() })
+    }
+
+    /// A test's answer: 1 yes, 0 not yet, -1 an error.
+    fn answer(&self, rc: c_int) -> Result<bool, String> {
+        if rc < 0 {
+            self.error()?;
+        }
+        Ok(rc > 0)
+    }
+
     #[inline]
     pub(crate) fn progress(&self) {
         // SAFETY: no arguments; a no-op before init.
@@ -398,6 +420,8 @@ fn open(path: &Path) -> Result<Shim, String> {
         put_signal: f!(c"ruc_put_signal" as PutSignal),
         fence: f!(c"ruc_fence" as Status0),
         quiet: f!(c"ruc_quiet" as Status0),
+        fence_test: f!(c"ruc_fence_test" as Status0),
+        quiet_test: f!(c"ruc_quiet_test" as Status0),
         progress: f!(c"ruc_progress" as unsafe extern "C" fn() -> c_int),
         footprint: f!(c"ruc_footprint" as Footprint),
         close_start: f!(c"ruc_close_start" as Status0),
