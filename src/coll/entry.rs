@@ -199,14 +199,18 @@ impl Phases<'_> {
     /// than read after a barrier: on one node (a barrier and loads in place
     /// are cheaper), under an engine that does not post a block and its
     /// header as one message to another node
-    /// (`Transport::posts_remote_signals`), for a parent of one (no inbox).
+    /// (`Transport::posts_remote_signals`), for a parent of one (no inbox),
+    /// and for a parent larger than `COMPLETE_MAX` (every member would
+    /// connect to every other).
     /// The same on every member (see `inbox::members_share_memory`).
     pub(crate) fn gather_capacity(&self) -> usize {
         if !self.rt.transport.posts_remote_signals() {
             return 0;
         }
         match inbox_on_team(self.rt, self.routine, self.t) {
-            Some(c) if !inbox::members_share_memory(&c) => inbox::slab_capacity(c.g.size) / 8,
+            Some(c) if c.g.size <= super::COMPLETE_MAX && !inbox::members_share_memory(&c) => {
+                inbox::slab_capacity(c.g.size) / 8
+            }
             _ => 0,
         }
     }

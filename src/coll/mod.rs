@@ -201,9 +201,14 @@ impl Remote for Transported<'_> {
     }
 }
 
-/// Largest group spanning nodes whose automatic barrier is the complete
-/// exchange (`Coll::barrier_algorithm`): n - 1 signals each, in one round.
-const COMPLETE_MAX: usize = 8;
+/// Largest group spanning nodes in which every member talks to every other
+/// in one round: the complete-exchange barrier (`Coll::barrier_algorithm`)
+/// and the gather of a team split (`Phases::gather_capacity`). Each member
+/// then connects to n - 1 peers, at most one more than a dissemination's
+/// log2(n) up to 4; beyond, a PE's endpoints (and their memory) would grow
+/// with the group rather than its logarithm (at start-up too: the world
+/// team's creation runs both), so larger groups take log2(n) rounds.
+pub(crate) const COMPLETE_MAX: usize = 4;
 
 impl<'a> Coll<'a> {
     /// A collective of `routine` over `g` signalling on `mem` (words laid
