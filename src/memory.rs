@@ -91,12 +91,21 @@ fn heap(rt: &World) -> std::sync::MutexGuard<'_, crate::heap::alloc::Allocator> 
 fn allocate(
     rt: &World,
     routine: &'static str,
-    (size, align, zero): (usize, usize, bool),
+    block: (usize, usize, bool),
     args: Args,
     refused: impl FnOnce(Refusal),
 ) -> usize {
-    let off = heap(rt).alloc(size, align);
-    let addr = match off {
+    let addr = take_block(rt, block, refused);
+    barrier(rt, routine, args);
+    addr
+}
+
+/// This PE's part of [`allocate`]: a block of `size` bytes at `align`
+/// (zeroed if `zero`) from the heap, or 0 after telling `refused`. Every
+/// PE takes the same block, because every heap sees the same sequence of
+/// allocations and frees (the collective rule).
+fn take_block(rt: &World, (size, align, zero): (usize, usize, bool), refused: impl FnOnce(Refusal)) -> usize {
+    match heap(rt).alloc(size, align) {
         Ok(off) => {
             let p = (rt.heap_addr(off)) as *mut u8;
             if zero {
@@ -109,9 +118,7 @@ fn allocate(
             refused(Refusal::Exhausted(e));
             0
         }
-    };
-    barrier(rt, routine, args);
-    addr
+    }
 }
 
 /// `shmem_malloc` (and `shmem_malloc_with_hints`, whose hints change
@@ -130,22 +137,14 @@ pub(crate) fn malloc(rt: &World, routine: &'static str, size: usize, refused: im
 }
 
 /// [`malloc`] without its barrier (`shmem_malloc_with_hints` with Sandia
-/// OpenSHMEM's `SHMEMX_MALLOC_NO_BARRIER`): the block every PE takes is the
-/// same all the same, because every heap sees the same sequence of
-/// allocations and frees (the collective rule), and a heap that cannot
-/// satisfy the request refuses it on every PE alike.
+/// OpenSHMEM's `SHMEMX_MALLOC_NO_BARRIER`): every PE still takes the same
+/// block ([`take_block`]), and a heap that cannot satisfy the request
+/// refuses it on every PE alike.
 pub(crate) fn malloc_unsynchronised(rt: &World, size: usize, refused: impl FnOnce(Refusal)) -> usize {
     if size == 0 {
         return 0;
     }
-    let off = heap(rt).alloc(size, MIN_ALIGN);
-    match off {
-        Ok(off) => rt.heap_addr(off),
-        Err(e) => {
-            refused(Refusal::Exhausted(e));
-            0
-        }
-    }
+    take_block(rt, (size, MIN_ALIGN, false), refused)
 }
 
 /// `shmem_align`: 0 for 0 bytes or an alignment the heaps cannot give.

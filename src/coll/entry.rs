@@ -194,25 +194,22 @@ impl Phases<'_> {
         self.c.barrier()
     }
 
-    /// The most words per member [`gather`](Self::gather) can exchange
-    /// over the parent, 0 where the words are not worth exchanging rather
-    /// than read after a barrier: on one node (a barrier and loads in place
-    /// are cheaper), under an engine that does not post a block and its
-    /// header as one message to another node
-    /// (`Transport::posts_remote_signals`), for a parent of one (no inbox),
-    /// and for a parent larger than `COMPLETE_MAX` (every member would
-    /// connect to every other).
-    /// The same on every member (see `inbox::members_share_memory`).
-    pub(crate) fn gather_capacity(&self) -> usize {
-        if !self.rt.transport.posts_remote_signals() {
-            return 0;
-        }
-        match inbox_on_team(self.rt, self.routine, self.t) {
-            Some(c) if c.g.size <= super::COMPLETE_MAX && !inbox::members_share_memory(&c) => {
-                inbox::slab_capacity(c.g.size) / 8
-            }
-            _ => 0,
-        }
+    /// Whether [`gather`](Self::gather) exchanges `words` words per member
+    /// over the parent, rather than the caller reading them after a
+    /// barrier: not on one node (a barrier and loads in place are cheaper),
+    /// nor under an engine that does not post a block and its header as
+    /// one message to another node (`Transport::posts_remote_signals`), nor
+    /// for a parent of one (no inbox) or larger than `COMPLETE_MAX` (every
+    /// member would connect to every other), nor for blocks that do not
+    /// fit the parent's slab. The same on every member (see
+    /// `inbox::members_share_memory`).
+    pub(crate) fn gathers(&self, words: usize) -> bool {
+        self.rt.transport.posts_remote_signals()
+            && inbox_on_team(self.rt, self.routine, self.t).is_some_and(|c| {
+                c.g.size <= super::COMPLETE_MAX
+                    && inbox::slab_fits(c.g.size, words * 8)
+                    && !inbox::members_share_memory(&c)
+            })
     }
 
     /// Every member's `mine` (this PE's at its rank), through the parent's
@@ -220,13 +217,13 @@ impl Phases<'_> {
     /// where a barrier and reading the words from each member cost two
     /// rounds and a round trip. It stands for a barrier too: it returns
     /// once every member has sent its words, that is, has entered the call.
-    /// `mine` holds at most [`gather_capacity`](Self::gather_capacity)
-    /// words, the same number on every member. Err: a member sent a
+    /// Only where [`gathers`](Self::gathers) holds for `mine.len()` words,
+    /// the same number on every member. Err: a member sent a
     /// block of another length or call (it is in another collective on the
     /// parent).
     pub(crate) fn gather(&self, mine: &[u64]) -> Result<Vec<u64>, Disagreement> {
         let w = mine.len();
-        let c = inbox_on_team(self.rt, self.routine, self.t).expect("gather_capacity() > 0");
+        let c = inbox_on_team(self.rt, self.routine, self.t).expect("gathers() held");
         let ib = next_inbox_call(self.rt, self.t);
         let mut all = vec![0u64; self.t.group.size * w];
         all[c.g.rank * w..][..w].copy_from_slice(mine);

@@ -238,12 +238,6 @@ pub(super) fn slab_fits(n: usize, len: usize) -> bool {
     n.saturating_sub(1).saturating_mul(8 + slab_stride(len)) <= SLAB
 }
 
-/// The largest block (a multiple of 8 bytes) that [`slab_fits`] for a
-/// group of `n`.
-pub(super) fn slab_capacity(n: usize) -> usize {
-    (SLAB / n.saturating_sub(1).max(1)).saturating_sub(8) / 8 * 8
-}
-
 /// One round among all members: every member sends `len` bytes
 /// (`outgoing(k)`, in this PE's memory) to every other member k and receives
 /// `len` bytes from each member k into `incoming(k)`; `fits(n, len)` and
@@ -496,16 +490,5 @@ mod tests {
         assert!(slab_fits(2, SLAB - 8) && !slab_fits(2, SLAB - 7));
         assert!(slab_fits(129, 8) && !slab_fits(130, 8));
         assert_eq!((slab_stride(1), slab_stride(8), slab_stride(9)), (8, 8, 16));
-        for n in [2, 3, 4, 8, 33, 129, 300] {
-            let cap = slab_capacity(n);
-            assert!(
-                cap.is_multiple_of(8) && (cap == 0 || slab_fits(n, cap)) && !slab_fits(n, cap + 8),
-                "n {n}: {cap}"
-            );
-        }
-        assert_eq!(
-            (slab_capacity(2), slab_capacity(4), slab_capacity(130)),
-            (SLAB - 8, 672, 0)
-        );
     }
 }

@@ -130,25 +130,29 @@ const SHMEMX_MALLOC_NO_BARRIER: c_long = 1 << 2;
 /// sequence of calls), and the program synchronises before another PE
 /// accesses it.
 pub(crate) fn malloc_with_hints(routine: &'static str, size: usize, hints: c_long) -> *mut c_void {
+    hinted(routine, size, hints, hints & SHMEMX_MALLOC_NO_BARRIER == 0)
+}
+
+/// Open MPI OSHMEM's `shmemx_malloc_with_hint`: its hints (`SHMEM_HINT_*`:
+/// kinds of memory, what the block is for; bit 2 is not SOS's no-barrier
+/// hint there) are all served by the same memory here, so it is
+/// `shmem_malloc` with the hint compared too.
+pub(crate) fn malloc_with_hint(routine: &'static str, size: usize, hint: c_long) -> *mut c_void {
+    hinted(routine, size, hint, true)
+}
+
+/// An allocation with hints, compared under `SHMEM_CHECK_COLLECTIVES`,
+/// with its barrier or without.
+fn hinted(routine: &'static str, size: usize, hints: c_long, barrier: bool) -> *mut c_void {
     let rt = runtime::get(routine);
     check::agree_world(rt, routine, || {
         Record::new(routine, What::MallocWithHints, "", 0, &[size as u64, hints as u64])
     });
-    if hints & SHMEMX_MALLOC_NO_BARRIER != 0 {
-        return memory::malloc_unsynchronised(rt, size, refused(routine)) as *mut c_void;
-    }
-    memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
-}
-
-/// Open MPI OSHMEM's `shmemx_malloc_with_hint`: its hints (`SHMEM_HINT_*`:
-/// kinds of memory, what the block is for) are all served by the same
-/// memory here, so it is `shmem_malloc` with the hint compared too.
-pub(crate) fn malloc_with_hint(routine: &'static str, size: usize, hint: c_long) -> *mut c_void {
-    let rt = runtime::get(routine);
-    check::agree_world(rt, routine, || {
-        Record::new(routine, What::MallocWithHints, "", 0, &[size as u64, hint as u64])
-    });
-    memory::malloc(rt, routine, size, refused(routine)) as *mut c_void
+    let addr = match barrier {
+        true => memory::malloc(rt, routine, size, refused(routine)),
+        false => memory::malloc_unsynchronised(rt, size, refused(routine)),
+    };
+    addr as *mut c_void
 }
 
 pub(crate) fn calloc(routine: &'static str, count: usize, size: usize) -> *mut c_void {

@@ -11,7 +11,7 @@ use super::handle::CtxHandle;
 use crate::coll;
 use crate::coll::check::{Record, What};
 use crate::error::{Error, ErrorKind, fatal};
-use crate::runtime;
+use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
 use core::ffi::c_int;
 
@@ -19,29 +19,35 @@ pub(crate) fn fence(routine: &'static str) {
     runtime::get(routine).transport.fence()
 }
 
-/// `SHMEM_CTX_INVALID` does nothing, as the specification says of fence and
-/// quiet: PEs outside a team may pass the context its creation left them.
-pub(crate) fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
+/// The runtime for a fence or quiet on `ctx`, once the context is checked;
+/// `None` for `SHMEM_CTX_INVALID`, on which they do nothing, as the
+/// specification says: PEs outside a team may pass the context its
+/// creation left them.
+fn on_ctx(routine: &'static str, ctx: CtxHandle) -> Option<&'static Runtime> {
     let rt = runtime::get(routine);
     if ctx == CtxHandle::INVALID {
-        return;
+        return None;
     }
     check::ctx(rt, routine, ctx);
-    rt.transport.fence()
+    Some(rt)
+}
+
+/// `SHMEM_CTX_INVALID` does nothing ([`on_ctx`]).
+pub(crate) fn ctx_fence(routine: &'static str, ctx: CtxHandle) {
+    if let Some(rt) = on_ctx(routine, ctx) {
+        rt.transport.fence()
+    }
 }
 
 pub(crate) fn quiet(routine: &'static str) {
     runtime::get(routine).transport.quiet()
 }
 
-/// `SHMEM_CTX_INVALID` does nothing (see [`ctx_fence`]).
+/// `SHMEM_CTX_INVALID` does nothing ([`on_ctx`]).
 pub(crate) fn ctx_quiet(routine: &'static str, ctx: CtxHandle) {
-    let rt = runtime::get(routine);
-    if ctx == CtxHandle::INVALID {
-        return;
+    if let Some(rt) = on_ctx(routine, ctx) {
+        rt.transport.quiet()
     }
-    check::ctx(rt, routine, ctx);
-    rt.transport.quiet()
 }
 
 /// OSSS-UCX's `shmemx_fence_test`: 1 when the fence's ordering holds now
@@ -51,14 +57,9 @@ pub(crate) fn fence_test(routine: &'static str) -> c_int {
     c_int::from(runtime::get(routine).transport.fence_test())
 }
 
-/// `SHMEM_CTX_INVALID` has nothing outstanding: 1 (see [`ctx_fence`]).
+/// `SHMEM_CTX_INVALID` has nothing outstanding: 1 ([`on_ctx`]).
 pub(crate) fn ctx_fence_test(routine: &'static str, ctx: CtxHandle) -> c_int {
-    let rt = runtime::get(routine);
-    if ctx == CtxHandle::INVALID {
-        return 1;
-    }
-    check::ctx(rt, routine, ctx);
-    c_int::from(rt.transport.fence_test())
+    on_ctx(routine, ctx).map_or(1, |rt| c_int::from(rt.transport.fence_test()))
 }
 
 /// OSSS-UCX's `shmemx_quiet_test`: 1 when every earlier operation is
@@ -69,14 +70,9 @@ pub(crate) fn quiet_test(routine: &'static str) -> c_int {
     c_int::from(runtime::get(routine).transport.quiet_test())
 }
 
-/// `SHMEM_CTX_INVALID` has nothing outstanding: 1 (see [`ctx_fence`]).
+/// `SHMEM_CTX_INVALID` has nothing outstanding: 1 ([`on_ctx`]).
 pub(crate) fn ctx_quiet_test(routine: &'static str, ctx: CtxHandle) -> c_int {
-    let rt = runtime::get(routine);
-    if ctx == CtxHandle::INVALID {
-        return 1;
-    }
-    check::ctx(rt, routine, ctx);
-    c_int::from(rt.transport.quiet_test())
+    on_ctx(routine, ctx).map_or(1, |rt| c_int::from(rt.transport.quiet_test()))
 }
 
 /// Completes the operations to the listed PEs (OpenSHMEM 1.6). Every PE

@@ -71,6 +71,30 @@ const fn fam(
     }
 }
 
+/// An Open MPI OSHMEM `shmemx_` family over `types` ([`Family::oshmem`]).
+const fn oshmem(
+    typed: &'static str,
+    ret: &'static str,
+    params: &'static [(&'static str, &'static str)],
+    types: &'static [&'static str],
+    shim: &'static str,
+    macro_too: bool,
+) -> Family {
+    fam(typed, ret, params, Types::Of(types), shim).oshmem(macro_too)
+}
+
+/// [`oshmem`] whose shim takes the default context.
+const fn oshmem_ctx(
+    typed: &'static str,
+    ret: &'static str,
+    params: &'static [(&'static str, &'static str)],
+    types: &'static [&'static str],
+    shim: &'static str,
+    macro_too: bool,
+) -> Family {
+    oshmem(typed, ret, params, types, shim, macro_too).default_ctx()
+}
+
 impl Family {
     /// Adds the `shmem_ctx_*` forms.
     const fn ctx(mut self) -> Self {
@@ -167,6 +191,8 @@ const NBI_CSWAP: &[(&str, &str)] = &[
     ("int", "pe"),
 ];
 const WAIT_ONE: &[(&str, &str)] = &[("TYPE *", "ivar"), ("int", "cmp"), ("TYPE", "cmp_value")];
+/// The deprecated `shmem_TYPE_wait`: until `*ivar != cmp_value`.
+const DEPRECATED_WAIT_ONE: &[(&str, &str)] = &[("TYPE *", "ivar"), ("TYPE", "cmp_value")];
 const WAIT_SET: &[(&str, &str)] = &[
     ("TYPE *", "ivars"),
     ("size_t", "nelems"),
@@ -583,7 +609,7 @@ pub(crate) const FAMILIES: &[Family] = &[
     fam(
         "shmem_{T}_wait",
         "void",
-        &[("TYPE *", "ivar"), ("TYPE", "cmp_value")],
+        DEPRECATED_WAIT_ONE,
         Types::Of(DEPRECATED_WAIT),
         "p2p::wait",
     ),
@@ -746,187 +772,138 @@ pub(crate) const FAMILIES: &[Family] = &[
         Types::Of(TO_ALL_ARITH),
         "coll::prod_to_all",
     ),
-    // Open MPI OSHMEM's shmemx_ extensions (its shmemx.h), default context.
-    fam("shmemx_{T}_p", "void", AMO_VALUE, Types::Of(OSHMEM_SHORT_UP), "rma::p")
-        .default_ctx()
-        .oshmem(false),
-    fam("shmemx_{T}_g", "TYPE", AMO_SOURCE, Types::Of(OSHMEM_SHORT_UP), "rma::g")
-        .default_ctx()
-        .oshmem(false),
-    fam("shmemx_{T}_swap", "TYPE", AMO_VALUE, Types::Of(OSHMEM_AMO), "amo::swap")
-        .default_ctx()
-        .oshmem(true),
-    fam("shmemx_{T}_set", "void", AMO_VALUE, Types::Of(OSHMEM_AMO), "amo::set")
-        .default_ctx()
-        .oshmem(true),
-    fam(
+    // Open MPI OSHMEM's shmemx_ extensions (its shmemx.h); the point-to-point
+    // and atomic ones on the default context.
+    oshmem_ctx("shmemx_{T}_p", "void", AMO_VALUE, OSHMEM_SHORT_UP, "rma::p", false),
+    oshmem_ctx("shmemx_{T}_g", "TYPE", AMO_SOURCE, OSHMEM_SHORT_UP, "rma::g", false),
+    oshmem_ctx("shmemx_{T}_swap", "TYPE", AMO_VALUE, OSHMEM_AMO, "amo::swap", true),
+    oshmem_ctx("shmemx_{T}_set", "void", AMO_VALUE, OSHMEM_AMO, "amo::set", true),
+    oshmem_ctx(
         "shmemx_{T}_cswap",
         "TYPE",
         AMO_CSWAP,
-        Types::Of(OSHMEM_AMO),
+        OSHMEM_AMO,
         "amo::compare_swap",
-    )
-    .default_ctx()
-    .oshmem(true),
-    fam(
-        "shmemx_{T}_fadd",
-        "TYPE",
-        AMO_VALUE,
-        Types::Of(OSHMEM_AMO),
-        "amo::fetch_add",
-    )
-    .default_ctx()
-    .oshmem(true),
-    fam(
-        "shmemx_{T}_fetch",
-        "TYPE",
-        AMO_SOURCE,
-        Types::Of(OSHMEM_AMO),
-        "amo::fetch",
-    )
-    .default_ctx()
-    .oshmem(true),
-    fam(
-        "shmemx_{T}_finc",
-        "TYPE",
-        AMO_DEST,
-        Types::Of(OSHMEM_AMO),
-        "amo::fetch_inc",
-    )
-    .default_ctx()
-    .oshmem(true),
-    fam("shmemx_{T}_add", "void", AMO_VALUE, Types::Of(OSHMEM_AMO), "amo::add")
-        .default_ctx()
-        .oshmem(true),
-    fam("shmemx_{T}_inc", "void", AMO_DEST, Types::Of(OSHMEM_AMO), "amo::inc")
-        .default_ctx()
-        .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem_ctx("shmemx_{T}_fadd", "TYPE", AMO_VALUE, OSHMEM_AMO, "amo::fetch_add", true),
+    oshmem_ctx("shmemx_{T}_fetch", "TYPE", AMO_SOURCE, OSHMEM_AMO, "amo::fetch", true),
+    oshmem_ctx("shmemx_{T}_finc", "TYPE", AMO_DEST, OSHMEM_AMO, "amo::fetch_inc", true),
+    oshmem_ctx("shmemx_{T}_add", "void", AMO_VALUE, OSHMEM_AMO, "amo::add", true),
+    oshmem_ctx("shmemx_{T}_inc", "void", AMO_DEST, OSHMEM_AMO, "amo::inc", true),
+    oshmem_ctx(
         "shmemx_{T}_atomic_fetch_and",
         "TYPE",
         AMO_VALUE,
-        Types::Of(OSHMEM_BIT),
+        OSHMEM_BIT,
         "amo::fetch_and",
-    )
-    .default_ctx()
-    .oshmem(false),
-    fam(
+        false,
+    ),
+    oshmem_ctx(
         "shmemx_{T}_atomic_and",
         "void",
         AMO_VALUE,
-        Types::Of(OSHMEM_BIT),
+        OSHMEM_BIT,
         "amo::and",
-    )
-    .default_ctx()
-    .oshmem(false),
-    fam(
+        false,
+    ),
+    oshmem_ctx(
         "shmemx_{T}_atomic_fetch_or",
         "TYPE",
         AMO_VALUE,
-        Types::Of(OSHMEM_BIT),
+        OSHMEM_BIT,
         "amo::fetch_or",
-    )
-    .default_ctx()
-    .oshmem(false),
-    fam(
-        "shmemx_{T}_atomic_or",
-        "void",
-        AMO_VALUE,
-        Types::Of(OSHMEM_BIT),
-        "amo::or",
-    )
-    .default_ctx()
-    .oshmem(false),
-    fam(
+        false,
+    ),
+    oshmem_ctx("shmemx_{T}_atomic_or", "void", AMO_VALUE, OSHMEM_BIT, "amo::or", false),
+    oshmem_ctx(
         "shmemx_{T}_atomic_fetch_xor",
         "TYPE",
         AMO_VALUE,
-        Types::Of(OSHMEM_BIT),
+        OSHMEM_BIT,
         "amo::fetch_xor",
-    )
-    .default_ctx()
-    .oshmem(false),
-    fam(
+        false,
+    ),
+    oshmem_ctx(
         "shmemx_{T}_atomic_xor",
         "void",
         AMO_VALUE,
-        Types::Of(OSHMEM_BIT),
+        OSHMEM_BIT,
         "amo::xor",
-    )
-    .default_ctx()
-    .oshmem(false),
-    fam(
+        false,
+    ),
+    oshmem(
         "shmemx_{T}_wait",
         "void",
-        &[("TYPE *", "ivar"), ("TYPE", "cmp_value")],
-        Types::Of(OSHMEM_AMO),
+        DEPRECATED_WAIT_ONE,
+        OSHMEM_AMO,
         "p2p::wait",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_wait_until",
         "void",
         WAIT_ONE,
-        Types::Of(OSHMEM_AMO),
+        OSHMEM_AMO,
         "p2p::wait_until",
-    )
-    .oshmem(false),
-    fam(
+        false,
+    ),
+    oshmem(
         "shmemx_{T}_and_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::and_to_all",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_or_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::or_to_all",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_xor_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::xor_to_all",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_max_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::max_to_all",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_min_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::min_to_all",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_sum_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::sum_to_all",
-    )
-    .oshmem(true),
-    fam(
+        true,
+    ),
+    oshmem(
         "shmemx_{T}_prod_to_all",
         "void",
         TO_ALL,
-        Types::Of(OSHMEM_SHORT_UP),
+        OSHMEM_SHORT_UP,
         "coll::prod_to_all",
-    )
-    .oshmem(true),
+        true,
+    ),
 ];
 
 /// (type name, family pattern) pairs whose exports are written by hand because

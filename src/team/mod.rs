@@ -242,19 +242,13 @@ impl Heads {
 
 /// The first step of a split across nodes, in place of its first barrier:
 /// this PE's split arguments (`args`) and the head of its extent list (the
-/// count and the first `extents`) to every parent PE, in one round
+/// count and the first [`FIRST_EXTENTS`]) to every parent PE, in one round
 /// (`coll::Phases::gather`), so that no member has to read another node's
 /// list (a round trip) after a barrier (two rounds).
-fn gathered(
-    rt: &World,
-    routine: &'static str,
-    phases: &coll::Phases<'_>,
-    args: Option<SplitArgs>,
-    extents: usize,
-) -> Heads {
+fn gathered(rt: &World, routine: &'static str, phases: &coll::Phases<'_>, args: Option<SplitArgs>) -> Heads {
     let arena = space::arena::Arena::new(rt);
     let mut mine = args.map_or(vec![0; SPLIT_WORDS], |a| a.to_words().to_vec());
-    mine.extend(arena.head(extents));
+    mine.extend(arena.head(FIRST_EXTENTS));
     let each = mine.len();
     match phases.gather(&mine) {
         Ok(words) => Heads { words, each },
@@ -473,8 +467,8 @@ impl Teams {
         coll::team_phases(rt, routine, parent.coll(), |phases| {
             // Across nodes the split's arguments and the first extents of
             // each list travel to every member in place of the first barrier
-            // (`gathered`), when they fit.
-            let extents = (phases.gather_capacity().saturating_sub(SPLIT_WORDS + 1) / 2).min(FIRST_EXTENTS);
+            // (`gathered`), where the parent allows it.
+            let gathering = phases.gathers(SPLIT_WORDS + 1 + 2 * FIRST_EXTENTS);
             let mut out = Vec::with_capacity(mine.len());
             for (i, phase) in mine.iter().enumerate() {
                 let args = args.filter(|_| i == 0);
@@ -483,7 +477,7 @@ impl Teams {
                 }
                 // Every parent PE is inside this call: the extent lists stay still
                 // until the second barrier. Only the new team's members are read.
-                let heads = (extents > 0).then(|| gathered(rt, routine, phases, args, extents));
+                let heads = gathering.then(|| gathered(rt, routine, phases, args));
                 if heads.is_none() {
                     phases.barrier();
                 }

@@ -419,11 +419,11 @@ impl Remote {
     /// MPI-3 RMA has no flush to test, so under MPI the fence is made.
     pub(crate) fn fence_test(&self) -> bool {
         match &self.data {
-            Data::Mpi(r) => {
-                r.flush_pending();
+            Data::Ucx(r) => r.fence_test(),
+            Data::Mpi(_) => {
+                self.fence();
                 true
             }
-            Data::Ucx(r) => r.fence_test(),
         }
     }
 
@@ -432,11 +432,11 @@ impl Remote {
     /// (`MPI_Win_flush_all` blocks), so under MPI the quiet is made.
     pub(crate) fn quiet_test(&self) -> bool {
         match &self.data {
-            Data::Mpi(r) => {
-                r.quiet();
+            Data::Ucx(r) => r.quiet_test(),
+            Data::Mpi(_) => {
+                self.quiet();
                 true
             }
-            Data::Ucx(r) => r.quiet_test(),
         }
     }
 

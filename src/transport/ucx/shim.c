@@ -216,6 +216,15 @@ static void sweep_pending(void) {
     n_pending = kept;
 }
 
+/* Reports (once) the failure of a request freed without being waited for:
+ * -1 with the error set, 0 when there was none. */
+static int take_deferred(void) {
+    if (deferred == UCS_OK) return 0;
+    int rc = fail("a non-blocking operation", deferred_pe, deferred);
+    deferred = UCS_OK;
+    return rc;
+}
+
 /* Keeps a request until ruc_quiet. */
 static int keep_req(ucs_status_ptr_t r, const char *call, int pe) {
     if (r == NULL) return 0;
@@ -880,10 +889,7 @@ int ruc_quiet_test(void) {
         }
     }
     unlock_if_multi();
-    if (deferred != UCS_OK) {
-        rc = fail("a non-blocking operation", deferred_pe, deferred);
-        deferred = UCS_OK;
-    }
+    if (take_deferred() != 0) rc = -1;
     if (!messages_flushed(1)) done = 0;
     if (rc != 0) return -1;
     if (done) __atomic_store_n(&fenced_writes, 0, __ATOMIC_RELAXED);
@@ -908,10 +914,7 @@ int ruc_quiet(void) {
             if (wait_req(list[i].req, list[i].call, list[i].pe) != 0) rc = -1;
         free(list);
     }
-    if (deferred != UCS_OK) {
-        rc = fail("a non-blocking operation", deferred_pe, deferred);
-        deferred = UCS_OK;
-    }
+    if (take_deferred() != 0) rc = -1;
     flush_messages(1);
     if (__atomic_load_n(&written_since_flush, __ATOMIC_RELAXED)) {
         __atomic_store_n(&written_since_flush, 0, __ATOMIC_RELAXED);
