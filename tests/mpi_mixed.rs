@@ -12,7 +12,9 @@
 //! - `shmem_first`: `shmem_init` starts MPI, the program guards `MPI_Init` and
 //!   `MPI_Finalize` with `MPI_Initialized`/`MPI_Finalized` (the spec's
 //!   interoperability annex wants both models initialised and finalized, in
-//!   any order), and `shmem_finalize` ends the MPI it started;
+//!   any order); `shmem_finalize` leaves MPI running (a later `shmem_init`
+//!   needs it: the program initialises OpenSHMEM twice), and the program's
+//!   guarded `MPI_Finalize` ends it;
 //! - `mpi_ends_first`: `MPI_Finalize` before `shmem_finalize` (the annex
 //!   allows either order), with MPI started by the program or, given
 //!   `shmem-first`, by `shmem_init` (then also with a progress thread).

@@ -120,6 +120,12 @@ const PROGRAMS: &[&str] = &[
     "unit/ctx_threads",
     "unit/sem_threads",
     "unit/notify_threads",
+    // finalize and initialise again (the engine and MPI stay open from one
+    // round to the next), nested finalizes, a PE killed between its last
+    // finalize and its exit
+    "unit/reinit_cycles",
+    "unit/nested_finalize_barrier",
+    "errors/kill_after_finalize",
     // a PE that exits without shmem_finalize: mid-loop, and holding a lock
     "errors/exit_mid_loop",
     "errors/exit_holding_lock_queued",

@@ -4,8 +4,12 @@
  * may be called only once, a program that starts OpenSHMEM first guards it
  * with MPI_Initialized, and MPI_Finalize with MPI_Finalized (as OSHMPI's
  * tests do). With rshmem under an MPI launcher, shmem_init has started MPI
- * (so the guard skips MPI_Init) and shmem_finalize ends it (so the guard
- * skips MPI_Finalize): the library that started MPI finalizes it. */
+ * (so the guard skips MPI_Init). shmem_finalize leaves it running: OpenSHMEM
+ * 1.6 lets a program call shmem_init again, and MPI cannot be initialised
+ * twice in a process. Here the program initialises OpenSHMEM a second time
+ * (MPI still works in between), and its guarded MPI_Finalize ends MPI, rshmem
+ * ending its own use of MPI first, inside that MPI_Finalize; a program that
+ * does not call it has MPI finalized by rshmem at exit. */
 #include "mixed.h"
 
 int main(int argc, char **argv) {
@@ -24,8 +28,18 @@ int main(int argc, char **argv) {
     shmem_finalize();
     int down = 0;
     MPI_OK(MPI_Finalized(&down));
-    CHECK(down, "shmem_finalize left MPI running, but rshmem started it");
+    CHECK(!down, "shmem_finalize ended MPI: a later shmem_init could not start again");
+    MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+    shmem_init();
+    CHECK(shmem_my_pe() == me, "PE %d after shmem_init again, was %d", shmem_my_pe(), me);
+    mixed_counter = 0;
+    shmem_barrier_all();
+    mixed_exchange();
+    shmem_finalize();
+    MPI_OK(MPI_Finalized(&down));
     if (!down) MPI_OK(MPI_Finalize());
+    MPI_OK(MPI_Finalized(&down));
+    CHECK(down, "MPI_Finalize left MPI running");
     if (me == 0) printf("shmem_first: ok %d\n", size);
     return 0;
 }

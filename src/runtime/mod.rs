@@ -8,7 +8,9 @@
 //! barrier. The runtime object then lives for the rest of the process:
 //! `shmem_finalize` marks it inactive but keeps the mappings, because the
 //! program's globals now live in the job file and a later `shmem_init`
-//! (allowed by OpenSHMEM 1.6) reuses them.
+//! (allowed by OpenSHMEM 1.6) reuses them. Under an MPI launcher it keeps
+//! the engine to other nodes and MPI open too (neither can be started
+//! twice), and the job ends at the process's exit.
 //!
 //! The [`Runtime`] is the one owner of process state: the low-level
 //! [`World`] (built by [`bootstrap`], taken by every module below), the
@@ -131,6 +133,10 @@ static LIFECYCLE: Mutex<usize> = Mutex::new(0);
 static EXITING: AtomicBool = AtomicBool::new(false);
 /// Set while the exit hook runs: `exit` is under way and must not be called again.
 static IN_EXIT_HOOK: AtomicBool = AtomicBool::new(false);
+/// Set by the last `shmem_finalize` of a job whose launcher outlives it
+/// (MPI's): the engine to other nodes and MPI are still open for a later
+/// `shmem_init`, and end at the process's exit ([`close_dormant`]).
+static DORMANT: AtomicBool = AtomicBool::new(false);
 /// This PE's state word in the control block, once mapped (for the exit paths).
 static MY_STATE: AtomicPtr<AtomicU32> = AtomicPtr::new(std::ptr::null_mut());
 static MY_EXIT_STATUS: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut());
@@ -207,6 +213,8 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         rt.launcher
             .restart()
             .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
+        // The engine the last finalize kept open is this job's again.
+        DORMANT.store(false, Ordering::SeqCst);
         rt.allocator().reset();
         rt
     };
@@ -378,17 +386,47 @@ fn locks_at_finalize(rt: &Runtime, at_exit: bool) {
     }
 }
 
-/// Ends the launcher's job, after the finalize rendezvous: the helper
-/// threads (which run only in jobs across nodes), the transport's engine to
-/// other nodes (collective), then the launcher's part (MPI's end, if rshmem
-/// started MPI).
+/// After the finalize rendezvous: ends the launcher's job ([`close_job`]),
+/// or, when the launcher outlives finalize (MPI cannot be initialised twice,
+/// so a later `shmem_init` needs it open), leaves it for the process's exit.
+/// The helper threads stay with it: a PE that dies before its exit must
+/// still end the others (the MPI launcher does, seeing it gone), and the
+/// watchers still report a job that can never finish.
 fn end_job(rt: &Runtime) {
+    if rt.launcher.outlives_finalize() {
+        DORMANT.store(true, Ordering::SeqCst);
+        return;
+    }
+    close_job(rt);
+}
+
+/// The job's end kept open by the last `shmem_finalize` ([`end_job`]), at
+/// the process's normal exit or inside the program's `MPI_Finalize`:
+/// collective, and every PE reaches one of the two (the cost of
+/// re-initialisation under MPI: the teardown waits for every PE's exit).
+fn close_dormant() {
+    let _count = LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner());
+    if DORMANT.swap(false, Ordering::SeqCst) {
+        let built = BUILT.load(Ordering::Acquire);
+        if !built.is_null() {
+            // SAFETY: BUILT holds a leaked Box<Runtime> that is never freed.
+            close_job(unsafe { &*built });
+        }
+    }
+}
+
+/// Ends the launcher's job: the helper threads (which run only in jobs
+/// across nodes), the transport's engine to other nodes (collective), then
+/// the launcher's part (MPI's end, if rshmem started MPI).
+fn close_job(rt: &Runtime) {
     progress::stop();
     node_watch::stop();
     let ended = rt.launcher.finish(rt.transport.close());
     net_watch::stop();
     if let Err(e) = ended {
-        error::fatal(&Error::new("shmem_finalize", ErrorKind::Internal(e)));
+        // A peer that died after its finalize leaves its engine endpoints
+        // dead: an engine failure, not a bug of the library's.
+        error::fatal(&Error::new("shmem_finalize", ErrorKind::Engine(e)));
     }
 }
 
@@ -403,6 +441,8 @@ extern "C" fn program_finalizing() {
             *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
             finalize(false);
         }
+        // MPI is ending: nothing of rshmem's may stay open on it.
+        close_dormant();
     });
     if ended.is_err() {
         // No panic may unwind into MPI's C frames.
@@ -479,8 +519,19 @@ unsafe extern "C" {
 /// At a normal `exit(0)` without `shmem_finalize`, finalize implicitly (as Sandia
 /// OpenSHMEM does), so the other PEs are not left waiting. A non-zero exit is
 /// left alone: it is a failure, and `oshrun` ends the job.
+/// A PE that finalized under a launcher that outlives finalize ends the job
+/// here ([`close_dormant`]).
 extern "C" fn exit_hook(status: libc::c_int, _arg: *mut libc::c_void) {
-    if EXITING.load(Ordering::SeqCst) || status != 0 || try_get().is_none() {
+    if EXITING.load(Ordering::SeqCst) || status != 0 {
+        return;
+    }
+    if try_get().is_none() {
+        if DORMANT.load(Ordering::SeqCst) {
+            IN_EXIT_HOOK.store(true, Ordering::SeqCst);
+            // SAFETY: fflush(NULL) flushes every C stream (as below).
+            unsafe { libc::fflush(std::ptr::null_mut()) };
+            let _ = std::panic::catch_unwind(close_dormant);
+        }
         return;
     }
     IN_EXIT_HOOK.store(true, Ordering::SeqCst);
@@ -491,6 +542,8 @@ extern "C" fn exit_hook(status: libc::c_int, _arg: *mut libc::c_void) {
     let _ = std::panic::catch_unwind(|| {
         *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
         finalize(true);
+        // The process is leaving: no later shmem_init needs the job open.
+        close_dormant();
     });
 }
 

@@ -75,10 +75,21 @@ pub(crate) trait Launcher: Send + Sync {
         None
     }
 
-    /// Ends the launcher's part of the job at the last `shmem_finalize`,
-    /// after the transport ended its engine (`engine_closed`: how that
-    /// went). No abort goes through the launcher after this.
+    /// Ends the launcher's part of the job, after the transport ended its
+    /// engine (`engine_closed`: how that went): at the last
+    /// `shmem_finalize`, or at the process's exit when the launcher
+    /// [outlives finalize](Launcher::outlives_finalize). No abort goes
+    /// through the launcher after this.
     fn finish(&self, engine_closed: Result<(), String>) -> Result<(), String>;
+
+    /// Whether the engine to other nodes and the launcher's library must
+    /// stay open past the last `shmem_finalize`, so that a later
+    /// `shmem_init` finds them (MPI cannot be initialised twice in a
+    /// process): the job's end then waits for the process's exit (or the
+    /// program's `MPI_Finalize`).
+    fn outlives_finalize(&self) -> bool {
+        false
+    }
 
     /// Whether a later `shmem_init` may start the job again after
     /// [`finish`](Launcher::finish) (MPI cannot be initialised twice).

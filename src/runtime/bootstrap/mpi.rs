@@ -156,11 +156,20 @@ impl Launcher for Mpi {
             .map_err(|e| format!("cannot end the MPI job: {e}"))
     }
 
+    /// MPI (and the window or UCX worker over it) stays open past the last
+    /// `shmem_finalize`: it could not be started again.
+    fn outlives_finalize(&self) -> bool {
+        true
+    }
+
+    /// Refused only once MPI itself has ended: the program called
+    /// `MPI_Finalize` after its last `shmem_finalize` (rshmem's own end of
+    /// MPI waits for the process's exit).
     fn restart(&self) -> Result<(), String> {
         match self.ended.load(Ordering::Acquire) {
             true => Err(
-                "this PE was started by an MPI launcher and has finalized: MPI cannot be initialised twice \
-                         in a process, so neither can rshmem"
+                "this PE was started by an MPI launcher and MPI has been finalized since: \
+                         MPI cannot be initialised twice in a process, so neither can rshmem"
                     .into(),
             ),
             false => Ok(()),
