@@ -1,4 +1,4 @@
-//! The library constants of `shmem.h` (OpenSHMEM 1.5 "Library Constants") and
+//! The library constants of `shmem.h` (OpenSHMEM 1.6 "Library Constants") and
 //! the handle types written before the prototypes.
 //!
 //! Plain data with no dependencies, like `ffi/table.rs`: `build.rs` includes
@@ -12,9 +12,28 @@
 // Values follow Sandia OpenSHMEM.
 
 pub(crate) const SHMEM_MAJOR_VERSION: i64 = 1;
-pub(crate) const SHMEM_MINOR_VERSION: i64 = 5;
+pub(crate) const SHMEM_MINOR_VERSION: i64 = 6;
 pub(crate) const SHMEM_MAX_NAME_LEN: i64 = 256;
 pub(crate) const SHMEM_VENDOR_STRING: &str = "rshmem";
+/// rshmem's own version (the package's), as numbers: OSSS-UCX's
+/// `SHMEM_VENDOR_{MAJOR,MINOR,PATCH}_VERSION`, which no other header defines
+/// differently, so programs that test them for OSSS-UCX read rshmem's.
+pub(crate) const SHMEM_VENDOR_MAJOR_VERSION: i64 = version_part(env!("CARGO_PKG_VERSION_MAJOR"));
+pub(crate) const SHMEM_VENDOR_MINOR_VERSION: i64 = version_part(env!("CARGO_PKG_VERSION_MINOR"));
+pub(crate) const SHMEM_VENDOR_PATCH_VERSION: i64 = version_part(env!("CARGO_PKG_VERSION_PATCH"));
+
+/// A decimal version component, at compile time.
+const fn version_part(s: &str) -> i64 {
+    let b = s.as_bytes();
+    let mut v = 0;
+    let mut i = 0;
+    while i < b.len() {
+        assert!(b[i].is_ascii_digit(), "a version component is decimal");
+        v = v * 10 + (b[i] - b'0') as i64;
+        i += 1;
+    }
+    v
+}
 
 pub(crate) const SHMEM_THREAD_SINGLE: i64 = 0;
 pub(crate) const SHMEM_THREAD_FUNNELED: i64 = 1;
@@ -65,6 +84,9 @@ pub(crate) const INT_CONSTANTS: &[(&str, i64, bool)] = &[
     ("SHMEM_MAJOR_VERSION", SHMEM_MAJOR_VERSION, true),
     ("SHMEM_MINOR_VERSION", SHMEM_MINOR_VERSION, true),
     ("SHMEM_MAX_NAME_LEN", SHMEM_MAX_NAME_LEN, true),
+    ("SHMEM_VENDOR_MAJOR_VERSION", SHMEM_VENDOR_MAJOR_VERSION, false),
+    ("SHMEM_VENDOR_MINOR_VERSION", SHMEM_VENDOR_MINOR_VERSION, false),
+    ("SHMEM_VENDOR_PATCH_VERSION", SHMEM_VENDOR_PATCH_VERSION, false),
     ("SHMEM_THREAD_SINGLE", SHMEM_THREAD_SINGLE, false),
     ("SHMEM_THREAD_FUNNELED", SHMEM_THREAD_FUNNELED, false),
     ("SHMEM_THREAD_SERIALIZED", SHMEM_THREAD_SERIALIZED, false),

@@ -1,8 +1,8 @@
 //! # rshmem: OpenSHMEM for one node and across nodes
 //!
-//! OpenSHMEM 1.5 with the 1.6 point-to-point additions and rshmem's
-//! extensions (`shmemx.h`). PEs of one node share memory; PEs of other
-//! nodes are reached through MPI-3 RMA (`transport::hybrid`).
+//! OpenSHMEM 1.6 and rshmem's extensions (`shmemx.h`). PEs of one node
+//! share memory; PEs of other nodes are reached through UCX or MPI-3 RMA
+//! (`transport::hybrid`).
 //!
 //! C programs link against this crate through `shmem.h`; Rust code only sees the
 //! crate-internal API below.

@@ -57,7 +57,7 @@ pub fn pkg_config(prefix: Option<&Path>, include_dir: &Path, lib_dir: &Path, ver
     };
     let head = prefix.map_or(String::new(), |p| format!("prefix={}\n", p.display()));
     format!(
-        "{head}includedir={}\nlibdir={}\n\nName: rshmem\nDescription: OpenSHMEM 1.5 for one node, in Rust\n\
+        "{head}includedir={}\nlibdir={}\n\nName: rshmem\nDescription: OpenSHMEM 1.6, in Rust\n\
          Version: {version}\nCflags: -I${{includedir}}\nLibs: -L${{libdir}} -Wl,-rpath,${{libdir}} -lrshmem\n",
         rel(include_dir),
         rel(lib_dir)

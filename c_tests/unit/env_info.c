@@ -2,7 +2,7 @@
  * np: 1 2
  * env: SHMEM_INFO=1
  * env: SMA_VERSION=1
- * stderr: rshmem 0.1.0 (OpenSHMEM 1.5)
+ * stderr: rshmem 0.1.0 (OpenSHMEM 1.6)
  * stderr: SHMEM_SYMMETRIC_SIZE (alias SMA_SYMMETRIC_SIZE)
  * stderr: SHMEM_HANG_WARN
  * stderr: rshmem transport: shared memory; OpenSHMEM atomics are atomic with each other and with CPU atomics
