@@ -251,6 +251,7 @@ fn c_to_rust(c: &str) -> String {
         "shmemx_space_t" => Some("crate::ffi::handle::SpaceHandle"),
         "shmemx_sem_t" => Some("crate::ffi::semaphore::SemObject"),
         "shmemx_notify_t" => Some("crate::ffi::notify::NotifyObject"),
+        "shmemx_gettid_fn_t" => Some("crate::ffi::context::GettidFn"),
         _ => None,
     };
     c_to_rust_with(c, &named, "table.rs")
@@ -548,6 +549,10 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #define SHMEMX_SEM_SCONSUMER 16 /* one consumer thread (a hint) */
 #define SHMEMX_SEM_MCONSUMER 32
 #define SHMEMX_SEM_MAXVALUE 65535
+
+/* Sandia OpenSHMEM's shmemx_register_gettid takes the program's thread-id
+ * function (for threads that are not the kernel's); this is its type. */
+typedef uint64_t (*shmemx_gettid_fn_t)(void);
 
 /* Sandia OpenSHMEM's hint for shmem_malloc_with_hints: no barrier at the
  * routine's exit (every PE still gets the same block; synchronise before

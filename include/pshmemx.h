@@ -15,6 +15,7 @@ extern "C" {
 
 double pshmemx_wtime(void);
 char *pshmemx_nodename(void);
+void pshmemx_register_gettid(shmemx_gettid_fn_t gettid_fn);
 int pshmemx_fence_test(void);
 int pshmemx_ctx_fence_test(shmem_ctx_t ctx);
 int pshmemx_quiet_test(void);

@@ -59,6 +59,10 @@ typedef struct shmemx_sem_s shmemx_sem_t;
 #define SHMEMX_SEM_MCONSUMER 32
 #define SHMEMX_SEM_MAXVALUE 65535
 
+/* Sandia OpenSHMEM's shmemx_register_gettid takes the program's thread-id
+ * function (for threads that are not the kernel's); this is its type. */
+typedef uint64_t (*shmemx_gettid_fn_t)(void);
+
 /* Sandia OpenSHMEM's hint for shmem_malloc_with_hints: no barrier at the
  * routine's exit (every PE still gets the same block; synchronise before
  * another PE accesses it). */
@@ -106,6 +110,7 @@ extern shmem_team_t SHMEMX_TEAM_NODE;
 
 double shmemx_wtime(void);
 char *shmemx_nodename(void);
+void shmemx_register_gettid(shmemx_gettid_fn_t gettid_fn);
 int shmemx_fence_test(void);
 int shmemx_ctx_fence_test(shmem_ctx_t ctx);
 int shmemx_quiet_test(void);

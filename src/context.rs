@@ -8,9 +8,38 @@
 //! and a load of the slot's `live` flag: a destroyed or invented handle is
 //! reported, never dereferenced blindly. The default context's object is a
 //! static of the C shim, whose address is a link-time constant.
+//!
+//! A `SHMEM_CTX_PRIVATE` context belongs to the thread that created it: it
+//! records that thread's id ([`thread_id`]: the kernel's, or what the
+//! function the program registered with `shmemx_register_gettid` answers,
+//! for programs whose threads are not the kernel's, as Sandia OpenSHMEM
+//! allows), so that a use from another thread can be named.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+/// The program's thread-id function (`shmemx_register_gettid`), as an
+/// address; 0: the kernel's thread id.
+static GETTID: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes `f` the source of thread ids ([`thread_id`]); `None` goes back to
+/// the kernel's. May be called before `shmem_init`.
+pub(crate) fn register_gettid(f: Option<unsafe extern "C" fn() -> u64>) {
+    GETTID.store(f.map_or(0, |f| f as usize), Ordering::Release);
+}
+
+/// The calling thread's id: the registered function's answer, or the
+/// kernel's thread id.
+pub(crate) fn thread_id() -> u64 {
+    match GETTID.load(Ordering::Acquire) {
+        // SAFETY: the kernel's gettid has no preconditions and cannot fail.
+        0 => (unsafe { libc::gettid() }) as u64,
+        // SAFETY: a non-zero value was stored from a function of this
+        // signature by `register_gettid`; calling it is the program's
+        // contract with shmemx_register_gettid.
+        f => unsafe { std::mem::transmute::<usize, unsafe extern "C" fn() -> u64>(f)() },
+    }
+}
 
 /// Contexts a process may have at once besides the default one.
 pub(crate) const MAX_CONTEXTS: usize = 4096;
@@ -27,6 +56,9 @@ pub(crate) struct CtxObject {
     /// Raw handle of the space the context was created from (0: none); such
     /// a context may only access that space's memory.
     space: AtomicUsize,
+    /// The creating thread's id ([`thread_id`]), which matters for a
+    /// `SHMEM_CTX_PRIVATE` context.
+    owner: AtomicU64,
 }
 
 impl CtxObject {
@@ -37,7 +69,16 @@ impl CtxObject {
             options: AtomicI64::new(0),
             team: AtomicUsize::new(crate::team::WORLD),
             space: AtomicUsize::new(0),
+            owner: AtomicU64::new(0),
         }
+    }
+
+    /// The thread a private context belongs to, if it is private: its id
+    /// when it was created.
+    #[inline]
+    pub(crate) fn owner(&self) -> Option<u64> {
+        let private = self.options.load(Ordering::Relaxed) & crate::constants::SHMEM_CTX_PRIVATE != 0;
+        private.then(|| self.owner.load(Ordering::Relaxed))
     }
 
     #[cfg(test)]
@@ -120,6 +161,9 @@ impl Contexts {
         obj.options.store(options, Ordering::Relaxed);
         obj.team.store(team, Ordering::Relaxed);
         obj.space.store(space, Ordering::Relaxed);
+        if options & crate::constants::SHMEM_CTX_PRIVATE != 0 {
+            obj.owner.store(thread_id(), Ordering::Relaxed);
+        }
         obj.live.store(1, Ordering::Release);
         Some(obj as *const CtxObject as usize)
     }

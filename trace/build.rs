@@ -84,7 +84,7 @@ fn c_to_rust(c: &str) -> String {
         | "shmemx_psync_footprint_t"
         | "shmemx_sem_t"
         | "shmemx_notify_t" => Some("core::ffi::c_void"),
-        "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" => Some("*mut core::ffi::c_void"),
+        "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" | "shmemx_gettid_fn_t" => Some("*mut core::ffi::c_void"),
         "shmemx_space_config_t" => Some("crate::SpaceConfig"),
         _ => None,
     };

@@ -205,6 +205,24 @@ fn bad_ctx(routine: &'static str, ctx: CtxHandle) -> ! {
     ))
 }
 
+/// A `SHMEM_CTX_PRIVATE` context used by a thread other than the one that
+/// created it (the specification leaves that undefined; it is harmless here,
+/// where contexts keep no per-thread state): one warning per routine. Thread
+/// ids are `shmemx_register_gettid`'s, or the kernel's.
+pub(crate) fn private_owner(routine: &'static str, ctx: CtxHandle, obj: &crate::context::CtxObject) {
+    let Some(owner) = obj.owner() else { return };
+    let me = crate::context::thread_id();
+    if owner != me {
+        crate::error::warn_once(routine, || {
+            format!(
+                "{} = {:#x} is a SHMEM_CTX_PRIVATE context of thread {owner}, used by thread {me}",
+                label(routine, "ctx"),
+                ctx.0 as usize
+            )
+        });
+    }
+}
+
 #[inline]
 pub(crate) fn cmp(routine: &'static str, cmp: c_int) -> Cmp {
     Cmp::from_c(cmp).unwrap_or_else(|| {
@@ -354,6 +372,9 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_ar
         self::ctx(rt, routine, ctx);
         unreachable!("check::ctx reports invalid contexts");
     };
+    if crate::error::debug_enabled() {
+        private_owner(routine, ctx, obj);
+    }
     let space = obj.space();
     let raw = obj.team();
     if raw == crate::team::WORLD {

@@ -107,6 +107,9 @@ pub(crate) fn destroy(routine: &'static str, ctx: CtxHandle) {
         ))
     }
     rt.transport.quiet();
+    if let Some(obj) = ctx.object(&rt.contexts) {
+        check::private_owner(routine, ctx, obj);
+    }
     let space = ctx.object(&rt.contexts).map_or(0, |o| o.space());
     if !rt.contexts.destroy(ctx.0 as usize) {
         fatal(&Error::new(
@@ -120,6 +123,18 @@ pub(crate) fn destroy(routine: &'static str, ctx: CtxHandle) {
     if let Ok(s) = crate::runtime::get(routine).spaces.lookup(space) {
         s.close_context();
     }
+}
+
+/// `shmemx_register_gettid`'s argument: the program's thread-id function, or NULL.
+pub(crate) type GettidFn = Option<unsafe extern "C" fn() -> u64>;
+
+/// `shmemx_register_gettid` (Sandia OpenSHMEM's): from now on, thread ids
+/// are what `gettid_fn` answers (NULL: the kernel's); they name the thread a
+/// `SHMEM_CTX_PRIVATE` context belongs to, in the warning for its use by
+/// another thread (`shmem_ctx_destroy` always, other routines with
+/// `SHMEM_DEBUG`). May be called before `shmem_init`, as SOS allows.
+pub(crate) fn register_gettid(_routine: &'static str, gettid_fn: GettidFn) {
+    crate::context::register_gettid(gettid_fn);
 }
 
 /// The team a context was created on: the world team for the default context

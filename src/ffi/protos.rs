@@ -307,6 +307,10 @@ pub(crate) const SHMEMX: &[Proto] = &[
     // Sandia OpenSHMEM's queries.
     p("double shmemx_wtime(void)", "setup::wtime"),
     p("char *shmemx_nodename(void)", "setup::nodename"),
+    p(
+        "void shmemx_register_gettid(shmemx_gettid_fn_t gettid_fn)",
+        "context::register_gettid",
+    ),
     // OSSS-UCX's completion tests and interoperability query.
     p("int shmemx_fence_test(void)", "order::fence_test"),
     p("int shmemx_ctx_fence_test(shmem_ctx_t ctx)", "order::ctx_fence_test"),
