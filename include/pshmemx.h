@@ -22,6 +22,7 @@ int pshmemx_quiet_test(void);
 int pshmemx_ctx_quiet_test(shmem_ctx_t ctx);
 int pshmemx_query_interoperability(int property);
 void *pshmemx_malloc_with_hint(size_t size, long hint);
+void pshmemx_alltoall_global_nb(void *dest, const void *source, size_t size, long *counter);
 int pshmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int pshmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
 void pshmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);

@@ -117,6 +117,7 @@ int shmemx_quiet_test(void);
 int shmemx_ctx_quiet_test(shmem_ctx_t ctx);
 int shmemx_query_interoperability(int property);
 void *shmemx_malloc_with_hint(size_t size, long hint);
+void shmemx_alltoall_global_nb(void *dest, const void *source, size_t size, long *counter);
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
 void shmemx_space_create(shmemx_space_config_t space_config, shmemx_space_t *space);

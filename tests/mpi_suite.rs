@@ -54,6 +54,7 @@ const PROGRAMS: &[&str] = &[
     "unit/malloc_no_barrier",
     "unit/oshmem_names",
     "unit/quiet_test",
+    "unit/alltoall_global_nb",
     "unit/nbi",
     "unit/nbi_many",
     "unit/fence",

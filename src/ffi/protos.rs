@@ -325,6 +325,11 @@ pub(crate) const SHMEMX: &[Proto] = &[
         "void *shmemx_malloc_with_hint(size_t size, long hint)",
         "memory::malloc_with_hint",
     ),
+    // Open MPI OSHMEM's non-blocking all-to-all with a counter.
+    p(
+        "void shmemx_alltoall_global_nb(void *dest, const void *source, size_t size, long *counter)",
+        "signal::alltoall_global_nb",
+    ),
     p(
         "int shmemx_psync_footprint(shmemx_psync_footprint_t *fp)",
         "team::psync_footprint",

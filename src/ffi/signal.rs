@@ -224,3 +224,56 @@ pub(crate) fn add(routine: &'static str, sig_addr: *mut u64, signal: u64, pe: c_
 pub(crate) fn ctx_add(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, signal: u64, pe: c_int) {
     update(routine, ctx, sig_addr, AmoOp::Add(signal), pe)
 }
+
+/// Open MPI OSHMEM's `shmemx_alltoall_global_nb(dest, source, size,
+/// counter)`: this PE sends block `k` of `source` (`size` bytes at
+/// `source + k * size`) to block `me` of `dest` on every PE `k` of the job,
+/// itself included, and each block, once delivered, adds 1 to `counter` on
+/// its target: a put-with-signal (`SHMEM_SIGNAL_ADD`) per PE, posted without
+/// waiting (the next quiet completes them; on one node they are done when
+/// the call returns). Not a barrier: as in OSHMEM, a PE knows its `dest` is
+/// complete when its own `counter` has grown by the job's size, and the
+/// program keeps `dest` free (and `source` unchanged) until then. The PEs
+/// are visited from `me + 1` on, so that they do not all start on the same
+/// target.
+pub(crate) fn alltoall_global_nb(
+    routine: &'static str,
+    dest: *mut core::ffi::c_void,
+    source: *const core::ffi::c_void,
+    size: usize,
+    counter: *mut core::ffi::c_long,
+) {
+    let rt = runtime::get(routine);
+    let (me, n) = (rt.me, rt.npes);
+    let total = check::bytes(routine, "size", size, n);
+    check::local(routine, "source", source, total > 0);
+    let mine = check::bytes(routine, "size", size, me);
+    let at = (dest as usize)
+        .checked_add(mine)
+        .unwrap_or_else(|| check::too_large(routine, "size", size));
+    for k in 1..=n {
+        let pe = (me + k) % n;
+        let t = check::Target { pe, space: 0 };
+        let sig = check::remote_word::<u64>(rt, routine, "counter", counter as usize, t);
+        let off = match size {
+            0 => sig,
+            _ => check::remote(rt, routine, "dest", at, size, t),
+        };
+        // Cannot overflow: `pe * size` <= `total`.
+        let src = (source as *const u8).wrapping_add(pe * size);
+        let record = Transfer {
+            routine,
+            count: ("size", size),
+            local: (src as usize, size),
+            remote: (off, size),
+            pe,
+            put: true,
+        };
+        // SAFETY: the block and the counter are inside this PE's symmetric
+        // memory (checked), which every PE has at the same offsets; the
+        // source block is inside the caller's `n * size` bytes.
+        fault::during(&record, || unsafe {
+            put_signal_bytes::<true>(rt, pe, off, src, size, sig, AmoOp::Add(1))
+        })
+    }
+}
