@@ -9,17 +9,19 @@ Usage: scripts/spec-synopses.py SPEC [--tag TAG] [-o OUT]
   --tag  the release to read (v1.6); without it the work tree as it is
   -o     where to write the C file (default: standard output)
 
-The document is main_spec.tex and the files it \\input's, in that order. Each
+The document is main_spec.tex and the files it \\input's (and they), in order. Each
 C11synopsis, Csynopsis and CsynopsisCol environment is read, and TYPE,
 TYPENAME and SIZE are expanded over the "where ..." sentence that follows it:
 a type table it names (\\ref{stdrmatypes}, ...; for reductions the rows whose
 operations include the one named), an explicit list (\\{\\CTYPE{int}, ...\\}),
 or both joined by "or TYPE is one of". The C file has, for a C/C++ synopsis,
 a typed function pointer initialised with the routine (declared by the
-header, with exactly that type) and a redeclaration of the routine (a
-conflicting declaration is an error); for a C11 synopsis, a call with
-arguments of exactly the parameter types whose result must have exactly the
-return type, for every TYPE; for a typedef'd struct, each member's type.
+header, with exactly that type), a redeclaration of the routine (a
+conflicting declaration is an error) and a call; for a C11 synopsis, a call
+for every TYPE. Each call has arguments of exactly the parameter types and
+its result must have exactly the return type (in C11 and C++). For a
+typedef'd struct, each member's type; for _Noreturn, a function that ends
+without a return statement (-Wreturn-type).
 A deprecated C/C++ synopsis whose name the C11 generic of that name takes over
 (shmem_wait_until, shmem_sync) is checked in C99 and C++, not in C11.
 
@@ -355,8 +357,8 @@ def var(ptype, pname):
 
 
 def call(name, ret, params):
-    decls = " ".join(var(t, n) for t, n in params)
-    args = ", ".join(n for _, n in params)
+    decls = " ".join(var(t, n) for t, n in params if n is not None)
+    args = ", ".join(n for _, n in params if n is not None)
     expr = f"{name}({args})"
     if ret == "void":
         body = f"{expr}; SYN_VOID({expr});"
@@ -420,7 +422,8 @@ def main():
     w(" *")
     w(" * %d C/C++ synopses: %d prototypes, %d more from TYPE/TYPENAME/SIZE expanded" % (
         counts["C/C++ synopses"], counts["C prototypes"], counts["typed C prototypes"]))
-    w(" * over the specification's tables; %d C11 synopses: %d calls, one per TYPE;" % (
+    w(" * over the specification's tables, each checked as declared, redeclared and")
+    w(" * called; %d C11 synopses: %d calls, one per TYPE;" % (
         counts["C11 synopses"], counts["C11 generic calls"]))
     w(" * %d struct members of %d typedefs." % (counts["struct members"], len(structs)))
     w(" */")
@@ -441,12 +444,15 @@ def main():
     w("#define SYN_VOID(e)")
     w("#else")
     w("#define SYN_NOT_C11 1")
+    w("#define SYN_SAME(T, e)")
+    w("#define SYN_VOID(e)")
     w("#endif")
     w("")
     w("#ifdef __cplusplus")
     w('extern "C" {')
     w("#endif")
     w("void syn_declared(void);")
+    w("void syn_calls(void);")
     w("void syn_generic_calls(void);")
     w("#ifdef __cplusplus")
     w("}")
@@ -505,6 +511,16 @@ def main():
     w("#ifdef __cplusplus")
     w("}")
     w("#endif")
+    w("")
+    w("/* The C/C++ synopses as calls (compiled, never run), through the C11")
+    w(" * generic macro or the C++ overloads where the name is also generic. */")
+    w("void syn_calls(void)")
+    w("{")
+    last = None
+    for s, name, ret, params, c99_only in protos:
+        where(s)
+        guarded(["    " + call(name, ret, params)], c99_only)
+    w("}")
     w("")
     w("#ifdef SYN_GENERIC")
     w("/* The C11 synopses as calls (compiled, never run). */")
