@@ -23,7 +23,9 @@ its result must have exactly the return type (in C11 and C++). For a
 typedef'd struct, each member's type; for _Noreturn, a function that ends
 without a return statement (-Wreturn-type).
 A deprecated C/C++ synopsis whose name the C11 generic of that name takes over
-(shmem_wait_until, shmem_sync) is checked in C99 and C++, not in C11.
+(shmem_wait_until, shmem_sync) is checked in C99 and C++, not in C11. Last,
+the profiling interface: each shmem_ routine of a C/C++ synopsis as pshmem_,
+declared by pshmem.h.
 
 Whatever cannot be read is listed on stderr with the counts, and the exit
 status is 1.
@@ -425,7 +427,9 @@ def main():
     w(" * over the specification's tables, each checked as declared, redeclared and")
     w(" * called; %d C11 synopses: %d calls, one per TYPE;" % (
         counts["C11 synopses"], counts["C11 generic calls"]))
-    w(" * %d struct members of %d typedefs." % (counts["struct members"], len(structs)))
+    w(" * %d struct members of %d typedefs; the %d shmem_ routines as pshmem_." % (
+        counts["struct members"], len(structs),
+        sum(1 for _, n, _, _, _ in protos if n.startswith("shmem_"))))
     w(" */")
     w("#include <shmem.h>")
     w("")
@@ -454,6 +458,7 @@ def main():
     w("void syn_declared(void);")
     w("void syn_calls(void);")
     w("void syn_generic_calls(void);")
+    w("void syn_pshmem_declared(void);")
     w("#ifdef __cplusplus")
     w("}")
     w("#endif")
@@ -530,6 +535,33 @@ def main():
     for s, name, ret, params, ctype in calls:
         where(s)
         w("    " + call(name, ret, params))
+    w("}")
+    w("#endif")
+    w("")
+    profiled = [(s, "p" + name, ret, params) for s, name, ret, params, _ in protos
+                if name.startswith("shmem_")]
+    counts["pshmem_ prototypes"] = len(profiled)
+    w("/* The profiling interface (its section of the specification): every")
+    w(" * shmem_ routine above as pshmem_, declared by pshmem.h (in C11 too: the")
+    w(" * generics have no pshmem_ form). */")
+    w("#include <pshmem.h>")
+    w("")
+    w("void syn_pshmem_declared(void)")
+    w("{")
+    last = None
+    for s, name, ret, params in profiled:
+        where(s)
+        w("    " + pointer(name, ret, params))
+    w("}")
+    w("")
+    w("#ifdef __cplusplus")
+    w('extern "C" {')
+    w("#endif")
+    last = None
+    for s, name, ret, params in profiled:
+        where(s)
+        w(proto(name, ret, params))
+    w("#ifdef __cplusplus")
     w("}")
     w("#endif")
     text = "\n".join(out) + "\n"

@@ -10,7 +10,8 @@
 //! compiled as C11 and C17 (generics), C99 (the deprecated names the C11
 //! generics take over) and C++11 and C++17 (the overloads), with strict
 //! warnings as errors, and to an object file so that `-Wreturn-type` checks
-//! `_Noreturn`.
+//! `_Noreturn`. The same file checks the profiling interface: every `shmem_`
+//! routine of a C/C++ synopsis as `pshmem_`, declared by `pshmem.h`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -88,14 +89,23 @@ fn synopses_file_is_whole() {
     };
     let protos = number_before(" prototypes, ") + number_before(" more from TYPE");
     let calls = number_before(" calls, one per TYPE");
+    let profiled = number_before(" shmem_ routines as pshmem_");
     let pointers = text.matches("(*syn_p)(").count();
     let redeclared = text
         .lines()
         .filter(|l| !l.starts_with(' ') && l.contains(")(") && l.ends_with(");"))
         .count();
     let made = text.matches("SYN_SAME(").count() + text.matches("SYN_VOID(").count();
-    assert_eq!(pointers, protos, "typed pointers in the file vs its header comment");
-    assert_eq!(redeclared, protos, "redeclarations in the file vs its header comment");
+    assert_eq!(
+        pointers,
+        protos + profiled,
+        "typed pointers in the file vs its header comment"
+    );
+    assert_eq!(
+        redeclared,
+        protos + profiled,
+        "redeclarations in the file vs its header comment"
+    );
     // Three macro definitions each (C++, C11, C99), then one check per call:
     // the C11 calls and a call of every C/C++ prototype.
     assert_eq!(
@@ -105,6 +115,10 @@ fn synopses_file_is_whole() {
     );
     assert!(protos >= 1782, "only {protos} C prototypes: OpenSHMEM 1.6 has 1782");
     assert!(calls >= 1554, "only {calls} C11 calls: OpenSHMEM 1.6 has 1554");
+    assert!(
+        profiled >= 1781,
+        "only {profiled} pshmem_ prototypes: OpenSHMEM 1.6 has 1781"
+    );
 }
 
 /// With `RSHMEM_SPEC_REPO` naming a clone of the specification (bare or not),

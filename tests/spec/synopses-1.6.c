@@ -10,7 +10,7 @@
  * 216 C/C++ synopses: 84 prototypes, 1698 more from TYPE/TYPENAME/SIZE expanded
  * over the specification's tables, each checked as declared, redeclared and
  * called; 108 C11 synopses: 1554 calls, one per TYPE;
- * 2 struct members of 2 typedefs.
+ * 2 struct members of 2 typedefs; the 1781 shmem_ routines as pshmem_.
  */
 #include <shmem.h>
 
@@ -39,6 +39,7 @@ extern "C" {
 void syn_declared(void);
 void syn_calls(void);
 void syn_generic_calls(void);
+void syn_pshmem_declared(void);
 #ifdef __cplusplus
 }
 #endif
@@ -7506,5 +7507,3877 @@ void syn_generic_calls(void)
     { uint64_t *ivars = 0; size_t nelems = 0; size_t *indices = 0; const int *status = 0; int cmp = 0; const uint64_t *cmp_values = 0; size_t syn_r = shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); (void) syn_r; SYN_SAME(size_t, shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values)); }
     { size_t *ivars = 0; size_t nelems = 0; size_t *indices = 0; const int *status = 0; int cmp = 0; const size_t *cmp_values = 0; size_t syn_r = shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); (void) syn_r; SYN_SAME(size_t, shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values)); }
     { ptrdiff_t *ivars = 0; size_t nelems = 0; size_t *indices = 0; const int *status = 0; int cmp = 0; const ptrdiff_t *cmp_values = 0; size_t syn_r = shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); (void) syn_r; SYN_SAME(size_t, shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values)); }
+}
+#endif
+
+/* The profiling interface (its section of the specification): every
+ * shmem_ routine above as pshmem_, declared by pshmem.h (in C11 too: the
+ * generics have no pshmem_ form). */
+#include <pshmem.h>
+
+void syn_pshmem_declared(void)
+{
+    /* content/shmem_init.tex:8 */
+    { void (*syn_p)(void) = &pshmem_init; (void) syn_p; }
+    /* content/shmem_my_pe.tex:7 */
+    { int (*syn_p)(void) = &pshmem_my_pe; (void) syn_p; }
+    /* content/shmem_n_pes.tex:7 */
+    { int (*syn_p)(void) = &pshmem_n_pes; (void) syn_p; }
+    /* content/shmem_finalize.tex:9 */
+    { void (*syn_p)(void) = &pshmem_finalize; (void) syn_p; }
+    /* content/shmem_query_initialized.tex:7 */
+    { void (*syn_p)(int *initialized) = &pshmem_query_initialized; (void) syn_p; }
+    /* content/shmem_global_exit.tex:11 */
+    { void (*syn_p)(int status) = &pshmem_global_exit; (void) syn_p; }
+    /* content/shmem_pe_accessible.tex:8 */
+    { int (*syn_p)(int pe) = &pshmem_pe_accessible; (void) syn_p; }
+    /* content/shmem_addr_accessible.tex:8 */
+    { int (*syn_p)(const void *addr, int pe) = &pshmem_addr_accessible; (void) syn_p; }
+    /* content/shmem_ptr.tex:7 */
+    { void *(*syn_p)(const void *dest, int pe) = &pshmem_ptr; (void) syn_p; }
+    /* content/shmem_team_ptr.tex:7 */
+    { void *(*syn_p)(shmem_team_t team, const void *dest, int pe) = &pshmem_team_ptr; (void) syn_p; }
+    /* content/shmem_info_get_version.tex:7 */
+    { void (*syn_p)(int *major, int *minor) = &pshmem_info_get_version; (void) syn_p; }
+    /* content/shmem_info_get_name.tex:8 */
+    { void (*syn_p)(char *name) = &pshmem_info_get_name; (void) syn_p; }
+    /* content/shmem_init_thread.tex:8 */
+    { int (*syn_p)(int requested, int *provided) = &pshmem_init_thread; (void) syn_p; }
+    /* content/shmem_query_thread.tex:7 */
+    { void (*syn_p)(int *provided) = &pshmem_query_thread; (void) syn_p; }
+    /* content/shmem_malloc.tex:7 */
+    { void *(*syn_p)(size_t size) = &pshmem_malloc; (void) syn_p; }
+    /* content/shmem_free.tex:7 */
+    { void (*syn_p)(void *ptr) = &pshmem_free; (void) syn_p; }
+    /* content/shmem_realloc.tex:7 */
+    { void *(*syn_p)(void *ptr, size_t size) = &pshmem_realloc; (void) syn_p; }
+    /* content/shmem_align.tex:7 */
+    { void *(*syn_p)(size_t alignment, size_t size) = &pshmem_align; (void) syn_p; }
+    /* content/shmem_malloc_hints.tex:8 */
+    { void *(*syn_p)(size_t size, long hints) = &pshmem_malloc_with_hints; (void) syn_p; }
+    /* content/shmem_calloc.tex:7 */
+    { void *(*syn_p)(size_t count, size_t size) = &pshmem_calloc; (void) syn_p; }
+    /* content/shmem_team_my_pe.tex:7 */
+    { int (*syn_p)(shmem_team_t team) = &pshmem_team_my_pe; (void) syn_p; }
+    /* content/shmem_team_n_pes.tex:7 */
+    { int (*syn_p)(shmem_team_t team) = &pshmem_team_n_pes; (void) syn_p; }
+    /* content/shmem_team_get_config.tex:7 */
+    { int (*syn_p)(shmem_team_t team, long config_mask, shmem_team_config_t *config) = &pshmem_team_get_config; (void) syn_p; }
+    /* content/shmem_team_translate_pe.tex:8 */
+    { int (*syn_p)(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) = &pshmem_team_translate_pe; (void) syn_p; }
+    /* content/shmem_team_split_strided.tex:8 */
+    { int (*syn_p)(shmem_team_t parent_team, int start, int stride, int size, const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team) = &pshmem_team_split_strided; (void) syn_p; }
+    /* content/shmem_team_split_2d.tex:9 */
+    { int (*syn_p)(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team) = &pshmem_team_split_2d; (void) syn_p; }
+    /* content/shmem_team_destroy.tex:7 */
+    { void (*syn_p)(shmem_team_t team) = &pshmem_team_destroy; (void) syn_p; }
+    /* content/shmem_ctx_create.tex:7 */
+    { int (*syn_p)(long options, shmem_ctx_t *ctx) = &pshmem_ctx_create; (void) syn_p; }
+    /* content/shmem_team_create_ctx.tex:7 */
+    { int (*syn_p)(shmem_team_t team, long options, shmem_ctx_t *ctx) = &pshmem_team_create_ctx; (void) syn_p; }
+    /* content/shmem_ctx_destroy.tex:7 */
+    { void (*syn_p)(shmem_ctx_t ctx) = &pshmem_ctx_destroy; (void) syn_p; }
+    /* content/shmem_ctx_get_team.tex:7 */
+    { int (*syn_p)(shmem_ctx_t ctx, shmem_team_t *team) = &pshmem_ctx_get_team; (void) syn_p; }
+    /* content/shmem_put.tex:14 */
+    { void (*syn_p)(float *dest, const float *source, size_t nelems, int pe) = &pshmem_float_put; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, size_t nelems, int pe) = &pshmem_double_put; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_longdouble_put; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, size_t nelems, int pe) = &pshmem_char_put; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_schar_put; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, size_t nelems, int pe) = &pshmem_short_put; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, size_t nelems, int pe) = &pshmem_int_put; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, size_t nelems, int pe) = &pshmem_long_put; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_longlong_put; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_uchar_put; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ushort_put; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_uint_put; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ulong_put; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ulonglong_put; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_int8_put; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_int16_put; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_int32_put; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_int64_put; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_uint8_put; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_uint16_put; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_uint32_put; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_uint64_put; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_size_put; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ptrdiff_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) = &pshmem_ctx_float_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) = &pshmem_ctx_double_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_ctx_longdouble_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) = &pshmem_ctx_char_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_ctx_schar_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) = &pshmem_ctx_short_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) = &pshmem_ctx_int_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) = &pshmem_ctx_long_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_ctx_longlong_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_ctx_uchar_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ctx_ushort_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_ctx_uint_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ctx_ulong_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ctx_ulonglong_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_ctx_int8_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_ctx_int16_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_ctx_int32_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_ctx_int64_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_ctx_uint8_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_ctx_uint16_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_ctx_uint32_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_ctx_uint64_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_ctx_size_put; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ctx_ptrdiff_put; (void) syn_p; }
+    /* content/shmem_put.tex:20 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put8; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put16; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put128; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put8; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put16; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put32; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put64; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put128; (void) syn_p; }
+    /* content/shmem_put.tex:26 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_putmem; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_putmem; (void) syn_p; }
+    /* content/shmem_p.tex:13 */
+    { void (*syn_p)(float *dest, float value, int pe) = &pshmem_float_p; (void) syn_p; }
+    { void (*syn_p)(double *dest, double value, int pe) = &pshmem_double_p; (void) syn_p; }
+    { void (*syn_p)(long double *dest, long double value, int pe) = &pshmem_longdouble_p; (void) syn_p; }
+    { void (*syn_p)(char *dest, char value, int pe) = &pshmem_char_p; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, signed char value, int pe) = &pshmem_schar_p; (void) syn_p; }
+    { void (*syn_p)(short *dest, short value, int pe) = &pshmem_short_p; (void) syn_p; }
+    { void (*syn_p)(int *dest, int value, int pe) = &pshmem_int_p; (void) syn_p; }
+    { void (*syn_p)(long *dest, long value, int pe) = &pshmem_long_p; (void) syn_p; }
+    { void (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_p; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, unsigned char value, int pe) = &pshmem_uchar_p; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, unsigned short value, int pe) = &pshmem_ushort_p; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_p; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_p; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_p; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, int8_t value, int pe) = &pshmem_int8_p; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, int16_t value, int pe) = &pshmem_int16_p; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_p; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_p; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, uint8_t value, int pe) = &pshmem_uint8_p; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, uint16_t value, int pe) = &pshmem_uint16_p; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_p; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_p; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, size_t value, int pe) = &pshmem_size_p; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, float value, int pe) = &pshmem_ctx_float_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, double value, int pe) = &pshmem_ctx_double_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, long double value, int pe) = &pshmem_ctx_longdouble_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, char value, int pe) = &pshmem_ctx_char_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, signed char value, int pe) = &pshmem_ctx_schar_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, short value, int pe) = &pshmem_ctx_short_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, int value, int pe) = &pshmem_ctx_int_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, long value, int pe) = &pshmem_ctx_long_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe) = &pshmem_ctx_uchar_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe) = &pshmem_ctx_ushort_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe) = &pshmem_ctx_int8_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe) = &pshmem_ctx_int16_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe) = &pshmem_ctx_uint8_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe) = &pshmem_ctx_uint16_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_p; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_p; (void) syn_p; }
+    /* content/shmem_iput.tex:13 */
+    { void (*syn_p)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_float_iput; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_double_iput; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_longdouble_iput; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_char_iput; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_schar_iput; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_short_iput; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int_iput; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_long_iput; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_longlong_iput; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uchar_iput; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ushort_iput; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint_iput; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ulong_iput; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ulonglong_iput; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int8_iput; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int16_iput; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int32_iput; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int64_iput; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint8_iput; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint16_iput; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint32_iput; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint64_iput; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_size_iput; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ptrdiff_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_float_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_double_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_longdouble_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_char_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_schar_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_short_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_long_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_longlong_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uchar_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ushort_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ulong_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ulonglong_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int8_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int16_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int32_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int64_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint8_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint16_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint32_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint64_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_size_iput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ptrdiff_iput; (void) syn_p; }
+    /* content/shmem_iput.tex:19 */
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iput8; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iput16; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iput32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iput64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iput128; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iput8; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iput16; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iput32; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iput64; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iput128; (void) syn_p; }
+    /* content/shmem_ibput.tex:13 */
+    { void (*syn_p)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_float_ibput; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_double_ibput; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_longdouble_ibput; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_char_ibput; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_schar_ibput; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_short_ibput; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int_ibput; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_long_ibput; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_longlong_ibput; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uchar_ibput; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ushort_ibput; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint_ibput; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ulong_ibput; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ulonglong_ibput; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int8_ibput; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int16_ibput; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int32_ibput; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int64_ibput; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint8_ibput; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint16_ibput; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint32_ibput; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint64_ibput; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_size_ibput; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ptrdiff_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_float_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_double_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_longdouble_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_char_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_schar_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_short_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_long_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_longlong_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uchar_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ushort_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ulong_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ulonglong_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int8_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int16_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int32_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int64_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint8_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint16_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint32_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint64_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_size_ibput; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ptrdiff_ibput; (void) syn_p; }
+    /* content/shmem_ibput.tex:19 */
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibput8; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibput16; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibput32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibput64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibput128; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibput8; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibput16; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibput32; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibput64; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibput128; (void) syn_p; }
+    /* content/shmem_get.tex:13 */
+    { void (*syn_p)(float *dest, const float *source, size_t nelems, int pe) = &pshmem_float_get; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, size_t nelems, int pe) = &pshmem_double_get; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_longdouble_get; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, size_t nelems, int pe) = &pshmem_char_get; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_schar_get; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, size_t nelems, int pe) = &pshmem_short_get; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, size_t nelems, int pe) = &pshmem_int_get; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, size_t nelems, int pe) = &pshmem_long_get; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_longlong_get; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_uchar_get; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ushort_get; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_uint_get; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ulong_get; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ulonglong_get; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_int8_get; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_int16_get; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_int32_get; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_int64_get; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_uint8_get; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_uint16_get; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_uint32_get; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_uint64_get; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_size_get; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ptrdiff_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) = &pshmem_ctx_float_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) = &pshmem_ctx_double_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_ctx_longdouble_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) = &pshmem_ctx_char_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_ctx_schar_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) = &pshmem_ctx_short_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) = &pshmem_ctx_int_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) = &pshmem_ctx_long_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_ctx_longlong_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_ctx_uchar_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ctx_ushort_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_ctx_uint_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ctx_ulong_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ctx_ulonglong_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_ctx_int8_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_ctx_int16_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_ctx_int32_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_ctx_int64_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_ctx_uint8_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_ctx_uint16_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_ctx_uint32_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_ctx_uint64_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_ctx_size_get; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ctx_ptrdiff_get; (void) syn_p; }
+    /* content/shmem_get.tex:19 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get8; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get16; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get128; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get8; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get16; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get32; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get64; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get128; (void) syn_p; }
+    /* content/shmem_get.tex:25 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_getmem; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_getmem; (void) syn_p; }
+    /* content/shmem_g.tex:13 */
+    { float (*syn_p)(const float *source, int pe) = &pshmem_float_g; (void) syn_p; }
+    { double (*syn_p)(const double *source, int pe) = &pshmem_double_g; (void) syn_p; }
+    { long double (*syn_p)(const long double *source, int pe) = &pshmem_longdouble_g; (void) syn_p; }
+    { char (*syn_p)(const char *source, int pe) = &pshmem_char_g; (void) syn_p; }
+    { signed char (*syn_p)(const signed char *source, int pe) = &pshmem_schar_g; (void) syn_p; }
+    { short (*syn_p)(const short *source, int pe) = &pshmem_short_g; (void) syn_p; }
+    { int (*syn_p)(const int *source, int pe) = &pshmem_int_g; (void) syn_p; }
+    { long (*syn_p)(const long *source, int pe) = &pshmem_long_g; (void) syn_p; }
+    { long long (*syn_p)(const long long *source, int pe) = &pshmem_longlong_g; (void) syn_p; }
+    { unsigned char (*syn_p)(const unsigned char *source, int pe) = &pshmem_uchar_g; (void) syn_p; }
+    { unsigned short (*syn_p)(const unsigned short *source, int pe) = &pshmem_ushort_g; (void) syn_p; }
+    { unsigned int (*syn_p)(const unsigned int *source, int pe) = &pshmem_uint_g; (void) syn_p; }
+    { unsigned long (*syn_p)(const unsigned long *source, int pe) = &pshmem_ulong_g; (void) syn_p; }
+    { unsigned long long (*syn_p)(const unsigned long long *source, int pe) = &pshmem_ulonglong_g; (void) syn_p; }
+    { int8_t (*syn_p)(const int8_t *source, int pe) = &pshmem_int8_g; (void) syn_p; }
+    { int16_t (*syn_p)(const int16_t *source, int pe) = &pshmem_int16_g; (void) syn_p; }
+    { int32_t (*syn_p)(const int32_t *source, int pe) = &pshmem_int32_g; (void) syn_p; }
+    { int64_t (*syn_p)(const int64_t *source, int pe) = &pshmem_int64_g; (void) syn_p; }
+    { uint8_t (*syn_p)(const uint8_t *source, int pe) = &pshmem_uint8_g; (void) syn_p; }
+    { uint16_t (*syn_p)(const uint16_t *source, int pe) = &pshmem_uint16_g; (void) syn_p; }
+    { uint32_t (*syn_p)(const uint32_t *source, int pe) = &pshmem_uint32_g; (void) syn_p; }
+    { uint64_t (*syn_p)(const uint64_t *source, int pe) = &pshmem_uint64_g; (void) syn_p; }
+    { size_t (*syn_p)(const size_t *source, int pe) = &pshmem_size_g; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(const ptrdiff_t *source, int pe) = &pshmem_ptrdiff_g; (void) syn_p; }
+    { float (*syn_p)(shmem_ctx_t ctx, const float *source, int pe) = &pshmem_ctx_float_g; (void) syn_p; }
+    { double (*syn_p)(shmem_ctx_t ctx, const double *source, int pe) = &pshmem_ctx_double_g; (void) syn_p; }
+    { long double (*syn_p)(shmem_ctx_t ctx, const long double *source, int pe) = &pshmem_ctx_longdouble_g; (void) syn_p; }
+    { char (*syn_p)(shmem_ctx_t ctx, const char *source, int pe) = &pshmem_ctx_char_g; (void) syn_p; }
+    { signed char (*syn_p)(shmem_ctx_t ctx, const signed char *source, int pe) = &pshmem_ctx_schar_g; (void) syn_p; }
+    { short (*syn_p)(shmem_ctx_t ctx, const short *source, int pe) = &pshmem_ctx_short_g; (void) syn_p; }
+    { int (*syn_p)(shmem_ctx_t ctx, const int *source, int pe) = &pshmem_ctx_int_g; (void) syn_p; }
+    { long (*syn_p)(shmem_ctx_t ctx, const long *source, int pe) = &pshmem_ctx_long_g; (void) syn_p; }
+    { long long (*syn_p)(shmem_ctx_t ctx, const long long *source, int pe) = &pshmem_ctx_longlong_g; (void) syn_p; }
+    { unsigned char (*syn_p)(shmem_ctx_t ctx, const unsigned char *source, int pe) = &pshmem_ctx_uchar_g; (void) syn_p; }
+    { unsigned short (*syn_p)(shmem_ctx_t ctx, const unsigned short *source, int pe) = &pshmem_ctx_ushort_g; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, const unsigned int *source, int pe) = &pshmem_ctx_uint_g; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, const unsigned long *source, int pe) = &pshmem_ctx_ulong_g; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, const unsigned long long *source, int pe) = &pshmem_ctx_ulonglong_g; (void) syn_p; }
+    { int8_t (*syn_p)(shmem_ctx_t ctx, const int8_t *source, int pe) = &pshmem_ctx_int8_g; (void) syn_p; }
+    { int16_t (*syn_p)(shmem_ctx_t ctx, const int16_t *source, int pe) = &pshmem_ctx_int16_g; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, const int32_t *source, int pe) = &pshmem_ctx_int32_g; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, const int64_t *source, int pe) = &pshmem_ctx_int64_g; (void) syn_p; }
+    { uint8_t (*syn_p)(shmem_ctx_t ctx, const uint8_t *source, int pe) = &pshmem_ctx_uint8_g; (void) syn_p; }
+    { uint16_t (*syn_p)(shmem_ctx_t ctx, const uint16_t *source, int pe) = &pshmem_ctx_uint16_g; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, const uint32_t *source, int pe) = &pshmem_ctx_uint32_g; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, const uint64_t *source, int pe) = &pshmem_ctx_uint64_g; (void) syn_p; }
+    { size_t (*syn_p)(shmem_ctx_t ctx, const size_t *source, int pe) = &pshmem_ctx_size_g; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(shmem_ctx_t ctx, const ptrdiff_t *source, int pe) = &pshmem_ctx_ptrdiff_g; (void) syn_p; }
+    /* content/shmem_iget.tex:13 */
+    { void (*syn_p)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_float_iget; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_double_iget; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_longdouble_iget; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_char_iget; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_schar_iget; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_short_iget; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int_iget; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_long_iget; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_longlong_iget; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uchar_iget; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ushort_iget; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint_iget; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ulong_iget; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ulonglong_iget; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int8_iget; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int16_iget; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int32_iget; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_int64_iget; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint8_iget; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint16_iget; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint32_iget; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_uint64_iget; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_size_iget; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ptrdiff_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_float_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_double_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_longdouble_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_char_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_schar_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_short_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_long_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_longlong_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uchar_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ushort_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ulong_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ulonglong_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int8_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int16_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int32_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_int64_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint8_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint16_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint32_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_uint64_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_size_iget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_ptrdiff_iget; (void) syn_p; }
+    /* content/shmem_iget.tex:19 */
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iget8; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iget16; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iget32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iget64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_iget128; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iget8; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iget16; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iget32; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iget64; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) = &pshmem_ctx_iget128; (void) syn_p; }
+    /* content/shmem_ibget.tex:13 */
+    { void (*syn_p)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_float_ibget; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_double_ibget; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_longdouble_ibget; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_char_ibget; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_schar_ibget; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_short_ibget; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int_ibget; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_long_ibget; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_longlong_ibget; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uchar_ibget; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ushort_ibget; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint_ibget; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ulong_ibget; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ulonglong_ibget; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int8_ibget; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int16_ibget; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int32_ibget; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_int64_ibget; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint8_ibget; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint16_ibget; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint32_ibget; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_uint64_ibget; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_size_ibget; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ptrdiff_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_float_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_double_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_longdouble_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_char_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_schar_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_short_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_long_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_longlong_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uchar_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ushort_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ulong_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ulonglong_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int8_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int16_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int32_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_int64_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint8_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint16_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint32_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_uint64_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_size_ibget; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ptrdiff_ibget; (void) syn_p; }
+    /* content/shmem_ibget.tex:19 */
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibget8; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibget16; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibget32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibget64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ibget128; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibget8; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibget16; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibget32; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibget64; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe) = &pshmem_ctx_ibget128; (void) syn_p; }
+    /* content/shmem_put_nbi.tex:14 */
+    { void (*syn_p)(float *dest, const float *source, size_t nelems, int pe) = &pshmem_float_put_nbi; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, size_t nelems, int pe) = &pshmem_double_put_nbi; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_longdouble_put_nbi; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, size_t nelems, int pe) = &pshmem_char_put_nbi; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_schar_put_nbi; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, size_t nelems, int pe) = &pshmem_short_put_nbi; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, size_t nelems, int pe) = &pshmem_int_put_nbi; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, size_t nelems, int pe) = &pshmem_long_put_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_longlong_put_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_uchar_put_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ushort_put_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_uint_put_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ulong_put_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ulonglong_put_nbi; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_int8_put_nbi; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_int16_put_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_int32_put_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_int64_put_nbi; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_uint8_put_nbi; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_uint16_put_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_uint32_put_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_uint64_put_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_size_put_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ptrdiff_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) = &pshmem_ctx_float_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) = &pshmem_ctx_double_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_ctx_longdouble_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) = &pshmem_ctx_char_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_ctx_schar_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) = &pshmem_ctx_short_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) = &pshmem_ctx_int_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) = &pshmem_ctx_long_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_ctx_longlong_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_ctx_uchar_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ctx_ushort_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_ctx_uint_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ctx_ulong_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ctx_ulonglong_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_ctx_int8_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_ctx_int16_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_ctx_int32_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_ctx_int64_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_ctx_uint8_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_ctx_uint16_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_ctx_uint32_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_ctx_uint64_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_ctx_size_put_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ctx_ptrdiff_put_nbi; (void) syn_p; }
+    /* content/shmem_put_nbi.tex:20 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put8_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put16_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put32_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put64_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_put128_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put8_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put16_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put32_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put64_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_put128_nbi; (void) syn_p; }
+    /* content/shmem_put_nbi.tex:26 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_putmem_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_putmem_nbi; (void) syn_p; }
+    /* content/shmem_get_nbi.tex:14 */
+    { void (*syn_p)(float *dest, const float *source, size_t nelems, int pe) = &pshmem_float_get_nbi; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, size_t nelems, int pe) = &pshmem_double_get_nbi; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_longdouble_get_nbi; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, size_t nelems, int pe) = &pshmem_char_get_nbi; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_schar_get_nbi; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, size_t nelems, int pe) = &pshmem_short_get_nbi; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, size_t nelems, int pe) = &pshmem_int_get_nbi; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, size_t nelems, int pe) = &pshmem_long_get_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_longlong_get_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_uchar_get_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ushort_get_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_uint_get_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ulong_get_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ulonglong_get_nbi; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_int8_get_nbi; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_int16_get_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_int32_get_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_int64_get_nbi; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_uint8_get_nbi; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_uint16_get_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_uint32_get_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_uint64_get_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_size_get_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ptrdiff_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) = &pshmem_ctx_float_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) = &pshmem_ctx_double_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) = &pshmem_ctx_longdouble_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) = &pshmem_ctx_char_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) = &pshmem_ctx_schar_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) = &pshmem_ctx_short_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) = &pshmem_ctx_int_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) = &pshmem_ctx_long_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) = &pshmem_ctx_longlong_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) = &pshmem_ctx_uchar_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) = &pshmem_ctx_ushort_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) = &pshmem_ctx_uint_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) = &pshmem_ctx_ulong_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) = &pshmem_ctx_ulonglong_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) = &pshmem_ctx_int8_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) = &pshmem_ctx_int16_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) = &pshmem_ctx_int32_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) = &pshmem_ctx_int64_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) = &pshmem_ctx_uint8_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) = &pshmem_ctx_uint16_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) = &pshmem_ctx_uint32_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) = &pshmem_ctx_uint64_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) = &pshmem_ctx_size_get_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) = &pshmem_ctx_ptrdiff_get_nbi; (void) syn_p; }
+    /* content/shmem_get_nbi.tex:20 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get8_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get16_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get32_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get64_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_get128_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get8_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get16_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get32_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get64_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_get128_nbi; (void) syn_p; }
+    /* content/shmem_get_nbi.tex:26 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int pe) = &pshmem_getmem_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) = &pshmem_ctx_getmem_nbi; (void) syn_p; }
+    /* content/shmem_atomic_fetch.tex:14 */
+    { float (*syn_p)(const float *source, int pe) = &pshmem_float_atomic_fetch; (void) syn_p; }
+    { double (*syn_p)(const double *source, int pe) = &pshmem_double_atomic_fetch; (void) syn_p; }
+    { int (*syn_p)(const int *source, int pe) = &pshmem_int_atomic_fetch; (void) syn_p; }
+    { long (*syn_p)(const long *source, int pe) = &pshmem_long_atomic_fetch; (void) syn_p; }
+    { long long (*syn_p)(const long long *source, int pe) = &pshmem_longlong_atomic_fetch; (void) syn_p; }
+    { unsigned int (*syn_p)(const unsigned int *source, int pe) = &pshmem_uint_atomic_fetch; (void) syn_p; }
+    { unsigned long (*syn_p)(const unsigned long *source, int pe) = &pshmem_ulong_atomic_fetch; (void) syn_p; }
+    { unsigned long long (*syn_p)(const unsigned long long *source, int pe) = &pshmem_ulonglong_atomic_fetch; (void) syn_p; }
+    { int32_t (*syn_p)(const int32_t *source, int pe) = &pshmem_int32_atomic_fetch; (void) syn_p; }
+    { int64_t (*syn_p)(const int64_t *source, int pe) = &pshmem_int64_atomic_fetch; (void) syn_p; }
+    { uint32_t (*syn_p)(const uint32_t *source, int pe) = &pshmem_uint32_atomic_fetch; (void) syn_p; }
+    { uint64_t (*syn_p)(const uint64_t *source, int pe) = &pshmem_uint64_atomic_fetch; (void) syn_p; }
+    { size_t (*syn_p)(const size_t *source, int pe) = &pshmem_size_atomic_fetch; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(const ptrdiff_t *source, int pe) = &pshmem_ptrdiff_atomic_fetch; (void) syn_p; }
+    { float (*syn_p)(shmem_ctx_t ctx, const float *source, int pe) = &pshmem_ctx_float_atomic_fetch; (void) syn_p; }
+    { double (*syn_p)(shmem_ctx_t ctx, const double *source, int pe) = &pshmem_ctx_double_atomic_fetch; (void) syn_p; }
+    { int (*syn_p)(shmem_ctx_t ctx, const int *source, int pe) = &pshmem_ctx_int_atomic_fetch; (void) syn_p; }
+    { long (*syn_p)(shmem_ctx_t ctx, const long *source, int pe) = &pshmem_ctx_long_atomic_fetch; (void) syn_p; }
+    { long long (*syn_p)(shmem_ctx_t ctx, const long long *source, int pe) = &pshmem_ctx_longlong_atomic_fetch; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, const unsigned int *source, int pe) = &pshmem_ctx_uint_atomic_fetch; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, const unsigned long *source, int pe) = &pshmem_ctx_ulong_atomic_fetch; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, const unsigned long long *source, int pe) = &pshmem_ctx_ulonglong_atomic_fetch; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, const int32_t *source, int pe) = &pshmem_ctx_int32_atomic_fetch; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, const int64_t *source, int pe) = &pshmem_ctx_int64_atomic_fetch; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, const uint32_t *source, int pe) = &pshmem_ctx_uint32_atomic_fetch; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, const uint64_t *source, int pe) = &pshmem_ctx_uint64_atomic_fetch; (void) syn_p; }
+    { size_t (*syn_p)(shmem_ctx_t ctx, const size_t *source, int pe) = &pshmem_ctx_size_atomic_fetch; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(shmem_ctx_t ctx, const ptrdiff_t *source, int pe) = &pshmem_ctx_ptrdiff_atomic_fetch; (void) syn_p; }
+    /* content/shmem_atomic_fetch.tex:28 (deprecated) */
+    { float (*syn_p)(const float *source, int pe) = &pshmem_float_fetch; (void) syn_p; }
+    { double (*syn_p)(const double *source, int pe) = &pshmem_double_fetch; (void) syn_p; }
+    { int (*syn_p)(const int *source, int pe) = &pshmem_int_fetch; (void) syn_p; }
+    { long (*syn_p)(const long *source, int pe) = &pshmem_long_fetch; (void) syn_p; }
+    { long long (*syn_p)(const long long *source, int pe) = &pshmem_longlong_fetch; (void) syn_p; }
+    /* content/shmem_atomic_set.tex:14 */
+    { void (*syn_p)(float *dest, float value, int pe) = &pshmem_float_atomic_set; (void) syn_p; }
+    { void (*syn_p)(double *dest, double value, int pe) = &pshmem_double_atomic_set; (void) syn_p; }
+    { void (*syn_p)(int *dest, int value, int pe) = &pshmem_int_atomic_set; (void) syn_p; }
+    { void (*syn_p)(long *dest, long value, int pe) = &pshmem_long_atomic_set; (void) syn_p; }
+    { void (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_atomic_set; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_set; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_set; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_set; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_set; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_set; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_set; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_set; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, size_t value, int pe) = &pshmem_size_atomic_set; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, float value, int pe) = &pshmem_ctx_float_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, double value, int pe) = &pshmem_ctx_double_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, int value, int pe) = &pshmem_ctx_int_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, long value, int pe) = &pshmem_ctx_long_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_atomic_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_set; (void) syn_p; }
+    /* content/shmem_atomic_set.tex:28 (deprecated) */
+    { void (*syn_p)(float *dest, float value, int pe) = &pshmem_float_set; (void) syn_p; }
+    { void (*syn_p)(double *dest, double value, int pe) = &pshmem_double_set; (void) syn_p; }
+    { void (*syn_p)(int *dest, int value, int pe) = &pshmem_int_set; (void) syn_p; }
+    { void (*syn_p)(long *dest, long value, int pe) = &pshmem_long_set; (void) syn_p; }
+    { void (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_set; (void) syn_p; }
+    /* content/shmem_atomic_compare_swap.tex:14 */
+    { int (*syn_p)(int *dest, int cond, int value, int pe) = &pshmem_int_atomic_compare_swap; (void) syn_p; }
+    { long (*syn_p)(long *dest, long cond, long value, int pe) = &pshmem_long_atomic_compare_swap; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, long long cond, long long value, int pe) = &pshmem_longlong_atomic_compare_swap; (void) syn_p; }
+    { unsigned int (*syn_p)(unsigned int *dest, unsigned int cond, unsigned int value, int pe) = &pshmem_uint_atomic_compare_swap; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, unsigned long cond, unsigned long value, int pe) = &pshmem_ulong_atomic_compare_swap; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_compare_swap; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int32_t cond, int32_t value, int pe) = &pshmem_int32_atomic_compare_swap; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int64_t cond, int64_t value, int pe) = &pshmem_int64_atomic_compare_swap; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, uint32_t cond, uint32_t value, int pe) = &pshmem_uint32_atomic_compare_swap; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, uint64_t cond, uint64_t value, int pe) = &pshmem_uint64_atomic_compare_swap; (void) syn_p; }
+    { size_t (*syn_p)(size_t *dest, size_t cond, size_t value, int pe) = &pshmem_size_atomic_compare_swap; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_compare_swap; (void) syn_p; }
+    { int (*syn_p)(shmem_ctx_t ctx, int *dest, int cond, int value, int pe) = &pshmem_ctx_int_atomic_compare_swap; (void) syn_p; }
+    { long (*syn_p)(shmem_ctx_t ctx, long *dest, long cond, long value, int pe) = &pshmem_ctx_long_atomic_compare_swap; (void) syn_p; }
+    { long long (*syn_p)(shmem_ctx_t ctx, long long *dest, long long cond, long long value, int pe) = &pshmem_ctx_longlong_atomic_compare_swap; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int cond, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_compare_swap; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long cond, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_compare_swap; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_compare_swap; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t cond, int32_t value, int pe) = &pshmem_ctx_int32_atomic_compare_swap; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t cond, int64_t value, int pe) = &pshmem_ctx_int64_atomic_compare_swap; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t cond, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_compare_swap; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t cond, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_compare_swap; (void) syn_p; }
+    { size_t (*syn_p)(shmem_ctx_t ctx, size_t *dest, size_t cond, size_t value, int pe) = &pshmem_ctx_size_atomic_compare_swap; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_compare_swap; (void) syn_p; }
+    /* content/shmem_atomic_compare_swap.tex:27 (deprecated) */
+    { int (*syn_p)(int *dest, int cond, int value, int pe) = &pshmem_int_cswap; (void) syn_p; }
+    { long (*syn_p)(long *dest, long cond, long value, int pe) = &pshmem_long_cswap; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, long long cond, long long value, int pe) = &pshmem_longlong_cswap; (void) syn_p; }
+    /* content/shmem_atomic_swap.tex:13 */
+    { float (*syn_p)(float *dest, float value, int pe) = &pshmem_float_atomic_swap; (void) syn_p; }
+    { double (*syn_p)(double *dest, double value, int pe) = &pshmem_double_atomic_swap; (void) syn_p; }
+    { int (*syn_p)(int *dest, int value, int pe) = &pshmem_int_atomic_swap; (void) syn_p; }
+    { long (*syn_p)(long *dest, long value, int pe) = &pshmem_long_atomic_swap; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_atomic_swap; (void) syn_p; }
+    { unsigned int (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_swap; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_swap; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_swap; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_swap; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_swap; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_swap; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_swap; (void) syn_p; }
+    { size_t (*syn_p)(size_t *dest, size_t value, int pe) = &pshmem_size_atomic_swap; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_swap; (void) syn_p; }
+    { float (*syn_p)(shmem_ctx_t ctx, float *dest, float value, int pe) = &pshmem_ctx_float_atomic_swap; (void) syn_p; }
+    { double (*syn_p)(shmem_ctx_t ctx, double *dest, double value, int pe) = &pshmem_ctx_double_atomic_swap; (void) syn_p; }
+    { int (*syn_p)(shmem_ctx_t ctx, int *dest, int value, int pe) = &pshmem_ctx_int_atomic_swap; (void) syn_p; }
+    { long (*syn_p)(shmem_ctx_t ctx, long *dest, long value, int pe) = &pshmem_ctx_long_atomic_swap; (void) syn_p; }
+    { long long (*syn_p)(shmem_ctx_t ctx, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_atomic_swap; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_swap; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_swap; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_swap; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_swap; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_swap; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_swap; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_swap; (void) syn_p; }
+    { size_t (*syn_p)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_atomic_swap; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_swap; (void) syn_p; }
+    /* content/shmem_atomic_swap.tex:26 (deprecated) */
+    { float (*syn_p)(float *dest, float value, int pe) = &pshmem_float_swap; (void) syn_p; }
+    { double (*syn_p)(double *dest, double value, int pe) = &pshmem_double_swap; (void) syn_p; }
+    { int (*syn_p)(int *dest, int value, int pe) = &pshmem_int_swap; (void) syn_p; }
+    { long (*syn_p)(long *dest, long value, int pe) = &pshmem_long_swap; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_swap; (void) syn_p; }
+    /* content/shmem_atomic_fetch_inc.tex:14 */
+    { int (*syn_p)(int *dest, int pe) = &pshmem_int_atomic_fetch_inc; (void) syn_p; }
+    { long (*syn_p)(long *dest, int pe) = &pshmem_long_atomic_fetch_inc; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, int pe) = &pshmem_longlong_atomic_fetch_inc; (void) syn_p; }
+    { unsigned int (*syn_p)(unsigned int *dest, int pe) = &pshmem_uint_atomic_fetch_inc; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, int pe) = &pshmem_ulong_atomic_fetch_inc; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, int pe) = &pshmem_ulonglong_atomic_fetch_inc; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int pe) = &pshmem_int32_atomic_fetch_inc; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int pe) = &pshmem_int64_atomic_fetch_inc; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, int pe) = &pshmem_uint32_atomic_fetch_inc; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, int pe) = &pshmem_uint64_atomic_fetch_inc; (void) syn_p; }
+    { size_t (*syn_p)(size_t *dest, int pe) = &pshmem_size_atomic_fetch_inc; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(ptrdiff_t *dest, int pe) = &pshmem_ptrdiff_atomic_fetch_inc; (void) syn_p; }
+    { int (*syn_p)(shmem_ctx_t ctx, int *dest, int pe) = &pshmem_ctx_int_atomic_fetch_inc; (void) syn_p; }
+    { long (*syn_p)(shmem_ctx_t ctx, long *dest, int pe) = &pshmem_ctx_long_atomic_fetch_inc; (void) syn_p; }
+    { long long (*syn_p)(shmem_ctx_t ctx, long long *dest, int pe) = &pshmem_ctx_longlong_atomic_fetch_inc; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, int pe) = &pshmem_ctx_uint_atomic_fetch_inc; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, int pe) = &pshmem_ctx_ulong_atomic_fetch_inc; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_inc; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int pe) = &pshmem_ctx_int32_atomic_fetch_inc; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int pe) = &pshmem_ctx_int64_atomic_fetch_inc; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, int pe) = &pshmem_ctx_uint32_atomic_fetch_inc; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, int pe) = &pshmem_ctx_uint64_atomic_fetch_inc; (void) syn_p; }
+    { size_t (*syn_p)(shmem_ctx_t ctx, size_t *dest, int pe) = &pshmem_ctx_size_atomic_fetch_inc; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, int pe) = &pshmem_ctx_ptrdiff_atomic_fetch_inc; (void) syn_p; }
+    /* content/shmem_atomic_fetch_inc.tex:27 (deprecated) */
+    { int (*syn_p)(int *dest, int pe) = &pshmem_int_finc; (void) syn_p; }
+    { long (*syn_p)(long *dest, int pe) = &pshmem_long_finc; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, int pe) = &pshmem_longlong_finc; (void) syn_p; }
+    /* content/shmem_atomic_inc.tex:14 */
+    { void (*syn_p)(int *dest, int pe) = &pshmem_int_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(long *dest, int pe) = &pshmem_long_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(long long *dest, int pe) = &pshmem_longlong_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, int pe) = &pshmem_uint_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, int pe) = &pshmem_ulong_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, int pe) = &pshmem_ulonglong_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int pe) = &pshmem_int32_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int pe) = &pshmem_int64_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, int pe) = &pshmem_uint32_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, int pe) = &pshmem_uint64_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, int pe) = &pshmem_size_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, int pe) = &pshmem_ptrdiff_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, int pe) = &pshmem_ctx_int_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, int pe) = &pshmem_ctx_long_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, int pe) = &pshmem_ctx_longlong_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, int pe) = &pshmem_ctx_uint_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, int pe) = &pshmem_ctx_ulong_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, int pe) = &pshmem_ctx_ulonglong_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int pe) = &pshmem_ctx_int32_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int pe) = &pshmem_ctx_int64_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, int pe) = &pshmem_ctx_uint32_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, int pe) = &pshmem_ctx_uint64_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, int pe) = &pshmem_ctx_size_atomic_inc; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, int pe) = &pshmem_ctx_ptrdiff_atomic_inc; (void) syn_p; }
+    /* content/shmem_atomic_inc.tex:27 (deprecated) */
+    { void (*syn_p)(int *dest, int pe) = &pshmem_int_inc; (void) syn_p; }
+    { void (*syn_p)(long *dest, int pe) = &pshmem_long_inc; (void) syn_p; }
+    { void (*syn_p)(long long *dest, int pe) = &pshmem_longlong_inc; (void) syn_p; }
+    /* content/shmem_atomic_fetch_add.tex:14 */
+    { int (*syn_p)(int *dest, int value, int pe) = &pshmem_int_atomic_fetch_add; (void) syn_p; }
+    { long (*syn_p)(long *dest, long value, int pe) = &pshmem_long_atomic_fetch_add; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_atomic_fetch_add; (void) syn_p; }
+    { unsigned int (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_add; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_add; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_add; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_add; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_add; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_add; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_add; (void) syn_p; }
+    { size_t (*syn_p)(size_t *dest, size_t value, int pe) = &pshmem_size_atomic_fetch_add; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_fetch_add; (void) syn_p; }
+    { int (*syn_p)(shmem_ctx_t ctx, int *dest, int value, int pe) = &pshmem_ctx_int_atomic_fetch_add; (void) syn_p; }
+    { long (*syn_p)(shmem_ctx_t ctx, long *dest, long value, int pe) = &pshmem_ctx_long_atomic_fetch_add; (void) syn_p; }
+    { long long (*syn_p)(shmem_ctx_t ctx, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_atomic_fetch_add; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_add; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_add; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_add; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_add; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_add; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_add; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_add; (void) syn_p; }
+    { size_t (*syn_p)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_atomic_fetch_add; (void) syn_p; }
+    { ptrdiff_t (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_fetch_add; (void) syn_p; }
+    /* content/shmem_atomic_fetch_add.tex:27 (deprecated) */
+    { int (*syn_p)(int *dest, int value, int pe) = &pshmem_int_fadd; (void) syn_p; }
+    { long (*syn_p)(long *dest, long value, int pe) = &pshmem_long_fadd; (void) syn_p; }
+    { long long (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_fadd; (void) syn_p; }
+    /* content/shmem_atomic_add.tex:14 */
+    { void (*syn_p)(int *dest, int value, int pe) = &pshmem_int_atomic_add; (void) syn_p; }
+    { void (*syn_p)(long *dest, long value, int pe) = &pshmem_long_atomic_add; (void) syn_p; }
+    { void (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_atomic_add; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_add; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_add; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_add; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_add; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_add; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_add; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_add; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, size_t value, int pe) = &pshmem_size_atomic_add; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, int value, int pe) = &pshmem_ctx_int_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, long value, int pe) = &pshmem_ctx_long_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_atomic_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_add; (void) syn_p; }
+    /* content/shmem_atomic_add.tex:27 (deprecated) */
+    { void (*syn_p)(int *dest, int value, int pe) = &pshmem_int_add; (void) syn_p; }
+    { void (*syn_p)(long *dest, long value, int pe) = &pshmem_long_add; (void) syn_p; }
+    { void (*syn_p)(long long *dest, long long value, int pe) = &pshmem_longlong_add; (void) syn_p; }
+    /* content/shmem_atomic_fetch_and.tex:14 */
+    { unsigned int (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_and; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_and; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_and; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_and; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_and; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_and; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_and; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_and; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_and; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_and; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_and; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_and; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_and; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_and; (void) syn_p; }
+    /* content/shmem_atomic_and.tex:15 */
+    { void (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_and; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_and; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_and; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_and; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_and; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_and; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_and; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_and; (void) syn_p; }
+    /* content/shmem_atomic_fetch_or.tex:14 */
+    { unsigned int (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_or; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_or; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_or; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_or; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_or; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_or; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_or; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_or; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_or; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_or; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_or; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_or; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_or; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_or; (void) syn_p; }
+    /* content/shmem_atomic_or.tex:15 */
+    { void (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_or; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_or; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_or; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_or; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_or; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_or; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_or; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_or; (void) syn_p; }
+    /* content/shmem_atomic_fetch_xor.tex:15 */
+    { unsigned int (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_xor; (void) syn_p; }
+    { unsigned long (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_xor; (void) syn_p; }
+    { unsigned long long (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_xor; (void) syn_p; }
+    { int32_t (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_xor; (void) syn_p; }
+    { int64_t (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_xor; (void) syn_p; }
+    { uint32_t (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_xor; (void) syn_p; }
+    { uint64_t (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_xor; (void) syn_p; }
+    { unsigned int (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_xor; (void) syn_p; }
+    { unsigned long (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_xor; (void) syn_p; }
+    { unsigned long long (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_xor; (void) syn_p; }
+    { int32_t (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_xor; (void) syn_p; }
+    { int64_t (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_xor; (void) syn_p; }
+    { uint32_t (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_xor; (void) syn_p; }
+    { uint64_t (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_xor; (void) syn_p; }
+    /* content/shmem_atomic_xor.tex:15 */
+    { void (*syn_p)(unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_xor; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_xor; (void) syn_p; }
+    /* content/shmem_atomic_fetch_nbi.tex:15 */
+    { void (*syn_p)(float *fetch, const float *source, int pe) = &pshmem_float_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(double *fetch, const double *source, int pe) = &pshmem_double_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(int *fetch, const int *source, int pe) = &pshmem_int_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(long *fetch, const long *source, int pe) = &pshmem_long_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *fetch, const long long *source, int pe) = &pshmem_longlong_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *fetch, const unsigned int *source, int pe) = &pshmem_uint_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, const unsigned long *source, int pe) = &pshmem_ulong_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, const unsigned long long *source, int pe) = &pshmem_ulonglong_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, const int32_t *source, int pe) = &pshmem_int32_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, const int64_t *source, int pe) = &pshmem_int64_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, const uint32_t *source, int pe) = &pshmem_uint32_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, const uint64_t *source, int pe) = &pshmem_uint64_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *fetch, const size_t *source, int pe) = &pshmem_size_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *fetch, const ptrdiff_t *source, int pe) = &pshmem_ptrdiff_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *fetch, const float *source, int pe) = &pshmem_ctx_float_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *fetch, const double *source, int pe) = &pshmem_ctx_double_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *fetch, const int *source, int pe) = &pshmem_ctx_int_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *fetch, const long *source, int pe) = &pshmem_ctx_long_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *fetch, const long long *source, int pe) = &pshmem_ctx_longlong_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, const unsigned int *source, int pe) = &pshmem_ctx_uint_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, const unsigned long *source, int pe) = &pshmem_ctx_ulong_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, const unsigned long long *source, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, const int32_t *source, int pe) = &pshmem_ctx_int32_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, const int64_t *source, int pe) = &pshmem_ctx_int64_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, const uint32_t *source, int pe) = &pshmem_ctx_uint32_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, const uint64_t *source, int pe) = &pshmem_ctx_uint64_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe) = &pshmem_ctx_size_atomic_fetch_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *fetch, const ptrdiff_t *source, int pe) = &pshmem_ctx_ptrdiff_atomic_fetch_nbi; (void) syn_p; }
+    /* content/shmem_atomic_compare_swap_nbi.tex:15 */
+    { void (*syn_p)(int *fetch, int *dest, int cond, int value, int pe) = &pshmem_int_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(long *fetch, long *dest, long cond, long value, int pe) = &pshmem_long_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *fetch, long long *dest, long long cond, long long value, int pe) = &pshmem_longlong_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) = &pshmem_uint_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) = &pshmem_ulong_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe) = &pshmem_int32_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe) = &pshmem_int64_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe) = &pshmem_uint32_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe) = &pshmem_uint64_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *fetch, size_t *dest, size_t cond, size_t value, int pe) = &pshmem_size_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *fetch, int *dest, int cond, int value, int pe) = &pshmem_ctx_int_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *fetch, long *dest, long cond, long value, int pe) = &pshmem_ctx_long_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *fetch, long long *dest, long long cond, long long value, int pe) = &pshmem_ctx_longlong_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe) = &pshmem_ctx_int32_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe) = &pshmem_ctx_int64_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t cond, size_t value, int pe) = &pshmem_ctx_size_atomic_compare_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_compare_swap_nbi; (void) syn_p; }
+    /* content/shmem_atomic_swap_nbi.tex:15 */
+    { void (*syn_p)(float *fetch, float *dest, float value, int pe) = &pshmem_float_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(double *fetch, double *dest, double value, int pe) = &pshmem_double_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(int *fetch, int *dest, int value, int pe) = &pshmem_int_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(long *fetch, long *dest, long value, int pe) = &pshmem_long_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *fetch, long long *dest, long long value, int pe) = &pshmem_longlong_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *fetch, size_t *dest, size_t value, int pe) = &pshmem_size_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *fetch, float *dest, float value, int pe) = &pshmem_ctx_float_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *fetch, double *dest, double value, int pe) = &pshmem_ctx_double_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) = &pshmem_ctx_int_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) = &pshmem_ctx_long_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_atomic_swap_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_swap_nbi; (void) syn_p; }
+    /* content/shmem_atomic_fetch_inc_nbi.tex:15 */
+    { void (*syn_p)(int *fetch, int *dest, int pe) = &pshmem_int_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(long *fetch, long *dest, int pe) = &pshmem_long_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *fetch, long long *dest, int pe) = &pshmem_longlong_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, int pe) = &pshmem_uint_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, int pe) = &pshmem_ulong_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, int pe) = &pshmem_ulonglong_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int pe) = &pshmem_int32_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int pe) = &pshmem_int64_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, int pe) = &pshmem_uint32_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, int pe) = &pshmem_uint64_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *fetch, size_t *dest, int pe) = &pshmem_size_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *fetch, ptrdiff_t *dest, int pe) = &pshmem_ptrdiff_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *fetch, int *dest, int pe) = &pshmem_ctx_int_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *fetch, long *dest, int pe) = &pshmem_ctx_long_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *fetch, long long *dest, int pe) = &pshmem_ctx_longlong_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, int pe) = &pshmem_ctx_uint_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, int pe) = &pshmem_ctx_ulong_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe) = &pshmem_ctx_int32_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe) = &pshmem_ctx_int64_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, int pe) = &pshmem_ctx_uint32_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, int pe) = &pshmem_ctx_uint64_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe) = &pshmem_ctx_size_atomic_fetch_inc_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, int pe) = &pshmem_ctx_ptrdiff_atomic_fetch_inc_nbi; (void) syn_p; }
+    /* content/shmem_atomic_fetch_add_nbi.tex:15 */
+    { void (*syn_p)(int *fetch, int *dest, int value, int pe) = &pshmem_int_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(long *fetch, long *dest, long value, int pe) = &pshmem_long_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *fetch, long long *dest, long long value, int pe) = &pshmem_longlong_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *fetch, size_t *dest, size_t value, int pe) = &pshmem_size_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ptrdiff_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) = &pshmem_ctx_int_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) = &pshmem_ctx_long_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) = &pshmem_ctx_longlong_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe) = &pshmem_ctx_size_atomic_fetch_add_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) = &pshmem_ctx_ptrdiff_atomic_fetch_add_nbi; (void) syn_p; }
+    /* content/shmem_atomic_fetch_and_nbi.tex:15 */
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_and_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_and_nbi; (void) syn_p; }
+    /* content/shmem_atomic_fetch_or_nbi.tex:15 */
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_or_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_or_nbi; (void) syn_p; }
+    /* content/shmem_atomic_fetch_xor_nbi.tex:15 */
+    { void (*syn_p)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_uint_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ulong_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ulonglong_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_int32_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_int64_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_uint32_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_uint64_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) = &pshmem_ctx_uint_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) = &pshmem_ctx_ulong_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) = &pshmem_ctx_ulonglong_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) = &pshmem_ctx_int32_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) = &pshmem_ctx_int64_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) = &pshmem_ctx_uint32_atomic_fetch_xor_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) = &pshmem_ctx_uint64_atomic_fetch_xor_nbi; (void) syn_p; }
+    /* content/shmem_put_signal.tex:15 */
+    { void (*syn_p)(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_float_put_signal; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_double_put_signal; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_longdouble_put_signal; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_char_put_signal; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_schar_put_signal; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_short_put_signal; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int_put_signal; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_long_put_signal; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_longlong_put_signal; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uchar_put_signal; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ushort_put_signal; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint_put_signal; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ulong_put_signal; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ulonglong_put_signal; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int8_put_signal; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int16_put_signal; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int32_put_signal; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int64_put_signal; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint8_put_signal; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint16_put_signal; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint32_put_signal; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint64_put_signal; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_size_put_signal; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ptrdiff_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_float_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_double_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_longdouble_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_char_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_schar_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_short_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_long_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_longlong_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uchar_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ushort_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ulong_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ulonglong_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int8_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int16_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int32_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int64_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint8_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint16_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint32_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint64_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_size_put_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ptrdiff_put_signal; (void) syn_p; }
+    /* content/shmem_put_signal.tex:21 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put8_signal; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put16_signal; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put32_signal; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put64_signal; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put128_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put8_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put16_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put32_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put64_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put128_signal; (void) syn_p; }
+    /* content/shmem_put_signal.tex:27 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_putmem_signal; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_putmem_signal; (void) syn_p; }
+    /* content/shmem_put_signal_nbi.tex:15 */
+    { void (*syn_p)(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_float_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_double_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_longdouble_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_char_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_schar_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_short_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_long_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_longlong_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uchar_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ushort_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ulong_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ulonglong_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int8_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int16_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int32_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_int64_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint8_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint16_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint32_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_uint64_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_size_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ptrdiff_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_float_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_double_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_longdouble_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_char_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_schar_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_short_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_long_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_longlong_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uchar_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ushort_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ulong_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ulonglong_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int8_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int16_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int32_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_int64_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint8_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint16_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint32_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_uint64_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_size_put_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_ptrdiff_put_signal_nbi; (void) syn_p; }
+    /* content/shmem_put_signal_nbi.tex:21 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put8_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put16_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put32_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put64_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_put128_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put8_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put16_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put32_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put64_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_put128_signal_nbi; (void) syn_p; }
+    /* content/shmem_put_signal_nbi.tex:27 */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_putmem_signal_nbi; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) = &pshmem_ctx_putmem_signal_nbi; (void) syn_p; }
+    /* content/shmem_signal_add.tex:11 */
+    { void (*syn_p)(uint64_t *sig_addr, uint64_t signal, int pe) = &pshmem_signal_add; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) = &pshmem_ctx_signal_add; (void) syn_p; }
+    /* content/shmem_signal_fetch.tex:7 */
+    { uint64_t (*syn_p)(const uint64_t *sig_addr) = &pshmem_signal_fetch; (void) syn_p; }
+    /* content/shmem_signal_set.tex:11 */
+    { void (*syn_p)(uint64_t *sig_addr, uint64_t signal, int pe) = &pshmem_signal_set; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) = &pshmem_ctx_signal_set; (void) syn_p; }
+    /* content/shmem_ctx_session_start.tex:7 */
+    { void (*syn_p)(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask) = &pshmem_ctx_session_start; (void) syn_p; }
+    /* content/shmem_ctx_session_stop.tex:7 */
+    { void (*syn_p)(shmem_ctx_t ctx) = &pshmem_ctx_session_stop; (void) syn_p; }
+    /* content/shmem_barrier_all.tex:9 */
+    { void (*syn_p)(void) = &pshmem_barrier_all; (void) syn_p; }
+    /* content/shmem_barrier.tex:9 (deprecated) */
+    { void (*syn_p)(int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_barrier; (void) syn_p; }
+    /* content/shmem_sync.tex:17 */
+    { int (*syn_p)(shmem_team_t team) = &pshmem_team_sync; (void) syn_p; }
+    /* content/shmem_sync.tex:22 (deprecated) */
+    { void (*syn_p)(int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_sync; (void) syn_p; }
+    /* content/shmem_sync_all.tex:10 */
+    { void (*syn_p)(void) = &pshmem_sync_all; (void) syn_p; }
+    /* content/shmem_alltoall.tex:16 */
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nelems) = &pshmem_float_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nelems) = &pshmem_double_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nelems) = &pshmem_longdouble_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nelems) = &pshmem_char_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) = &pshmem_schar_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nelems) = &pshmem_short_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nelems) = &pshmem_int_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nelems) = &pshmem_long_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nelems) = &pshmem_longlong_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) = &pshmem_uchar_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) = &pshmem_ushort_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) = &pshmem_uint_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) = &pshmem_ulong_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) = &pshmem_ulonglong_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) = &pshmem_int8_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) = &pshmem_int16_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) = &pshmem_int32_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) = &pshmem_int64_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) = &pshmem_uint8_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) = &pshmem_uint16_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) = &pshmem_uint32_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) = &pshmem_uint64_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) = &pshmem_size_alltoall; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) = &pshmem_ptrdiff_alltoall; (void) syn_p; }
+    /* content/shmem_alltoall.tex:21 */
+    { int (*syn_p)(shmem_team_t team, void *dest, const void *source, size_t nelems) = &pshmem_alltoallmem; (void) syn_p; }
+    /* content/shmem_alltoall.tex:26 (deprecated) */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_alltoall32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_alltoall64; (void) syn_p; }
+    /* content/shmem_alltoalls.tex:16 */
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_float_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_double_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_longdouble_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_char_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_schar_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_short_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_int_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_long_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_longlong_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_uchar_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_ushort_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_uint_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_ulong_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_ulonglong_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_int8_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_int16_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_int32_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_int64_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_uint8_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_uint16_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_uint32_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_uint64_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_size_alltoalls; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_ptrdiff_alltoalls; (void) syn_p; }
+    /* content/shmem_alltoalls.tex:21 */
+    { int (*syn_p)(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) = &pshmem_alltoallsmem; (void) syn_p; }
+    /* content/shmem_alltoalls.tex:26 (deprecated) */
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_alltoalls32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_alltoalls64; (void) syn_p; }
+    /* content/shmem_broadcast.tex:17 */
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) = &pshmem_float_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) = &pshmem_double_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) = &pshmem_longdouble_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) = &pshmem_char_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) = &pshmem_schar_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) = &pshmem_short_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) = &pshmem_int_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) = &pshmem_long_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) = &pshmem_longlong_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) = &pshmem_uchar_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) = &pshmem_ushort_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) = &pshmem_uint_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) = &pshmem_ulong_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) = &pshmem_ulonglong_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root) = &pshmem_int8_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root) = &pshmem_int16_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root) = &pshmem_int32_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root) = &pshmem_int64_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root) = &pshmem_uint8_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root) = &pshmem_uint16_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root) = &pshmem_uint32_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root) = &pshmem_uint64_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root) = &pshmem_size_broadcast; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root) = &pshmem_ptrdiff_broadcast; (void) syn_p; }
+    /* content/shmem_broadcast.tex:22 */
+    { int (*syn_p)(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) = &pshmem_broadcastmem; (void) syn_p; }
+    /* content/shmem_broadcast.tex:27 (deprecated) */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_broadcast32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_broadcast64; (void) syn_p; }
+    /* content/shmem_collect.tex:17 */
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nelems) = &pshmem_float_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nelems) = &pshmem_double_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nelems) = &pshmem_longdouble_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nelems) = &pshmem_char_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) = &pshmem_schar_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nelems) = &pshmem_short_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nelems) = &pshmem_int_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nelems) = &pshmem_long_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nelems) = &pshmem_longlong_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) = &pshmem_uchar_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) = &pshmem_ushort_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) = &pshmem_uint_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) = &pshmem_ulong_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) = &pshmem_ulonglong_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) = &pshmem_int8_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) = &pshmem_int16_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) = &pshmem_int32_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) = &pshmem_int64_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) = &pshmem_uint8_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) = &pshmem_uint16_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) = &pshmem_uint32_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) = &pshmem_uint64_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) = &pshmem_size_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) = &pshmem_ptrdiff_collect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nelems) = &pshmem_float_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nelems) = &pshmem_double_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nelems) = &pshmem_longdouble_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nelems) = &pshmem_char_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) = &pshmem_schar_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nelems) = &pshmem_short_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nelems) = &pshmem_int_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nelems) = &pshmem_long_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nelems) = &pshmem_longlong_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) = &pshmem_uchar_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) = &pshmem_ushort_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) = &pshmem_uint_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) = &pshmem_ulong_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) = &pshmem_ulonglong_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) = &pshmem_int8_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) = &pshmem_int16_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) = &pshmem_int32_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) = &pshmem_int64_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) = &pshmem_uint8_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) = &pshmem_uint16_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) = &pshmem_uint32_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) = &pshmem_uint64_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) = &pshmem_size_fcollect; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) = &pshmem_ptrdiff_fcollect; (void) syn_p; }
+    /* content/shmem_collect.tex:23 */
+    { int (*syn_p)(shmem_team_t team, void *dest, const void *source, size_t nelems) = &pshmem_collectmem; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, void *dest, const void *source, size_t nelems) = &pshmem_fcollectmem; (void) syn_p; }
+    /* content/shmem_collect.tex:29 (deprecated) */
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_collect32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_collect64; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_fcollect32; (void) syn_p; }
+    { void (*syn_p)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) = &pshmem_fcollect64; (void) syn_p; }
+    /* content/shmem_reductions.tex:78 */
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_and_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_and_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:84 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_and_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_and_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_and_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_and_to_all; (void) syn_p; }
+    /* content/shmem_reductions.tex:103 */
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_or_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_or_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:109 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_or_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_or_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_or_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_or_to_all; (void) syn_p; }
+    /* content/shmem_reductions.tex:128 */
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_xor_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_xor_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:134 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_xor_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_xor_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_xor_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_xor_to_all; (void) syn_p; }
+    /* content/shmem_reductions.tex:154 */
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nreduce) = &pshmem_char_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) = &pshmem_schar_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nreduce) = &pshmem_short_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nreduce) = &pshmem_int_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nreduce) = &pshmem_long_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) = &pshmem_longlong_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) = &pshmem_ptrdiff_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nreduce) = &pshmem_float_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nreduce) = &pshmem_double_max_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) = &pshmem_longdouble_max_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:160 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_max_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_max_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_max_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_max_to_all; (void) syn_p; }
+    { void (*syn_p)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) = &pshmem_float_max_to_all; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) = &pshmem_double_max_to_all; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) = &pshmem_longdouble_max_to_all; (void) syn_p; }
+    /* content/shmem_reductions.tex:180 */
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nreduce) = &pshmem_char_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) = &pshmem_schar_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nreduce) = &pshmem_short_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nreduce) = &pshmem_int_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nreduce) = &pshmem_long_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) = &pshmem_longlong_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) = &pshmem_ptrdiff_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nreduce) = &pshmem_float_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nreduce) = &pshmem_double_min_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) = &pshmem_longdouble_min_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:186 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_min_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_min_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_min_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_min_to_all; (void) syn_p; }
+    { void (*syn_p)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) = &pshmem_float_min_to_all; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) = &pshmem_double_min_to_all; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) = &pshmem_longdouble_min_to_all; (void) syn_p; }
+    /* content/shmem_reductions.tex:206 */
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nreduce) = &pshmem_char_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) = &pshmem_schar_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nreduce) = &pshmem_short_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nreduce) = &pshmem_int_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nreduce) = &pshmem_long_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) = &pshmem_longlong_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) = &pshmem_ptrdiff_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nreduce) = &pshmem_float_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nreduce) = &pshmem_double_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) = &pshmem_longdouble_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) = &pshmem_complexd_sum_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) = &pshmem_complexf_sum_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:212 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) = &pshmem_float_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) = &pshmem_double_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) = &pshmem_longdouble_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync) = &pshmem_complexd_sum_to_all; (void) syn_p; }
+    { void (*syn_p)(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) = &pshmem_complexf_sum_to_all; (void) syn_p; }
+    /* content/shmem_reductions.tex:232 */
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nreduce) = &pshmem_char_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) = &pshmem_schar_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nreduce) = &pshmem_short_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nreduce) = &pshmem_int_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nreduce) = &pshmem_long_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) = &pshmem_longlong_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) = &pshmem_ptrdiff_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) = &pshmem_uchar_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) = &pshmem_ushort_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) = &pshmem_uint_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) = &pshmem_ulong_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) = &pshmem_ulonglong_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) = &pshmem_int8_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) = &pshmem_int16_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) = &pshmem_int32_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) = &pshmem_int64_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) = &pshmem_uint8_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) = &pshmem_uint16_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) = &pshmem_uint32_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) = &pshmem_uint64_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) = &pshmem_size_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nreduce) = &pshmem_float_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nreduce) = &pshmem_double_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) = &pshmem_longdouble_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) = &pshmem_complexd_prod_reduce; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) = &pshmem_complexf_prod_reduce; (void) syn_p; }
+    /* content/shmem_reductions.tex:238 (deprecated) */
+    { void (*syn_p)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) = &pshmem_short_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) = &pshmem_int_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) = &pshmem_long_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) = &pshmem_longlong_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) = &pshmem_float_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) = &pshmem_double_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) = &pshmem_longdouble_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync) = &pshmem_complexd_prod_to_all; (void) syn_p; }
+    { void (*syn_p)(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) = &pshmem_complexf_prod_to_all; (void) syn_p; }
+    /* content/shmem_scan.tex:16 */
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nelems) = &pshmem_char_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) = &pshmem_schar_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nelems) = &pshmem_short_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nelems) = &pshmem_int_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nelems) = &pshmem_long_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nelems) = &pshmem_longlong_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) = &pshmem_ptrdiff_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) = &pshmem_uchar_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) = &pshmem_ushort_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) = &pshmem_uint_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) = &pshmem_ulong_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) = &pshmem_ulonglong_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) = &pshmem_int8_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) = &pshmem_int16_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) = &pshmem_int32_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) = &pshmem_int64_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) = &pshmem_uint8_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) = &pshmem_uint16_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) = &pshmem_uint32_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) = &pshmem_uint64_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) = &pshmem_size_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nelems) = &pshmem_float_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nelems) = &pshmem_double_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nelems) = &pshmem_longdouble_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) = &pshmem_complexd_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) = &pshmem_complexf_sum_inscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, char *dest, const char *source, size_t nelems) = &pshmem_char_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) = &pshmem_schar_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, short *dest, const short *source, size_t nelems) = &pshmem_short_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int *dest, const int *source, size_t nelems) = &pshmem_int_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long *dest, const long *source, size_t nelems) = &pshmem_long_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long long *dest, const long long *source, size_t nelems) = &pshmem_longlong_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) = &pshmem_ptrdiff_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) = &pshmem_uchar_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) = &pshmem_ushort_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) = &pshmem_uint_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) = &pshmem_ulong_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) = &pshmem_ulonglong_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) = &pshmem_int8_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) = &pshmem_int16_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) = &pshmem_int32_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) = &pshmem_int64_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) = &pshmem_uint8_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) = &pshmem_uint16_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) = &pshmem_uint32_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) = &pshmem_uint64_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) = &pshmem_size_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float *dest, const float *source, size_t nelems) = &pshmem_float_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double *dest, const double *source, size_t nelems) = &pshmem_double_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, long double *dest, const long double *source, size_t nelems) = &pshmem_longdouble_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) = &pshmem_complexd_sum_exscan; (void) syn_p; }
+    { int (*syn_p)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) = &pshmem_complexf_sum_exscan; (void) syn_p; }
+    /* content/shmem_wait_until.tex:16 */
+    { void (*syn_p)(int *ivar, int cmp, int cmp_value) = &pshmem_int_wait_until; (void) syn_p; }
+    { void (*syn_p)(long *ivar, int cmp, long cmp_value) = &pshmem_long_wait_until; (void) syn_p; }
+    { void (*syn_p)(long long *ivar, int cmp, long long cmp_value) = &pshmem_longlong_wait_until; (void) syn_p; }
+    { void (*syn_p)(unsigned int *ivar, int cmp, unsigned int cmp_value) = &pshmem_uint_wait_until; (void) syn_p; }
+    { void (*syn_p)(unsigned long *ivar, int cmp, unsigned long cmp_value) = &pshmem_ulong_wait_until; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *ivar, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_wait_until; (void) syn_p; }
+    { void (*syn_p)(int32_t *ivar, int cmp, int32_t cmp_value) = &pshmem_int32_wait_until; (void) syn_p; }
+    { void (*syn_p)(int64_t *ivar, int cmp, int64_t cmp_value) = &pshmem_int64_wait_until; (void) syn_p; }
+    { void (*syn_p)(uint32_t *ivar, int cmp, uint32_t cmp_value) = &pshmem_uint32_wait_until; (void) syn_p; }
+    { void (*syn_p)(uint64_t *ivar, int cmp, uint64_t cmp_value) = &pshmem_uint64_wait_until; (void) syn_p; }
+    { void (*syn_p)(size_t *ivar, int cmp, size_t cmp_value) = &pshmem_size_wait_until; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_wait_until; (void) syn_p; }
+    { void (*syn_p)(short *ivar, int cmp, short cmp_value) = &pshmem_short_wait_until; (void) syn_p; }
+    { void (*syn_p)(unsigned short *ivar, int cmp, unsigned short cmp_value) = &pshmem_ushort_wait_until; (void) syn_p; }
+    /* content/shmem_wait_until.tex:27 (deprecated) */
+    { void (*syn_p)(long *ivar, int cmp, long cmp_value) = &pshmem_wait_until; (void) syn_p; }
+    { void (*syn_p)(long *ivar, long cmp_value) = &pshmem_wait; (void) syn_p; }
+    { void (*syn_p)(short *ivar, short cmp_value) = &pshmem_short_wait; (void) syn_p; }
+    { void (*syn_p)(int *ivar, int cmp_value) = &pshmem_int_wait; (void) syn_p; }
+    { void (*syn_p)(long *ivar, long cmp_value) = &pshmem_long_wait; (void) syn_p; }
+    { void (*syn_p)(long long *ivar, long long cmp_value) = &pshmem_longlong_wait; (void) syn_p; }
+    /* content/shmem_wait_until_all.tex:14 */
+    { void (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) = &pshmem_int_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) = &pshmem_long_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) = &pshmem_longlong_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) = &pshmem_uint_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) = &pshmem_ulong_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) = &pshmem_int32_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) = &pshmem_int64_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) = &pshmem_uint32_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) = &pshmem_uint64_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) = &pshmem_size_wait_until_all; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_wait_until_all; (void) syn_p; }
+    /* content/shmem_wait_until_any.tex:14 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) = &pshmem_int_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) = &pshmem_long_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) = &pshmem_longlong_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) = &pshmem_uint_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) = &pshmem_ulong_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) = &pshmem_int32_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) = &pshmem_int64_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) = &pshmem_uint32_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) = &pshmem_uint64_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) = &pshmem_size_wait_until_any; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_wait_until_any; (void) syn_p; }
+    /* content/shmem_wait_until_some.tex:14 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) = &pshmem_int_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) = &pshmem_long_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) = &pshmem_longlong_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) = &pshmem_uint_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) = &pshmem_ulong_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value) = &pshmem_int32_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value) = &pshmem_int64_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value) = &pshmem_uint32_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) = &pshmem_uint64_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) = &pshmem_size_wait_until_some; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_wait_until_some; (void) syn_p; }
+    /* content/shmem_wait_until_all_vector.tex:15 */
+    { void (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) = &pshmem_int_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) = &pshmem_long_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) = &pshmem_longlong_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) = &pshmem_uint_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) = &pshmem_ulong_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) = &pshmem_ulonglong_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values) = &pshmem_int32_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values) = &pshmem_int64_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values) = &pshmem_uint32_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) = &pshmem_uint64_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) = &pshmem_size_wait_until_all_vector; (void) syn_p; }
+    { void (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) = &pshmem_ptrdiff_wait_until_all_vector; (void) syn_p; }
+    /* content/shmem_wait_until_any_vector.tex:15 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) = &pshmem_int_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) = &pshmem_long_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) = &pshmem_longlong_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) = &pshmem_uint_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) = &pshmem_ulong_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) = &pshmem_ulonglong_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values) = &pshmem_int32_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values) = &pshmem_int64_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values) = &pshmem_uint32_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) = &pshmem_uint64_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) = &pshmem_size_wait_until_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) = &pshmem_ptrdiff_wait_until_any_vector; (void) syn_p; }
+    /* content/shmem_wait_until_some_vector.tex:15 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) = &pshmem_int_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) = &pshmem_long_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) = &pshmem_longlong_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values) = &pshmem_uint_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values) = &pshmem_ulong_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values) = &pshmem_ulonglong_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int32_t *cmp_values) = &pshmem_int32_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int64_t *cmp_values) = &pshmem_int64_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint32_t *cmp_values) = &pshmem_uint32_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values) = &pshmem_uint64_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values) = &pshmem_size_wait_until_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values) = &pshmem_ptrdiff_wait_until_some_vector; (void) syn_p; }
+    /* content/shmem_test.tex:16 */
+    { int (*syn_p)(int *ivar, int cmp, int cmp_value) = &pshmem_int_test; (void) syn_p; }
+    { int (*syn_p)(long *ivar, int cmp, long cmp_value) = &pshmem_long_test; (void) syn_p; }
+    { int (*syn_p)(long long *ivar, int cmp, long long cmp_value) = &pshmem_longlong_test; (void) syn_p; }
+    { int (*syn_p)(unsigned int *ivar, int cmp, unsigned int cmp_value) = &pshmem_uint_test; (void) syn_p; }
+    { int (*syn_p)(unsigned long *ivar, int cmp, unsigned long cmp_value) = &pshmem_ulong_test; (void) syn_p; }
+    { int (*syn_p)(unsigned long long *ivar, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_test; (void) syn_p; }
+    { int (*syn_p)(int32_t *ivar, int cmp, int32_t cmp_value) = &pshmem_int32_test; (void) syn_p; }
+    { int (*syn_p)(int64_t *ivar, int cmp, int64_t cmp_value) = &pshmem_int64_test; (void) syn_p; }
+    { int (*syn_p)(uint32_t *ivar, int cmp, uint32_t cmp_value) = &pshmem_uint32_test; (void) syn_p; }
+    { int (*syn_p)(uint64_t *ivar, int cmp, uint64_t cmp_value) = &pshmem_uint64_test; (void) syn_p; }
+    { int (*syn_p)(size_t *ivar, int cmp, size_t cmp_value) = &pshmem_size_test; (void) syn_p; }
+    { int (*syn_p)(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_test; (void) syn_p; }
+    { int (*syn_p)(short *ivar, int cmp, short cmp_value) = &pshmem_short_test; (void) syn_p; }
+    { int (*syn_p)(unsigned short *ivar, int cmp, unsigned short cmp_value) = &pshmem_ushort_test; (void) syn_p; }
+    /* content/shmem_test_all.tex:13 */
+    { int (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) = &pshmem_int_test_all; (void) syn_p; }
+    { int (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) = &pshmem_long_test_all; (void) syn_p; }
+    { int (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) = &pshmem_longlong_test_all; (void) syn_p; }
+    { int (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) = &pshmem_uint_test_all; (void) syn_p; }
+    { int (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) = &pshmem_ulong_test_all; (void) syn_p; }
+    { int (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_test_all; (void) syn_p; }
+    { int (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) = &pshmem_int32_test_all; (void) syn_p; }
+    { int (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) = &pshmem_int64_test_all; (void) syn_p; }
+    { int (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) = &pshmem_uint32_test_all; (void) syn_p; }
+    { int (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) = &pshmem_uint64_test_all; (void) syn_p; }
+    { int (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) = &pshmem_size_test_all; (void) syn_p; }
+    { int (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_test_all; (void) syn_p; }
+    /* content/shmem_test_any.tex:14 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) = &pshmem_int_test_any; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) = &pshmem_long_test_any; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) = &pshmem_longlong_test_any; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) = &pshmem_uint_test_any; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) = &pshmem_ulong_test_any; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_test_any; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) = &pshmem_int32_test_any; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) = &pshmem_int64_test_any; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) = &pshmem_uint32_test_any; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) = &pshmem_uint64_test_any; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) = &pshmem_size_test_any; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_test_any; (void) syn_p; }
+    /* content/shmem_test_some.tex:14 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) = &pshmem_int_test_some; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) = &pshmem_long_test_some; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) = &pshmem_longlong_test_some; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) = &pshmem_uint_test_some; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) = &pshmem_ulong_test_some; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) = &pshmem_ulonglong_test_some; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value) = &pshmem_int32_test_some; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value) = &pshmem_int64_test_some; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value) = &pshmem_uint32_test_some; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) = &pshmem_uint64_test_some; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) = &pshmem_size_test_some; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) = &pshmem_ptrdiff_test_some; (void) syn_p; }
+    /* content/shmem_test_all_vector.tex:15 */
+    { int (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) = &pshmem_int_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) = &pshmem_long_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) = &pshmem_longlong_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) = &pshmem_uint_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) = &pshmem_ulong_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) = &pshmem_ulonglong_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values) = &pshmem_int32_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values) = &pshmem_int64_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values) = &pshmem_uint32_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) = &pshmem_uint64_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) = &pshmem_size_test_all_vector; (void) syn_p; }
+    { int (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) = &pshmem_ptrdiff_test_all_vector; (void) syn_p; }
+    /* content/shmem_test_any_vector.tex:15 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) = &pshmem_int_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) = &pshmem_long_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) = &pshmem_longlong_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values) = &pshmem_uint_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values) = &pshmem_ulong_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values) = &pshmem_ulonglong_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values) = &pshmem_int32_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values) = &pshmem_int64_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values) = &pshmem_uint32_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) = &pshmem_uint64_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) = &pshmem_size_test_any_vector; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) = &pshmem_ptrdiff_test_any_vector; (void) syn_p; }
+    /* content/shmem_test_some_vector.tex:15 */
+    { size_t (*syn_p)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) = &pshmem_int_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) = &pshmem_long_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) = &pshmem_longlong_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values) = &pshmem_uint_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values) = &pshmem_ulong_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values) = &pshmem_ulonglong_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int32_t *cmp_values) = &pshmem_int32_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int64_t *cmp_values) = &pshmem_int64_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint32_t *cmp_values) = &pshmem_uint32_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values) = &pshmem_uint64_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values) = &pshmem_size_test_some_vector; (void) syn_p; }
+    { size_t (*syn_p)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values) = &pshmem_ptrdiff_test_some_vector; (void) syn_p; }
+    /* content/shmem_signal_wait_until.tex:8 */
+    { uint64_t (*syn_p)(uint64_t *sig_addr, int cmp, uint64_t cmp_value) = &pshmem_signal_wait_until; (void) syn_p; }
+    /* content/shmem_fence.tex:7 */
+    { void (*syn_p)(void) = &pshmem_fence; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx) = &pshmem_ctx_fence; (void) syn_p; }
+    /* content/shmem_quiet.tex:8 */
+    { void (*syn_p)(void) = &pshmem_quiet; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx) = &pshmem_ctx_quiet; (void) syn_p; }
+    /* content/shmem_pe_quiet.tex:11 */
+    { void (*syn_p)(const int *target_pes, size_t npes) = &pshmem_pe_quiet; (void) syn_p; }
+    { void (*syn_p)(shmem_ctx_t ctx, const int *target_pes, size_t npes) = &pshmem_ctx_pe_quiet; (void) syn_p; }
+    /* content/shmem_lock.tex:6 */
+    { void (*syn_p)(long *lock) = &pshmem_clear_lock; (void) syn_p; }
+    { void (*syn_p)(long *lock) = &pshmem_set_lock; (void) syn_p; }
+    { int (*syn_p)(long *lock) = &pshmem_test_lock; (void) syn_p; }
+    /* content/shmem_pcontrol.tex:7 */
+    { void (*syn_p)(int level, ...) = &pshmem_pcontrol; (void) syn_p; }
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+    /* content/shmem_init.tex:8 */
+void (pshmem_init)(void);
+    /* content/shmem_my_pe.tex:7 */
+int (pshmem_my_pe)(void);
+    /* content/shmem_n_pes.tex:7 */
+int (pshmem_n_pes)(void);
+    /* content/shmem_finalize.tex:9 */
+void (pshmem_finalize)(void);
+    /* content/shmem_query_initialized.tex:7 */
+void (pshmem_query_initialized)(int *initialized);
+    /* content/shmem_global_exit.tex:11 */
+void (pshmem_global_exit)(int status);
+    /* content/shmem_pe_accessible.tex:8 */
+int (pshmem_pe_accessible)(int pe);
+    /* content/shmem_addr_accessible.tex:8 */
+int (pshmem_addr_accessible)(const void *addr, int pe);
+    /* content/shmem_ptr.tex:7 */
+void *(pshmem_ptr)(const void *dest, int pe);
+    /* content/shmem_team_ptr.tex:7 */
+void *(pshmem_team_ptr)(shmem_team_t team, const void *dest, int pe);
+    /* content/shmem_info_get_version.tex:7 */
+void (pshmem_info_get_version)(int *major, int *minor);
+    /* content/shmem_info_get_name.tex:8 */
+void (pshmem_info_get_name)(char *name);
+    /* content/shmem_init_thread.tex:8 */
+int (pshmem_init_thread)(int requested, int *provided);
+    /* content/shmem_query_thread.tex:7 */
+void (pshmem_query_thread)(int *provided);
+    /* content/shmem_malloc.tex:7 */
+void *(pshmem_malloc)(size_t size);
+    /* content/shmem_free.tex:7 */
+void (pshmem_free)(void *ptr);
+    /* content/shmem_realloc.tex:7 */
+void *(pshmem_realloc)(void *ptr, size_t size);
+    /* content/shmem_align.tex:7 */
+void *(pshmem_align)(size_t alignment, size_t size);
+    /* content/shmem_malloc_hints.tex:8 */
+void *(pshmem_malloc_with_hints)(size_t size, long hints);
+    /* content/shmem_calloc.tex:7 */
+void *(pshmem_calloc)(size_t count, size_t size);
+    /* content/shmem_team_my_pe.tex:7 */
+int (pshmem_team_my_pe)(shmem_team_t team);
+    /* content/shmem_team_n_pes.tex:7 */
+int (pshmem_team_n_pes)(shmem_team_t team);
+    /* content/shmem_team_get_config.tex:7 */
+int (pshmem_team_get_config)(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+    /* content/shmem_team_translate_pe.tex:8 */
+int (pshmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+    /* content/shmem_team_split_strided.tex:8 */
+int (pshmem_team_split_strided)(shmem_team_t parent_team, int start, int stride, int size, const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
+    /* content/shmem_team_split_2d.tex:9 */
+int (pshmem_team_split_2d)(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team);
+    /* content/shmem_team_destroy.tex:7 */
+void (pshmem_team_destroy)(shmem_team_t team);
+    /* content/shmem_ctx_create.tex:7 */
+int (pshmem_ctx_create)(long options, shmem_ctx_t *ctx);
+    /* content/shmem_team_create_ctx.tex:7 */
+int (pshmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx);
+    /* content/shmem_ctx_destroy.tex:7 */
+void (pshmem_ctx_destroy)(shmem_ctx_t ctx);
+    /* content/shmem_ctx_get_team.tex:7 */
+int (pshmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team);
+    /* content/shmem_put.tex:14 */
+void (pshmem_float_put)(float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_double_put)(double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_longdouble_put)(long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_char_put)(char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_schar_put)(signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_short_put)(short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_int_put)(int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_long_put)(long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_longlong_put)(long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_uchar_put)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ushort_put)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_uint_put)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ulong_put)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ulonglong_put)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_int8_put)(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_int16_put)(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_int32_put)(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_int64_put)(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_uint8_put)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_uint16_put)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_uint32_put)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_uint64_put)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_size_put)(size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ptrdiff_put)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void (pshmem_ctx_float_put)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_ctx_double_put)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_ctx_longdouble_put)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_ctx_char_put)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_ctx_schar_put)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_ctx_short_put)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_ctx_int_put)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_ctx_long_put)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_ctx_longlong_put)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_ctx_uchar_put)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ctx_ushort_put)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_ctx_uint_put)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ctx_ulong_put)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ctx_ulonglong_put)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_ctx_int8_put)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int16_put)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int32_put)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int64_put)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint8_put)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint16_put)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint32_put)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint64_put)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_size_put)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ctx_ptrdiff_put)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+    /* content/shmem_put.tex:20 */
+void (pshmem_put8)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put16)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put32)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put64)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put128)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put8)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put16)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put32)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put64)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put128)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_put.tex:26 */
+void (pshmem_putmem)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_putmem)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_p.tex:13 */
+void (pshmem_float_p)(float *dest, float value, int pe);
+void (pshmem_double_p)(double *dest, double value, int pe);
+void (pshmem_longdouble_p)(long double *dest, long double value, int pe);
+void (pshmem_char_p)(char *dest, char value, int pe);
+void (pshmem_schar_p)(signed char *dest, signed char value, int pe);
+void (pshmem_short_p)(short *dest, short value, int pe);
+void (pshmem_int_p)(int *dest, int value, int pe);
+void (pshmem_long_p)(long *dest, long value, int pe);
+void (pshmem_longlong_p)(long long *dest, long long value, int pe);
+void (pshmem_uchar_p)(unsigned char *dest, unsigned char value, int pe);
+void (pshmem_ushort_p)(unsigned short *dest, unsigned short value, int pe);
+void (pshmem_uint_p)(unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_p)(unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_p)(unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int8_p)(int8_t *dest, int8_t value, int pe);
+void (pshmem_int16_p)(int16_t *dest, int16_t value, int pe);
+void (pshmem_int32_p)(int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_p)(int64_t *dest, int64_t value, int pe);
+void (pshmem_uint8_p)(uint8_t *dest, uint8_t value, int pe);
+void (pshmem_uint16_p)(uint16_t *dest, uint16_t value, int pe);
+void (pshmem_uint32_p)(uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_p)(uint64_t *dest, uint64_t value, int pe);
+void (pshmem_size_p)(size_t *dest, size_t value, int pe);
+void (pshmem_ptrdiff_p)(ptrdiff_t *dest, ptrdiff_t value, int pe);
+void (pshmem_ctx_float_p)(shmem_ctx_t ctx, float *dest, float value, int pe);
+void (pshmem_ctx_double_p)(shmem_ctx_t ctx, double *dest, double value, int pe);
+void (pshmem_ctx_longdouble_p)(shmem_ctx_t ctx, long double *dest, long double value, int pe);
+void (pshmem_ctx_char_p)(shmem_ctx_t ctx, char *dest, char value, int pe);
+void (pshmem_ctx_schar_p)(shmem_ctx_t ctx, signed char *dest, signed char value, int pe);
+void (pshmem_ctx_short_p)(shmem_ctx_t ctx, short *dest, short value, int pe);
+void (pshmem_ctx_int_p)(shmem_ctx_t ctx, int *dest, int value, int pe);
+void (pshmem_ctx_long_p)(shmem_ctx_t ctx, long *dest, long value, int pe);
+void (pshmem_ctx_longlong_p)(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void (pshmem_ctx_uchar_p)(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe);
+void (pshmem_ctx_ushort_p)(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe);
+void (pshmem_ctx_uint_p)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_p)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_p)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int8_p)(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe);
+void (pshmem_ctx_int16_p)(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe);
+void (pshmem_ctx_int32_p)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_p)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint8_p)(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe);
+void (pshmem_ctx_uint16_p)(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe);
+void (pshmem_ctx_uint32_p)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_p)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_size_p)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void (pshmem_ctx_ptrdiff_p)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_iput.tex:13 */
+void (pshmem_float_iput)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_double_iput)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_longdouble_iput)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_char_iput)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_schar_iput)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_short_iput)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int_iput)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_long_iput)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_longlong_iput)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uchar_iput)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ushort_iput)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint_iput)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ulong_iput)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ulonglong_iput)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int8_iput)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int16_iput)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int32_iput)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int64_iput)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint8_iput)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint16_iput)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint32_iput)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint64_iput)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_size_iput)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ptrdiff_iput)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_float_iput)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_double_iput)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_longdouble_iput)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_char_iput)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_schar_iput)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_short_iput)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int_iput)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_long_iput)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_longlong_iput)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uchar_iput)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ushort_iput)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint_iput)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ulong_iput)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ulonglong_iput)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int8_iput)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int16_iput)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int32_iput)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int64_iput)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint8_iput)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint16_iput)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint32_iput)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint64_iput)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_size_iput)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ptrdiff_iput)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+    /* content/shmem_iput.tex:19 */
+void (pshmem_iput8)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iput16)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iput32)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iput64)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iput128)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iput8)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iput16)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iput32)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iput64)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iput128)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+    /* content/shmem_ibput.tex:13 */
+void (pshmem_float_ibput)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_double_ibput)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_longdouble_ibput)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_char_ibput)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_schar_ibput)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_short_ibput)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int_ibput)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_long_ibput)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_longlong_ibput)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uchar_ibput)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ushort_ibput)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint_ibput)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ulong_ibput)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ulonglong_ibput)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int8_ibput)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int16_ibput)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int32_ibput)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int64_ibput)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint8_ibput)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint16_ibput)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint32_ibput)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint64_ibput)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_size_ibput)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ptrdiff_ibput)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_float_ibput)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_double_ibput)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_longdouble_ibput)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_char_ibput)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_schar_ibput)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_short_ibput)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int_ibput)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_long_ibput)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_longlong_ibput)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uchar_ibput)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ushort_ibput)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint_ibput)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ulong_ibput)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ulonglong_ibput)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int8_ibput)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int16_ibput)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int32_ibput)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int64_ibput)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint8_ibput)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint16_ibput)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint32_ibput)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint64_ibput)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_size_ibput)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ptrdiff_ibput)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+    /* content/shmem_ibput.tex:19 */
+void (pshmem_ibput8)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibput16)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibput32)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibput64)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibput128)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibput8)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibput16)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibput32)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibput64)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibput128)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+    /* content/shmem_get.tex:13 */
+void (pshmem_float_get)(float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_double_get)(double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_longdouble_get)(long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_char_get)(char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_schar_get)(signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_short_get)(short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_int_get)(int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_long_get)(long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_longlong_get)(long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_uchar_get)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ushort_get)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_uint_get)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ulong_get)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ulonglong_get)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_int8_get)(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_int16_get)(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_int32_get)(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_int64_get)(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_uint8_get)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_uint16_get)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_uint32_get)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_uint64_get)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_size_get)(size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ptrdiff_get)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void (pshmem_ctx_float_get)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_ctx_double_get)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_ctx_longdouble_get)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_ctx_char_get)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_ctx_schar_get)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_ctx_short_get)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_ctx_int_get)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_ctx_long_get)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_ctx_longlong_get)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_ctx_uchar_get)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ctx_ushort_get)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_ctx_uint_get)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ctx_ulong_get)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ctx_ulonglong_get)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_ctx_int8_get)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int16_get)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int32_get)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int64_get)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint8_get)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint16_get)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint32_get)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint64_get)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_size_get)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ctx_ptrdiff_get)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+    /* content/shmem_get.tex:19 */
+void (pshmem_get8)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get16)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get32)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get64)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get128)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get8)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get16)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get32)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get64)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get128)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_get.tex:25 */
+void (pshmem_getmem)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_getmem)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_g.tex:13 */
+float (pshmem_float_g)(const float *source, int pe);
+double (pshmem_double_g)(const double *source, int pe);
+long double (pshmem_longdouble_g)(const long double *source, int pe);
+char (pshmem_char_g)(const char *source, int pe);
+signed char (pshmem_schar_g)(const signed char *source, int pe);
+short (pshmem_short_g)(const short *source, int pe);
+int (pshmem_int_g)(const int *source, int pe);
+long (pshmem_long_g)(const long *source, int pe);
+long long (pshmem_longlong_g)(const long long *source, int pe);
+unsigned char (pshmem_uchar_g)(const unsigned char *source, int pe);
+unsigned short (pshmem_ushort_g)(const unsigned short *source, int pe);
+unsigned int (pshmem_uint_g)(const unsigned int *source, int pe);
+unsigned long (pshmem_ulong_g)(const unsigned long *source, int pe);
+unsigned long long (pshmem_ulonglong_g)(const unsigned long long *source, int pe);
+int8_t (pshmem_int8_g)(const int8_t *source, int pe);
+int16_t (pshmem_int16_g)(const int16_t *source, int pe);
+int32_t (pshmem_int32_g)(const int32_t *source, int pe);
+int64_t (pshmem_int64_g)(const int64_t *source, int pe);
+uint8_t (pshmem_uint8_g)(const uint8_t *source, int pe);
+uint16_t (pshmem_uint16_g)(const uint16_t *source, int pe);
+uint32_t (pshmem_uint32_g)(const uint32_t *source, int pe);
+uint64_t (pshmem_uint64_g)(const uint64_t *source, int pe);
+size_t (pshmem_size_g)(const size_t *source, int pe);
+ptrdiff_t (pshmem_ptrdiff_g)(const ptrdiff_t *source, int pe);
+float (pshmem_ctx_float_g)(shmem_ctx_t ctx, const float *source, int pe);
+double (pshmem_ctx_double_g)(shmem_ctx_t ctx, const double *source, int pe);
+long double (pshmem_ctx_longdouble_g)(shmem_ctx_t ctx, const long double *source, int pe);
+char (pshmem_ctx_char_g)(shmem_ctx_t ctx, const char *source, int pe);
+signed char (pshmem_ctx_schar_g)(shmem_ctx_t ctx, const signed char *source, int pe);
+short (pshmem_ctx_short_g)(shmem_ctx_t ctx, const short *source, int pe);
+int (pshmem_ctx_int_g)(shmem_ctx_t ctx, const int *source, int pe);
+long (pshmem_ctx_long_g)(shmem_ctx_t ctx, const long *source, int pe);
+long long (pshmem_ctx_longlong_g)(shmem_ctx_t ctx, const long long *source, int pe);
+unsigned char (pshmem_ctx_uchar_g)(shmem_ctx_t ctx, const unsigned char *source, int pe);
+unsigned short (pshmem_ctx_ushort_g)(shmem_ctx_t ctx, const unsigned short *source, int pe);
+unsigned int (pshmem_ctx_uint_g)(shmem_ctx_t ctx, const unsigned int *source, int pe);
+unsigned long (pshmem_ctx_ulong_g)(shmem_ctx_t ctx, const unsigned long *source, int pe);
+unsigned long long (pshmem_ctx_ulonglong_g)(shmem_ctx_t ctx, const unsigned long long *source, int pe);
+int8_t (pshmem_ctx_int8_g)(shmem_ctx_t ctx, const int8_t *source, int pe);
+int16_t (pshmem_ctx_int16_g)(shmem_ctx_t ctx, const int16_t *source, int pe);
+int32_t (pshmem_ctx_int32_g)(shmem_ctx_t ctx, const int32_t *source, int pe);
+int64_t (pshmem_ctx_int64_g)(shmem_ctx_t ctx, const int64_t *source, int pe);
+uint8_t (pshmem_ctx_uint8_g)(shmem_ctx_t ctx, const uint8_t *source, int pe);
+uint16_t (pshmem_ctx_uint16_g)(shmem_ctx_t ctx, const uint16_t *source, int pe);
+uint32_t (pshmem_ctx_uint32_g)(shmem_ctx_t ctx, const uint32_t *source, int pe);
+uint64_t (pshmem_ctx_uint64_g)(shmem_ctx_t ctx, const uint64_t *source, int pe);
+size_t (pshmem_ctx_size_g)(shmem_ctx_t ctx, const size_t *source, int pe);
+ptrdiff_t (pshmem_ctx_ptrdiff_g)(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
+    /* content/shmem_iget.tex:13 */
+void (pshmem_float_iget)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_double_iget)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_longdouble_iget)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_char_iget)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_schar_iget)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_short_iget)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int_iget)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_long_iget)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_longlong_iget)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uchar_iget)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ushort_iget)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint_iget)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ulong_iget)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ulonglong_iget)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int8_iget)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int16_iget)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int32_iget)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_int64_iget)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint8_iget)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint16_iget)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint32_iget)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_uint64_iget)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_size_iget)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ptrdiff_iget)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_float_iget)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_double_iget)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_longdouble_iget)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_char_iget)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_schar_iget)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_short_iget)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int_iget)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_long_iget)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_longlong_iget)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uchar_iget)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ushort_iget)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint_iget)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ulong_iget)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ulonglong_iget)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int8_iget)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int16_iget)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int32_iget)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_int64_iget)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint8_iget)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint16_iget)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint32_iget)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_uint64_iget)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_size_iget)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_ptrdiff_iget)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+    /* content/shmem_iget.tex:19 */
+void (pshmem_iget8)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iget16)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iget32)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iget64)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_iget128)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iget8)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iget16)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iget32)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iget64)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void (pshmem_ctx_iget128)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+    /* content/shmem_ibget.tex:13 */
+void (pshmem_float_ibget)(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_double_ibget)(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_longdouble_ibget)(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_char_ibget)(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_schar_ibget)(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_short_ibget)(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int_ibget)(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_long_ibget)(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_longlong_ibget)(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uchar_ibget)(unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ushort_ibget)(unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint_ibget)(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ulong_ibget)(unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ulonglong_ibget)(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int8_ibget)(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int16_ibget)(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int32_ibget)(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_int64_ibget)(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint8_ibget)(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint16_ibget)(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint32_ibget)(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_uint64_ibget)(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_size_ibget)(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ptrdiff_ibget)(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_float_ibget)(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_double_ibget)(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_longdouble_ibget)(shmem_ctx_t ctx, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_char_ibget)(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_schar_ibget)(shmem_ctx_t ctx, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_short_ibget)(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int_ibget)(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_long_ibget)(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_longlong_ibget)(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uchar_ibget)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ushort_ibget)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint_ibget)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ulong_ibget)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ulonglong_ibget)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int8_ibget)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int16_ibget)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int32_ibget)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_int64_ibget)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint8_ibget)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint16_ibget)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint32_ibget)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_uint64_ibget)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_size_ibget)(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ptrdiff_ibget)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+    /* content/shmem_ibget.tex:19 */
+void (pshmem_ibget8)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibget16)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibget32)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibget64)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ibget128)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibget8)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibget16)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibget32)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibget64)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void (pshmem_ctx_ibget128)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+    /* content/shmem_put_nbi.tex:14 */
+void (pshmem_float_put_nbi)(float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_double_put_nbi)(double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_longdouble_put_nbi)(long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_char_put_nbi)(char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_schar_put_nbi)(signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_short_put_nbi)(short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_int_put_nbi)(int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_long_put_nbi)(long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_longlong_put_nbi)(long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_uchar_put_nbi)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ushort_put_nbi)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_uint_put_nbi)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ulong_put_nbi)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ulonglong_put_nbi)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_int8_put_nbi)(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_int16_put_nbi)(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_int32_put_nbi)(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_int64_put_nbi)(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_uint8_put_nbi)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_uint16_put_nbi)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_uint32_put_nbi)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_uint64_put_nbi)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_size_put_nbi)(size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ptrdiff_put_nbi)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void (pshmem_ctx_float_put_nbi)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_ctx_double_put_nbi)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_ctx_longdouble_put_nbi)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_ctx_char_put_nbi)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_ctx_schar_put_nbi)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_ctx_short_put_nbi)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_ctx_int_put_nbi)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_ctx_long_put_nbi)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_ctx_longlong_put_nbi)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_ctx_uchar_put_nbi)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ctx_ushort_put_nbi)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_ctx_uint_put_nbi)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ctx_ulong_put_nbi)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ctx_ulonglong_put_nbi)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_ctx_int8_put_nbi)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int16_put_nbi)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int32_put_nbi)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int64_put_nbi)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint8_put_nbi)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint16_put_nbi)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint32_put_nbi)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint64_put_nbi)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_size_put_nbi)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ctx_ptrdiff_put_nbi)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+    /* content/shmem_put_nbi.tex:20 */
+void (pshmem_put8_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put16_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put32_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put64_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_put128_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put8_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put16_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put32_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put64_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_put128_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_put_nbi.tex:26 */
+void (pshmem_putmem_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_putmem_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_get_nbi.tex:14 */
+void (pshmem_float_get_nbi)(float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_double_get_nbi)(double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_longdouble_get_nbi)(long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_char_get_nbi)(char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_schar_get_nbi)(signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_short_get_nbi)(short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_int_get_nbi)(int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_long_get_nbi)(long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_longlong_get_nbi)(long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_uchar_get_nbi)(unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ushort_get_nbi)(unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_uint_get_nbi)(unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ulong_get_nbi)(unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ulonglong_get_nbi)(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_int8_get_nbi)(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_int16_get_nbi)(int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_int32_get_nbi)(int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_int64_get_nbi)(int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_uint8_get_nbi)(uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_uint16_get_nbi)(uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_uint32_get_nbi)(uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_uint64_get_nbi)(uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_size_get_nbi)(size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ptrdiff_get_nbi)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+void (pshmem_ctx_float_get_nbi)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void (pshmem_ctx_double_get_nbi)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe);
+void (pshmem_ctx_longdouble_get_nbi)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe);
+void (pshmem_ctx_char_get_nbi)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void (pshmem_ctx_schar_get_nbi)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe);
+void (pshmem_ctx_short_get_nbi)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void (pshmem_ctx_int_get_nbi)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void (pshmem_ctx_long_get_nbi)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void (pshmem_ctx_longlong_get_nbi)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe);
+void (pshmem_ctx_uchar_get_nbi)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe);
+void (pshmem_ctx_ushort_get_nbi)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe);
+void (pshmem_ctx_uint_get_nbi)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe);
+void (pshmem_ctx_ulong_get_nbi)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe);
+void (pshmem_ctx_ulonglong_get_nbi)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe);
+void (pshmem_ctx_int8_get_nbi)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int16_get_nbi)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int32_get_nbi)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_int64_get_nbi)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint8_get_nbi)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint16_get_nbi)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint32_get_nbi)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe);
+void (pshmem_ctx_uint64_get_nbi)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe);
+void (pshmem_ctx_size_get_nbi)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe);
+void (pshmem_ctx_ptrdiff_get_nbi)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
+    /* content/shmem_get_nbi.tex:20 */
+void (pshmem_get8_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get16_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get32_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get64_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_get128_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get8_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get16_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get32_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get64_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_get128_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_get_nbi.tex:26 */
+void (pshmem_getmem_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void (pshmem_ctx_getmem_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+    /* content/shmem_atomic_fetch.tex:14 */
+float (pshmem_float_atomic_fetch)(const float *source, int pe);
+double (pshmem_double_atomic_fetch)(const double *source, int pe);
+int (pshmem_int_atomic_fetch)(const int *source, int pe);
+long (pshmem_long_atomic_fetch)(const long *source, int pe);
+long long (pshmem_longlong_atomic_fetch)(const long long *source, int pe);
+unsigned int (pshmem_uint_atomic_fetch)(const unsigned int *source, int pe);
+unsigned long (pshmem_ulong_atomic_fetch)(const unsigned long *source, int pe);
+unsigned long long (pshmem_ulonglong_atomic_fetch)(const unsigned long long *source, int pe);
+int32_t (pshmem_int32_atomic_fetch)(const int32_t *source, int pe);
+int64_t (pshmem_int64_atomic_fetch)(const int64_t *source, int pe);
+uint32_t (pshmem_uint32_atomic_fetch)(const uint32_t *source, int pe);
+uint64_t (pshmem_uint64_atomic_fetch)(const uint64_t *source, int pe);
+size_t (pshmem_size_atomic_fetch)(const size_t *source, int pe);
+ptrdiff_t (pshmem_ptrdiff_atomic_fetch)(const ptrdiff_t *source, int pe);
+float (pshmem_ctx_float_atomic_fetch)(shmem_ctx_t ctx, const float *source, int pe);
+double (pshmem_ctx_double_atomic_fetch)(shmem_ctx_t ctx, const double *source, int pe);
+int (pshmem_ctx_int_atomic_fetch)(shmem_ctx_t ctx, const int *source, int pe);
+long (pshmem_ctx_long_atomic_fetch)(shmem_ctx_t ctx, const long *source, int pe);
+long long (pshmem_ctx_longlong_atomic_fetch)(shmem_ctx_t ctx, const long long *source, int pe);
+unsigned int (pshmem_ctx_uint_atomic_fetch)(shmem_ctx_t ctx, const unsigned int *source, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_fetch)(shmem_ctx_t ctx, const unsigned long *source, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_fetch)(shmem_ctx_t ctx, const unsigned long long *source, int pe);
+int32_t (pshmem_ctx_int32_atomic_fetch)(shmem_ctx_t ctx, const int32_t *source, int pe);
+int64_t (pshmem_ctx_int64_atomic_fetch)(shmem_ctx_t ctx, const int64_t *source, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_fetch)(shmem_ctx_t ctx, const uint32_t *source, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_fetch)(shmem_ctx_t ctx, const uint64_t *source, int pe);
+size_t (pshmem_ctx_size_atomic_fetch)(shmem_ctx_t ctx, const size_t *source, int pe);
+ptrdiff_t (pshmem_ctx_ptrdiff_atomic_fetch)(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
+    /* content/shmem_atomic_fetch.tex:28 (deprecated) */
+float (pshmem_float_fetch)(const float *source, int pe);
+double (pshmem_double_fetch)(const double *source, int pe);
+int (pshmem_int_fetch)(const int *source, int pe);
+long (pshmem_long_fetch)(const long *source, int pe);
+long long (pshmem_longlong_fetch)(const long long *source, int pe);
+    /* content/shmem_atomic_set.tex:14 */
+void (pshmem_float_atomic_set)(float *dest, float value, int pe);
+void (pshmem_double_atomic_set)(double *dest, double value, int pe);
+void (pshmem_int_atomic_set)(int *dest, int value, int pe);
+void (pshmem_long_atomic_set)(long *dest, long value, int pe);
+void (pshmem_longlong_atomic_set)(long long *dest, long long value, int pe);
+void (pshmem_uint_atomic_set)(unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_set)(unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_set)(unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_set)(int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_set)(int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_set)(uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_set)(uint64_t *dest, uint64_t value, int pe);
+void (pshmem_size_atomic_set)(size_t *dest, size_t value, int pe);
+void (pshmem_ptrdiff_atomic_set)(ptrdiff_t *dest, ptrdiff_t value, int pe);
+void (pshmem_ctx_float_atomic_set)(shmem_ctx_t ctx, float *dest, float value, int pe);
+void (pshmem_ctx_double_atomic_set)(shmem_ctx_t ctx, double *dest, double value, int pe);
+void (pshmem_ctx_int_atomic_set)(shmem_ctx_t ctx, int *dest, int value, int pe);
+void (pshmem_ctx_long_atomic_set)(shmem_ctx_t ctx, long *dest, long value, int pe);
+void (pshmem_ctx_longlong_atomic_set)(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void (pshmem_ctx_uint_atomic_set)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_set)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_set)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_set)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_set)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_set)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_set)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_size_atomic_set)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void (pshmem_ctx_ptrdiff_atomic_set)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_set.tex:28 (deprecated) */
+void (pshmem_float_set)(float *dest, float value, int pe);
+void (pshmem_double_set)(double *dest, double value, int pe);
+void (pshmem_int_set)(int *dest, int value, int pe);
+void (pshmem_long_set)(long *dest, long value, int pe);
+void (pshmem_longlong_set)(long long *dest, long long value, int pe);
+    /* content/shmem_atomic_compare_swap.tex:14 */
+int (pshmem_int_atomic_compare_swap)(int *dest, int cond, int value, int pe);
+long (pshmem_long_atomic_compare_swap)(long *dest, long cond, long value, int pe);
+long long (pshmem_longlong_atomic_compare_swap)(long long *dest, long long cond, long long value, int pe);
+unsigned int (pshmem_uint_atomic_compare_swap)(unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+unsigned long (pshmem_ulong_atomic_compare_swap)(unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+unsigned long long (pshmem_ulonglong_atomic_compare_swap)(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+int32_t (pshmem_int32_atomic_compare_swap)(int32_t *dest, int32_t cond, int32_t value, int pe);
+int64_t (pshmem_int64_atomic_compare_swap)(int64_t *dest, int64_t cond, int64_t value, int pe);
+uint32_t (pshmem_uint32_atomic_compare_swap)(uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+uint64_t (pshmem_uint64_atomic_compare_swap)(uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+size_t (pshmem_size_atomic_compare_swap)(size_t *dest, size_t cond, size_t value, int pe);
+ptrdiff_t (pshmem_ptrdiff_atomic_compare_swap)(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+int (pshmem_ctx_int_atomic_compare_swap)(shmem_ctx_t ctx, int *dest, int cond, int value, int pe);
+long (pshmem_ctx_long_atomic_compare_swap)(shmem_ctx_t ctx, long *dest, long cond, long value, int pe);
+long long (pshmem_ctx_longlong_atomic_compare_swap)(shmem_ctx_t ctx, long long *dest, long long cond, long long value, int pe);
+unsigned int (pshmem_ctx_uint_atomic_compare_swap)(shmem_ctx_t ctx, unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_compare_swap)(shmem_ctx_t ctx, unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_compare_swap)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+int32_t (pshmem_ctx_int32_atomic_compare_swap)(shmem_ctx_t ctx, int32_t *dest, int32_t cond, int32_t value, int pe);
+int64_t (pshmem_ctx_int64_atomic_compare_swap)(shmem_ctx_t ctx, int64_t *dest, int64_t cond, int64_t value, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_compare_swap)(shmem_ctx_t ctx, uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_compare_swap)(shmem_ctx_t ctx, uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+size_t (pshmem_ctx_size_atomic_compare_swap)(shmem_ctx_t ctx, size_t *dest, size_t cond, size_t value, int pe);
+ptrdiff_t (pshmem_ctx_ptrdiff_atomic_compare_swap)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_compare_swap.tex:27 (deprecated) */
+int (pshmem_int_cswap)(int *dest, int cond, int value, int pe);
+long (pshmem_long_cswap)(long *dest, long cond, long value, int pe);
+long long (pshmem_longlong_cswap)(long long *dest, long long cond, long long value, int pe);
+    /* content/shmem_atomic_swap.tex:13 */
+float (pshmem_float_atomic_swap)(float *dest, float value, int pe);
+double (pshmem_double_atomic_swap)(double *dest, double value, int pe);
+int (pshmem_int_atomic_swap)(int *dest, int value, int pe);
+long (pshmem_long_atomic_swap)(long *dest, long value, int pe);
+long long (pshmem_longlong_atomic_swap)(long long *dest, long long value, int pe);
+unsigned int (pshmem_uint_atomic_swap)(unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ulong_atomic_swap)(unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ulonglong_atomic_swap)(unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_int32_atomic_swap)(int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_int64_atomic_swap)(int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_uint32_atomic_swap)(uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_uint64_atomic_swap)(uint64_t *dest, uint64_t value, int pe);
+size_t (pshmem_size_atomic_swap)(size_t *dest, size_t value, int pe);
+ptrdiff_t (pshmem_ptrdiff_atomic_swap)(ptrdiff_t *dest, ptrdiff_t value, int pe);
+float (pshmem_ctx_float_atomic_swap)(shmem_ctx_t ctx, float *dest, float value, int pe);
+double (pshmem_ctx_double_atomic_swap)(shmem_ctx_t ctx, double *dest, double value, int pe);
+int (pshmem_ctx_int_atomic_swap)(shmem_ctx_t ctx, int *dest, int value, int pe);
+long (pshmem_ctx_long_atomic_swap)(shmem_ctx_t ctx, long *dest, long value, int pe);
+long long (pshmem_ctx_longlong_atomic_swap)(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+unsigned int (pshmem_ctx_uint_atomic_swap)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_swap)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_swap)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_ctx_int32_atomic_swap)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_ctx_int64_atomic_swap)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_swap)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_swap)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+size_t (pshmem_ctx_size_atomic_swap)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+ptrdiff_t (pshmem_ctx_ptrdiff_atomic_swap)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_swap.tex:26 (deprecated) */
+float (pshmem_float_swap)(float *dest, float value, int pe);
+double (pshmem_double_swap)(double *dest, double value, int pe);
+int (pshmem_int_swap)(int *dest, int value, int pe);
+long (pshmem_long_swap)(long *dest, long value, int pe);
+long long (pshmem_longlong_swap)(long long *dest, long long value, int pe);
+    /* content/shmem_atomic_fetch_inc.tex:14 */
+int (pshmem_int_atomic_fetch_inc)(int *dest, int pe);
+long (pshmem_long_atomic_fetch_inc)(long *dest, int pe);
+long long (pshmem_longlong_atomic_fetch_inc)(long long *dest, int pe);
+unsigned int (pshmem_uint_atomic_fetch_inc)(unsigned int *dest, int pe);
+unsigned long (pshmem_ulong_atomic_fetch_inc)(unsigned long *dest, int pe);
+unsigned long long (pshmem_ulonglong_atomic_fetch_inc)(unsigned long long *dest, int pe);
+int32_t (pshmem_int32_atomic_fetch_inc)(int32_t *dest, int pe);
+int64_t (pshmem_int64_atomic_fetch_inc)(int64_t *dest, int pe);
+uint32_t (pshmem_uint32_atomic_fetch_inc)(uint32_t *dest, int pe);
+uint64_t (pshmem_uint64_atomic_fetch_inc)(uint64_t *dest, int pe);
+size_t (pshmem_size_atomic_fetch_inc)(size_t *dest, int pe);
+ptrdiff_t (pshmem_ptrdiff_atomic_fetch_inc)(ptrdiff_t *dest, int pe);
+int (pshmem_ctx_int_atomic_fetch_inc)(shmem_ctx_t ctx, int *dest, int pe);
+long (pshmem_ctx_long_atomic_fetch_inc)(shmem_ctx_t ctx, long *dest, int pe);
+long long (pshmem_ctx_longlong_atomic_fetch_inc)(shmem_ctx_t ctx, long long *dest, int pe);
+unsigned int (pshmem_ctx_uint_atomic_fetch_inc)(shmem_ctx_t ctx, unsigned int *dest, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_fetch_inc)(shmem_ctx_t ctx, unsigned long *dest, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_fetch_inc)(shmem_ctx_t ctx, unsigned long long *dest, int pe);
+int32_t (pshmem_ctx_int32_atomic_fetch_inc)(shmem_ctx_t ctx, int32_t *dest, int pe);
+int64_t (pshmem_ctx_int64_atomic_fetch_inc)(shmem_ctx_t ctx, int64_t *dest, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_fetch_inc)(shmem_ctx_t ctx, uint32_t *dest, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_fetch_inc)(shmem_ctx_t ctx, uint64_t *dest, int pe);
+size_t (pshmem_ctx_size_atomic_fetch_inc)(shmem_ctx_t ctx, size_t *dest, int pe);
+ptrdiff_t (pshmem_ctx_ptrdiff_atomic_fetch_inc)(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+    /* content/shmem_atomic_fetch_inc.tex:27 (deprecated) */
+int (pshmem_int_finc)(int *dest, int pe);
+long (pshmem_long_finc)(long *dest, int pe);
+long long (pshmem_longlong_finc)(long long *dest, int pe);
+    /* content/shmem_atomic_inc.tex:14 */
+void (pshmem_int_atomic_inc)(int *dest, int pe);
+void (pshmem_long_atomic_inc)(long *dest, int pe);
+void (pshmem_longlong_atomic_inc)(long long *dest, int pe);
+void (pshmem_uint_atomic_inc)(unsigned int *dest, int pe);
+void (pshmem_ulong_atomic_inc)(unsigned long *dest, int pe);
+void (pshmem_ulonglong_atomic_inc)(unsigned long long *dest, int pe);
+void (pshmem_int32_atomic_inc)(int32_t *dest, int pe);
+void (pshmem_int64_atomic_inc)(int64_t *dest, int pe);
+void (pshmem_uint32_atomic_inc)(uint32_t *dest, int pe);
+void (pshmem_uint64_atomic_inc)(uint64_t *dest, int pe);
+void (pshmem_size_atomic_inc)(size_t *dest, int pe);
+void (pshmem_ptrdiff_atomic_inc)(ptrdiff_t *dest, int pe);
+void (pshmem_ctx_int_atomic_inc)(shmem_ctx_t ctx, int *dest, int pe);
+void (pshmem_ctx_long_atomic_inc)(shmem_ctx_t ctx, long *dest, int pe);
+void (pshmem_ctx_longlong_atomic_inc)(shmem_ctx_t ctx, long long *dest, int pe);
+void (pshmem_ctx_uint_atomic_inc)(shmem_ctx_t ctx, unsigned int *dest, int pe);
+void (pshmem_ctx_ulong_atomic_inc)(shmem_ctx_t ctx, unsigned long *dest, int pe);
+void (pshmem_ctx_ulonglong_atomic_inc)(shmem_ctx_t ctx, unsigned long long *dest, int pe);
+void (pshmem_ctx_int32_atomic_inc)(shmem_ctx_t ctx, int32_t *dest, int pe);
+void (pshmem_ctx_int64_atomic_inc)(shmem_ctx_t ctx, int64_t *dest, int pe);
+void (pshmem_ctx_uint32_atomic_inc)(shmem_ctx_t ctx, uint32_t *dest, int pe);
+void (pshmem_ctx_uint64_atomic_inc)(shmem_ctx_t ctx, uint64_t *dest, int pe);
+void (pshmem_ctx_size_atomic_inc)(shmem_ctx_t ctx, size_t *dest, int pe);
+void (pshmem_ctx_ptrdiff_atomic_inc)(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+    /* content/shmem_atomic_inc.tex:27 (deprecated) */
+void (pshmem_int_inc)(int *dest, int pe);
+void (pshmem_long_inc)(long *dest, int pe);
+void (pshmem_longlong_inc)(long long *dest, int pe);
+    /* content/shmem_atomic_fetch_add.tex:14 */
+int (pshmem_int_atomic_fetch_add)(int *dest, int value, int pe);
+long (pshmem_long_atomic_fetch_add)(long *dest, long value, int pe);
+long long (pshmem_longlong_atomic_fetch_add)(long long *dest, long long value, int pe);
+unsigned int (pshmem_uint_atomic_fetch_add)(unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ulong_atomic_fetch_add)(unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ulonglong_atomic_fetch_add)(unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_int32_atomic_fetch_add)(int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_int64_atomic_fetch_add)(int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_uint32_atomic_fetch_add)(uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_uint64_atomic_fetch_add)(uint64_t *dest, uint64_t value, int pe);
+size_t (pshmem_size_atomic_fetch_add)(size_t *dest, size_t value, int pe);
+ptrdiff_t (pshmem_ptrdiff_atomic_fetch_add)(ptrdiff_t *dest, ptrdiff_t value, int pe);
+int (pshmem_ctx_int_atomic_fetch_add)(shmem_ctx_t ctx, int *dest, int value, int pe);
+long (pshmem_ctx_long_atomic_fetch_add)(shmem_ctx_t ctx, long *dest, long value, int pe);
+long long (pshmem_ctx_longlong_atomic_fetch_add)(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+unsigned int (pshmem_ctx_uint_atomic_fetch_add)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_fetch_add)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_fetch_add)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_ctx_int32_atomic_fetch_add)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_ctx_int64_atomic_fetch_add)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_fetch_add)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_fetch_add)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+size_t (pshmem_ctx_size_atomic_fetch_add)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+ptrdiff_t (pshmem_ctx_ptrdiff_atomic_fetch_add)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_fetch_add.tex:27 (deprecated) */
+int (pshmem_int_fadd)(int *dest, int value, int pe);
+long (pshmem_long_fadd)(long *dest, long value, int pe);
+long long (pshmem_longlong_fadd)(long long *dest, long long value, int pe);
+    /* content/shmem_atomic_add.tex:14 */
+void (pshmem_int_atomic_add)(int *dest, int value, int pe);
+void (pshmem_long_atomic_add)(long *dest, long value, int pe);
+void (pshmem_longlong_atomic_add)(long long *dest, long long value, int pe);
+void (pshmem_uint_atomic_add)(unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_add)(unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_add)(unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_add)(int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_add)(int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_add)(uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_add)(uint64_t *dest, uint64_t value, int pe);
+void (pshmem_size_atomic_add)(size_t *dest, size_t value, int pe);
+void (pshmem_ptrdiff_atomic_add)(ptrdiff_t *dest, ptrdiff_t value, int pe);
+void (pshmem_ctx_int_atomic_add)(shmem_ctx_t ctx, int *dest, int value, int pe);
+void (pshmem_ctx_long_atomic_add)(shmem_ctx_t ctx, long *dest, long value, int pe);
+void (pshmem_ctx_longlong_atomic_add)(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void (pshmem_ctx_uint_atomic_add)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_add)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_add)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_add)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_add)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_add)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_add)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_size_atomic_add)(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void (pshmem_ctx_ptrdiff_atomic_add)(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_add.tex:27 (deprecated) */
+void (pshmem_int_add)(int *dest, int value, int pe);
+void (pshmem_long_add)(long *dest, long value, int pe);
+void (pshmem_longlong_add)(long long *dest, long long value, int pe);
+    /* content/shmem_atomic_fetch_and.tex:14 */
+unsigned int (pshmem_uint_atomic_fetch_and)(unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ulong_atomic_fetch_and)(unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ulonglong_atomic_fetch_and)(unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_int32_atomic_fetch_and)(int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_int64_atomic_fetch_and)(int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_uint32_atomic_fetch_and)(uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_uint64_atomic_fetch_and)(uint64_t *dest, uint64_t value, int pe);
+unsigned int (pshmem_ctx_uint_atomic_fetch_and)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_fetch_and)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_fetch_and)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_ctx_int32_atomic_fetch_and)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_ctx_int64_atomic_fetch_and)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_fetch_and)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_fetch_and)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_and.tex:15 */
+void (pshmem_uint_atomic_and)(unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_and)(unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_and)(unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_and)(int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_and)(int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_and)(uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_and)(uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_uint_atomic_and)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_and)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_and)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_and)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_and)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_and)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_and)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_fetch_or.tex:14 */
+unsigned int (pshmem_uint_atomic_fetch_or)(unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ulong_atomic_fetch_or)(unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ulonglong_atomic_fetch_or)(unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_int32_atomic_fetch_or)(int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_int64_atomic_fetch_or)(int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_uint32_atomic_fetch_or)(uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_uint64_atomic_fetch_or)(uint64_t *dest, uint64_t value, int pe);
+unsigned int (pshmem_ctx_uint_atomic_fetch_or)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_fetch_or)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_fetch_or)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_ctx_int32_atomic_fetch_or)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_ctx_int64_atomic_fetch_or)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_fetch_or)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_fetch_or)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_or.tex:15 */
+void (pshmem_uint_atomic_or)(unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_or)(unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_or)(unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_or)(int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_or)(int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_or)(uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_or)(uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_uint_atomic_or)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_or)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_or)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_or)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_or)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_or)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_or)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_fetch_xor.tex:15 */
+unsigned int (pshmem_uint_atomic_fetch_xor)(unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ulong_atomic_fetch_xor)(unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ulonglong_atomic_fetch_xor)(unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_int32_atomic_fetch_xor)(int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_int64_atomic_fetch_xor)(int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_uint32_atomic_fetch_xor)(uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_uint64_atomic_fetch_xor)(uint64_t *dest, uint64_t value, int pe);
+unsigned int (pshmem_ctx_uint_atomic_fetch_xor)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+unsigned long (pshmem_ctx_ulong_atomic_fetch_xor)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+unsigned long long (pshmem_ctx_ulonglong_atomic_fetch_xor)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+int32_t (pshmem_ctx_int32_atomic_fetch_xor)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t (pshmem_ctx_int64_atomic_fetch_xor)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t (pshmem_ctx_uint32_atomic_fetch_xor)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t (pshmem_ctx_uint64_atomic_fetch_xor)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_xor.tex:15 */
+void (pshmem_uint_atomic_xor)(unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_xor)(unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_xor)(unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_xor)(int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_xor)(int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_xor)(uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_xor)(uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_uint_atomic_xor)(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_xor)(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_xor)(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_xor)(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_xor)(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_xor)(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_xor)(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_fetch_nbi.tex:15 */
+void (pshmem_float_atomic_fetch_nbi)(float *fetch, const float *source, int pe);
+void (pshmem_double_atomic_fetch_nbi)(double *fetch, const double *source, int pe);
+void (pshmem_int_atomic_fetch_nbi)(int *fetch, const int *source, int pe);
+void (pshmem_long_atomic_fetch_nbi)(long *fetch, const long *source, int pe);
+void (pshmem_longlong_atomic_fetch_nbi)(long long *fetch, const long long *source, int pe);
+void (pshmem_uint_atomic_fetch_nbi)(unsigned int *fetch, const unsigned int *source, int pe);
+void (pshmem_ulong_atomic_fetch_nbi)(unsigned long *fetch, const unsigned long *source, int pe);
+void (pshmem_ulonglong_atomic_fetch_nbi)(unsigned long long *fetch, const unsigned long long *source, int pe);
+void (pshmem_int32_atomic_fetch_nbi)(int32_t *fetch, const int32_t *source, int pe);
+void (pshmem_int64_atomic_fetch_nbi)(int64_t *fetch, const int64_t *source, int pe);
+void (pshmem_uint32_atomic_fetch_nbi)(uint32_t *fetch, const uint32_t *source, int pe);
+void (pshmem_uint64_atomic_fetch_nbi)(uint64_t *fetch, const uint64_t *source, int pe);
+void (pshmem_size_atomic_fetch_nbi)(size_t *fetch, const size_t *source, int pe);
+void (pshmem_ptrdiff_atomic_fetch_nbi)(ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+void (pshmem_ctx_float_atomic_fetch_nbi)(shmem_ctx_t ctx, float *fetch, const float *source, int pe);
+void (pshmem_ctx_double_atomic_fetch_nbi)(shmem_ctx_t ctx, double *fetch, const double *source, int pe);
+void (pshmem_ctx_int_atomic_fetch_nbi)(shmem_ctx_t ctx, int *fetch, const int *source, int pe);
+void (pshmem_ctx_long_atomic_fetch_nbi)(shmem_ctx_t ctx, long *fetch, const long *source, int pe);
+void (pshmem_ctx_longlong_atomic_fetch_nbi)(shmem_ctx_t ctx, long long *fetch, const long long *source, int pe);
+void (pshmem_ctx_uint_atomic_fetch_nbi)(shmem_ctx_t ctx, unsigned int *fetch, const unsigned int *source, int pe);
+void (pshmem_ctx_ulong_atomic_fetch_nbi)(shmem_ctx_t ctx, unsigned long *fetch, const unsigned long *source, int pe);
+void (pshmem_ctx_ulonglong_atomic_fetch_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, const unsigned long long *source, int pe);
+void (pshmem_ctx_int32_atomic_fetch_nbi)(shmem_ctx_t ctx, int32_t *fetch, const int32_t *source, int pe);
+void (pshmem_ctx_int64_atomic_fetch_nbi)(shmem_ctx_t ctx, int64_t *fetch, const int64_t *source, int pe);
+void (pshmem_ctx_uint32_atomic_fetch_nbi)(shmem_ctx_t ctx, uint32_t *fetch, const uint32_t *source, int pe);
+void (pshmem_ctx_uint64_atomic_fetch_nbi)(shmem_ctx_t ctx, uint64_t *fetch, const uint64_t *source, int pe);
+void (pshmem_ctx_size_atomic_fetch_nbi)(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe);
+void (pshmem_ctx_ptrdiff_atomic_fetch_nbi)(shmem_ctx_t ctx, ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+    /* content/shmem_atomic_compare_swap_nbi.tex:15 */
+void (pshmem_int_atomic_compare_swap_nbi)(int *fetch, int *dest, int cond, int value, int pe);
+void (pshmem_long_atomic_compare_swap_nbi)(long *fetch, long *dest, long cond, long value, int pe);
+void (pshmem_longlong_atomic_compare_swap_nbi)(long long *fetch, long long *dest, long long cond, long long value, int pe);
+void (pshmem_uint_atomic_compare_swap_nbi)(unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+void (pshmem_ulong_atomic_compare_swap_nbi)(unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_compare_swap_nbi)(unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+void (pshmem_int32_atomic_compare_swap_nbi)(int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe);
+void (pshmem_int64_atomic_compare_swap_nbi)(int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe);
+void (pshmem_uint32_atomic_compare_swap_nbi)(uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+void (pshmem_uint64_atomic_compare_swap_nbi)(uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+void (pshmem_size_atomic_compare_swap_nbi)(size_t *fetch, size_t *dest, size_t cond, size_t value, int pe);
+void (pshmem_ptrdiff_atomic_compare_swap_nbi)(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+void (pshmem_ctx_int_atomic_compare_swap_nbi)(shmem_ctx_t ctx, int *fetch, int *dest, int cond, int value, int pe);
+void (pshmem_ctx_long_atomic_compare_swap_nbi)(shmem_ctx_t ctx, long *fetch, long *dest, long cond, long value, int pe);
+void (pshmem_ctx_longlong_atomic_compare_swap_nbi)(shmem_ctx_t ctx, long long *fetch, long long *dest, long long cond, long long value, int pe);
+void (pshmem_ctx_uint_atomic_compare_swap_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_compare_swap_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_compare_swap_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_compare_swap_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_compare_swap_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_compare_swap_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_compare_swap_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+void (pshmem_ctx_size_atomic_compare_swap_nbi)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t cond, size_t value, int pe);
+void (pshmem_ctx_ptrdiff_atomic_compare_swap_nbi)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_swap_nbi.tex:15 */
+void (pshmem_float_atomic_swap_nbi)(float *fetch, float *dest, float value, int pe);
+void (pshmem_double_atomic_swap_nbi)(double *fetch, double *dest, double value, int pe);
+void (pshmem_int_atomic_swap_nbi)(int *fetch, int *dest, int value, int pe);
+void (pshmem_long_atomic_swap_nbi)(long *fetch, long *dest, long value, int pe);
+void (pshmem_longlong_atomic_swap_nbi)(long long *fetch, long long *dest, long long value, int pe);
+void (pshmem_uint_atomic_swap_nbi)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_swap_nbi)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_swap_nbi)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_swap_nbi)(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_swap_nbi)(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_swap_nbi)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_swap_nbi)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_size_atomic_swap_nbi)(size_t *fetch, size_t *dest, size_t value, int pe);
+void (pshmem_ptrdiff_atomic_swap_nbi)(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void (pshmem_ctx_float_atomic_swap_nbi)(shmem_ctx_t ctx, float *fetch, float *dest, float value, int pe);
+void (pshmem_ctx_double_atomic_swap_nbi)(shmem_ctx_t ctx, double *fetch, double *dest, double value, int pe);
+void (pshmem_ctx_int_atomic_swap_nbi)(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void (pshmem_ctx_long_atomic_swap_nbi)(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void (pshmem_ctx_longlong_atomic_swap_nbi)(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void (pshmem_ctx_uint_atomic_swap_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_swap_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_swap_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_swap_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_swap_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_swap_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_swap_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_size_atomic_swap_nbi)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe);
+void (pshmem_ctx_ptrdiff_atomic_swap_nbi)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_fetch_inc_nbi.tex:15 */
+void (pshmem_int_atomic_fetch_inc_nbi)(int *fetch, int *dest, int pe);
+void (pshmem_long_atomic_fetch_inc_nbi)(long *fetch, long *dest, int pe);
+void (pshmem_longlong_atomic_fetch_inc_nbi)(long long *fetch, long long *dest, int pe);
+void (pshmem_uint_atomic_fetch_inc_nbi)(unsigned int *fetch, unsigned int *dest, int pe);
+void (pshmem_ulong_atomic_fetch_inc_nbi)(unsigned long *fetch, unsigned long *dest, int pe);
+void (pshmem_ulonglong_atomic_fetch_inc_nbi)(unsigned long long *fetch, unsigned long long *dest, int pe);
+void (pshmem_int32_atomic_fetch_inc_nbi)(int32_t *fetch, int32_t *dest, int pe);
+void (pshmem_int64_atomic_fetch_inc_nbi)(int64_t *fetch, int64_t *dest, int pe);
+void (pshmem_uint32_atomic_fetch_inc_nbi)(uint32_t *fetch, uint32_t *dest, int pe);
+void (pshmem_uint64_atomic_fetch_inc_nbi)(uint64_t *fetch, uint64_t *dest, int pe);
+void (pshmem_size_atomic_fetch_inc_nbi)(size_t *fetch, size_t *dest, int pe);
+void (pshmem_ptrdiff_atomic_fetch_inc_nbi)(ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
+void (pshmem_ctx_int_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, int *fetch, int *dest, int pe);
+void (pshmem_ctx_long_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, long *fetch, long *dest, int pe);
+void (pshmem_ctx_longlong_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, long long *fetch, long long *dest, int pe);
+void (pshmem_ctx_uint_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, int pe);
+void (pshmem_ctx_ulong_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, int pe);
+void (pshmem_ctx_ulonglong_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, int pe);
+void (pshmem_ctx_int32_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe);
+void (pshmem_ctx_int64_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe);
+void (pshmem_ctx_uint32_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, int pe);
+void (pshmem_ctx_uint64_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, int pe);
+void (pshmem_ctx_size_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe);
+void (pshmem_ctx_ptrdiff_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
+    /* content/shmem_atomic_fetch_add_nbi.tex:15 */
+void (pshmem_int_atomic_fetch_add_nbi)(int *fetch, int *dest, int value, int pe);
+void (pshmem_long_atomic_fetch_add_nbi)(long *fetch, long *dest, long value, int pe);
+void (pshmem_longlong_atomic_fetch_add_nbi)(long long *fetch, long long *dest, long long value, int pe);
+void (pshmem_uint_atomic_fetch_add_nbi)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_fetch_add_nbi)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_fetch_add_nbi)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_fetch_add_nbi)(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_fetch_add_nbi)(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_fetch_add_nbi)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_fetch_add_nbi)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_size_atomic_fetch_add_nbi)(size_t *fetch, size_t *dest, size_t value, int pe);
+void (pshmem_ptrdiff_atomic_fetch_add_nbi)(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+void (pshmem_ctx_int_atomic_fetch_add_nbi)(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void (pshmem_ctx_long_atomic_fetch_add_nbi)(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void (pshmem_ctx_longlong_atomic_fetch_add_nbi)(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe);
+void (pshmem_ctx_uint_atomic_fetch_add_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_fetch_add_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_fetch_add_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_fetch_add_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_fetch_add_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_fetch_add_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_fetch_add_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_size_atomic_fetch_add_nbi)(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe);
+void (pshmem_ctx_ptrdiff_atomic_fetch_add_nbi)(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+    /* content/shmem_atomic_fetch_and_nbi.tex:15 */
+void (pshmem_uint_atomic_fetch_and_nbi)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_fetch_and_nbi)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_fetch_and_nbi)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_fetch_and_nbi)(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_fetch_and_nbi)(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_fetch_and_nbi)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_fetch_and_nbi)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_uint_atomic_fetch_and_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_fetch_and_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_fetch_and_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_fetch_and_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_fetch_and_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_fetch_and_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_fetch_and_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_fetch_or_nbi.tex:15 */
+void (pshmem_uint_atomic_fetch_or_nbi)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_fetch_or_nbi)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_fetch_or_nbi)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_fetch_or_nbi)(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_fetch_or_nbi)(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_fetch_or_nbi)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_fetch_or_nbi)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_uint_atomic_fetch_or_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_fetch_or_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_fetch_or_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_fetch_or_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_fetch_or_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_fetch_or_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_fetch_or_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_atomic_fetch_xor_nbi.tex:15 */
+void (pshmem_uint_atomic_fetch_xor_nbi)(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ulong_atomic_fetch_xor_nbi)(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ulonglong_atomic_fetch_xor_nbi)(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_int32_atomic_fetch_xor_nbi)(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_int64_atomic_fetch_xor_nbi)(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_uint32_atomic_fetch_xor_nbi)(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_uint64_atomic_fetch_xor_nbi)(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void (pshmem_ctx_uint_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe);
+void (pshmem_ctx_ulong_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe);
+void (pshmem_ctx_ulonglong_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe);
+void (pshmem_ctx_int32_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void (pshmem_ctx_int64_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void (pshmem_ctx_uint32_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void (pshmem_ctx_uint64_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+    /* content/shmem_put_signal.tex:15 */
+void (pshmem_float_put_signal)(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_double_put_signal)(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_longdouble_put_signal)(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_char_put_signal)(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_schar_put_signal)(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_short_put_signal)(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int_put_signal)(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_long_put_signal)(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_longlong_put_signal)(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uchar_put_signal)(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ushort_put_signal)(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint_put_signal)(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ulong_put_signal)(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ulonglong_put_signal)(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int8_put_signal)(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int16_put_signal)(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int32_put_signal)(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int64_put_signal)(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint8_put_signal)(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint16_put_signal)(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint32_put_signal)(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint64_put_signal)(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_size_put_signal)(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ptrdiff_put_signal)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_float_put_signal)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_double_put_signal)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_longdouble_put_signal)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_char_put_signal)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_schar_put_signal)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_short_put_signal)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int_put_signal)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_long_put_signal)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_longlong_put_signal)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uchar_put_signal)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ushort_put_signal)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint_put_signal)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ulong_put_signal)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ulonglong_put_signal)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int8_put_signal)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int16_put_signal)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int32_put_signal)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int64_put_signal)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint8_put_signal)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint16_put_signal)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint32_put_signal)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint64_put_signal)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_size_put_signal)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ptrdiff_put_signal)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+    /* content/shmem_put_signal.tex:21 */
+void (pshmem_put8_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put16_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put32_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put64_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put128_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put8_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put16_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put32_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put64_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put128_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+    /* content/shmem_put_signal.tex:27 */
+void (pshmem_putmem_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_putmem_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+    /* content/shmem_put_signal_nbi.tex:15 */
+void (pshmem_float_put_signal_nbi)(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_double_put_signal_nbi)(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_longdouble_put_signal_nbi)(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_char_put_signal_nbi)(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_schar_put_signal_nbi)(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_short_put_signal_nbi)(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int_put_signal_nbi)(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_long_put_signal_nbi)(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_longlong_put_signal_nbi)(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uchar_put_signal_nbi)(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ushort_put_signal_nbi)(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint_put_signal_nbi)(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ulong_put_signal_nbi)(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ulonglong_put_signal_nbi)(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int8_put_signal_nbi)(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int16_put_signal_nbi)(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int32_put_signal_nbi)(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_int64_put_signal_nbi)(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint8_put_signal_nbi)(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint16_put_signal_nbi)(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint32_put_signal_nbi)(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_uint64_put_signal_nbi)(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_size_put_signal_nbi)(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ptrdiff_put_signal_nbi)(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_float_put_signal_nbi)(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_double_put_signal_nbi)(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_longdouble_put_signal_nbi)(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_char_put_signal_nbi)(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_schar_put_signal_nbi)(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_short_put_signal_nbi)(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int_put_signal_nbi)(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_long_put_signal_nbi)(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_longlong_put_signal_nbi)(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uchar_put_signal_nbi)(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ushort_put_signal_nbi)(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint_put_signal_nbi)(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ulong_put_signal_nbi)(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ulonglong_put_signal_nbi)(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int8_put_signal_nbi)(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int16_put_signal_nbi)(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int32_put_signal_nbi)(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_int64_put_signal_nbi)(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint8_put_signal_nbi)(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint16_put_signal_nbi)(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint32_put_signal_nbi)(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_uint64_put_signal_nbi)(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_size_put_signal_nbi)(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_ptrdiff_put_signal_nbi)(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+    /* content/shmem_put_signal_nbi.tex:21 */
+void (pshmem_put8_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put16_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put32_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put64_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_put128_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put8_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put16_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put32_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put64_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_put128_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+    /* content/shmem_put_signal_nbi.tex:27 */
+void (pshmem_putmem_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void (pshmem_ctx_putmem_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+    /* content/shmem_signal_add.tex:11 */
+void (pshmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe);
+void (pshmem_ctx_signal_add)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+    /* content/shmem_signal_fetch.tex:7 */
+uint64_t (pshmem_signal_fetch)(const uint64_t *sig_addr);
+    /* content/shmem_signal_set.tex:11 */
+void (pshmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe);
+void (pshmem_ctx_signal_set)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+    /* content/shmem_ctx_session_start.tex:7 */
+void (pshmem_ctx_session_start)(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask);
+    /* content/shmem_ctx_session_stop.tex:7 */
+void (pshmem_ctx_session_stop)(shmem_ctx_t ctx);
+    /* content/shmem_barrier_all.tex:9 */
+void (pshmem_barrier_all)(void);
+    /* content/shmem_barrier.tex:9 (deprecated) */
+void (pshmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync);
+    /* content/shmem_sync.tex:17 */
+int (pshmem_team_sync)(shmem_team_t team);
+    /* content/shmem_sync.tex:22 (deprecated) */
+void (pshmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync);
+    /* content/shmem_sync_all.tex:10 */
+void (pshmem_sync_all)(void);
+    /* content/shmem_alltoall.tex:16 */
+int (pshmem_float_alltoall)(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int (pshmem_double_alltoall)(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int (pshmem_longdouble_alltoall)(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int (pshmem_char_alltoall)(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int (pshmem_schar_alltoall)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int (pshmem_short_alltoall)(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int (pshmem_int_alltoall)(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int (pshmem_long_alltoall)(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int (pshmem_longlong_alltoall)(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int (pshmem_uchar_alltoall)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int (pshmem_ushort_alltoall)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int (pshmem_uint_alltoall)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int (pshmem_ulong_alltoall)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int (pshmem_ulonglong_alltoall)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int (pshmem_int8_alltoall)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int (pshmem_int16_alltoall)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int (pshmem_int32_alltoall)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int (pshmem_int64_alltoall)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int (pshmem_uint8_alltoall)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int (pshmem_uint16_alltoall)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int (pshmem_uint32_alltoall)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int (pshmem_uint64_alltoall)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int (pshmem_size_alltoall)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int (pshmem_ptrdiff_alltoall)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+    /* content/shmem_alltoall.tex:21 */
+int (pshmem_alltoallmem)(shmem_team_t team, void *dest, const void *source, size_t nelems);
+    /* content/shmem_alltoall.tex:26 (deprecated) */
+void (pshmem_alltoall32)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void (pshmem_alltoall64)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+    /* content/shmem_alltoalls.tex:16 */
+int (pshmem_float_alltoalls)(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_double_alltoalls)(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_longdouble_alltoalls)(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_char_alltoalls)(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_schar_alltoalls)(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_short_alltoalls)(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_int_alltoalls)(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_long_alltoalls)(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_longlong_alltoalls)(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_uchar_alltoalls)(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_ushort_alltoalls)(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_uint_alltoalls)(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_ulong_alltoalls)(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_ulonglong_alltoalls)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_int8_alltoalls)(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_int16_alltoalls)(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_int32_alltoalls)(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_int64_alltoalls)(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_uint8_alltoalls)(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_uint16_alltoalls)(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_uint32_alltoalls)(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_uint64_alltoalls)(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_size_alltoalls)(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int (pshmem_ptrdiff_alltoalls)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+    /* content/shmem_alltoalls.tex:21 */
+int (pshmem_alltoallsmem)(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+    /* content/shmem_alltoalls.tex:26 (deprecated) */
+void (pshmem_alltoalls32)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void (pshmem_alltoalls64)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+    /* content/shmem_broadcast.tex:17 */
+int (pshmem_float_broadcast)(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root);
+int (pshmem_double_broadcast)(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root);
+int (pshmem_longdouble_broadcast)(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root);
+int (pshmem_char_broadcast)(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root);
+int (pshmem_schar_broadcast)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root);
+int (pshmem_short_broadcast)(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root);
+int (pshmem_int_broadcast)(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root);
+int (pshmem_long_broadcast)(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root);
+int (pshmem_longlong_broadcast)(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root);
+int (pshmem_uchar_broadcast)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root);
+int (pshmem_ushort_broadcast)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root);
+int (pshmem_uint_broadcast)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root);
+int (pshmem_ulong_broadcast)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root);
+int (pshmem_ulonglong_broadcast)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root);
+int (pshmem_int8_broadcast)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root);
+int (pshmem_int16_broadcast)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root);
+int (pshmem_int32_broadcast)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root);
+int (pshmem_int64_broadcast)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root);
+int (pshmem_uint8_broadcast)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root);
+int (pshmem_uint16_broadcast)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root);
+int (pshmem_uint32_broadcast)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root);
+int (pshmem_uint64_broadcast)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root);
+int (pshmem_size_broadcast)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root);
+int (pshmem_ptrdiff_broadcast)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root);
+    /* content/shmem_broadcast.tex:22 */
+int (pshmem_broadcastmem)(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
+    /* content/shmem_broadcast.tex:27 (deprecated) */
+void (pshmem_broadcast32)(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void (pshmem_broadcast64)(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync);
+    /* content/shmem_collect.tex:17 */
+int (pshmem_float_collect)(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int (pshmem_double_collect)(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int (pshmem_longdouble_collect)(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int (pshmem_char_collect)(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int (pshmem_schar_collect)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int (pshmem_short_collect)(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int (pshmem_int_collect)(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int (pshmem_long_collect)(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int (pshmem_longlong_collect)(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int (pshmem_uchar_collect)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int (pshmem_ushort_collect)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int (pshmem_uint_collect)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int (pshmem_ulong_collect)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int (pshmem_ulonglong_collect)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int (pshmem_int8_collect)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int (pshmem_int16_collect)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int (pshmem_int32_collect)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int (pshmem_int64_collect)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int (pshmem_uint8_collect)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int (pshmem_uint16_collect)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int (pshmem_uint32_collect)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int (pshmem_uint64_collect)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int (pshmem_size_collect)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int (pshmem_ptrdiff_collect)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int (pshmem_float_fcollect)(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int (pshmem_double_fcollect)(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int (pshmem_longdouble_fcollect)(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int (pshmem_char_fcollect)(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int (pshmem_schar_fcollect)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int (pshmem_short_fcollect)(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int (pshmem_int_fcollect)(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int (pshmem_long_fcollect)(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int (pshmem_longlong_fcollect)(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int (pshmem_uchar_fcollect)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int (pshmem_ushort_fcollect)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int (pshmem_uint_fcollect)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int (pshmem_ulong_fcollect)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int (pshmem_ulonglong_fcollect)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int (pshmem_int8_fcollect)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int (pshmem_int16_fcollect)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int (pshmem_int32_fcollect)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int (pshmem_int64_fcollect)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int (pshmem_uint8_fcollect)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int (pshmem_uint16_fcollect)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int (pshmem_uint32_fcollect)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int (pshmem_uint64_fcollect)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int (pshmem_size_fcollect)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int (pshmem_ptrdiff_fcollect)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+    /* content/shmem_collect.tex:23 */
+int (pshmem_collectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int (pshmem_fcollectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems);
+    /* content/shmem_collect.tex:29 (deprecated) */
+void (pshmem_collect32)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void (pshmem_collect64)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void (pshmem_fcollect32)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+void (pshmem_fcollect64)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+    /* content/shmem_reductions.tex:78 */
+int (pshmem_uchar_and_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_and_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_and_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_and_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_and_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_and_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_and_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_and_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_and_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_and_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_and_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_and_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_and_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_and_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+    /* content/shmem_reductions.tex:84 (deprecated) */
+void (pshmem_short_and_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_and_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_and_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_and_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+    /* content/shmem_reductions.tex:103 */
+int (pshmem_uchar_or_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_or_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_or_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_or_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_or_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_or_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_or_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_or_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_or_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_or_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_or_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_or_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_or_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_or_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+    /* content/shmem_reductions.tex:109 (deprecated) */
+void (pshmem_short_or_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_or_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_or_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_or_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+    /* content/shmem_reductions.tex:128 */
+int (pshmem_uchar_xor_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_xor_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_xor_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_xor_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_xor_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_xor_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_xor_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_xor_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_xor_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_xor_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_xor_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_xor_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_xor_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_xor_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+    /* content/shmem_reductions.tex:134 (deprecated) */
+void (pshmem_short_xor_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_xor_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_xor_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_xor_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+    /* content/shmem_reductions.tex:154 */
+int (pshmem_char_max_reduce)(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int (pshmem_schar_max_reduce)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce);
+int (pshmem_short_max_reduce)(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int (pshmem_int_max_reduce)(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int (pshmem_long_max_reduce)(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int (pshmem_longlong_max_reduce)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce);
+int (pshmem_ptrdiff_max_reduce)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce);
+int (pshmem_uchar_max_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_max_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_max_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_max_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_max_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_max_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_max_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_max_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_max_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_max_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_max_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_max_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_max_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_max_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int (pshmem_float_max_reduce)(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int (pshmem_double_max_reduce)(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int (pshmem_longdouble_max_reduce)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
+    /* content/shmem_reductions.tex:160 (deprecated) */
+void (pshmem_short_max_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_max_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_max_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_max_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void (pshmem_float_max_to_all)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void (pshmem_double_max_to_all)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void (pshmem_longdouble_max_to_all)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync);
+    /* content/shmem_reductions.tex:180 */
+int (pshmem_char_min_reduce)(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int (pshmem_schar_min_reduce)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce);
+int (pshmem_short_min_reduce)(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int (pshmem_int_min_reduce)(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int (pshmem_long_min_reduce)(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int (pshmem_longlong_min_reduce)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce);
+int (pshmem_ptrdiff_min_reduce)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce);
+int (pshmem_uchar_min_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_min_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_min_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_min_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_min_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_min_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_min_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_min_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_min_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_min_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_min_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_min_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_min_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_min_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int (pshmem_float_min_reduce)(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int (pshmem_double_min_reduce)(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int (pshmem_longdouble_min_reduce)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
+    /* content/shmem_reductions.tex:186 (deprecated) */
+void (pshmem_short_min_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_min_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_min_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_min_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void (pshmem_float_min_to_all)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void (pshmem_double_min_to_all)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void (pshmem_longdouble_min_to_all)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync);
+    /* content/shmem_reductions.tex:206 */
+int (pshmem_char_sum_reduce)(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int (pshmem_schar_sum_reduce)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce);
+int (pshmem_short_sum_reduce)(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int (pshmem_int_sum_reduce)(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int (pshmem_long_sum_reduce)(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int (pshmem_longlong_sum_reduce)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce);
+int (pshmem_ptrdiff_sum_reduce)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce);
+int (pshmem_uchar_sum_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_sum_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_sum_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_sum_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_sum_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_sum_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_sum_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_sum_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_sum_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_sum_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_sum_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_sum_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_sum_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_sum_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int (pshmem_float_sum_reduce)(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int (pshmem_double_sum_reduce)(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int (pshmem_longdouble_sum_reduce)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
+int (pshmem_complexd_sum_reduce)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce);
+int (pshmem_complexf_sum_reduce)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce);
+    /* content/shmem_reductions.tex:212 (deprecated) */
+void (pshmem_short_sum_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_sum_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_sum_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_sum_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void (pshmem_float_sum_to_all)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void (pshmem_double_sum_to_all)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void (pshmem_longdouble_sum_to_all)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync);
+void (pshmem_complexd_sum_to_all)(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync);
+void (pshmem_complexf_sum_to_all)(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync);
+    /* content/shmem_reductions.tex:232 */
+int (pshmem_char_prod_reduce)(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int (pshmem_schar_prod_reduce)(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce);
+int (pshmem_short_prod_reduce)(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int (pshmem_int_prod_reduce)(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int (pshmem_long_prod_reduce)(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int (pshmem_longlong_prod_reduce)(shmem_team_t team, long long *dest, const long long *source, size_t nreduce);
+int (pshmem_ptrdiff_prod_reduce)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce);
+int (pshmem_uchar_prod_reduce)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce);
+int (pshmem_ushort_prod_reduce)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce);
+int (pshmem_uint_prod_reduce)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce);
+int (pshmem_ulong_prod_reduce)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce);
+int (pshmem_ulonglong_prod_reduce)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce);
+int (pshmem_int8_prod_reduce)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int (pshmem_int16_prod_reduce)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int (pshmem_int32_prod_reduce)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int (pshmem_int64_prod_reduce)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int (pshmem_uint8_prod_reduce)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int (pshmem_uint16_prod_reduce)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce);
+int (pshmem_uint32_prod_reduce)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce);
+int (pshmem_uint64_prod_reduce)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce);
+int (pshmem_size_prod_reduce)(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int (pshmem_float_prod_reduce)(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int (pshmem_double_prod_reduce)(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int (pshmem_longdouble_prod_reduce)(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
+int (pshmem_complexd_prod_reduce)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce);
+int (pshmem_complexf_prod_reduce)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce);
+    /* content/shmem_reductions.tex:238 (deprecated) */
+void (pshmem_short_prod_to_all)(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void (pshmem_int_prod_to_all)(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void (pshmem_long_prod_to_all)(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void (pshmem_longlong_prod_to_all)(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+void (pshmem_float_prod_to_all)(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void (pshmem_double_prod_to_all)(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void (pshmem_longdouble_prod_to_all)(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync);
+void (pshmem_complexd_prod_to_all)(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync);
+void (pshmem_complexf_prod_to_all)(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync);
+    /* content/shmem_scan.tex:16 */
+int (pshmem_char_sum_inscan)(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int (pshmem_schar_sum_inscan)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int (pshmem_short_sum_inscan)(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int (pshmem_int_sum_inscan)(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int (pshmem_long_sum_inscan)(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int (pshmem_longlong_sum_inscan)(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int (pshmem_ptrdiff_sum_inscan)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int (pshmem_uchar_sum_inscan)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int (pshmem_ushort_sum_inscan)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int (pshmem_uint_sum_inscan)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int (pshmem_ulong_sum_inscan)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int (pshmem_ulonglong_sum_inscan)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int (pshmem_int8_sum_inscan)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int (pshmem_int16_sum_inscan)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int (pshmem_int32_sum_inscan)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int (pshmem_int64_sum_inscan)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int (pshmem_uint8_sum_inscan)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int (pshmem_uint16_sum_inscan)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int (pshmem_uint32_sum_inscan)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int (pshmem_uint64_sum_inscan)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int (pshmem_size_sum_inscan)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int (pshmem_float_sum_inscan)(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int (pshmem_double_sum_inscan)(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int (pshmem_longdouble_sum_inscan)(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int (pshmem_complexd_sum_inscan)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems);
+int (pshmem_complexf_sum_inscan)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems);
+int (pshmem_char_sum_exscan)(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int (pshmem_schar_sum_exscan)(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int (pshmem_short_sum_exscan)(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int (pshmem_int_sum_exscan)(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int (pshmem_long_sum_exscan)(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int (pshmem_longlong_sum_exscan)(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int (pshmem_ptrdiff_sum_exscan)(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int (pshmem_uchar_sum_exscan)(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int (pshmem_ushort_sum_exscan)(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int (pshmem_uint_sum_exscan)(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int (pshmem_ulong_sum_exscan)(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int (pshmem_ulonglong_sum_exscan)(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int (pshmem_int8_sum_exscan)(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int (pshmem_int16_sum_exscan)(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int (pshmem_int32_sum_exscan)(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int (pshmem_int64_sum_exscan)(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int (pshmem_uint8_sum_exscan)(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int (pshmem_uint16_sum_exscan)(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int (pshmem_uint32_sum_exscan)(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int (pshmem_uint64_sum_exscan)(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int (pshmem_size_sum_exscan)(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int (pshmem_float_sum_exscan)(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int (pshmem_double_sum_exscan)(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int (pshmem_longdouble_sum_exscan)(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int (pshmem_complexd_sum_exscan)(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems);
+int (pshmem_complexf_sum_exscan)(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems);
+    /* content/shmem_wait_until.tex:16 */
+void (pshmem_int_wait_until)(int *ivar, int cmp, int cmp_value);
+void (pshmem_long_wait_until)(long *ivar, int cmp, long cmp_value);
+void (pshmem_longlong_wait_until)(long long *ivar, int cmp, long long cmp_value);
+void (pshmem_uint_wait_until)(unsigned int *ivar, int cmp, unsigned int cmp_value);
+void (pshmem_ulong_wait_until)(unsigned long *ivar, int cmp, unsigned long cmp_value);
+void (pshmem_ulonglong_wait_until)(unsigned long long *ivar, int cmp, unsigned long long cmp_value);
+void (pshmem_int32_wait_until)(int32_t *ivar, int cmp, int32_t cmp_value);
+void (pshmem_int64_wait_until)(int64_t *ivar, int cmp, int64_t cmp_value);
+void (pshmem_uint32_wait_until)(uint32_t *ivar, int cmp, uint32_t cmp_value);
+void (pshmem_uint64_wait_until)(uint64_t *ivar, int cmp, uint64_t cmp_value);
+void (pshmem_size_wait_until)(size_t *ivar, int cmp, size_t cmp_value);
+void (pshmem_ptrdiff_wait_until)(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value);
+void (pshmem_short_wait_until)(short *ivar, int cmp, short cmp_value);
+void (pshmem_ushort_wait_until)(unsigned short *ivar, int cmp, unsigned short cmp_value);
+    /* content/shmem_wait_until.tex:27 (deprecated) */
+void (pshmem_wait_until)(long *ivar, int cmp, long cmp_value);
+void (pshmem_wait)(long *ivar, long cmp_value);
+void (pshmem_short_wait)(short *ivar, short cmp_value);
+void (pshmem_int_wait)(int *ivar, int cmp_value);
+void (pshmem_long_wait)(long *ivar, long cmp_value);
+void (pshmem_longlong_wait)(long long *ivar, long long cmp_value);
+    /* content/shmem_wait_until_all.tex:14 */
+void (pshmem_int_wait_until_all)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+void (pshmem_long_wait_until_all)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+void (pshmem_longlong_wait_until_all)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+void (pshmem_uint_wait_until_all)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+void (pshmem_ulong_wait_until_all)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+void (pshmem_ulonglong_wait_until_all)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+void (pshmem_int32_wait_until_all)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+void (pshmem_int64_wait_until_all)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+void (pshmem_uint32_wait_until_all)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+void (pshmem_uint64_wait_until_all)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+void (pshmem_size_wait_until_all)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+void (pshmem_ptrdiff_wait_until_all)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+    /* content/shmem_wait_until_any.tex:14 */
+size_t (pshmem_int_wait_until_any)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+size_t (pshmem_long_wait_until_any)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+size_t (pshmem_longlong_wait_until_any)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+size_t (pshmem_uint_wait_until_any)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+size_t (pshmem_ulong_wait_until_any)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+size_t (pshmem_ulonglong_wait_until_any)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+size_t (pshmem_int32_wait_until_any)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+size_t (pshmem_int64_wait_until_any)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+size_t (pshmem_uint32_wait_until_any)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+size_t (pshmem_uint64_wait_until_any)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+size_t (pshmem_size_wait_until_any)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+size_t (pshmem_ptrdiff_wait_until_any)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+    /* content/shmem_wait_until_some.tex:14 */
+size_t (pshmem_int_wait_until_some)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
+size_t (pshmem_long_wait_until_some)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value);
+size_t (pshmem_longlong_wait_until_some)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value);
+size_t (pshmem_uint_wait_until_some)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value);
+size_t (pshmem_ulong_wait_until_some)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value);
+size_t (pshmem_ulonglong_wait_until_some)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value);
+size_t (pshmem_int32_wait_until_some)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value);
+size_t (pshmem_int64_wait_until_some)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value);
+size_t (pshmem_uint32_wait_until_some)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value);
+size_t (pshmem_uint64_wait_until_some)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
+size_t (pshmem_size_wait_until_some)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
+size_t (pshmem_ptrdiff_wait_until_some)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+    /* content/shmem_wait_until_all_vector.tex:15 */
+void (pshmem_int_wait_until_all_vector)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+void (pshmem_long_wait_until_all_vector)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+void (pshmem_longlong_wait_until_all_vector)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+void (pshmem_uint_wait_until_all_vector)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+void (pshmem_ulong_wait_until_all_vector)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+void (pshmem_ulonglong_wait_until_all_vector)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+void (pshmem_int32_wait_until_all_vector)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+void (pshmem_int64_wait_until_all_vector)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+void (pshmem_uint32_wait_until_all_vector)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+void (pshmem_uint64_wait_until_all_vector)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+void (pshmem_size_wait_until_all_vector)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+void (pshmem_ptrdiff_wait_until_all_vector)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+    /* content/shmem_wait_until_any_vector.tex:15 */
+size_t (pshmem_int_wait_until_any_vector)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+size_t (pshmem_long_wait_until_any_vector)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+size_t (pshmem_longlong_wait_until_any_vector)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+size_t (pshmem_uint_wait_until_any_vector)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+size_t (pshmem_ulong_wait_until_any_vector)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+size_t (pshmem_ulonglong_wait_until_any_vector)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t (pshmem_int32_wait_until_any_vector)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+size_t (pshmem_int64_wait_until_any_vector)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+size_t (pshmem_uint32_wait_until_any_vector)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+size_t (pshmem_uint64_wait_until_any_vector)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+size_t (pshmem_size_wait_until_any_vector)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+size_t (pshmem_ptrdiff_wait_until_any_vector)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+    /* content/shmem_wait_until_some_vector.tex:15 */
+size_t (pshmem_int_wait_until_some_vector)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
+size_t (pshmem_long_wait_until_some_vector)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values);
+size_t (pshmem_longlong_wait_until_some_vector)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values);
+size_t (pshmem_uint_wait_until_some_vector)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values);
+size_t (pshmem_ulong_wait_until_some_vector)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values);
+size_t (pshmem_ulonglong_wait_until_some_vector)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t (pshmem_int32_wait_until_some_vector)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int32_t *cmp_values);
+size_t (pshmem_int64_wait_until_some_vector)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int64_t *cmp_values);
+size_t (pshmem_uint32_wait_until_some_vector)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint32_t *cmp_values);
+size_t (pshmem_uint64_wait_until_some_vector)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
+size_t (pshmem_size_wait_until_some_vector)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
+size_t (pshmem_ptrdiff_wait_until_some_vector)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+    /* content/shmem_test.tex:16 */
+int (pshmem_int_test)(int *ivar, int cmp, int cmp_value);
+int (pshmem_long_test)(long *ivar, int cmp, long cmp_value);
+int (pshmem_longlong_test)(long long *ivar, int cmp, long long cmp_value);
+int (pshmem_uint_test)(unsigned int *ivar, int cmp, unsigned int cmp_value);
+int (pshmem_ulong_test)(unsigned long *ivar, int cmp, unsigned long cmp_value);
+int (pshmem_ulonglong_test)(unsigned long long *ivar, int cmp, unsigned long long cmp_value);
+int (pshmem_int32_test)(int32_t *ivar, int cmp, int32_t cmp_value);
+int (pshmem_int64_test)(int64_t *ivar, int cmp, int64_t cmp_value);
+int (pshmem_uint32_test)(uint32_t *ivar, int cmp, uint32_t cmp_value);
+int (pshmem_uint64_test)(uint64_t *ivar, int cmp, uint64_t cmp_value);
+int (pshmem_size_test)(size_t *ivar, int cmp, size_t cmp_value);
+int (pshmem_ptrdiff_test)(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value);
+int (pshmem_short_test)(short *ivar, int cmp, short cmp_value);
+int (pshmem_ushort_test)(unsigned short *ivar, int cmp, unsigned short cmp_value);
+    /* content/shmem_test_all.tex:13 */
+int (pshmem_int_test_all)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+int (pshmem_long_test_all)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+int (pshmem_longlong_test_all)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+int (pshmem_uint_test_all)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+int (pshmem_ulong_test_all)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+int (pshmem_ulonglong_test_all)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+int (pshmem_int32_test_all)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+int (pshmem_int64_test_all)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+int (pshmem_uint32_test_all)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+int (pshmem_uint64_test_all)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+int (pshmem_size_test_all)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+int (pshmem_ptrdiff_test_all)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+    /* content/shmem_test_any.tex:14 */
+size_t (pshmem_int_test_any)(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+size_t (pshmem_long_test_any)(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+size_t (pshmem_longlong_test_any)(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value);
+size_t (pshmem_uint_test_any)(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value);
+size_t (pshmem_ulong_test_any)(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value);
+size_t (pshmem_ulonglong_test_any)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value);
+size_t (pshmem_int32_test_any)(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value);
+size_t (pshmem_int64_test_any)(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value);
+size_t (pshmem_uint32_test_any)(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value);
+size_t (pshmem_uint64_test_any)(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value);
+size_t (pshmem_size_test_any)(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+size_t (pshmem_ptrdiff_test_any)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value);
+    /* content/shmem_test_some.tex:14 */
+size_t (pshmem_int_test_some)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value);
+size_t (pshmem_long_test_some)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value);
+size_t (pshmem_longlong_test_some)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value);
+size_t (pshmem_uint_test_some)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value);
+size_t (pshmem_ulong_test_some)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value);
+size_t (pshmem_ulonglong_test_some)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value);
+size_t (pshmem_int32_test_some)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value);
+size_t (pshmem_int64_test_some)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value);
+size_t (pshmem_uint32_test_some)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value);
+size_t (pshmem_uint64_test_some)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value);
+size_t (pshmem_size_test_some)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value);
+size_t (pshmem_ptrdiff_test_some)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value);
+    /* content/shmem_test_all_vector.tex:15 */
+int (pshmem_int_test_all_vector)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+int (pshmem_long_test_all_vector)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+int (pshmem_longlong_test_all_vector)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+int (pshmem_uint_test_all_vector)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+int (pshmem_ulong_test_all_vector)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+int (pshmem_ulonglong_test_all_vector)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+int (pshmem_int32_test_all_vector)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+int (pshmem_int64_test_all_vector)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+int (pshmem_uint32_test_all_vector)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+int (pshmem_uint64_test_all_vector)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+int (pshmem_size_test_all_vector)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+int (pshmem_ptrdiff_test_all_vector)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+    /* content/shmem_test_any_vector.tex:15 */
+size_t (pshmem_int_test_any_vector)(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values);
+size_t (pshmem_long_test_any_vector)(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values);
+size_t (pshmem_longlong_test_any_vector)(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values);
+size_t (pshmem_uint_test_any_vector)(unsigned int *ivars, size_t nelems, const int *status, int cmp, const unsigned int *cmp_values);
+size_t (pshmem_ulong_test_any_vector)(unsigned long *ivars, size_t nelems, const int *status, int cmp, const unsigned long *cmp_values);
+size_t (pshmem_ulonglong_test_any_vector)(unsigned long long *ivars, size_t nelems, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t (pshmem_int32_test_any_vector)(int32_t *ivars, size_t nelems, const int *status, int cmp, const int32_t *cmp_values);
+size_t (pshmem_int64_test_any_vector)(int64_t *ivars, size_t nelems, const int *status, int cmp, const int64_t *cmp_values);
+size_t (pshmem_uint32_test_any_vector)(uint32_t *ivars, size_t nelems, const int *status, int cmp, const uint32_t *cmp_values);
+size_t (pshmem_uint64_test_any_vector)(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values);
+size_t (pshmem_size_test_any_vector)(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values);
+size_t (pshmem_ptrdiff_test_any_vector)(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values);
+    /* content/shmem_test_some_vector.tex:15 */
+size_t (pshmem_int_test_some_vector)(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values);
+size_t (pshmem_long_test_some_vector)(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values);
+size_t (pshmem_longlong_test_some_vector)(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values);
+size_t (pshmem_uint_test_some_vector)(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned int *cmp_values);
+size_t (pshmem_ulong_test_some_vector)(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long *cmp_values);
+size_t (pshmem_ulonglong_test_some_vector)(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned long long *cmp_values);
+size_t (pshmem_int32_test_some_vector)(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int32_t *cmp_values);
+size_t (pshmem_int64_test_some_vector)(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int64_t *cmp_values);
+size_t (pshmem_uint32_test_some_vector)(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint32_t *cmp_values);
+size_t (pshmem_uint64_test_some_vector)(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values);
+size_t (pshmem_size_test_some_vector)(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values);
+size_t (pshmem_ptrdiff_test_some_vector)(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values);
+    /* content/shmem_signal_wait_until.tex:8 */
+uint64_t (pshmem_signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+    /* content/shmem_fence.tex:7 */
+void (pshmem_fence)(void);
+void (pshmem_ctx_fence)(shmem_ctx_t ctx);
+    /* content/shmem_quiet.tex:8 */
+void (pshmem_quiet)(void);
+void (pshmem_ctx_quiet)(shmem_ctx_t ctx);
+    /* content/shmem_pe_quiet.tex:11 */
+void (pshmem_pe_quiet)(const int *target_pes, size_t npes);
+void (pshmem_ctx_pe_quiet)(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+    /* content/shmem_lock.tex:6 */
+void (pshmem_clear_lock)(long *lock);
+void (pshmem_set_lock)(long *lock);
+int (pshmem_test_lock)(long *lock);
+    /* content/shmem_pcontrol.tex:7 */
+void (pshmem_pcontrol)(int level, ...);
+#ifdef __cplusplus
 }
 #endif
