@@ -4,14 +4,14 @@
 //! copy of the specification), takes the address of each C/C++ routine as a
 //! pointer of exactly the synopsis's type (a missing or different declaration
 //! is an error), declares it again (conflicting types are an error) and calls
-//! it, and calls each C11 generic, all with arguments of exactly the
-//! synopsis's parameter types (for every TYPE the specification lists) and
-//! the result of exactly its return type. It is
-//! compiled as C11 and C17 (generics), C99 (the deprecated names the C11
-//! generics take over) and C++11 and C++17 (the overloads), with strict
-//! warnings as errors, and to an object file so that `-Wreturn-type` checks
-//! `_Noreturn`. The same file checks the profiling interface: every `shmem_`
-//! routine of a C/C++ synopsis as `pshmem_`, declared by `pshmem.h`.
+//! it, and calls each C11 generic for every TYPE the specification lists, each
+//! call with arguments of exactly the synopsis's parameter types and a result
+//! of exactly its return type. It is compiled as C11 and C17 (generics), C99
+//! (the deprecated names the C11 generics take over) and C++11 and C++17 (the
+//! overloads), with strict warnings as errors, and to an object file so that
+//! `-Wreturn-type` checks `_Noreturn`. The same file checks the profiling
+//! interface: every `shmem_` routine of a C/C++ synopsis as `pshmem_`,
+//! declared by `pshmem.h`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
