@@ -362,10 +362,7 @@ def call(name, ret, params):
     decls = " ".join(var(t, n) for t, n in params if n is not None)
     args = ", ".join(n for _, n in params if n is not None)
     expr = f"{name}({args})"
-    if ret == "void":
-        body = f"{expr}; SYN_VOID({expr});"
-    else:
-        body = f"{ret} syn_r = {expr}; (void) syn_r; SYN_SAME({ret}, {expr});"
+    body = f"SYN_VOID({expr});" if ret == "void" else f"SYN_RET({ret}, {expr});"
     return f"{{ {decls} {body} }}".replace("  ", " ")
 
 
@@ -435,21 +432,24 @@ def main():
     w("")
     w("/* SYN_GENERIC: the C11 calls are checked (C11 generics, C++ overloads);")
     w(" * SYN_NOT_C11: the deprecated C routines whose names C11 generics take")
-    w(" * over (C99 and C++). SYN_SAME: a call's type is exactly T. */")
+    w(" * over (C99 and C++). SYN_RET(T, e): the call e, whose type must be")
+    w(" * exactly T (C11 and C++); SYN_VOID(e): the call e, of type void (C++). */")
     w("#if defined(__cplusplus)")
     w("#include <type_traits>")
     w("#define SYN_GENERIC 1")
     w("#define SYN_NOT_C11 1")
-    w("#define SYN_SAME(T, e) static_assert(std::is_same<T, decltype(e)>::value, #e \" returns \" #T)")
-    w("#define SYN_VOID(e) static_assert(std::is_same<void, decltype(e)>::value, #e \" returns void\")")
+    w("#define SYN_RET(T, e) T syn_r = e; (void) syn_r; \\")
+    w("    static_assert(std::is_same<T, decltype(e)>::value, #e \" returns \" #T)")
+    w("#define SYN_VOID(e) e; static_assert(std::is_same<void, decltype(e)>::value, #e \" returns void\")")
     w("#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L")
     w("#define SYN_GENERIC 1")
-    w("#define SYN_SAME(T, e) _Static_assert(_Generic((e), T: 1, default: 0), #e \" returns \" #T)")
-    w("#define SYN_VOID(e)")
+    w("#define SYN_RET(T, e) T syn_r = e; (void) syn_r; \\")
+    w("    _Static_assert(_Generic((e), T: 1, default: 0), #e \" returns \" #T)")
+    w("#define SYN_VOID(e) e")
     w("#else")
     w("#define SYN_NOT_C11 1")
-    w("#define SYN_SAME(T, e)")
-    w("#define SYN_VOID(e)")
+    w("#define SYN_RET(T, e) T syn_r = e; (void) syn_r")
+    w("#define SYN_VOID(e) e")
     w("#endif")
     w("")
     w("#ifdef __cplusplus")
