@@ -268,6 +268,9 @@ def read_synopses(spec, files, tabs):
         for i, m in enumerate(tokens):
             if m.group("dep"):
                 depth += 1 if m.group("dep") == "begin" else -1
+                if depth < 0:
+                    problems.append(f"{path}: \\end{{DeprecateBlock}} without a begin")
+                    depth = 0
                 continue
             if not m.group("env"):
                 continue
@@ -306,6 +309,8 @@ def read_synopses(spec, files, tabs):
                     problems += [f"{where}: {p}" for p in mine]
                     continue
                 synopses.append(Synopsis(m.group("env"), path, line, depth > 0, d, rows, sizes))
+        if depth:
+            problems.append(f"{path}: a DeprecateBlock is not closed")
     return synopses, structs, problems, empty, envs
 
 
