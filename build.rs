@@ -360,6 +360,14 @@ fn shmem_h(syms: &[Sym]) -> String {
         "#define SHMEM_VENDOR_STRING {:?}\n#define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING\n",
         SHMEM_VENDOR_STRING
     );
+    // Open MPI OSHMEM's spelling of the specification's version, which its
+    // programs (its own examples among them) test before using the API; a
+    // version, not a claim to be OSHMEM (tools that adapt to OSHMEM test
+    // OSHMEM_MAJOR_VERSION, see README's design notes).
+    h.push_str(
+        "/* Open MPI OSHMEM's number for the specification's version (its programs test it) */\n\
+         #define OSHMEM_SPEC_VERSION (SHMEM_MAJOR_VERSION * 10000 + SHMEM_MINOR_VERSION * 100)\n\n",
+    );
     h.push_str(PREAMBLE);
     h.push_str("\n#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)\n#define RSHMEM_C11_GENERICS 1\n#endif\n");
     h.push_str("\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");

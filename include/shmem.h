@@ -64,6 +64,9 @@
 #define SHMEM_VENDOR_STRING "rshmem"
 #define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
 
+/* Open MPI OSHMEM's number for the specification's version (its programs test it) */
+#define OSHMEM_SPEC_VERSION (SHMEM_MAJOR_VERSION * 10000 + SHMEM_MINOR_VERSION * 100)
+
 /* rshmem: a number to test, and Sandia OpenSHMEM's two header markers.
  * Tools that adapt to an implementation by its macros (shmem4py) recognise
  * SOS by SHMEM_DEF_H and SHMEM_FUNCTION_ATTRIBUTES; rshmem declares every

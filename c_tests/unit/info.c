@@ -22,6 +22,9 @@ int main(void) {
           (int)SHMEM_MAJOR_VERSION, (int)SHMEM_MINOR_VERSION);
     CHECK(_SHMEM_MAJOR_VERSION == SHMEM_MAJOR_VERSION && _SHMEM_MINOR_VERSION == SHMEM_MINOR_VERSION,
           "the deprecated _SHMEM_MAJOR/MINOR_VERSION differ");
+#if !defined(OSHMEM_SPEC_VERSION) || OSHMEM_SPEC_VERSION != 10600
+#error "OSHMEM_SPEC_VERSION (Open MPI OSHMEM's, its programs test it) is not 10600"
+#endif
 #if !defined(SHMEM_VENDOR_MAJOR_VERSION) || !defined(SHMEM_VENDOR_MINOR_VERSION) || !defined(SHMEM_VENDOR_PATCH_VERSION)
 #error "SHMEM_VENDOR_{MAJOR,MINOR,PATCH}_VERSION are not defined"
 #endif
