@@ -7,7 +7,7 @@
 //! a handle stays an address for ever and validating one is a range check
 //! and a load of the slot's `live` flag: a destroyed or invented handle is
 //! reported, never dereferenced blindly. The default context's object is a
-//! static of the C shim, whose address is a link-time constant.
+//! static ([`DEFAULT_CTX_OBJECT`]), whose address is a link-time constant.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicUsize, Ordering};
@@ -27,6 +27,9 @@ pub(crate) struct CtxObject {
     /// Raw handle of the space the context was created from (0: none); such
     /// a context may only access that space's memory.
     space: AtomicUsize,
+    /// Its performance counters (`shmemx_pcntr_*`, counted only under
+    /// `RSHMEM_PCNTR`).
+    pub counts: crate::pcntr::Counts,
 }
 
 impl CtxObject {
@@ -37,6 +40,7 @@ impl CtxObject {
             options: AtomicI64::new(0),
             team: AtomicUsize::new(crate::team::WORLD),
             space: AtomicUsize::new(0),
+            counts: crate::pcntr::Counts::new(),
         }
     }
 
@@ -58,6 +62,10 @@ impl CtxObject {
     }
 }
 
+/// The default context's object, at an address the linker knows: the C
+/// shim's `SHMEM_CTX_DEFAULT` (`ffi::handle`).
+pub(crate) static DEFAULT_CTX_OBJECT: CtxObject = CtxObject::default_context();
+
 /// The contexts this PE has created.
 pub(crate) struct Contexts {
     slots: Box<[CtxObject]>,
@@ -78,8 +86,8 @@ impl Default for Contexts {
         Contexts {
             // SAFETY: `p` is a fresh global-allocator block of MAX_CONTEXTS
             // CtxObjects, which Box frees with the same layout; every field
-            // is an atomic integer, for which all zeroes is a valid value (a
-            // dead slot).
+            // is an atomic integer (the counters' too), for which all zeroes
+            // is a valid value (a dead slot).
             slots: unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, MAX_CONTEXTS)) },
             free: Mutex::new((Vec::new(), 0)),
         }
@@ -120,6 +128,7 @@ impl Contexts {
         obj.options.store(options, Ordering::Relaxed);
         obj.team.store(team, Ordering::Relaxed);
         obj.space.store(space, Ordering::Relaxed);
+        obj.counts.reset();
         obj.live.store(1, Ordering::Release);
         Some(obj as *const CtxObject as usize)
     }

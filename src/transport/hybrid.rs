@@ -81,6 +81,8 @@ pub(crate) struct Nodes {
     /// The leaders' pushed rendezvous since the inbox was given: the parity
     /// picks the half of the inbox in use.
     pub pushes: AtomicU32,
+    /// Quiets that completed the remote operations (`Transport::quiets`).
+    pub quiets: AtomicU64,
 }
 
 /// Rounds of the leaders' dissemination: enough for 2^32 nodes.
@@ -140,6 +142,7 @@ impl Hybrid {
             segment: segs.base as usize + me * segs.stride,
             inbox: AtomicUsize::new(NO_INBOX),
             pushes: AtomicU32::new(0),
+            quiets: AtomicU64::new(0),
         };
         Ok(Hybrid {
             shm,
@@ -460,6 +463,7 @@ impl Transport for Hybrid {
         self.shm.quiet();
         if let Some(n) = &self.nodes {
             n.remote.quiet();
+            n.quiets.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -470,7 +474,28 @@ impl Transport for Hybrid {
 
     fn quiet_test(&self) -> bool {
         self.shm.quiet();
-        self.nodes.as_ref().is_none_or(|n| n.remote.quiet_test())
+        self.nodes.as_ref().is_none_or(|n| {
+            let done = n.remote.quiet_test();
+            if done {
+                n.quiets.fetch_add(1, Ordering::Relaxed);
+            }
+            done
+        })
+    }
+
+    fn quiets(&self) -> u64 {
+        self.nodes.as_ref().map_or(0, |n| n.quiets.load(Ordering::Relaxed))
+    }
+
+    unsafe fn post_count(&self, pe: Pe, off: SymOffset, v: u64) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.post_add(pe, off, v) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe {
+                self.shm.atomic_no_wake::<u64>(pe, off, AmoOp::Add(v));
+            },
+        }
     }
 
     #[inline]
