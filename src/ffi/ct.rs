@@ -193,6 +193,9 @@ fn all(routine: &'static str, ctx: Option<CtxHandle>, (name, out): (&'static str
         }
         return Pcntr::default();
     }
+    // Other nodes' target counts are posted adds, which land as this PE
+    // lets the engine progress.
+    crate::transport::Transport::progress(&rt.transport);
     let [iw, ir, cw, cr] = obj.map_or([0; 4], |o| o.counts.snapshot(rt));
     Pcntr {
         pending_put: iw,
