@@ -54,40 +54,40 @@ use crate::world::World;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a counted call does: a read or a write, completed on return or at
-/// the next quiet across nodes, and how many transfers it makes.
+/// the next quiet across nodes, and how many transfers it makes. One word
+/// (bit 0: read, bit 1: deferred, the rest: the count), so that the fast
+/// path, which only hands it to the cold one, spends no more than a
+/// constant in a register on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Op {
-    pub read: bool,
-    /// Across nodes, completed only by the next quiet (`_nbi`, put-with-signal).
-    pub deferred: bool,
-    pub n: u64,
-}
+pub(crate) struct Op(u64);
+
+const READ_BIT: u64 = 1;
+/// Across nodes, completed only by the next quiet (`_nbi`, put-with-signal).
+const DEFERRED_BIT: u64 = 2;
+const COUNT_SHIFT: u32 = 2;
 
 impl Op {
-    pub(crate) const WRITE: Op = Op {
-        read: false,
-        deferred: false,
-        n: 1,
-    };
-    pub(crate) const WRITE_NBI: Op = Op {
-        read: false,
-        deferred: true,
-        n: 1,
-    };
-    pub(crate) const READ: Op = Op {
-        read: true,
-        deferred: false,
-        n: 1,
-    };
-    pub(crate) const READ_NBI: Op = Op {
-        read: true,
-        deferred: true,
-        n: 1,
-    };
+    pub(crate) const WRITE: Op = Op(1 << COUNT_SHIFT);
+    pub(crate) const WRITE_NBI: Op = Op(1 << COUNT_SHIFT | DEFERRED_BIT);
+    pub(crate) const READ: Op = Op(1 << COUNT_SHIFT | READ_BIT);
+    pub(crate) const READ_NBI: Op = Op(1 << COUNT_SHIFT | READ_BIT | DEFERRED_BIT);
 
     /// The same, `n` transfers.
+    #[inline]
     pub(crate) const fn times(self, n: usize) -> Op {
-        Op { n: n as u64, ..self }
+        Op((n as u64) << COUNT_SHIFT | (self.0 & (READ_BIT | DEFERRED_BIT)))
+    }
+
+    pub(crate) const fn read(self) -> bool {
+        self.0 & READ_BIT != 0
+    }
+
+    pub(crate) const fn deferred(self) -> bool {
+        self.0 & DEFERRED_BIT != 0
+    }
+
+    pub(crate) const fn n(self) -> u64 {
+        self.0 >> COUNT_SHIFT
     }
 }
 
@@ -157,15 +157,15 @@ pub(crate) fn count(w: &World, c: &Counts, op: Op, pe: usize, target: Option<Sym
     {
         // SAFETY: the target word is the first, 64-aligned, word of the
         // area every PE's world team reserves.
-        unsafe { w.transport.post_count(pe, t, op.n) };
+        unsafe { w.transport.post_count(pe, t, op.n()) };
     }
-    let k = if op.read { READ } else { WRITE };
-    c.issued[k].fetch_add(op.n, Relaxed);
-    if op.deferred && !w.transport.shares_memory(pe) {
+    let k = if op.read() { READ } else { WRITE };
+    c.issued[k].fetch_add(op.n(), Relaxed);
+    if op.deferred() && !w.transport.shares_memory(pe) {
         c.fold(w);
-        c.pending[k].fetch_add(op.n, Relaxed);
+        c.pending[k].fetch_add(op.n(), Relaxed);
     } else {
-        c.completed[k].fetch_add(op.n, Relaxed);
+        c.completed[k].fetch_add(op.n(), Relaxed);
     }
 }
 
@@ -175,8 +175,9 @@ mod tests {
 
     #[test]
     fn ops_say_what_they_count() {
-        assert_eq!(Op::WRITE.times(5).n, 5);
-        assert!(Op::READ_NBI.read && Op::READ_NBI.deferred);
-        assert!(!Op::WRITE.read && !Op::WRITE.deferred);
+        assert_eq!(Op::WRITE.times(5).n(), 5);
+        assert_eq!(Op::READ_NBI.times(7), Op(7 << COUNT_SHIFT | READ_BIT | DEFERRED_BIT));
+        assert!(Op::READ_NBI.read() && Op::READ_NBI.deferred());
+        assert!(!Op::WRITE.read() && !Op::WRITE.deferred() && Op::WRITE.n() == 1);
     }
 }
