@@ -54,6 +54,9 @@ const PROGRAMS: &[&str] = &[
     "unit/malloc_no_barrier",
     "unit/oshmem_names",
     "unit/quiet_test",
+    // Sandia OpenSHMEM's counting puts and performance counters
+    "unit/ct_counting",
+    "unit/pcntr",
     "unit/nbi",
     "unit/nbi_many",
     "unit/fence",
