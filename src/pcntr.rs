@@ -38,10 +38,11 @@
 //! while counting is on (every PE must set `RSHMEM_PCNTR=1`; a PE without it
 //! adds nothing): nothing sees another PE's loads and stores on this node,
 //! so the origin adds 1 to the target's word (in the counting puts' area,
-//! `crate::ct`) as it issues the operation (a CPU atomic on this node, a
-//! posted add across nodes, which lands by the next quiet). So `target` can
-//! run ahead of the data by the time an operation takes, and a store into a
-//! `shmem_ptr` address is not an operation: not counted.
+//! `crate::ct`) as it issues the operation (a CPU atomic on this node; across
+//! nodes a posted add, which no quiet waits for: it lands as the target lets
+//! its engine progress, which the getters do). So `target` can run ahead of
+//! the data by the time an operation takes (or behind it, across nodes), and
+//! a store into a `shmem_ptr` address is not an operation: not counted.
 //!
 //! The counters are exact for a context used by one thread at a time (a
 //! private context, or the default one of a single-threaded PE); threads

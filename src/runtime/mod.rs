@@ -82,8 +82,9 @@ impl Runtime {
     /// earlier initialisation are forgotten (their memory went with it), the
     /// synchronisation accounting starts over, and the predefined teams get
     /// their sync memory (the world team's with the active-set check's
-    /// mailbox), before any peer can signal into it (the start-up barrier
-    /// follows).
+    /// mailbox, the transport's rendezvous inbox and the counting puts'
+    /// counters, `crate::ct`), before any peer can signal into it (the
+    /// start-up barrier follows).
     /// Returns where the transport's rendezvous memory is (see
     /// `Transport::rendezvous_memory`), which it may use once every PE is
     /// past the start-up barrier.

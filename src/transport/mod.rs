@@ -451,8 +451,10 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// Adds `v` to a 64-bit counter of the library at `off` on `pe` that
     /// nobody waits on (the performance counters' target word,
     /// `crate::pcntr`): no reply awaited, no order with this PE's other
-    /// operations, landed by the next [`quiet`](Self::quiet) at the latest.
-    /// The default is [`atomic_no_wake`](Self::atomic_no_wake).
+    /// operations, and no [`quiet`](Self::quiet) waits for it (across nodes
+    /// it lands when the target's engine applies it, as the target polls
+    /// [`progress`](Self::progress)). The default is
+    /// [`atomic_no_wake`](Self::atomic_no_wake).
     ///
     /// # Safety
     /// `off` is 8-aligned and inside a segment.
