@@ -49,6 +49,7 @@ use crate::stuck::{Kind, On};
 use crate::transport::{Transport, polled};
 use crate::types::AmoOp;
 use crate::world::World;
+use core::ffi::c_long;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Counters a PE may have at once.
@@ -117,8 +118,8 @@ impl Ct {
 
     /// The count, with acquire ordering (a PE that sees a count sees the
     /// data of the puts it counts).
-    pub(crate) fn get(&self) -> i64 {
-        self.word().load(Ordering::Acquire) as i64
+    pub(crate) fn get(&self) -> c_long {
+        self.word().load(Ordering::Acquire) as c_long
     }
 }
 
@@ -140,14 +141,13 @@ impl Counters {
 
     /// This PE's target word (`crate::pcntr`), once started.
     pub(crate) fn target_count(&self) -> u64 {
-        match self.target_word() {
-            // SAFETY: the first line of the area in this PE's segment:
-            // 64-aligned, mapped for the life of the process.
-            Some(_) => {
-                unsafe { AtomicU64::from_ptr(self.local.load(Ordering::Relaxed) as *mut u64) }.load(Ordering::Relaxed)
-            }
-            None => 0,
+        if self.target_word().is_none() {
+            return 0;
         }
+        let word = self.local.load(Ordering::Relaxed) as *mut u64;
+        // SAFETY: the first line of the area in this PE's segment (started):
+        // 64-aligned, mapped for the life of the process.
+        unsafe { AtomicU64::from_ptr(word) }.load(Ordering::Relaxed)
     }
 
     fn ct(&self, index: usize) -> Ct {
@@ -213,7 +213,7 @@ impl Counters {
 
 /// Sets this PE's counter (`shmemx_ct_set`). Nobody waits for a set, so no
 /// bell; sequentially consistent, like every transport atomic.
-pub(crate) fn set(w: &World, ct: &Ct, value: i64) {
+pub(crate) fn set(w: &World, ct: &Ct, value: c_long) {
     // SAFETY: the counter word of this PE: 8-aligned, inside its segment.
     unsafe {
         w.transport
@@ -222,7 +222,7 @@ pub(crate) fn set(w: &World, ct: &Ct, value: i64) {
 }
 
 /// Waits until this PE's counter is at least `wait_for` (`shmemx_ct_wait`).
-pub(crate) fn wait(w: &World, ct: &Ct, wait_for: i64, routine: &'static str) {
+pub(crate) fn wait(w: &World, ct: &Ct, wait_for: c_long, routine: &'static str) {
     let on = || On::Memory {
         addr: ct.local,
         word: 8 | crate::stuck::SIGNED,

@@ -116,17 +116,17 @@ pub(crate) fn free(routine: &'static str, ct: *mut CtHandle) {
 
 pub(crate) fn get(routine: &'static str, ct: CtHandle) -> c_long {
     let rt = runtime::get(routine);
-    counter(rt, routine, ct).get() as c_long
+    counter(rt, routine, ct).get()
 }
 
 pub(crate) fn set(routine: &'static str, ct: CtHandle, value: c_long) {
     let rt = runtime::get(routine);
-    ct::set(rt, &counter(rt, routine, ct), value as i64)
+    ct::set(rt, &counter(rt, routine, ct), value)
 }
 
 pub(crate) fn wait(routine: &'static str, ct: CtHandle, wait_for: c_long) {
     let rt = runtime::get(routine);
-    ct::wait(rt, &counter(rt, routine, ct), wait_for as i64, routine)
+    ct::wait(rt, &counter(rt, routine, ct), wait_for, routine)
 }
 
 pub(crate) fn putmem_ct(
