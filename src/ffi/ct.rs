@@ -116,7 +116,11 @@ pub(crate) fn free(routine: &'static str, ct: *mut CtHandle) {
 
 pub(crate) fn get(routine: &'static str, ct: CtHandle) -> c_long {
     let rt = runtime::get(routine);
-    counter(rt, routine, ct).get()
+    let c = counter(rt, routine, ct);
+    // A program may poll the count itself: across nodes, other PEs' adds
+    // land as this PE lets the engine progress (a no-op on one node).
+    crate::transport::Transport::progress(&rt.transport);
+    c.get()
 }
 
 pub(crate) fn set(routine: &'static str, ct: CtHandle, value: c_long) {
