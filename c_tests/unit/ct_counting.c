@@ -12,7 +12,7 @@
  *    its own count: 2 * npes;
  *  - two counters are two counts: a put through one leaves the other alone;
  *  - 200 rounds of a ring (each put waited for by its target before the next round's,
- *    counts wake sleeping waiters);
+ *    counts wake sleeping waiters), and a put whose target polls ct_get alone;
  *  - ct_free sets the handle to NULL; a counter created again reads 0, and 64 live
  *    counters at once are allowed. */
 #include <shmem.h>
@@ -102,6 +102,14 @@ int main(void) {
     }
     shmem_barrier_all();
     CHECK(shmemx_ct_get(ct) == ROUNDS, "ring: counter %ld", shmemx_ct_get(ct));
+
+    /* Polled with ct_get alone (no ct_wait): the count still moves across nodes. */
+    shmemx_ct_set(ct, 0);
+    shmem_barrier_all();
+    shmemx_putmem_ct(ct, &slots[me], &mine, sizeof mine, right);
+    for (long polls = 0; shmemx_ct_get(ct) < 1; polls++)
+        CHECK(polls < 200000000L, "ct_get polled alone never saw the put");
+    shmem_barrier_all();
 
     /* Free, create again, and 64 at once. */
     shmemx_ct_free(&other);
