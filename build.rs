@@ -252,6 +252,8 @@ fn c_to_rust(c: &str) -> String {
         "shmemx_sem_t" => Some("crate::ffi::semaphore::SemObject"),
         "shmemx_notify_t" => Some("crate::ffi::notify::NotifyObject"),
         "shmemx_gettid_fn_t" => Some("crate::ffi::context::GettidFn"),
+        "shmemx_ct_t" => Some("crate::ffi::ct::CtHandle"),
+        "shmemx_pcntr_t" => Some("crate::ffi::ct::Pcntr"),
         _ => None,
     };
     c_to_rust_with(c, &named, "table.rs")
@@ -597,6 +599,24 @@ typedef struct shmemx_notify_s shmemx_notify_t;
 #define SHMEMX_NOTIFY_READY 1    /* set, not yet consumed */
 #define SHMEMX_NOTIFY_CONSUMED 2 /* consumed; may be set again */
 #define SHMEMX_NOTIFY_NONE ((size_t)-1) /* shmemx_notify_test_any: none was READY */
+
+/* Sandia OpenSHMEM's counting puts: a counter is a target-side count of
+ * the shmemx_putmem_ct and shmemx_getmem_ct that reached this PE's memory
+ * through it. Every PE creates its counters in the same order, so a handle
+ * names the same counter on every PE (see docs/compatibility.md). */
+typedef char *shmemx_ct_t;
+
+/* Sandia OpenSHMEM's performance counters (shmemx_pcntr_get_all): the
+ * operations a context issued (pending_*) and completed, and those other PEs
+ * issued on this PE's memory (target). Counted under RSHMEM_PCNTR=1 only;
+ * otherwise all read 0. */
+typedef struct {
+    uint64_t pending_put;
+    uint64_t pending_get;
+    uint64_t completed_put;
+    uint64_t completed_get;
+    uint64_t target;
+} shmemx_pcntr_t;
 
 #ifdef __cplusplus
 extern \"C\" {

@@ -99,6 +99,24 @@ typedef struct shmemx_notify_s shmemx_notify_t;
 #define SHMEMX_NOTIFY_CONSUMED 2 /* consumed; may be set again */
 #define SHMEMX_NOTIFY_NONE ((size_t)-1) /* shmemx_notify_test_any: none was READY */
 
+/* Sandia OpenSHMEM's counting puts: a counter is a target-side count of
+ * the shmemx_putmem_ct and shmemx_getmem_ct that reached this PE's memory
+ * through it. Every PE creates its counters in the same order, so a handle
+ * names the same counter on every PE (see docs/compatibility.md). */
+typedef char *shmemx_ct_t;
+
+/* Sandia OpenSHMEM's performance counters (shmemx_pcntr_get_all): the
+ * operations a context issued (pending_*) and completed, and those other PEs
+ * issued on this PE's memory (target). Counted under RSHMEM_PCNTR=1 only;
+ * otherwise all read 0. */
+typedef struct {
+    uint64_t pending_put;
+    uint64_t pending_get;
+    uint64_t completed_put;
+    uint64_t completed_get;
+    uint64_t target;
+} shmemx_pcntr_t;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -143,6 +161,19 @@ int shmemx_sem_try(shmemx_sem_t *sem);
 int shmemx_sem_tryN(shmemx_sem_t *sem, size_t n);
 void shmemx_memput_signal(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
 void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe);
+void shmemx_ct_create(shmemx_ct_t *ct);
+void shmemx_ct_free(shmemx_ct_t *ct);
+long shmemx_ct_get(shmemx_ct_t ct);
+void shmemx_ct_set(shmemx_ct_t ct, long value);
+void shmemx_ct_wait(shmemx_ct_t ct, long wait_for);
+void shmemx_putmem_ct(shmemx_ct_t ct, void *target, const void *source, size_t len, int pe);
+void shmemx_getmem_ct(shmemx_ct_t ct, void *target, const void *source, size_t len, int pe);
+void shmemx_pcntr_get_issued_write(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_issued_read(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_completed_write(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_completed_read(shmem_ctx_t ctx, uint64_t *cntr_value);
+void shmemx_pcntr_get_completed_target(uint64_t *cntr_value);
+void shmemx_pcntr_get_all(shmem_ctx_t ctx, shmemx_pcntr_t *pcntr);
 shmemx_notify_t *shmemx_notify_alloc(size_t nflags);
 shmemx_notify_t *shmemx_team_notify_alloc(shmem_team_t team, size_t nflags);
 void shmemx_notify_free(shmemx_notify_t *set);

@@ -7,7 +7,7 @@
 //! a handle stays an address for ever and validating one is a range check
 //! and a load of the slot's `live` flag: a destroyed or invented handle is
 //! reported, never dereferenced blindly. The default context's object is a
-//! static of the C shim, whose address is a link-time constant.
+//! static ([`DEFAULT_CTX_OBJECT`]), whose address is a link-time constant.
 //!
 //! A `SHMEM_CTX_PRIVATE` context belongs to the thread that created it: it
 //! records that thread's id ([`thread_id`]: the kernel's, or what the
@@ -59,6 +59,9 @@ pub(crate) struct CtxObject {
     /// The creating thread's id ([`thread_id`]), which matters for a
     /// `SHMEM_CTX_PRIVATE` context.
     owner: AtomicU64,
+    /// Its performance counters (`shmemx_pcntr_*`, counted only under
+    /// `RSHMEM_PCNTR`).
+    pub counts: crate::pcntr::Counts,
 }
 
 impl CtxObject {
@@ -70,6 +73,7 @@ impl CtxObject {
             team: AtomicUsize::new(crate::team::WORLD),
             space: AtomicUsize::new(0),
             owner: AtomicU64::new(0),
+            counts: crate::pcntr::Counts::new(),
         }
     }
 
@@ -99,6 +103,10 @@ impl CtxObject {
     }
 }
 
+/// The default context's object, at an address the linker knows: the C
+/// shim's `SHMEM_CTX_DEFAULT` (`ffi::handle`).
+pub(crate) static DEFAULT_CTX_OBJECT: CtxObject = CtxObject::default_context();
+
 /// The contexts this PE has created.
 pub(crate) struct Contexts {
     slots: Box<[CtxObject]>,
@@ -119,8 +127,8 @@ impl Default for Contexts {
         Contexts {
             // SAFETY: `p` is a fresh global-allocator block of MAX_CONTEXTS
             // CtxObjects, which Box frees with the same layout; every field
-            // is an atomic integer, for which all zeroes is a valid value (a
-            // dead slot).
+            // is an atomic integer (the counters' too), for which all zeroes
+            // is a valid value (a dead slot).
             slots: unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, MAX_CONTEXTS)) },
             free: Mutex::new((Vec::new(), 0)),
         }
@@ -164,6 +172,7 @@ impl Contexts {
         if options & crate::constants::SHMEM_CTX_PRIVATE != 0 {
             obj.owner.store(thread_id(), Ordering::Relaxed);
         }
+        obj.counts.reset();
         obj.live.store(1, Ordering::Release);
         Some(obj as *const CtxObject as usize)
     }

@@ -52,6 +52,12 @@ pub(crate) struct World {
     /// a record for the fault handler (`ffi::transfer`); none under
     /// `SHMEM_CHECK_BOUNDS`, whose checks are on the other path.
     pub short_elems: [usize; 5],
+    /// The bound the context check of the RMA, atomic and signal routines
+    /// compares their PE argument with on its fast path
+    /// (`ffi::check::ctx_target`): the number of PEs, or 0 under
+    /// `RSHMEM_PCNTR`, so that every such call takes the check's cold path,
+    /// which counts it (`crate::pcntr`) and costs nothing when counting is off.
+    pub ctx_pes: usize,
 }
 
 /// The longest transfer that records nothing for the fault handler. A
@@ -78,9 +84,11 @@ impl World {
             true => [0; 5],
             false => std::array::from_fn(|log| SHORT_TRANSFER >> log),
         };
+        let ctx_pes = if config.pcntr { 0 } else { segs.npes };
         World {
             me: segs.me,
             npes: segs.npes,
+            ctx_pes,
             psync: SyncState::new(config.psync_strategy),
             transport,
             heap: Mutex::new(Allocator::new(segs.heap_len)),

@@ -42,6 +42,9 @@ const PROGRAMS: &[&str] = &[
     "unit/nbi",
     "unit/fence",
     "unit/quiet",
+    // counting puts, performance counters
+    "unit/ct_counting",
+    "unit/pcntr",
     // atomics
     "unit/amo_std",
     "unit/amo_bitwise",

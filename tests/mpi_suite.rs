@@ -55,6 +55,9 @@ const PROGRAMS: &[&str] = &[
     "unit/oshmem_names",
     "unit/quiet_test",
     "unit/alltoall_global_nb",
+    // Sandia OpenSHMEM's counting puts and performance counters
+    "unit/ct_counting",
+    "unit/pcntr",
     "unit/nbi",
     "unit/nbi_many",
     "unit/fence",

@@ -83,7 +83,9 @@ fn c_to_rust(c: &str) -> String {
         | "shmem_ctx_session_config_t"
         | "shmemx_psync_footprint_t"
         | "shmemx_sem_t"
-        | "shmemx_notify_t" => Some("core::ffi::c_void"),
+        | "shmemx_notify_t"
+        | "shmemx_pcntr_t" => Some("core::ffi::c_void"),
+        "shmemx_ct_t" => Some("*mut core::ffi::c_char"),
         "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" | "shmemx_gettid_fn_t" => Some("*mut core::ffi::c_void"),
         "shmemx_space_config_t" => Some("crate::SpaceConfig"),
         _ => None,
@@ -115,6 +117,8 @@ fn category(shim: &str, name: &str) -> &'static str {
         "notify" if base.contains("wait") => "WAIT",
         "notify" if base.contains("put") => "SIGNAL",
         "notify" => "NOTIFY",
+        "ct" if base.ends_with("mem_ct") => "RMA",
+        "ct" if base.contains("wait") => "WAIT",
         _ => "SETUP",
     }
 }

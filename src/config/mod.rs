@@ -473,6 +473,16 @@ config_table! {
         read: |r, v| r.path(v),
         help: "Write a timeline of every PE's communicating calls (RMA, atomics, signals, waits, collectives) to this file at shmem_finalize, as one Chrome/Perfetto trace JSON; `oshrun` preloads the trace layer `librshmem_trace.so` that records them (see docs/debugging.md, Timeline traces).",
     },
+    pcntr: bool {
+        name: "RSHMEM_PCNTR",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Switch,
+        default: "0",
+        group: Tracing,
+        read: |r, v| r.zero_one(v),
+        help: "1: count every context's RMA, atomic and signal calls for Sandia OpenSHMEM's shmemx_pcntr_* routines (issued and completed writes and reads, and the operations other PEs issued on this PE's memory; set it on every PE). 0: no counting and no cost; the routines answer 0 (see docs/compatibility.md, Sandia OpenSHMEM).",
+    },
     trace_buffer: usize {
         name: "SHMEM_TRACE_BUFFER",
         sma_alias: false,

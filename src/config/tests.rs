@@ -374,3 +374,17 @@ fn every_rshmem_variable_is_a_row() {
     }
     assert!(missing.is_empty(), "not in config's table: {missing:?}");
 }
+
+#[test]
+fn pcntr_is_off_unless_set_to_1() {
+    assert!(!cfg(&[]).unwrap().pcntr);
+    // SHMEM_DEBUG turns the checks on, not counting (it changes the fast paths).
+    assert!(!cfg(&[("SHMEM_DEBUG", "")]).unwrap().pcntr);
+    assert!(cfg(&[("RSHMEM_PCNTR", "1")]).unwrap().pcntr);
+    assert!(!cfg(&[("RSHMEM_PCNTR", "0")]).unwrap().pcntr);
+    let e = cfg(&[("RSHMEM_PCNTR", "on")]).unwrap_err();
+    assert_eq!(
+        (e.var.as_str(), e.value.as_str(), e.why.as_str()),
+        ("RSHMEM_PCNTR", "on", "expected 0 or 1")
+    );
+}

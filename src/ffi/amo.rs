@@ -8,13 +8,15 @@
 
 use super::check;
 use super::handle::CtxHandle;
+use crate::pcntr::Op;
 use crate::runtime;
 use crate::transport::Transport;
 use crate::types::{AmoOp, AtomicInt, AtomicWord};
 use core::ffi::c_int;
 
 /// Checks a context, the PE and the target word (the argument named by
-/// `word`), and applies `op`.
+/// `word`), and applies `op`: a read for the performance counters
+/// (`crate::pcntr`, as SOS counts the fetching atomics).
 #[inline]
 fn apply<T: AtomicWord>(
     routine: &'static str,
@@ -23,8 +25,33 @@ fn apply<T: AtomicWord>(
     pe: c_int,
     op: AmoOp<T>,
 ) -> T {
+    apply_as(routine, ctx, word, pe, op, Op::READ)
+}
+
+/// [`apply`] of a non-fetching atomic (`set`, `inc`, `add`, the bitwise
+/// ones), whose result nobody reads: a write for the performance counters.
+#[inline]
+fn apply_write<T: AtomicWord>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    word: (&'static str, *const T),
+    pe: c_int,
+    op: AmoOp<T>,
+) {
+    apply_as(routine, ctx, word, pe, op, Op::WRITE);
+}
+
+#[inline(always)]
+fn apply_as<T: AtomicWord>(
+    routine: &'static str,
+    ctx: CtxHandle,
+    word: (&'static str, *const T),
+    pe: c_int,
+    op: AmoOp<T>,
+    counted: Op,
+) -> T {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, counted);
     let (name, addr) = word;
     let off = check::remote_word::<T>(rt, routine, name, addr as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
@@ -44,7 +71,7 @@ fn apply_nbi<T: AtomicWord>(
     op: AmoOp<T>,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::READ_NBI);
     let (name, addr) = word;
     let off = check::remote_word::<T>(rt, routine, name, addr as usize, t);
     if fetch.is_null() {
@@ -61,7 +88,7 @@ pub(crate) fn fetch<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, source
 }
 
 pub(crate) fn set<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
-    apply(routine, ctx, ("dest", dest), pe, AmoOp::Set(value));
+    apply_write(routine, ctx, ("dest", dest), pe, AmoOp::Set(value));
 }
 
 pub(crate) fn swap<T: AtomicWord>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
@@ -89,7 +116,7 @@ pub(crate) fn fetch_inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, des
 }
 
 pub(crate) fn inc<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, pe: c_int) {
-    fetch_inc(routine, ctx, dest, pe);
+    apply_write(routine, ctx, ("dest", dest), pe, AmoOp::Add(T::ONE));
 }
 
 pub(crate) fn fetch_add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
@@ -97,7 +124,7 @@ pub(crate) fn fetch_add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, des
 }
 
 pub(crate) fn add<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
-    fetch_add(routine, ctx, dest, value, pe);
+    apply_write(routine, ctx, ("dest", dest), pe, AmoOp::Add(value));
 }
 
 pub(crate) fn fetch_and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
@@ -105,7 +132,7 @@ pub(crate) fn fetch_and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, des
 }
 
 pub(crate) fn and<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
-    fetch_and(routine, ctx, dest, value, pe);
+    apply_write(routine, ctx, ("dest", dest), pe, AmoOp::And(value));
 }
 
 pub(crate) fn fetch_or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
@@ -113,7 +140,7 @@ pub(crate) fn fetch_or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest
 }
 
 pub(crate) fn or<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
-    fetch_or(routine, ctx, dest, value, pe);
+    apply_write(routine, ctx, ("dest", dest), pe, AmoOp::Or(value));
 }
 
 pub(crate) fn fetch_xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) -> T {
@@ -121,7 +148,7 @@ pub(crate) fn fetch_xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, des
 }
 
 pub(crate) fn xor<T: AtomicInt>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
-    fetch_xor(routine, ctx, dest, value, pe);
+    apply_write(routine, ctx, ("dest", dest), pe, AmoOp::Xor(value));
 }
 
 pub(crate) fn fetch_nbi<T: AtomicWord>(

@@ -4,10 +4,11 @@
 //! Argument positions are given as in the form without a context; the report
 //! adds one for `shmem_ctx_*` routines, where the context comes first.
 
-use super::handle::{CtxHandle, TeamHandle};
+use super::handle::{CtxHandle, DEFAULT_CTX_OBJECT, TeamHandle};
 use crate::coll::check::Record;
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
+use crate::pcntr::Op;
 use crate::runtime::Runtime;
 use crate::team::Team;
 use crate::types::Cmp;
@@ -354,20 +355,37 @@ impl std::ops::Deref for TeamArg {
 /// The target of a remote access on `ctx`: its PE argument `pe_arg`, checked
 /// against the world for the default context and translated from the
 /// context's team otherwise, and the space the context was created from, if
-/// any.
+/// any. `op` is what the call does, for the performance counters
+/// (`crate::pcntr`): the fast path compares `pe_arg` with
+/// [`World::ctx_pes`](crate::world::World::ctx_pes), 0 when counting is on,
+/// so that it never reads `op` and every counted call takes the cold path.
 #[inline]
-pub(crate) fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
+pub(crate) fn ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int, op: Op) -> Target {
     if ctx == CtxHandle::DEFAULT {
-        return Target {
-            pe: pe(rt, routine, pe_arg),
-            space: 0,
-        };
+        if pe_arg >= 0 && (pe_arg as usize) < rt.ctx_pes {
+            return Target {
+                pe: pe_arg as usize,
+                space: 0,
+            };
+        }
+        return default_ctx_counted(rt, routine, pe_arg, op);
     }
-    created_ctx_target(rt, routine, ctx, pe_arg)
+    created_ctx_target(rt, routine, ctx, pe_arg, op)
+}
+
+/// The default context's PE out of [`World::ctx_pes`](crate::world::World::ctx_pes):
+/// a bad PE, or a call to count.
+#[cold]
+fn default_ctx_counted(rt: &Runtime, routine: &'static str, pe_arg: c_int, op: Op) -> Target {
+    let pe = pe(rt, routine, pe_arg);
+    if rt.config.pcntr {
+        crate::pcntr::count(rt, &DEFAULT_CTX_OBJECT.counts, op, pe, rt.cts.target_word());
+    }
+    Target { pe, space: 0 }
 }
 
 #[cold]
-fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int) -> Target {
+fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_arg: c_int, op: Op) -> Target {
     let Some(obj) = ctx.object(&rt.contexts) else {
         self::ctx(rt, routine, ctx);
         unreachable!("check::ctx reports invalid contexts");
@@ -377,27 +395,26 @@ fn created_ctx_target(rt: &Runtime, routine: &'static str, ctx: CtxHandle, pe_ar
     }
     let space = obj.space();
     let raw = obj.team();
-    if raw == crate::team::WORLD {
-        return Target {
-            pe: pe(rt, routine, pe_arg),
-            space,
+    let pe = if raw == crate::team::WORLD {
+        pe(rt, routine, pe_arg)
+    } else {
+        let Some(t) = crate::runtime::get(routine).teams.lookup(raw) else {
+            fatal(&Error::new(
+                routine,
+                ErrorKind::Usage(format!(
+                    "the context's team ({raw:#x}) has been destroyed; destroy its contexts first"
+                )),
+            ))
         };
-    }
-    let Some(t) = crate::runtime::get(routine).teams.lookup(raw) else {
-        fatal(&Error::new(
-            routine,
-            ErrorKind::Usage(format!(
-                "the context's team ({raw:#x}) has been destroyed; destroy its contexts first"
-            )),
-        ))
+        if pe_arg < 0 || pe_arg as usize >= t.size {
+            bad_pe(routine, "pe", pe_arg, t.size)
+        }
+        t.pe(pe_arg as usize)
     };
-    if pe_arg < 0 || pe_arg as usize >= t.size {
-        bad_pe(routine, "pe", pe_arg, t.size)
+    if rt.config.pcntr {
+        crate::pcntr::count(rt, &obj.counts, op, pe, rt.cts.target_word());
     }
-    Target {
-        pe: t.pe(pe_arg as usize),
-        space,
-    }
+    Target { pe, space }
 }
 
 /// `SHMEM_CHECK_COLLECTIVES`: the members of team `t` (the caller's handle

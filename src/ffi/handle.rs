@@ -8,8 +8,9 @@
 use crate::context::{Contexts, CtxObject};
 use core::ffi::c_void;
 
-/// The default context's object, at an address the linker knows.
-pub(crate) static DEFAULT_CTX_OBJECT: CtxObject = CtxObject::default_context();
+/// The default context's object, at an address the linker knows (a static
+/// of `crate::context`, where the runtime resets its counters).
+pub(crate) use crate::context::DEFAULT_CTX_OBJECT;
 
 /// A `shmem_ctx_t` as passed through the C ABI.
 #[repr(transparent)]

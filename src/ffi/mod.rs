@@ -18,6 +18,7 @@ pub(crate) mod bounds;
 pub(crate) mod check;
 pub(crate) mod coll;
 pub(crate) mod context;
+pub(crate) mod ct;
 // Parameter names follow the C prototypes (`PE_root`, `pSync`).
 #[allow(non_snake_case)]
 mod generated;

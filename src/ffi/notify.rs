@@ -235,7 +235,8 @@ fn put_on(
 ) {
     let rt = runtime::get(routine);
     let (s, i) = flag_arg(rt, routine, p, i);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    // Delivered by the next quiet across nodes, the blocking form too.
+    let t = check::ctx_target(rt, routine, ctx, pe, crate::pcntr::Op::WRITE_NBI);
     if s.group.rank_of(t.pe).is_none() {
         usage(
             routine,

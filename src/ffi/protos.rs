@@ -402,6 +402,45 @@ pub(crate) const SHMEMX: &[Proto] = &[
         "void shmemx_memput_signal_async(void *dest, const void *src, size_t nbytes, shmemx_sem_t *sem, size_t n, int pe)",
         "semaphore::memput_signal_async",
     ),
+    // Sandia OpenSHMEM's counting puts and performance counters
+    // (docs/compatibility.md).
+    p("void shmemx_ct_create(shmemx_ct_t *ct)", "ct::create"),
+    p("void shmemx_ct_free(shmemx_ct_t *ct)", "ct::free"),
+    p("long shmemx_ct_get(shmemx_ct_t ct)", "ct::get"),
+    p("void shmemx_ct_set(shmemx_ct_t ct, long value)", "ct::set"),
+    p("void shmemx_ct_wait(shmemx_ct_t ct, long wait_for)", "ct::wait"),
+    p(
+        "void shmemx_putmem_ct(shmemx_ct_t ct, void *target, const void *source, size_t len, int pe)",
+        "ct::putmem_ct",
+    ),
+    p(
+        "void shmemx_getmem_ct(shmemx_ct_t ct, void *target, const void *source, size_t len, int pe)",
+        "ct::getmem_ct",
+    ),
+    p(
+        "void shmemx_pcntr_get_issued_write(shmem_ctx_t ctx, uint64_t *cntr_value)",
+        "ct::issued_write",
+    ),
+    p(
+        "void shmemx_pcntr_get_issued_read(shmem_ctx_t ctx, uint64_t *cntr_value)",
+        "ct::issued_read",
+    ),
+    p(
+        "void shmemx_pcntr_get_completed_write(shmem_ctx_t ctx, uint64_t *cntr_value)",
+        "ct::completed_write",
+    ),
+    p(
+        "void shmemx_pcntr_get_completed_read(shmem_ctx_t ctx, uint64_t *cntr_value)",
+        "ct::completed_read",
+    ),
+    p(
+        "void shmemx_pcntr_get_completed_target(uint64_t *cntr_value)",
+        "ct::completed_target",
+    ),
+    p(
+        "void shmemx_pcntr_get_all(shmem_ctx_t ctx, shmemx_pcntr_t *pcntr)",
+        "ct::get_all",
+    ),
     // Notification sets: one flag per message (docs/notifications.md).
     p("shmemx_notify_t *shmemx_notify_alloc(size_t nflags)", "notify::alloc"),
     p(

@@ -6,6 +6,7 @@
 use super::handle::CtxHandle;
 use super::{bounds, check, transfer};
 use crate::heap::SymOffset;
+use crate::pcntr::Op;
 use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
 use crate::transport::Transport;
@@ -56,7 +57,7 @@ fn put_as<T: ShmemType, const NBI: bool>(
     if !transfer::short::<T>(rt, nelems) {
         return put_bulk::<T, NBI>(routine, ctx, dest, source, nelems, pe);
     }
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, if NBI { Op::WRITE_NBI } else { Op::WRITE });
     // Cannot overflow: a short transfer is a few KiB at most.
     let len = nelems * size_of::<T>();
     let off = check::remote(rt, routine, "dest", dest as usize, len, t);
@@ -80,7 +81,7 @@ fn put_bulk<T, const NBI: bool>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, if NBI { Op::WRITE_NBI } else { Op::WRITE });
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
@@ -164,7 +165,7 @@ fn get_as<T: ShmemType, const NBI: bool>(
     if !transfer::short::<T>(rt, nelems) {
         return get_bulk::<T, NBI>(routine, ctx, dest, source, nelems, pe);
     }
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, if NBI { Op::READ_NBI } else { Op::READ });
     // Cannot overflow: a short transfer is a few KiB at most.
     let len = nelems * size_of::<T>();
     let off = check::remote(rt, routine, "source", source as usize, len, t);
@@ -185,7 +186,7 @@ fn get_bulk<T, const NBI: bool>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, if NBI { Op::READ_NBI } else { Op::READ });
     let len = check::bytes(routine, "nelems", nelems, size_of::<T>());
     if len == 0 {
         return;
@@ -228,7 +229,7 @@ unsafe fn get_bytes<const NBI: bool>(rt: &Runtime, pe: usize, off: SymOffset, de
 
 pub(crate) fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut T, value: T, pe: c_int) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::WRITE);
     let off = check::remote_word::<T>(rt, routine, "dest", dest as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.put_value(t.pe, off, value) }
@@ -236,7 +237,7 @@ pub(crate) fn p<T: ShmemType>(routine: &'static str, ctx: CtxHandle, dest: *mut 
 
 pub(crate) fn g<T: ShmemType>(routine: &'static str, ctx: CtxHandle, source: *const T, pe: c_int) -> T {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::READ);
     let off = check::remote_word::<T>(rt, routine, "source", source as usize, t);
     // SAFETY: an aligned T inside a segment (checked).
     unsafe { rt.transport.get_value(t.pe, off) }
@@ -313,7 +314,7 @@ pub(crate) fn iput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::WRITE.times(nelems));
     if nelems == 0 {
         return;
     }
@@ -350,7 +351,7 @@ pub(crate) fn iget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::READ.times(nelems));
     if nelems == 0 {
         return;
     }
@@ -414,7 +415,7 @@ pub(crate) fn ibput<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::WRITE.times(nblocks));
     if nblocks == 0 || bsize == 0 {
         return;
     }
@@ -456,7 +457,7 @@ pub(crate) fn ibget<T: ShmemType>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::READ.times(nblocks));
     if nblocks == 0 || bsize == 0 {
         return;
     }

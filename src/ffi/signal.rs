@@ -10,6 +10,7 @@ use super::handle::CtxHandle;
 use super::{bounds, check, transfer};
 use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
+use crate::pcntr::Op;
 use crate::runtime::fault::{self, Transfer};
 use crate::runtime::{self, Runtime};
 use crate::stuck::On;
@@ -85,7 +86,8 @@ fn put_signal_as<T: ShmemType, const NBI: bool>(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    // Delivered by the next quiet across nodes, the blocking form too.
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::WRITE_NBI);
     let op = signal_op(routine, sig_op, signal);
     let sig = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
     let src = source as *const u8;
@@ -203,7 +205,7 @@ pub(crate) fn wait_until(routine: &'static str, sig_addr: *mut u64, cmp: c_int, 
 
 fn update(routine: &'static str, ctx: CtxHandle, sig_addr: *mut u64, op: AmoOp<u64>, pe: c_int) {
     let rt = runtime::get(routine);
-    let t = check::ctx_target(rt, routine, ctx, pe);
+    let t = check::ctx_target(rt, routine, ctx, pe, Op::WRITE);
     let off = check::remote_word::<u64>(rt, routine, "sig_addr", sig_addr as usize, t);
     // SAFETY: an aligned u64 inside a segment (checked).
     unsafe { rt.transport.atomic(t.pe, off, op) };

@@ -60,6 +60,8 @@ pub(crate) struct Runtime {
     pub locks: crate::lock::Locks,
     /// The contexts this PE has created.
     pub contexts: crate::context::Contexts,
+    /// The counting puts' counters (and the performance counters' target word).
+    pub cts: crate::ct::Counters,
     /// Where the next `shmem_wait_until_any` (or `_test_any`) scan of this
     /// PE starts: one past the index the last one returned (per PE, not per
     /// call site or array, as the specification allows).
@@ -82,8 +84,9 @@ impl Runtime {
     /// earlier initialisation are forgotten (their memory went with it), the
     /// synchronisation accounting starts over, and the predefined teams get
     /// their sync memory (the world team's with the active-set check's
-    /// mailbox), before any peer can signal into it (the start-up barrier
-    /// follows).
+    /// mailbox, the transport's rendezvous inbox and the counting puts'
+    /// counters, `crate::ct`), before any peer can signal into it (the
+    /// start-up barrier follows).
     /// Returns where the transport's rendezvous memory is (see
     /// `Transport::rendezvous_memory`), which it may use once every PE is
     /// past the start-up barrier.
@@ -97,8 +100,11 @@ impl Runtime {
         self.psync().reset(self.npes);
         let mailbox = SetCheck::len(self.config.check_collectives, self.npes);
         let rendezvous = crate::transport::Transport::rendezvous_bytes(&self.transport).next_multiple_of(UNIT);
-        let at = self.teams.init(self, &self.spaces, mailbox + rendezvous)?;
+        let counters = crate::ct::AREA_BYTES.next_multiple_of(UNIT);
+        let at = self.teams.init(self, &self.spaces, mailbox + rendezvous + counters)?;
         self.set_check.start((mailbox > 0).then_some(at), self.npes);
+        self.cts.start(self, SymOffset(at.0 + mailbox + rendezvous));
+        crate::context::DEFAULT_CTX_OBJECT.counts.reset();
         Ok((rendezvous > 0).then_some(SymOffset(at.0 + mailbox)))
     }
 
@@ -191,6 +197,7 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
             notifies: Default::default(),
             locks: Default::default(),
             contexts: Default::default(),
+            cts: Default::default(),
             any_next: AtomicUsize::new(0),
             set_check: Default::default(),
         }));

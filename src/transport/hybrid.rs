@@ -42,16 +42,18 @@
 //! operations before arriving (the callers quiet first), so a barrier orders
 //! memory across nodes too.
 
+mod agreement;
+
 use super::mpi::shim::Comm;
 use super::remote::{Posted, Remote};
 use super::shm::{SharedMemory, arrived, counters};
 use super::{Agreed, Atomicity, Disagreed, Engine, Mapped, Pe, Rendezvous, Transport};
-use crate::error::{Error, ErrorKind, fatal};
 use crate::heap::SymOffset;
 use crate::job::Control;
-use crate::stuck::{Kind, Post};
+use crate::stuck::Post;
 use crate::types::{AmoOp, AtomicWord};
 use crate::wait::{Waiter, notify};
+use agreement::{AGREEMENT, Agreement};
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -81,6 +83,8 @@ pub(crate) struct Nodes {
     /// The leaders' pushed rendezvous since the inbox was given: the parity
     /// picks the half of the inbox in use.
     pub pushes: AtomicU32,
+    /// Quiets that completed the remote operations (`Transport::quiets`).
+    pub quiets: AtomicU64,
 }
 
 /// Rounds of the leaders' dissemination: enough for 2^32 nodes.
@@ -140,6 +144,7 @@ impl Hybrid {
             segment: segs.base as usize + me * segs.stride,
             inbox: AtomicUsize::new(NO_INBOX),
             pushes: AtomicU32::new(0),
+            quiets: AtomicU64::new(0),
         };
         Ok(Hybrid {
             shm,
@@ -334,7 +339,10 @@ impl Transport for Hybrid {
         }
     }
 
-    #[inline]
+    // Always: the AMO shims have two callers of it per type (fetching and
+    // not, counted as reads and writes by `pcntr`), where LLVM stopped
+    // inlining it into the fetch-add's path (15 instructions more).
+    #[inline(always)]
     unsafe fn atomic<T: AtomicWord>(&self, pe: Pe, off: SymOffset, op: AmoOp<T>) -> T {
         match self.remote(pe) {
             // SAFETY: the caller's contract is the trait's.
@@ -460,6 +468,7 @@ impl Transport for Hybrid {
         self.shm.quiet();
         if let Some(n) = &self.nodes {
             n.remote.quiet();
+            n.quiets.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -470,7 +479,28 @@ impl Transport for Hybrid {
 
     fn quiet_test(&self) -> bool {
         self.shm.quiet();
-        self.nodes.as_ref().is_none_or(|n| n.remote.quiet_test())
+        self.nodes.as_ref().is_none_or(|n| {
+            let done = n.remote.quiet_test();
+            if done {
+                n.quiets.fetch_add(1, Ordering::Relaxed);
+            }
+            done
+        })
+    }
+
+    fn quiets(&self) -> u64 {
+        self.nodes.as_ref().map_or(0, |n| n.quiets.load(Ordering::Relaxed))
+    }
+
+    unsafe fn post_count(&self, pe: Pe, off: SymOffset, v: u64) {
+        match self.remote(pe) {
+            // SAFETY: the caller's contract is the trait's.
+            Some(r) => unsafe { r.post_add(pe, off, v) },
+            // SAFETY: the caller's contract is the trait's.
+            None => unsafe {
+                self.shm.atomic_no_wake::<u64>(pe, off, AmoOp::Add(v));
+            },
+        }
     }
 
     #[inline]
@@ -694,100 +724,3 @@ fn leaders_agree<'p>(
         mine.check(n, &all, post().as_ref());
     }
 }
-
-/// Values the node leaders agree on in a world rendezvous ([`Agreement`]).
-const AGREEMENT: usize = 5;
-
-/// What a node's leader brings to the leaders' part of a world rendezvous: a
-/// barrier that also compares (element-wise maxima over the leaders), so that
-/// a node in `shmem_finalize` never completes another node's
-/// `shmem_barrier_all` (an `MPI_Ibarrier` would: MPI matches collectives by
-/// order alone), and the PEs of the barrier learn who is finalizing, often a
-/// PE that returned from `main` without `shmem_finalize`, and end the job
-/// naming it instead of waiting for ever.
-struct Agreement {
-    /// Which rendezvous and its episode: `kind << 32 | episode`.
-    code: i64,
-    leader: i64,
-    which: Rendezvous,
-    /// A PE of this node is in the implicit finalize of `exit`.
-    at_exit: bool,
-}
-
-impl Agreement {
-    fn of(n: &Nodes, which: Rendezvous, episode: u32, post: Option<&Post<'_>>) -> Agreement {
-        let kind: i64 = match which {
-            Rendezvous::Barrier => 1,
-            Rendezvous::Finalize => 2,
-        };
-        let at_exit_kind = Kind::FinalizeAtExit as u32;
-        let at_exit = post.is_some_and(|p| p.place.kind == Kind::FinalizeAtExit)
-            || n.node_pes
-                .iter()
-                .any(|&pe| n.control.slot(pe).place.kind.load(Ordering::Acquire) == at_exit_kind);
-        Agreement {
-            code: kind << 32 | i64::from(episode),
-            leader: n.node_pes[0] as i64,
-            which,
-            at_exit,
-        }
-    }
-
-    /// `[code, -code, -finalizing leader, -barrier leader, at exit]`: the
-    /// maxima give the highest and lowest code, the lowest leader in each
-    /// rendezvous, and whether any finalizing node is at exit.
-    fn values(&self) -> [i64; AGREEMENT] {
-        let (finalizing, barrier) = match self.which {
-            Rendezvous::Finalize => (-self.leader, i64::MIN),
-            Rendezvous::Barrier => (i64::MIN, -self.leader),
-        };
-        [self.code, -self.code, finalizing, barrier, i64::from(self.at_exit)]
-    }
-
-    /// Returns when every leader brought the same rendezvous; otherwise the
-    /// lowest leader in a barrier ends the job naming the finalizing PE, and
-    /// the others wait for that end.
-    fn check(&self, n: &Nodes, all: &[i64; AGREEMENT], post: Option<&Post<'_>>) {
-        if all[0] == -all[1] {
-            return;
-        }
-        let routine = post.map_or("shmem_barrier_all", |p| p.place.routine);
-        let pes = crate::stuck::pes_list(&n.node_pes);
-        if all[2] != i64::MIN && self.which == Rendezvous::Barrier && -all[3] == self.leader {
-            let how = if all[4] != 0 {
-                " (at exit), as it returned from main or called exit without calling it"
-            } else {
-                ""
-            };
-            fatal(&Error::new(
-                routine,
-                ErrorKind::Usage(format!(
-                    "the job can never finish: PE {} (on another node) is in shmem_finalize{how}, \
-                     while this node ({pes}) waits in shmem_barrier_all",
-                    -all[2]
-                )),
-            ));
-        }
-        // Another leader reports and ends the job; if it cannot, say so here.
-        let give_up = std::time::Instant::now() + STUCK_REPORT_WAIT;
-        while std::time::Instant::now() < give_up {
-            n.remote.progress();
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        fatal(&Error::new(
-            routine,
-            ErrorKind::Usage(format!(
-                "the job can never finish: the nodes are in different world rendezvous \
-                 (this node's PEs {pes} are in the {}); no other node ended the job",
-                match self.which {
-                    Rendezvous::Barrier => "barrier",
-                    Rendezvous::Finalize => "finalize rendezvous",
-                }
-            )),
-        ));
-    }
-}
-
-/// How long a node whose rendezvous disagrees waits for the reporting node to
-/// end the job before it reports itself.
-const STUCK_REPORT_WAIT: Duration = Duration::from_secs(10);

@@ -448,6 +448,32 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// `off` is 8-aligned and inside a segment.
     unsafe fn flag_add(&self, pe: Pe, off: SymOffset, v: u64);
 
+    /// Adds `v` to a 64-bit counter of the library at `off` on `pe` that
+    /// nobody waits on (the performance counters' target word,
+    /// `crate::pcntr`): no reply awaited, no order with this PE's other
+    /// operations, and no [`quiet`](Self::quiet) waits for it (across nodes
+    /// it lands when the target's engine applies it, as the target polls
+    /// [`progress`](Self::progress)). The default is
+    /// [`atomic_no_wake`](Self::atomic_no_wake).
+    ///
+    /// # Safety
+    /// `off` is 8-aligned and inside a segment.
+    #[inline]
+    unsafe fn post_count(&self, pe: Pe, off: SymOffset, v: u64) {
+        // SAFETY: the caller's contract.
+        unsafe { self.atomic_no_wake::<u64>(pe, off, AmoOp::Add(v)) };
+    }
+
+    /// How many times a [`quiet`](Self::quiet) (or a
+    /// [`quiet_test`](Self::quiet_test) that answered yes) completed this
+    /// PE's operations to PEs it does not share memory with, so far: the
+    /// clock by which the performance counters (`crate::pcntr`) know that
+    /// the `_nbi` operations issued before are complete. 0 where every
+    /// operation completes at once.
+    fn quiets(&self) -> u64 {
+        0
+    }
+
     /// Orders earlier puts to each PE before later ones to the same PE.
     fn fence(&self);
 

@@ -104,6 +104,8 @@ pub(crate) struct Checking {
     inbox: Mutex<Inbox>,
     /// This PE's request counter as of the last round of serving.
     served_upto: AtomicU64,
+    /// Quiets so far (`Transport::quiets`).
+    quiets: AtomicU64,
 }
 
 impl Checking {
@@ -167,6 +169,7 @@ impl Checking {
             outboxes: (0..npes).map(|_| Mutex::new(Outbox::new())).collect(),
             inbox: Mutex::new(Inbox::new(npes)),
             served_upto: AtomicU64::new(0),
+            quiets: AtomicU64::new(0),
         }
     }
 
@@ -384,6 +387,11 @@ impl Transport for Checking {
             self.drain(pe);
         }
         fence(Ordering::SeqCst);
+        self.quiets.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn quiets(&self) -> u64 {
+        self.quiets.load(Ordering::Relaxed)
     }
 
     fn progress(&self) {
