@@ -31,6 +31,9 @@ pub const ENV_JOB_CPUS: &str = "RSHMEM_JOB_CPUS";
 pub const ENV_ALL: [&str; 5] = [ENV_PE, ENV_NPES, ENV_JOB_ID, ENV_JOB_FD, ENV_JOB_CPUS];
 /// Name of the job's memory file (seen as `/memfd:rshmem-job` in `/proc`).
 pub const FILE_NAME: &str = "rshmem-job";
+/// Name of a node's memory file of heaps on explicit huge pages
+/// (`heap::huge`; `/memfd:<name>` in `/proc/PID/maps`).
+pub const HEAP_FILE_NAME: &str = "rshmem-heap";
 
 /// Identifies a control block written by this version of the contract; bumped
 /// whenever the layout changes, so that an `oshrun` and a library of different

@@ -68,7 +68,9 @@ fn the_heap_is_on_the_pages_the_kernel_has() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stderr.contains("rshmem symmetric heap: 4 MiB per PE on 4 KiB pages (SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES is not set)"),
+        stderr.contains(
+            "rshmem symmetric heap: 4 MiB per PE on 4 KiB pages (SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES is not set)"
+        ),
         "{stderr}"
     );
 
@@ -104,13 +106,22 @@ fn the_heap_is_on_the_pages_the_kernel_has() {
             );
             assert!(stderr.contains(&line), "{what}");
             assert!(
-                stderr.contains(&format!("reserve them as root with `echo {} > /proc/sys/vm/nr_hugepages`", nr + need - avail)),
+                stderr.contains(&format!(
+                    "reserve them as root with `echo {} > /proc/sys/vm/nr_hugepages`",
+                    nr + need - avail
+                )),
                 "{what}"
             );
             if nr == 0 {
-                assert!(stderr.contains("transparent huge pages for shared memory are off too"), "{what}");
+                assert!(
+                    stderr.contains("transparent huge pages for shared memory are off too"),
+                    "{what}"
+                );
             }
-            assert!(!stderr.contains("SIGBUS") && !stdout.contains("heap pages ok"), "{what}");
+            assert!(
+                !stderr.contains("SIGBUS") && !stdout.contains("heap pages ok"),
+                "{what}"
+            );
         } else {
             assert!(out.status.success() && stdout.contains("heap pages ok"), "{what}");
             let info = match expect {

@@ -274,7 +274,7 @@ fn shortage(page: usize, here: usize, heap_len: usize, need: usize, k: &Kernel) 
 /// another job took them meanwhile).
 pub(crate) fn create_file(page: usize, here: usize, heap_len: usize) -> Result<OwnedFd, String> {
     let len = here * piece_len(heap_len, page);
-    let name = c"rshmem-heap";
+    let name = std::ffi::CString::new(crate::job::HEAP_FILE_NAME).expect("no NUL in the name");
     let size_flag = (page.trailing_zeros() as libc::c_uint) << libc::MFD_HUGE_SHIFT;
     // SAFETY: name is a valid NUL-terminated string.
     let fd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_HUGETLB | size_flag) };
