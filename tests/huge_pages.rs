@@ -13,7 +13,11 @@
 //! - none reserved, none allowed: the same stop, which also says that
 //!   transparent huge pages are off.
 //!
-//! Without the variable the heaps are on small pages.
+//! Without the variable the heaps are on small pages. Under `mpirun` (when
+//! installed), a 4-PE job of two virtual nodes (`RSHMEM_NODE_SIZE=2`), each
+//! node's first PE making its node's heap file, the same.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -22,7 +26,17 @@ const OSHCC: &str = env!("CARGO_BIN_EXE_oshcc");
 const OSHRUN: &str = env!("CARGO_BIN_EXE_oshrun");
 const POOL: &str = "/sys/kernel/mm/hugepages/hugepages-2048kB";
 
+/// Held by each test while it runs: both count the free pages and then take
+/// some, so they must not run at once.
+static POOL_USERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The program, compiled once for both tests.
 fn build() -> PathBuf {
+    static EXE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(compile).clone()
+}
+
+fn compile() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("huge_pages");
     std::fs::create_dir_all(&dir).unwrap();
     let exe = dir.join("huge_pages");
@@ -62,6 +76,7 @@ fn text(out: &Output) -> (String, String) {
 
 #[test]
 fn the_heap_is_on_the_pages_the_kernel_has() {
+    let _one_at_a_time = POOL_USERS.lock().unwrap_or_else(|e| e.into_inner());
     let exe = build();
     // Small pages without the variable.
     let out = run(&exe, 2, &[("SHMEM_INFO", "1"), ("SHMEM_SYMMETRIC_SIZE", "4M")], "4");
@@ -74,10 +89,6 @@ fn the_heap_is_on_the_pages_the_kernel_has() {
         "{stderr}"
     );
 
-    let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/shmem_enabled").unwrap_or_default();
-    let thp_on = ["[always]", "[within_size]", "[advise]", "[force]"]
-        .iter()
-        .any(|w| thp.contains(w));
     let huge = [
         ("SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES", "1"),
         ("SHMEM_SYMMETRIC_SIZE", "4M"),
@@ -86,17 +97,12 @@ fn the_heap_is_on_the_pages_the_kernel_has() {
     for np in [1, 3] {
         // Counted just before the run: another job may take pages meanwhile,
         // which this test cannot help.
-        let (nr, free, resv) = (count("nr_hugepages"), count("free_hugepages"), count("resv_hugepages"));
-        let (need, avail) = (np * 2, free.saturating_sub(resv));
-        let expect = match (nr, thp_on) {
-            (0, true) => "thp",
-            (0, false) => "stop",
-            _ if avail >= need => "2048",
-            _ => "stop",
-        };
+        let need = np * 2;
+        let (arg, nr, avail) = expected(need);
+        let expect = arg.unwrap_or("stop");
         let out = run(&exe, np, &huge, if expect == "stop" { "2048" } else { expect });
         let (stdout, stderr) = text(&out);
-        let what = format!("np {np}, {nr} reserved, {avail} free, shmem_enabled {thp:?}: {stdout}\n{stderr}");
+        let what = format!("np {np}, {nr} reserved, {avail} free: {stdout}\n{stderr}");
         if expect == "stop" {
             assert_eq!(out.status.code(), Some(1), "{what}");
             let line = format!(
@@ -129,6 +135,77 @@ fn the_heap_is_on_the_pages_the_kernel_has() {
                 _ => "on 2 MiB huge pages (explicit",
             };
             assert!(stderr.contains(info), "{what}");
+        }
+    }
+}
+
+/// What the machine's 2 MiB pages let a job of `need` pages do: the
+/// program's argument, or None when `shmem_init` must stop.
+fn expected(need: usize) -> (Option<&'static str>, usize, usize) {
+    let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/shmem_enabled").unwrap_or_default();
+    let thp_on = ["[always]", "[within_size]", "[advise]", "[force]"]
+        .iter()
+        .any(|w| thp.contains(w));
+    let (nr, avail) = (
+        count("nr_hugepages"),
+        count("free_hugepages").saturating_sub(count("resv_hugepages")),
+    );
+    let arg = match nr {
+        0 if thp_on => Some("thp"),
+        0 => None,
+        _ if avail >= need => Some("2048"),
+        _ => None,
+    };
+    (arg, nr, avail)
+}
+
+#[test]
+fn each_node_of_an_mpi_job_puts_its_heaps_on_huge_pages() {
+    if common::mpi::on_path("mpirun").is_none() {
+        println!("each_node_of_an_mpi_job_puts_its_heaps_on_huge_pages: skipped, no mpirun");
+        return;
+    }
+    let _one_at_a_time = POOL_USERS.lock().unwrap_or_else(|e| e.into_inner());
+    let exe = build();
+    // Two nodes of 2 PEs with 4 MiB heaps: 4 pages each, 8 in all.
+    let (arg, nr, avail) = expected(8);
+    let mut cmd = common::mpi::mpirun();
+    cmd.args(["-np", "4", "--timeout", "60"])
+        .args(common::mpi::one_host_flags());
+    for (k, v) in [
+        ("RSHMEM_NODE_SIZE", "2"),
+        ("SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES", "1"),
+        ("SHMEM_SYMMETRIC_SIZE", "4M"),
+        ("SHMEM_INFO", "1"),
+    ] {
+        cmd.arg("-x").arg(format!("{k}={v}"));
+    }
+    let out = cmd
+        .arg(&exe)
+        .arg(arg.unwrap_or("2048"))
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    let what = format!("{nr} reserved, {avail} free: {stdout}\n{stderr}");
+    match arg {
+        Some(arg) => {
+            assert!(
+                out.status.success() && stdout.contains(&format!("heap pages ok: {arg}")),
+                "{what}"
+            );
+            assert!(
+                stderr.contains("rshmem symmetric heap: 4 MiB per PE on 2 MiB"),
+                "{what}"
+            );
+        }
+        None => {
+            // A node's first PE stops (with 4 to 7 pages free, one node gets them).
+            assert!(!out.status.success(), "{what}");
+            assert!(
+                stderr.contains("): SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES: the heaps of this node's 2 PEs (4 MiB each) need 4 huge pages of 2 MiB, but the kernel has "),
+                "{what}"
+            );
         }
     }
 }
