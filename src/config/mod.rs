@@ -232,7 +232,7 @@ config_table! {
         default: "2M",
         group: Memory,
         read: |r, v| r.size(v, 1, 1),
-        help: "Huge page size for SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES (suffixes as SHMEM_SYMMETRIC_SIZE), ignored without it; it must be a huge page size of the kernel (one with a directory in /sys/kernel/mm/hugepages, e.g. hugepages-2048kB for 2M; x86-64 has 2M and 1G). Each PE's heap is rounded up to a multiple of it.",
+        help: "Huge page size for SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES (suffixes as SHMEM_SYMMETRIC_SIZE), ignored without it; it must be a huge page size of the kernel (one with a directory in /sys/kernel/mm/hugepages, e.g. hugepages-2048kB for 2M; x86-64 has 2M and 1G). Each PE's heap takes whole pages of it (a 64M heap on 1G pages takes 1 GiB).",
     },
     peer_tables: Option<usize> {
         name: "SHMEM_PEER_TABLES",
