@@ -31,6 +31,9 @@ pub const ENV_JOB_CPUS: &str = "RSHMEM_JOB_CPUS";
 pub const ENV_ALL: [&str; 5] = [ENV_PE, ENV_NPES, ENV_JOB_ID, ENV_JOB_FD, ENV_JOB_CPUS];
 /// Name of the job's memory file (seen as `/memfd:rshmem-job` in `/proc`).
 pub const FILE_NAME: &str = "rshmem-job";
+/// Name of a node's memory file of heaps on explicit huge pages
+/// (`heap::huge`; `/memfd:<name>` in `/proc/PID/maps`).
+pub const HEAP_FILE_NAME: &str = "rshmem-heap";
 
 /// Identifies a control block written by this version of the contract; bumped
 /// whenever the layout changes, so that an `oshrun` and a library of different
@@ -348,6 +351,15 @@ pub struct JobHeader {
     pub heap_size: AtomicU64,
     /// Length of the synchronisation arena at the end of each segment.
     pub sync_len: AtomicU64,
+    /// What pages the heaps are on (`heap::huge::Pages::word`): 0, small
+    /// pages of this file; else the page size in bytes, bit 0 set for
+    /// transparent huge pages of this file, clear for a hugetlb file of
+    /// the node's heaps.
+    pub heap_pages: AtomicU64,
+    /// With a hugetlb heap file, its descriptor number in the process of
+    /// the node's first PE (which created it; the others open it through
+    /// `/proc/<pid>/fd/<n>`).
+    pub heap_fd: AtomicU64,
     /// [`id_hash`] of the job id `oshrun` passed in [`ENV_JOB_ID`] (0 in a
     /// file a 1-PE job made for itself).
     pub id_hash: AtomicU64,

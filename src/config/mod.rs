@@ -8,6 +8,7 @@
 //! `SMA_<NAME>` alias where the spec defines one. A malformed value is an error at
 //! `shmem_init`, never silently replaced by the default.
 
+pub(crate) mod huge;
 pub(crate) mod names;
 mod parse;
 mod read;
@@ -212,6 +213,26 @@ config_table! {
         group: Memory,
         read: |r, v| r.size(v, 1024, SIZE_ALIGN),
         help: "Bytes of collective scratch each team gets per PE (reductions move data through it in chunks of this size); at least 1K, at most SHMEM_SPACE_ARENA_SIZE, where it lives.",
+    },
+    huge_pages: bool {
+        name: "SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES",
+        sma_alias: true,
+        also: &[],
+        kind: Kind::Flag,
+        default: "",
+        group: Memory,
+        read: |r, v| r.flag(v),
+        help: "Put the symmetric heap on huge pages of SHMEM_SYMMETRIC_HEAP_PAGE_SIZE (as Sandia OpenSHMEM, set = on, whatever the value). Where the kernel has huge pages of that size reserved (nr_hugepages), each node's heaps take them from a memory file of their own (memfd_create with MFD_HUGETLB), and shmem_init stops, saying how many are needed, how many are free and how to reserve them, when too few are free. Where none are reserved and the kernel allows transparent huge pages for shared memory (/sys/kernel/mm/transparent_hugepage/shmem_enabled advise, always or within_size; the page size must be the transparent one, 2M on x86-64), the heaps stay in the job file, aligned for them, and are advised (MADV_HUGEPAGE); where neither, shmem_init stops. SHMEM_INFO says which page size the heap uses. The globals and the space arena stay on small pages.",
+    },
+    huge_page_size: usize {
+        name: "SHMEM_SYMMETRIC_HEAP_PAGE_SIZE",
+        sma_alias: true,
+        also: &[],
+        kind: Kind::Size,
+        default: "2M",
+        group: Memory,
+        read: |r, v| r.size(v, 1, 1),
+        help: "Huge page size for SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES (suffixes as SHMEM_SYMMETRIC_SIZE), ignored without it; it must be a huge page size of the kernel (one with a directory in /sys/kernel/mm/hugepages, e.g. hugepages-2048kB for 2M; x86-64 has 2M and 1G). Each PE's heap takes whole pages of it (a 64M heap on 1G pages takes 1 GiB).",
     },
     peer_tables: Option<usize> {
         name: "SHMEM_PEER_TABLES",
@@ -641,6 +662,12 @@ impl Config {
         if self.psync_pool_max < self.psync_pool {
             let s = set_or_default(max);
             return Err(r.err(s.var, &s.text, format!("must be at least {}", self.psync_pool)));
+        }
+        if self.huge_pages
+            && let Err(why) = huge::check_page_size(self.huge_page_size, &huge::kernel_sizes())
+        {
+            let s = set_or_default(row("SHMEM_SYMMETRIC_HEAP_PAGE_SIZE"));
+            return Err(r.err(s.var, &s.text, why));
         }
         // Every team's scratch lives in the space arena.
         if self.team_scratch_size > self.space_arena_size {

@@ -388,3 +388,50 @@ fn pcntr_is_off_unless_set_to_1() {
         ("RSHMEM_PCNTR", "on", "expected 0 or 1")
     );
 }
+
+#[test]
+fn huge_pages_are_sos_variables() {
+    // As in Sandia OpenSHMEM: set is on, whatever the value; SMA_ aliases.
+    let c = cfg(&[]).unwrap();
+    assert!(!c.huge_pages);
+    assert_eq!(c.huge_page_size, 2 << 20);
+    for on in [
+        ("SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES", "1"),
+        ("SMA_SYMMETRIC_HEAP_USE_HUGE_PAGES", ""),
+    ] {
+        // A page size the kernel has not is an error only with huge pages on.
+        let c = cfg(&[("SHMEM_SYMMETRIC_HEAP_PAGE_SIZE", "3M")]).unwrap();
+        assert_eq!(c.huge_page_size, 3 << 20);
+        let e = cfg(&[on, ("SHMEM_SYMMETRIC_HEAP_PAGE_SIZE", "3M")]).unwrap_err();
+        assert_eq!(
+            (e.var.as_str(), e.value.as_str()),
+            ("SHMEM_SYMMETRIC_HEAP_PAGE_SIZE", "3M")
+        );
+        assert!(e.why.contains("3 MiB is not a huge page size of this kernel"), "{e}");
+    }
+    let e = cfg(&[("SMA_SYMMETRIC_HEAP_PAGE_SIZE", "2Q")]).unwrap_err();
+    assert_eq!(e.var, "SMA_SYMMETRIC_HEAP_PAGE_SIZE");
+    assert_eq!(
+        cfg(&[("SHMEM_SYMMETRIC_HEAP_PAGE_SIZE", "1G")]).unwrap().huge_page_size,
+        1 << 30
+    );
+    assert!(cfg(&[("SHMEM_SYMMETRIC_HEAP_PAGE_SIZE", "0")]).is_err());
+}
+
+#[test]
+fn huge_page_sizes_are_the_kernels() {
+    use super::huge::{check_page_size, size_of_dir};
+    assert_eq!(size_of_dir("hugepages-2048kB"), Some(2 << 20));
+    assert_eq!(size_of_dir("hugepages-1048576kB"), Some(1 << 30));
+    assert_eq!(size_of_dir("hugepages-x"), None);
+    assert_eq!(size_of_dir("other"), None);
+    let x86 = [2 << 20, 1 << 30];
+    assert_eq!(check_page_size(2 << 20, &x86), Ok(()));
+    assert_eq!(check_page_size(1 << 30, &x86), Ok(()));
+    assert_eq!(
+        check_page_size(3 << 20, &x86),
+        Err("3 MiB is not a huge page size of this kernel (it has 2 MiB, 1 GiB; /sys/kernel/mm/hugepages)".into())
+    );
+    assert!(check_page_size(4096, &x86).is_err());
+    assert!(check_page_size(2 << 20, &[]).unwrap_err().contains("no huge pages"));
+}

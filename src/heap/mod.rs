@@ -20,10 +20,13 @@
 //! address in any PE's segment (only in its own with the checking transport,
 //! which also makes the other segments inaccessible: see `transport::check`).
 //! [`tables`] keeps this process's page tables for the other segments within
-//! a budget.
+//! a budget. With `SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES` the heaps are on huge
+//! pages ([`huge`]): explicit ones come from a second memory file, mapped
+//! over the heap part of each segment.
 
 pub(crate) mod alloc;
 pub(crate) mod globals;
+pub(crate) mod huge;
 pub(crate) mod segment;
 pub(crate) mod tables;
 

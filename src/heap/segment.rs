@@ -6,6 +6,8 @@
 //! however the job ends. Another user could reach it only through
 //! `/proc/PID/fd`, which the kernel's access checks on `/proc` refuse; its
 //! mode, 0600, refuses as well, so those checks are not the only protection.
+//! (With the heaps on explicit huge pages, a second such file holds the
+//! node's heaps: see `huge`.)
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};

@@ -7,8 +7,10 @@
 //! default space arena, so each other PE that a PE reaches costs it up to two
 //! page-table pages, whatever it touched there, and keeps costing them: one
 //! all-to-all leaves the job `npes² × 8 KiB` of page tables (2 GiB at 512 PEs,
-//! measured with `benches/c/mem_scale.c`). Huge pages would shrink only the
-//! first of the two (and turn each touched inbox page into 2 MiB of memory);
+//! measured with `benches/c/mem_scale.c`). Huge pages shrink only the
+//! first of the two, and only for the heaps (`SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES`,
+//! [`super::huge`]; on the space arena they would turn each touched inbox
+//! page into 2 MiB of memory);
 //! the kernel's reclaim of empty page-table pages (`CONFIG_PT_RECLAIM`, on
 //! `MADV_DONTNEED`) frees only the first too.
 //!
@@ -36,6 +38,7 @@
 //! square of the job.
 
 use super::Segments;
+use super::huge::HugeHeaps;
 use super::segment;
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -73,6 +76,8 @@ struct Remap {
     /// Where PE 0's segment starts in it.
     seg_offset: u64,
     segs: Segments,
+    /// The node's heaps on huge pages, mapped (or advised) again after.
+    heaps: HugeHeaps,
 }
 
 /// The other PEs this PE has reached since it last dropped their page
@@ -104,6 +109,7 @@ impl PeerTables {
         file: OwnedFd,
         seg_offset: u64,
         budget: Option<usize>,
+        heaps: HugeHeaps,
     ) -> PeerTables {
         let mut uncounted = vec![0u64; segs.npes.div_ceil(64)];
         for pe in (0..segs.npes).filter(|&pe| pe == segs.me || !local(pe)) {
@@ -114,7 +120,12 @@ impl PeerTables {
             uncounted: uncounted.into(),
             count: AtomicUsize::new(0),
             budget: budget.filter(|_| segs.npes > 1),
-            remap: Remap { file, seg_offset, segs },
+            remap: Remap {
+                file,
+                seg_offset,
+                segs,
+                heaps,
+            },
             remaps: AtomicU64::new(0),
         }
     }
@@ -158,24 +169,56 @@ impl PeerTables {
         let r = &self.remap;
         let s = &r.segs;
         let mine = (s.me * s.stride, (s.me + 1) * s.stride);
+        // The other PEs' heaps on explicit huge pages come from the heap
+        // file: each range is mapped again from the file it maps, in one
+        // call, so no address ever shows another file's bytes.
+        let pieces = r.heaps.hugetlb_pieces(s);
+        let mut pieces = pieces.iter().filter(|p| p.0 < mine.0 || p.0 >= mine.1).peekable();
         for (from, to) in [(0, mine.0), (mine.1, s.npes * s.stride)] {
-            if from == to {
-                continue;
+            let mut at = from;
+            while at < to {
+                let next = pieces.peek().filter(|p| p.0 < to).copied();
+                let mapped = match next {
+                    Some(&(start, heap_off)) if start == at => {
+                        pieces.next();
+                        at = start + r.heaps.piece;
+                        // SAFETY: as below, for the heap file, which this
+                        // range mapped from heap_off (HugeHeaps::apply).
+                        unsafe {
+                            segment::map_fixed(
+                                r.heaps.file.as_ref().expect("hugetlb"),
+                                heap_off,
+                                s.base.add(start),
+                                r.heaps.piece,
+                            )
+                        }
+                    }
+                    _ => {
+                        let end = next.map_or(to, |p| p.0);
+                        let from = std::mem::replace(&mut at, end);
+                        // SAFETY: [from, end) lies in this process's mapping
+                        // of every segment (base .. base + npes * stride,
+                        // page aligned: the stride is a multiple of
+                        // SEGMENT_ALIGN, of the huge page too with huge
+                        // pages), which maps the job file from seg_offset
+                        // there; mapping the same file range there again
+                        // keeps every byte where it was (the pages are the
+                        // file's), only the page tables go. Never the
+                        // checking transport's hidden segments: it builds no
+                        // budget (see `bootstrap`).
+                        unsafe { segment::map_fixed(&r.file, r.seg_offset + from as u64, s.base.add(from), end - from) }
+                    }
+                };
+                if let Err(e) = mapped {
+                    // The kernel keeps the old mapping when it cannot make the
+                    // new one; without it the other PEs would be unreachable.
+                    panic!("cannot map the other PEs' segments again to free their page tables: {e}");
+                }
             }
-            // SAFETY: [from, to) lies in this process's mapping of every
-            // segment (base .. base + npes * stride, page aligned: the stride
-            // is a multiple of SEGMENT_ALIGN), which maps the job file from
-            // seg_offset; mapping the same file range there again keeps every
-            // byte where it was (the pages are the file's), only the page
-            // tables go. Never the checking transport's hidden segments: it
-            // builds no budget (see `bootstrap`).
-            let mapped =
-                unsafe { segment::map_fixed(&r.file, r.seg_offset + from as u64, s.base.add(from), to - from) };
-            if let Err(e) = mapped {
-                // The kernel keeps the old mapping when it cannot make the
-                // new one; without it the other PEs would be unreachable.
-                panic!("cannot map the other PEs' segments again to free their page tables: {e}");
-            }
+        }
+        // A new mapping has lost the advice for transparent huge pages.
+        if let Err(e) = r.heaps.advise(s, Some(s.me)) {
+            panic!("cannot advise the other PEs' heaps again after freeing their page tables: {e}");
         }
         self.remaps.fetch_add(1, Ordering::Relaxed);
     }
@@ -237,7 +280,7 @@ mod tests {
         // touched in each: two page-table pages per segment until forgotten.
         let (npes, stride, page) = (64usize, (1usize << 30) + (2 << 20), 4096);
         let (fd, _all, segs) = job(npes, stride, 3);
-        let tables = PeerTables::new(segs, |_| true, fd, 0, Some(8));
+        let tables = PeerTables::new(segs, |_| true, fd, 0, Some(8), HugeHeaps::small(segs.npes));
         let at = |pe: usize| segs.base.wrapping_add(pe * stride + 5 * page + 8);
         // Other tests of this process map, touch and free memory meanwhile
         // (a CI run saw 72, 612, then 116 kB), so the level is not compared
@@ -273,7 +316,7 @@ mod tests {
     fn reaching_past_the_budget_forgets() {
         let (npes, stride) = (200usize, 2usize << 20);
         let (fd, _all, segs) = job(npes, stride, 70);
-        let tables = PeerTables::new(segs, |pe| pe != 150, fd, 0, Some(10));
+        let tables = PeerTables::new(segs, |pe| pe != 150, fd, 0, Some(10), HugeHeaps::small(segs.npes));
         // Itself and PEs already reached cost nothing.
         for _ in 0..3 {
             for pe in 65..75 {
@@ -291,7 +334,14 @@ mod tests {
         // 199 was counted after the first remap; 197 more to count (not
         // this PE, not 150 of another node), a remap before each tenth.
         assert_eq!(tables.remaps(), 1 + 197 / 10);
-        let never = PeerTables::new(segs, |_| true, create_memfd("rshmem-test").unwrap(), 0, None);
+        let never = PeerTables::new(
+            segs,
+            |_| true,
+            create_memfd("rshmem-test").unwrap(),
+            0,
+            None,
+            HugeHeaps::small(segs.npes),
+        );
         for pe in 0..npes {
             never.reach(pe);
         }

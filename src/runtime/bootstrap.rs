@@ -26,6 +26,7 @@ pub(crate) use launcher::{Launcher, abort};
 
 use crate::config::{Config, human_bytes};
 use crate::error::{Error, ErrorKind};
+use crate::heap::huge::{self, Pages};
 use crate::heap::tables::{self, PeerTables};
 use crate::heap::{Segments, globals, heap_align, segment};
 use crate::job::{self, Control};
@@ -63,7 +64,7 @@ pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'s
         policy,
         hang_warn_secs: config.hang_warn_secs,
     };
-    layout::lay_out(
+    let heap_file = layout::lay_out(
         routine,
         &control,
         &file,
@@ -73,7 +74,8 @@ pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'s
         (data_len, heap_len),
     )?;
 
-    let (segs, seg_offset) = map_segments(&control, &file, me, heap_len, data).map_err(fail)?;
+    let (segs, seg_offset, heaps) =
+        map_segments(&control, &file, launcher.node_pes(), me, heap_len, data, heap_file).map_err(fail)?;
     let mapped = Mapped {
         segs,
         control,
@@ -89,7 +91,7 @@ pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'s
         in_file[pe] = true;
     }
     let budget = peer_budget(&config, node_pes.len(), segs.stride, job::page_size());
-    let tables = PeerTables::new(segs, |pe| in_file[pe], file, seg_offset, budget);
+    let tables = PeerTables::new(segs, |pe| in_file[pe], file, seg_offset, budget, heaps);
     let world = World::new(config, control, segs, transport, policy, tables);
     Ok((world, launcher))
 }
@@ -139,29 +141,59 @@ fn wait_policy(config: &Config, launcher: &dyn Launcher) -> Policy {
     policy
 }
 
-/// Every segment of the announced layout, mapped at once, with this PE's
-/// globals moved into its own; returns them and their offset in the file.
+/// Every segment of the announced layout, mapped at once, with the heaps of
+/// the node's PEs (`node_pes`) on huge pages where the layout says so
+/// (`heap_file`: the hugetlb heap file if this PE created it), and this PE's
+/// globals moved into its own; returns them, their offset in the file and
+/// how the heaps are mapped.
 fn map_segments(
     control: &Control,
     file: &OwnedFd,
+    node_pes: &[usize],
     me: usize,
     heap_len: usize,
     data: Option<globals::DataRange>,
-) -> Result<(Segments, u64), String> {
+    heap_file: Option<OwnedFd>,
+) -> Result<(Segments, u64, huge::HugeHeaps), String> {
     let (header, npes) = (control.header(), control.npes());
     let seg_offset = header.seg_offset.load(Ordering::Acquire);
     let stride = header.seg_stride.load(Ordering::Acquire) as usize;
     let data_part = header.data_len.load(Ordering::Acquire) as usize;
     let sync_len = header.sync_len.load(Ordering::Acquire) as usize;
-    // Every heap starts at a multiple of heap_align (the stride is one).
-    let all =
-        segment::map_shared_aligned(file, seg_offset, npes * stride, heap_align(heap_len), data_part).map_err(|e| {
-            format!(
-                "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
-                human_bytes((npes * stride) as u128),
-                human_bytes(stride as u128)
-            )
-        })?;
+    let pages = Pages::from_word(header.heap_pages.load(Ordering::Acquire));
+    let page = match pages {
+        Pages::Small => None,
+        Pages::Hugetlb(size) | Pages::Transparent { size, .. } => Some(size),
+    };
+    let heap_file = match (pages, heap_file) {
+        (Pages::Hugetlb(_), Some(f)) => Some(f),
+        (Pages::Hugetlb(_), None) => {
+            let planner = node_pes[0];
+            let pid = control.slot(planner).info.pid.load(Ordering::Acquire);
+            Some(huge::open_file(planner, pid, header.heap_fd.load(Ordering::Acquire))?)
+        }
+        _ => None,
+    };
+    let mut piece_of = vec![None; npes];
+    for (i, &pe) in node_pes.iter().enumerate() {
+        piece_of[pe] = Some(i);
+    }
+    let heaps = huge::HugeHeaps {
+        pages,
+        file: heap_file,
+        piece_of,
+        piece: page.map_or(0, |p| huge::piece_len(heap_len, p)),
+    };
+    // Every heap starts at a multiple of heap_align (the stride is one), and
+    // of the huge page.
+    let align = heap_align(heap_len).max(page.unwrap_or(0));
+    let all = segment::map_shared_aligned(file, seg_offset, npes * stride, align, data_part).map_err(|e| {
+        format!(
+            "cannot map {} of symmetric memory ({npes} PEs x {}): {e}",
+            human_bytes((npes * stride) as u128),
+            human_bytes(stride as u128)
+        )
+    })?;
     let segs = Segments {
         base: all.ptr,
         stride,
@@ -173,6 +205,10 @@ fn map_segments(
         sync_off: stride - sync_len,
         sync_len,
     };
+    heaps
+        .apply(&segs)
+        .map_err(|e| format!("cannot put the symmetric heaps on {}: {e}", pages.describe()))?;
+    huge::set_in_use(pages, heap_len);
     if let Some(d) = data {
         let mine = seg_offset + (me * stride) as u64;
         // SAFETY: `all` maps the file from seg_offset, so our segment's globals part
@@ -181,7 +217,7 @@ fn map_segments(
         unsafe { globals::make_symmetric(d, file, mine, all.ptr.add(me * stride)) }
             .map_err(|e| format!("cannot make the program's global data symmetric: {e}"))?;
     }
-    Ok((segs, seg_offset))
+    Ok((segs, seg_offset, heaps))
 }
 
 /// Other PEs a PE may reach before it drops their page tables

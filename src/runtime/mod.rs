@@ -275,6 +275,9 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
             if let Some(detail) = rt.transport.detail() {
                 eprintln!("rshmem remote engine: {detail}");
             }
+            if let Some(heap) = crate::heap::huge::describe_in_use() {
+                eprintln!("rshmem symmetric heap: {heap}");
+            }
             if let Some(launcher) = rt.launcher.describe() {
                 eprintln!(
                     "rshmem {launcher}; {} PEs, {} on this node; progress thread {}",

@@ -6,6 +6,7 @@
 
 use super::symbols::Symbols;
 use super::table::{Life, Lookup};
+use crate::heap::huge::{Pages, piece_len};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,9 @@ pub(crate) struct FileLayout {
     pub seg_stride: u64,
     pub data_len: u64,
     pub heap_size: u64,
+    /// Bytes of each PE's piece of the node's heap file on explicit huge
+    /// pages (0: the heaps are in the job file).
+    pub heap_piece: u64,
 }
 
 impl FileLayout {
@@ -28,7 +32,17 @@ impl FileLayout {
             seg_stride: h.seg_stride.load(Acquire),
             data_len: h.data_len.load(Acquire),
             heap_size: h.heap_size.load(Acquire),
+            heap_piece: match Pages::from_word(h.heap_pages.load(Acquire)) {
+                Pages::Hugetlb(page) => piece_len(h.heap_size.load(Acquire) as usize, page) as u64,
+                _ => 0,
+            },
         }
+    }
+
+    /// "symmetric heap+0x40" for a byte at `off` of the heap file on huge pages.
+    fn heap_place(&self, off: u64) -> Option<String> {
+        let within = off.checked_rem(self.heap_piece)?;
+        (within < self.heap_size).then(|| format!("symmetric heap+{within:#x}"))
     }
 
     /// "symmetric heap+0x40" for a byte at `off` of the file.
@@ -63,10 +77,15 @@ impl ProcLookup {
     /// Where `addr` lies in the job's memory file, if it does.
     fn in_job_file(&self, pid: i32, addr: u64) -> Option<String> {
         let job_file = format!("/memfd:{}", crate::job::FILE_NAME);
-        let m = maps(pid)
-            .into_iter()
-            .find(|m| m.lo <= addr && addr < m.hi && m.path.starts_with(&job_file))?;
-        self.layout.place(m.offset + (addr - m.lo))
+        let heap_file = format!("/memfd:{}", crate::job::HEAP_FILE_NAME);
+        let m = maps(pid).into_iter().find(|m| {
+            m.lo <= addr && addr < m.hi && (m.path.starts_with(&job_file) || m.path.starts_with(&heap_file))
+        })?;
+        let off = m.offset + (addr - m.lo);
+        match m.path.starts_with(&heap_file) {
+            true => self.layout.heap_place(off),
+            false => self.layout.place(off),
+        }
     }
 
     fn table(&self, exe: &Path) -> Option<std::rc::Rc<Symbols>> {
@@ -180,10 +199,19 @@ mod tests {
             seg_stride: 0x10000,
             data_len: 0x2000,
             heap_size: 0x8000,
+            heap_piece: 0,
         };
         assert_eq!(l.place(0x1000 + 0x10).unwrap(), "globals+0x10");
         assert_eq!(l.place(0x1000 + 0x10000 + 0x2028).unwrap(), "symmetric heap+0x28");
         assert_eq!(l.place(0x1000 + 0xa000).unwrap(), "library sync memory");
         assert_eq!(l.place(0x10), None);
+        // The heap file on huge pages: one piece per PE of the node.
+        let h = FileLayout {
+            heap_piece: 2 << 20,
+            ..l
+        };
+        assert_eq!(h.heap_place((2 << 20) + 0x28).unwrap(), "symmetric heap+0x28");
+        assert_eq!(h.heap_place(0x9000), None);
+        assert_eq!(l.heap_place(0x28), None);
     }
 }

@@ -8,6 +8,7 @@
 use super::launcher::Launcher;
 use crate::config::{Config, Setting, human_bytes};
 use crate::error::{Error, ErrorKind};
+use crate::heap::huge::{self, Pages};
 use crate::heap::{SEGMENT_ALIGN, heap_align, segment};
 use crate::job::{self, Control, PeState};
 use crate::wait::{Waiter, notify};
@@ -42,18 +43,26 @@ pub(super) fn heap_size(config: &Config, launcher: &dyn Launcher, data_len: usiz
     mine[..8].copy_from_slice(&(data_len as u64).to_le_bytes());
     mine[8..16].copy_from_slice(&(heap_len as u64).to_le_bytes());
     mine[16..24].copy_from_slice(&u64::from(heap_set).to_le_bytes());
+    mine[24..32].copy_from_slice(&(huge_request(config).unwrap_or(0) as u64).to_le_bytes());
     let host = crate::transport::mpi::status::this_host();
-    let n = host.len().min(RECORD - 24);
-    mine[24..24 + n].copy_from_slice(&host.as_bytes()[..n]);
+    let n = host.len().min(RECORD - HOST_AT);
+    mine[HOST_AT..HOST_AT + n].copy_from_slice(&host.as_bytes()[..n]);
     match launcher.exchange(&mine) {
         Some(all) => agree_sizes(&all?, launcher.npes(), heap_len, heap_set),
         None => Ok(heap_len),
     }
 }
 
+/// The huge page size the heaps are asked to be on, if any.
+pub(super) fn huge_request(config: &Config) -> Option<usize> {
+    config.huge_pages.then_some(config.huge_page_size)
+}
+
 /// This PE's sizes published in its slot and the node's layout agreed:
 /// the node's first PE waits for the others, checks and
-/// announces; the others wait for its announcement.
+/// announces; the others wait for its announcement. Returns the hugetlb
+/// heap file if this PE created it (the node's first PE, which must keep it
+/// open for the others to open it).
 pub(super) fn lay_out(
     routine: &'static str,
     control: &Control,
@@ -62,7 +71,7 @@ pub(super) fn lay_out(
     waiter: &Waiter<'_>,
     config: &Config,
     (data_len, heap_len): (usize, usize),
-) -> Result<(), Error> {
+) -> Result<Option<OwnedFd>, Error> {
     let (me, node_pes) = (launcher.me(), launcher.node_pes());
     let planner = node_pes[0];
     let info = &control.slot(me).info;
@@ -88,7 +97,7 @@ pub(super) fn lay_out(
                 ErrorKind::Startup(format!("PE {planner} could not set up the job (see its message)")),
             ));
         }
-        return Ok(());
+        return Ok(None);
     }
     waiter.wait(
         || node_pes.iter().all(|&pe| control.state(pe) == PeState::Arrived),
@@ -109,7 +118,7 @@ pub(super) fn lay_out(
             notify(&control.slot(pe).wake.sync);
         }
     };
-    if let Err(why) = plan_layout(
+    let planned = plan_layout(
         control,
         node_pes,
         file,
@@ -117,18 +126,26 @@ pub(super) fn lay_out(
         data_len,
         heap_len,
         config.space_arena_size.next_multiple_of(SEGMENT_ALIGN),
-    ) {
-        // The explanation first: the others exit as soon as they see the
-        // failure, and the launcher may end this PE before it prints.
-        let e = Error::new(routine, ErrorKind::Startup(why)).report_now();
-        announce(LAYOUT_FAILED);
-        return Err(e);
-    }
+        huge_request(config),
+    );
+    let heap_file = match planned {
+        Ok(f) => f,
+        Err(why) => {
+            // The explanation first: the others exit as soon as they see the
+            // failure, and the launcher may end this PE before it prints.
+            let e = Error::new(routine, ErrorKind::Startup(why)).report_now();
+            announce(LAYOUT_FAILED);
+            return Err(e);
+        }
+    };
     announce(LAYOUT_READY);
-    Ok(())
+    Ok(heap_file)
 }
 
-/// PE 0: checks every PE's proposal, sizes the file and writes the layout.
+/// PE 0: checks every PE's proposal, sizes the file and writes the layout;
+/// with huge pages asked for (`huge_page`), chooses them (`heap::huge`) and
+/// creates the node's hugetlb heap file when they are explicit.
+#[allow(clippy::too_many_arguments)]
 fn plan_layout(
     control: &Control,
     file_pes: &[usize],
@@ -137,7 +154,8 @@ fn plan_layout(
     data_len: usize,
     heap_len: usize,
     sync_len: usize,
-) -> Result<(), String> {
+    huge_page: Option<usize>,
+) -> Result<Option<OwnedFd>, String> {
     let npes = control.npes();
     for &pe in &file_pes[1..] {
         let info = &control.slot(pe).info;
@@ -181,11 +199,24 @@ fn plan_layout(
     // file length (off_t). The stride is a multiple of heap_align, so that all
     // heaps can start aligned to it (see heap::heap_align); the padding goes
     // before the arena.
-    let align = SEGMENT_ALIGN as u128;
+    // With huge pages asked for, the globals part and the heap are whole
+    // pages too, and so is the stride (see heap::huge): the same layout on
+    // every node, whatever pages each gets.
+    let align = huge::layout_align(huge_page) as u128;
     let data_part = (data_len as u128).next_multiple_of(align);
     let heap_part = (heap_len as u128).next_multiple_of(align);
-    let stride = (data_part + heap_part + sync_len as u128).next_multiple_of(heap_align(heap_len) as u128);
-    let seg_offset = job::control_len(npes);
+    let stride =
+        (data_part + heap_part + sync_len as u128).next_multiple_of(heap_align(heap_len).max(align as usize) as u128);
+    let pages = match huge_page {
+        Some(page) => huge::choose(page, here, heap_len, &huge::kernel(page))?,
+        None => Pages::Small,
+    };
+    // Transparent huge pages need the heaps' file offsets aligned as their
+    // addresses are: the segments then start at a multiple of the page.
+    let seg_offset = match pages {
+        Pages::Transparent { size, .. } => job::control_len(npes).next_multiple_of(size.max(SEGMENT_ALIGN)),
+        _ => job::control_len(npes),
+    };
     let len = seg_offset as u128 + npes as u128 * stride + crate::transport::area_len(npes) as u128;
     if len > i64::MAX as u128 {
         return Err(format!(
@@ -201,17 +232,29 @@ fn plan_layout(
     let (data_part, stride, len) = (data_part as usize, stride as usize, len as u64);
     segment::set_len(file.as_raw_fd(), len)
         .map_err(|e| format!("cannot size the job's memory file to {}: {e}", human_bytes(len as u128)))?;
+    let heap_file = match pages {
+        Pages::Hugetlb(page) => Some(huge::create_file(page, here, heap_len)?),
+        _ => None,
+    };
     let h = control.header();
+    h.heap_pages.store(pages.word(), Ordering::Relaxed);
+    h.heap_fd.store(
+        heap_file.as_ref().map_or(0, |f| f.as_raw_fd() as u64),
+        Ordering::Relaxed,
+    );
     h.seg_offset.store(seg_offset as u64, Ordering::Relaxed);
     h.seg_stride.store(stride as u64, Ordering::Relaxed);
     h.data_len.store(data_part as u64, Ordering::Relaxed);
     h.heap_size.store(heap_len as u64, Ordering::Relaxed);
     h.sync_len.store(sync_len as u64, Ordering::Relaxed);
-    Ok(())
+    Ok(heap_file)
 }
 
-/// Bytes each PE contributes to [`heap_size`]: three sizes and its host name.
-const RECORD: usize = 64;
+/// Bytes each PE contributes to [`heap_size`]: three sizes, the huge page
+/// size it asks for (0: none) and its host name (from [`HOST_AT`]).
+const RECORD: usize = 72;
+/// Where the host name starts in a [`RECORD`].
+const HOST_AT: usize = 32;
 
 /// The sizes every PE asks for, agreed over the launcher's exchange (`all`:
 /// every PE's [`RECORD`]): the data sizes must match, set heap sizes must
@@ -225,7 +268,7 @@ fn agree_sizes(all: &[u8], npes: usize, heap_len: usize, heap_set: bool) -> Resu
     crate::transport::mpi::status::set_hosts(
         (0..npes)
             .map(|pe| {
-                let name = &all[pe * RECORD + 24..(pe + 1) * RECORD];
+                let name = &all[pe * RECORD + HOST_AT..(pe + 1) * RECORD];
                 let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
                 String::from_utf8_lossy(&name[..end]).into_owned()
             })
@@ -246,6 +289,18 @@ fn agree_sizes(all: &[u8], npes: usize, heap_len: usize, heap_set: bool) -> Resu
                 field(pe, 1),
                 if field(pe, 2) != 0 { " (set)" } else { " (default)" },
                 if heap_set { " (set)" } else { " (default)" },
+            ));
+        }
+        if field(pe, 3) != field(0, 3) {
+            let page = |pe| match field(pe, 3) {
+                0 => "small pages".to_string(),
+                p => format!("{} huge pages", human_bytes(p as u128)),
+            };
+            return Err(format!(
+                "PE {pe} asks for its heap on {} but PE 0 on {}: set SHMEM_SYMMETRIC_HEAP_USE_HUGE_PAGES and \
+                 SHMEM_SYMMETRIC_HEAP_PAGE_SIZE the same for every PE",
+                page(pe),
+                page(0)
             ));
         }
         heap = heap.min(field(pe, 1));
