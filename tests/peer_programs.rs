@@ -38,7 +38,10 @@ fn sources(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            ["c", "cpp", "cc"].iter().any(|x| p.extension().is_some_and(|e| e == *x)) && keep(name)
+            ["c", "cpp", "cc"]
+                .iter()
+                .any(|x| p.extension().is_some_and(|e| e == *x))
+                && keep(name)
         })
         .collect();
     found.sort();
@@ -56,7 +59,12 @@ fn peers() -> (Vec<Peer>, Vec<&'static str>) {
         for source in sources(&sos.join("test/shmemx"), |_| true) {
             peers.push(Peer {
                 source,
-                flags: vec!["-DENABLE_SHMEMX_TESTS".into(), include.clone(), "-lpthread".into(), "-lm".into()],
+                flags: vec![
+                    "-DENABLE_SHMEMX_TESTS".into(),
+                    include.clone(),
+                    "-lpthread".into(),
+                    "-lm".into(),
+                ],
                 nps: &[2, 4],
             });
         }
@@ -130,6 +138,10 @@ fn peer_programs_build_unchanged_and_pass() {
             Err(why) => failed.push(format!("{}: {why}", peer.source.display())),
         }
     }
-    println!("peer programs: {} passed, {} failed", peers.len() - failed.len(), failed.len());
+    println!(
+        "peer programs: {} passed, {} failed",
+        peers.len() - failed.len(),
+        failed.len()
+    );
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
