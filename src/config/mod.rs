@@ -8,11 +8,13 @@
 //! `SMA_<NAME>` alias where the spec defines one. A malformed value is an error at
 //! `shmem_init`, never silently replaced by the default.
 
+mod doc;
 pub(crate) mod huge;
 pub(crate) mod names;
 mod parse;
 mod read;
 
+pub(crate) use doc::env_markdown;
 pub(crate) use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ReduceAlgorithm, RemoteEngine};
 pub use names::{Graph, STRATEGIES, Strategy};
 pub(crate) use parse::{SIZE_ALIGN, human_bytes, parse_seconds};
@@ -720,53 +722,6 @@ impl Config {
     }
 }
 
-/// `docs/env.md`: the variables as Markdown tables by group (written by
-/// `cargo xtask gen-header`, checked by `tests/header_fresh.rs`).
-pub(crate) fn env_markdown() -> String {
-    let mut s = String::from(
-        "# Environment variables\n\nGenerated from the table in `src/config/mod.rs`; do not edit. Each variable is read as \
-         its name, then under its other names where listed: the deprecated `SMA_<NAME>` (the `SHMEM_` \
-         name wins when both are set), and other implementations' names (Open MPI's), which must agree with \
-         the `SHMEM_` name when both are set. A malformed value stops `shmem_init` with a message naming the \
-         variable and the value; so does a size too large to lay out (within 2 MiB of 2^64), and two names \
-         of one setting set to different values. `SHMEM_INFO=1` prints them with the values in effect.\n",
-    );
-    for g in Group::ALL {
-        let rows: Vec<&Var> = VARS.iter().chain(TOOL_VARS).filter(|v| v.group == g).collect();
-        if rows.is_empty() {
-            continue;
-        }
-        s.push_str(&format!(
-            "\n## {}\n\n| variable | other names | kind | default | meaning |\n|---|---|---|---|---|\n",
-            g.title()
-        ));
-        for v in rows {
-            let kind = match v.kind {
-                Kind::Flag => "flag (set = on)".to_string(),
-                Kind::Switch => "`0` or `1`".to_string(),
-                Kind::Size => "size".to_string(),
-                Kind::Seconds => "seconds".to_string(),
-                Kind::Count => "count".to_string(),
-                Kind::Choice(names) => format!("one of `{}`", names.join("`, `")),
-                Kind::Path => "file name".to_string(),
-                Kind::Command => "command".to_string(),
-            };
-            let default = if v.default.is_empty() { "unset" } else { v.default };
-            let others = other_names(v);
-            let others = if others.is_empty() {
-                "".to_string()
-            } else {
-                format!("`{}`", others.join("`, `"))
-            };
-            s.push_str(&format!(
-                "| `{}` | {others} | {kind} | `{default}` | {} |\n",
-                v.name, v.help
-            ));
-        }
-    }
-    s
-}
-
 /// `SHMEM_SYMMETRIC_SIZE`: a size as [`Reader::size`] reads it, not 0 when set.
 fn heap_size(r: &Reader<'_>, v: &Var) -> Result<usize, ConfigError> {
     let size = r.size(v, 0, SIZE_ALIGN)?;
@@ -795,14 +750,6 @@ fn parse_stopped_grace(s: &str) -> Result<f64, String> {
         Ok(v) if v < 1e9 => Ok(v),
         _ => Err("use a number of seconds (0: never report)".into()),
     }
-}
-
-/// A variable's other names: its `SMA_` alias, then other implementations'.
-fn other_names(v: &Var) -> Vec<String> {
-    v.sma_name()
-        .into_iter()
-        .chain(v.also.iter().map(|a| a.to_string()))
-        .collect()
 }
 
 #[cfg(test)]
