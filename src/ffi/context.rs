@@ -107,10 +107,11 @@ pub(crate) fn destroy(routine: &'static str, ctx: CtxHandle) {
         ))
     }
     rt.transport.quiet();
-    if let Some(obj) = ctx.object(&rt.contexts) {
-        check::private_owner(routine, ctx, obj);
+    let obj = ctx.object(&rt.contexts);
+    if let Some(o) = obj {
+        check::private_owner(routine, ctx, o);
     }
-    let space = ctx.object(&rt.contexts).map_or(0, |o| o.space());
+    let space = obj.map_or(0, |o| o.space());
     if !rt.contexts.destroy(ctx.0 as usize) {
         fatal(&Error::new(
             routine,

@@ -133,6 +133,26 @@ pub(crate) fn wait(routine: &'static str, ct: CtHandle, wait_for: c_long) {
     ct::wait(rt, &counter(rt, routine, ct), wait_for, routine)
 }
 
+/// The checked arguments of a counting put or get: the live counter, the
+/// target PE and the offset there of the `len` symmetric bytes at `remote`
+/// (argument `remote_name`); `local` (argument `local_name`) must not be
+/// NULL when `len > 0`.
+fn transfer_args(
+    rt: &Runtime,
+    routine: &'static str,
+    ct: CtHandle,
+    (remote_name, remote): (&'static str, usize),
+    (local_name, local): (&'static str, *const c_void),
+    len: usize,
+    pe: c_int,
+) -> (Ct, usize, crate::heap::SymOffset) {
+    let c = counter(rt, routine, ct);
+    let pe = check::pe(rt, routine, pe);
+    let off = check::remote(rt, routine, remote_name, remote, len, check::Target { pe, space: 0 });
+    check::local(routine, local_name, local, len > 0);
+    (c, pe, off)
+}
+
 pub(crate) fn putmem_ct(
     routine: &'static str,
     ct: CtHandle,
@@ -142,11 +162,15 @@ pub(crate) fn putmem_ct(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let c = counter(rt, routine, ct);
-    let pe = check::pe(rt, routine, pe);
-    let t = check::Target { pe, space: 0 };
-    let off = check::remote(rt, routine, "target", target as usize, len, t);
-    check::local(routine, "source", source, len > 0);
+    let (c, pe, off) = transfer_args(
+        rt,
+        routine,
+        ct,
+        ("target", target as usize),
+        ("source", source),
+        len,
+        pe,
+    );
     // SAFETY: the target range is symmetric (checked), the source the
     // caller's buffer of `len` bytes (not NULL when len > 0, checked).
     unsafe { ct::put(rt, &c, pe, off, source as *const u8, len) }
@@ -161,11 +185,15 @@ pub(crate) fn getmem_ct(
     pe: c_int,
 ) {
     let rt = runtime::get(routine);
-    let c = counter(rt, routine, ct);
-    let pe = check::pe(rt, routine, pe);
-    let t = check::Target { pe, space: 0 };
-    let off = check::remote(rt, routine, "source", source as usize, len, t);
-    check::local(routine, "target", target, len > 0);
+    let (c, pe, off) = transfer_args(
+        rt,
+        routine,
+        ct,
+        ("source", source as usize),
+        ("target", target),
+        len,
+        pe,
+    );
     // SAFETY: the source range is symmetric (checked), the target the
     // caller's buffer of `len` bytes (not NULL when len > 0, checked).
     unsafe { ct::get(rt, &c, pe, off, target as *mut u8, len) }

@@ -527,21 +527,15 @@ unsafe extern "C" {
 }
 
 /// At a normal `exit(0)` without `shmem_finalize`, finalize implicitly (as Sandia
-/// OpenSHMEM does), so the other PEs are not left waiting. A non-zero exit is
-/// left alone: it is a failure, and `oshrun` ends the job.
-/// A PE that finalized under a launcher that outlives finalize ends the job
-/// here ([`close_dormant`]).
+/// OpenSHMEM does), so the other PEs are not left waiting; then end the job
+/// a launcher that outlives finalize kept open ([`close_dormant`]). A
+/// non-zero exit is left alone: it is a failure, and `oshrun` ends the job.
 extern "C" fn exit_hook(status: libc::c_int, _arg: *mut libc::c_void) {
     if EXITING.load(Ordering::SeqCst) || status != 0 {
         return;
     }
-    if try_get().is_none() {
-        if DORMANT.load(Ordering::SeqCst) {
-            IN_EXIT_HOOK.store(true, Ordering::SeqCst);
-            // SAFETY: fflush(NULL) flushes every C stream (as below).
-            unsafe { libc::fflush(std::ptr::null_mut()) };
-            let _ = std::panic::catch_unwind(close_dormant);
-        }
+    let active = try_get().is_some();
+    if !active && !DORMANT.load(Ordering::SeqCst) {
         return;
     }
     IN_EXIT_HOOK.store(true, Ordering::SeqCst);
@@ -550,8 +544,10 @@ extern "C" fn exit_hook(status: libc::c_int, _arg: *mut libc::c_void) {
     // SAFETY: fflush(NULL) flushes every C stream.
     unsafe { libc::fflush(std::ptr::null_mut()) };
     let _ = std::panic::catch_unwind(|| {
-        *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
-        finalize(true);
+        if active {
+            *LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner()) = 1;
+            finalize(true);
+        }
         // The process is leaving: no later shmem_init needs the job open.
         close_dormant();
     });
