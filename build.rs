@@ -244,6 +244,7 @@ fn c_to_rust(c: &str) -> String {
     let named = |t: &str| match t {
         "shmem_ctx_t" => Some("crate::ffi::handle::CtxHandle"),
         "shmem_team_t" => Some("crate::ffi::handle::TeamHandle"),
+        "shmem_req_h" => Some("crate::ffi::nbc::ReqHandle"),
         "shmem_team_config_t" => Some("crate::ffi::team::TeamConfig"),
         "shmem_ctx_session_config_t" => Some("crate::ffi::context::SessionConfig"),
         "shmemx_psync_footprint_t" => Some("crate::psync::Footprint"),

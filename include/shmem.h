@@ -83,6 +83,9 @@
 /* Opaque handles. A NULL handle is invalid. */
 typedef struct rshmem_ctx *shmem_ctx_t;
 typedef struct rshmem_team *shmem_team_t;
+/* A non-blocking collective's request (the draft of OpenSHMEM pull request
+ * 456; see docs/nonblocking-collectives.md). */
+typedef struct rshmem_req *shmem_req_h;
 
 /* Team configuration (OpenSHMEM 1.5: one field). */
 typedef struct {
@@ -96,6 +99,7 @@ typedef struct {
 
 #define SHMEM_CTX_INVALID ((shmem_ctx_t) NULL)
 #define SHMEM_TEAM_INVALID ((shmem_team_t) NULL)
+#define SHMEM_REQ_INVALID ((shmem_req_h) NULL)
 
 /* Link-time constant handles. */
 extern shmem_ctx_t SHMEM_CTX_DEFAULT;
@@ -204,6 +208,12 @@ void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_star
 void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
 void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
 void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+/* Non-blocking collectives (draft: OpenSHMEM pull request 456, see docs/nonblocking-collectives.md) */
+int shmem_req_test(shmem_req_h *request);
+int shmem_req_wait(shmem_req_h *request);
+int shmem_team_sync_nb(shmem_team_t team, shmem_req_h *request);
+int shmem_sync_nb(shmem_team_t team, shmem_req_h *request);
 
 /* Distributed locks */
 void shmem_set_lock(long *lock);
@@ -2125,6 +2135,378 @@ int shmem_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long
 int shmem_complexd_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems);
 int shmem_complexf_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems);
 
+/* shmem_TYPENAME_broadcast_nb */
+int shmem_float_broadcast_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_double_broadcast_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_longdouble_broadcast_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_char_broadcast_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_schar_broadcast_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_short_broadcast_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_int_broadcast_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_long_broadcast_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_longlong_broadcast_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_uchar_broadcast_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_ushort_broadcast_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_uint_broadcast_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_ulong_broadcast_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_ulonglong_broadcast_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_int8_broadcast_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_int16_broadcast_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_int32_broadcast_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_int64_broadcast_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_uint8_broadcast_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_uint16_broadcast_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_uint32_broadcast_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_uint64_broadcast_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_size_broadcast_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_ptrdiff_broadcast_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_broadcast8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_broadcast16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_broadcast32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_broadcast64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_broadcast128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmem_broadcastmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+
+/* shmem_TYPENAME_collect_nb */
+int shmem_float_collect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmem_double_collect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmem_longdouble_collect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmem_char_collect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmem_schar_collect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmem_short_collect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmem_int_collect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmem_long_collect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmem_longlong_collect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmem_uchar_collect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmem_ushort_collect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmem_uint_collect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmem_ulong_collect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmem_ulonglong_collect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmem_int8_collect_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int16_collect_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int32_collect_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int64_collect_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint8_collect_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint16_collect_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint32_collect_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint64_collect_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_size_collect_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmem_ptrdiff_collect_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmem_collect8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_collect16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_collect32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_collect64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_collect128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_collectmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+
+/* shmem_TYPENAME_fcollect_nb */
+int shmem_float_fcollect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmem_double_fcollect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmem_longdouble_fcollect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmem_char_fcollect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmem_schar_fcollect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmem_short_fcollect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmem_int_fcollect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmem_long_fcollect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmem_longlong_fcollect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmem_uchar_fcollect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmem_ushort_fcollect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmem_uint_fcollect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmem_ulong_fcollect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmem_ulonglong_fcollect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmem_int8_fcollect_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int16_fcollect_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int32_fcollect_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int64_fcollect_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint8_fcollect_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint16_fcollect_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint32_fcollect_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint64_fcollect_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_size_fcollect_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmem_ptrdiff_fcollect_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmem_fcollect8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_fcollect16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_fcollect32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_fcollect64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_fcollect128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_fcollectmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+
+/* shmem_TYPENAME_alltoall_nb */
+int shmem_float_alltoall_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmem_double_alltoall_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmem_longdouble_alltoall_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmem_char_alltoall_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmem_schar_alltoall_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmem_short_alltoall_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmem_int_alltoall_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmem_long_alltoall_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmem_longlong_alltoall_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmem_uchar_alltoall_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmem_ushort_alltoall_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmem_uint_alltoall_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmem_ulong_alltoall_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmem_ulonglong_alltoall_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmem_int8_alltoall_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int16_alltoall_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int32_alltoall_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int64_alltoall_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint8_alltoall_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint16_alltoall_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint32_alltoall_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint64_alltoall_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_size_alltoall_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmem_ptrdiff_alltoall_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmem_alltoall8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_alltoall16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_alltoall32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_alltoall64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_alltoall128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmem_alltoallmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+
+/* shmem_TYPENAME_alltoalls_nb */
+int shmem_float_alltoalls_nb(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_double_alltoalls_nb(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_longdouble_alltoalls_nb(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_char_alltoalls_nb(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_schar_alltoalls_nb(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_short_alltoalls_nb(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_int_alltoalls_nb(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_long_alltoalls_nb(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_longlong_alltoalls_nb(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_uchar_alltoalls_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_ushort_alltoalls_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_uint_alltoalls_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_ulong_alltoalls_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_ulonglong_alltoalls_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_int8_alltoalls_nb(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_int16_alltoalls_nb(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_int32_alltoalls_nb(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_int64_alltoalls_nb(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_uint8_alltoalls_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_uint16_alltoalls_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_uint32_alltoalls_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_uint64_alltoalls_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_size_alltoalls_nb(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_ptrdiff_alltoalls_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_alltoalls8_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_alltoalls16_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_alltoalls32_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_alltoalls64_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_alltoalls128_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmem_alltoallsmem_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+
+/* shmem_TYPENAME_and_reduce_nb */
+int shmem_uchar_and_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_and_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_and_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_and_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_and_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_and_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_and_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_and_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_and_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_and_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_and_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_and_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_and_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_and_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_or_reduce_nb */
+int shmem_uchar_or_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_or_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_or_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_or_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_or_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_or_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_or_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_or_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_or_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_or_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_or_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_or_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_or_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_or_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_xor_reduce_nb */
+int shmem_uchar_xor_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_xor_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_xor_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_xor_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_xor_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_xor_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_xor_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_xor_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_xor_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_xor_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_xor_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_xor_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_xor_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_xor_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_max_reduce_nb */
+int shmem_char_max_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmem_schar_max_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmem_short_max_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmem_int_max_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmem_long_max_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmem_longlong_max_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ptrdiff_max_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uchar_max_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_max_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_max_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_max_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_max_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_max_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_max_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_max_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_max_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_max_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_max_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_max_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_max_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_max_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_float_max_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmem_double_max_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmem_longdouble_max_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_min_reduce_nb */
+int shmem_char_min_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmem_schar_min_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmem_short_min_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmem_int_min_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmem_long_min_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmem_longlong_min_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ptrdiff_min_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uchar_min_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_min_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_min_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_min_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_min_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_min_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_min_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_min_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_min_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_min_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_min_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_min_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_min_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_min_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_float_min_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmem_double_min_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmem_longdouble_min_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_sum_reduce_nb */
+int shmem_char_sum_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmem_schar_sum_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmem_short_sum_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmem_int_sum_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmem_long_sum_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmem_longlong_sum_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ptrdiff_sum_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uchar_sum_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_sum_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_sum_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_sum_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_sum_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_sum_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_sum_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_sum_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_sum_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_sum_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_sum_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_sum_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_sum_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_sum_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_float_sum_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmem_double_sum_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmem_longdouble_sum_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+int shmem_complexd_sum_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request);
+int shmem_complexf_sum_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_prod_reduce_nb */
+int shmem_char_prod_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmem_schar_prod_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmem_short_prod_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmem_int_prod_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmem_long_prod_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmem_longlong_prod_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ptrdiff_prod_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uchar_prod_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmem_ushort_prod_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint_prod_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulong_prod_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmem_ulonglong_prod_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmem_int8_prod_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int16_prod_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int32_prod_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_int64_prod_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint8_prod_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint16_prod_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint32_prod_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_uint64_prod_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_size_prod_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmem_float_prod_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmem_double_prod_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmem_longdouble_prod_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+int shmem_complexd_prod_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request);
+int shmem_complexf_prod_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request);
+
+/* shmem_TYPENAME_sum_inscan_nb */
+int shmem_char_sum_inscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmem_schar_sum_inscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmem_short_sum_inscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmem_int_sum_inscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmem_long_sum_inscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmem_longlong_sum_inscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmem_ptrdiff_sum_inscan_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uchar_sum_inscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmem_ushort_sum_inscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmem_uint_sum_inscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmem_ulong_sum_inscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmem_ulonglong_sum_inscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmem_int8_sum_inscan_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int16_sum_inscan_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int32_sum_inscan_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int64_sum_inscan_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint8_sum_inscan_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint16_sum_inscan_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint32_sum_inscan_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint64_sum_inscan_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_size_sum_inscan_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmem_float_sum_inscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmem_double_sum_inscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmem_longdouble_sum_inscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmem_complexd_sum_inscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request);
+int shmem_complexf_sum_inscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request);
+
+/* shmem_TYPENAME_sum_exscan_nb */
+int shmem_char_sum_exscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmem_schar_sum_exscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmem_short_sum_exscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmem_int_sum_exscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmem_long_sum_exscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmem_longlong_sum_exscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmem_ptrdiff_sum_exscan_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uchar_sum_exscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmem_ushort_sum_exscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmem_uint_sum_exscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmem_ulong_sum_exscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmem_ulonglong_sum_exscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmem_int8_sum_exscan_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int16_sum_exscan_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int32_sum_exscan_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_int64_sum_exscan_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint8_sum_exscan_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint16_sum_exscan_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint32_sum_exscan_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmem_uint64_sum_exscan_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmem_size_sum_exscan_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmem_float_sum_exscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmem_double_sum_exscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmem_longdouble_sum_exscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmem_complexd_sum_exscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request);
+int shmem_complexf_sum_exscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request);
+
 /* shmem_TYPENAME_and_to_all */
 void shmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync);
 void shmem_int_and_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync);
@@ -3138,6 +3520,195 @@ static inline int shmem_sum_exscan(shmem_team_t team, double *dest, const double
 static inline int shmem_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmem_longdouble_sum_exscan(team, dest, source, nelems); }
 static inline int shmem_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems) { return shmem_complexd_sum_exscan(team, dest, source, nelems); }
 static inline int shmem_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems) { return shmem_complexf_sum_exscan(team, dest, source, nelems); }
+static inline int shmem_broadcast_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_float_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_double_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_longdouble_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_char_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_schar_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_short_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_int_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_long_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_longlong_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_uchar_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_ushort_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_uint_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_ulong_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_broadcast_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmem_ulonglong_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmem_collect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmem_float_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmem_double_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmem_longdouble_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmem_char_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmem_schar_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmem_short_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmem_int_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmem_long_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmem_longlong_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmem_uchar_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmem_ushort_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmem_uint_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmem_ulong_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_collect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmem_ulonglong_collect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmem_float_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmem_double_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmem_longdouble_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmem_char_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmem_schar_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmem_short_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmem_int_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmem_long_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmem_longlong_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmem_uchar_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmem_ushort_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmem_uint_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmem_ulong_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_fcollect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmem_ulonglong_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmem_float_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmem_double_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmem_longdouble_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmem_char_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmem_schar_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmem_short_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmem_int_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmem_long_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmem_longlong_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmem_uchar_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmem_ushort_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmem_uint_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmem_ulong_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoall_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmem_ulonglong_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_float_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_double_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_longdouble_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_char_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_schar_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_short_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_int_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_long_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_longlong_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_uchar_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_ushort_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_uint_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_ulong_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_alltoalls_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmem_ulonglong_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_int8_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_int16_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int32_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_and_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_int64_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_int8_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_int16_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int32_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_or_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_int64_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_int8_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_int16_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int32_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_xor_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_int64_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmem_char_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_schar_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_short_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_long_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmem_longlong_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmem_float_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmem_double_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_max_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmem_longdouble_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmem_char_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_schar_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_short_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_long_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmem_longlong_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmem_float_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmem_double_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_min_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmem_longdouble_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmem_char_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_schar_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_short_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_long_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmem_longlong_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmem_float_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmem_double_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmem_longdouble_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request) { return shmem_complexd_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request) { return shmem_complexf_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmem_char_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmem_schar_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmem_short_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmem_int_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmem_long_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmem_longlong_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmem_uchar_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmem_ushort_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmem_uint_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulong_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmem_ulonglong_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmem_float_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmem_double_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmem_longdouble_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request) { return shmem_complexd_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_prod_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request) { return shmem_complexf_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmem_char_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmem_schar_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmem_short_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmem_int_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmem_long_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmem_longlong_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmem_uchar_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmem_ushort_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmem_uint_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmem_ulong_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmem_ulonglong_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmem_float_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmem_double_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmem_longdouble_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request) { return shmem_complexd_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_inscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request) { return shmem_complexf_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmem_char_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmem_schar_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmem_short_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmem_int_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmem_long_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmem_longlong_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmem_uchar_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmem_ushort_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmem_uint_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmem_ulong_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmem_ulonglong_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmem_float_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmem_double_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmem_longdouble_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request) { return shmem_complexd_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmem_sum_exscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request) { return shmem_complexf_sum_exscan_nb(team, dest, source, nelems, request); }
 static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
 static inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmem_ctx_signal_add(ctx, sig_addr, signal, pe); }
 static inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmem_ctx_signal_set(ctx, sig_addr, signal, pe); }
@@ -4358,6 +4929,223 @@ void rshmem_c11_generic_type_not_supported(void);
         long double *: shmem_longdouble_sum_exscan, \
         rshmem_complexd *: shmem_complexd_sum_exscan, \
         rshmem_complexf *: shmem_complexf_sum_exscan)(__VA_ARGS__)
+#define shmem_broadcast_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmem_float_broadcast_nb, \
+        double *: shmem_double_broadcast_nb, \
+        long double *: shmem_longdouble_broadcast_nb, \
+        char *: shmem_char_broadcast_nb, \
+        signed char *: shmem_schar_broadcast_nb, \
+        short *: shmem_short_broadcast_nb, \
+        int *: shmem_int_broadcast_nb, \
+        long *: shmem_long_broadcast_nb, \
+        long long *: shmem_longlong_broadcast_nb, \
+        unsigned char *: shmem_uchar_broadcast_nb, \
+        unsigned short *: shmem_ushort_broadcast_nb, \
+        unsigned int *: shmem_uint_broadcast_nb, \
+        unsigned long *: shmem_ulong_broadcast_nb, \
+        unsigned long long *: shmem_ulonglong_broadcast_nb)(__VA_ARGS__)
+#define shmem_collect_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmem_float_collect_nb, \
+        double *: shmem_double_collect_nb, \
+        long double *: shmem_longdouble_collect_nb, \
+        char *: shmem_char_collect_nb, \
+        signed char *: shmem_schar_collect_nb, \
+        short *: shmem_short_collect_nb, \
+        int *: shmem_int_collect_nb, \
+        long *: shmem_long_collect_nb, \
+        long long *: shmem_longlong_collect_nb, \
+        unsigned char *: shmem_uchar_collect_nb, \
+        unsigned short *: shmem_ushort_collect_nb, \
+        unsigned int *: shmem_uint_collect_nb, \
+        unsigned long *: shmem_ulong_collect_nb, \
+        unsigned long long *: shmem_ulonglong_collect_nb)(__VA_ARGS__)
+#define shmem_fcollect_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmem_float_fcollect_nb, \
+        double *: shmem_double_fcollect_nb, \
+        long double *: shmem_longdouble_fcollect_nb, \
+        char *: shmem_char_fcollect_nb, \
+        signed char *: shmem_schar_fcollect_nb, \
+        short *: shmem_short_fcollect_nb, \
+        int *: shmem_int_fcollect_nb, \
+        long *: shmem_long_fcollect_nb, \
+        long long *: shmem_longlong_fcollect_nb, \
+        unsigned char *: shmem_uchar_fcollect_nb, \
+        unsigned short *: shmem_ushort_fcollect_nb, \
+        unsigned int *: shmem_uint_fcollect_nb, \
+        unsigned long *: shmem_ulong_fcollect_nb, \
+        unsigned long long *: shmem_ulonglong_fcollect_nb)(__VA_ARGS__)
+#define shmem_alltoall_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmem_float_alltoall_nb, \
+        double *: shmem_double_alltoall_nb, \
+        long double *: shmem_longdouble_alltoall_nb, \
+        char *: shmem_char_alltoall_nb, \
+        signed char *: shmem_schar_alltoall_nb, \
+        short *: shmem_short_alltoall_nb, \
+        int *: shmem_int_alltoall_nb, \
+        long *: shmem_long_alltoall_nb, \
+        long long *: shmem_longlong_alltoall_nb, \
+        unsigned char *: shmem_uchar_alltoall_nb, \
+        unsigned short *: shmem_ushort_alltoall_nb, \
+        unsigned int *: shmem_uint_alltoall_nb, \
+        unsigned long *: shmem_ulong_alltoall_nb, \
+        unsigned long long *: shmem_ulonglong_alltoall_nb)(__VA_ARGS__)
+#define shmem_alltoalls_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmem_float_alltoalls_nb, \
+        double *: shmem_double_alltoalls_nb, \
+        long double *: shmem_longdouble_alltoalls_nb, \
+        char *: shmem_char_alltoalls_nb, \
+        signed char *: shmem_schar_alltoalls_nb, \
+        short *: shmem_short_alltoalls_nb, \
+        int *: shmem_int_alltoalls_nb, \
+        long *: shmem_long_alltoalls_nb, \
+        long long *: shmem_longlong_alltoalls_nb, \
+        unsigned char *: shmem_uchar_alltoalls_nb, \
+        unsigned short *: shmem_ushort_alltoalls_nb, \
+        unsigned int *: shmem_uint_alltoalls_nb, \
+        unsigned long *: shmem_ulong_alltoalls_nb, \
+        unsigned long long *: shmem_ulonglong_alltoalls_nb)(__VA_ARGS__)
+#define shmem_and_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        unsigned char *: shmem_uchar_and_reduce_nb, \
+        unsigned short *: shmem_ushort_and_reduce_nb, \
+        unsigned int *: shmem_uint_and_reduce_nb, \
+        unsigned long *: shmem_ulong_and_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_and_reduce_nb, \
+        signed char *: shmem_int8_and_reduce_nb, \
+        short *: shmem_int16_and_reduce_nb, \
+        int *: shmem_int32_and_reduce_nb, \
+        long *: shmem_int64_and_reduce_nb)(__VA_ARGS__)
+#define shmem_or_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        unsigned char *: shmem_uchar_or_reduce_nb, \
+        unsigned short *: shmem_ushort_or_reduce_nb, \
+        unsigned int *: shmem_uint_or_reduce_nb, \
+        unsigned long *: shmem_ulong_or_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_or_reduce_nb, \
+        signed char *: shmem_int8_or_reduce_nb, \
+        short *: shmem_int16_or_reduce_nb, \
+        int *: shmem_int32_or_reduce_nb, \
+        long *: shmem_int64_or_reduce_nb)(__VA_ARGS__)
+#define shmem_xor_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        unsigned char *: shmem_uchar_xor_reduce_nb, \
+        unsigned short *: shmem_ushort_xor_reduce_nb, \
+        unsigned int *: shmem_uint_xor_reduce_nb, \
+        unsigned long *: shmem_ulong_xor_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_xor_reduce_nb, \
+        signed char *: shmem_int8_xor_reduce_nb, \
+        short *: shmem_int16_xor_reduce_nb, \
+        int *: shmem_int32_xor_reduce_nb, \
+        long *: shmem_int64_xor_reduce_nb)(__VA_ARGS__)
+#define shmem_max_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmem_char_max_reduce_nb, \
+        signed char *: shmem_schar_max_reduce_nb, \
+        short *: shmem_short_max_reduce_nb, \
+        int *: shmem_int_max_reduce_nb, \
+        long *: shmem_long_max_reduce_nb, \
+        long long *: shmem_longlong_max_reduce_nb, \
+        unsigned char *: shmem_uchar_max_reduce_nb, \
+        unsigned short *: shmem_ushort_max_reduce_nb, \
+        unsigned int *: shmem_uint_max_reduce_nb, \
+        unsigned long *: shmem_ulong_max_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_max_reduce_nb, \
+        float *: shmem_float_max_reduce_nb, \
+        double *: shmem_double_max_reduce_nb, \
+        long double *: shmem_longdouble_max_reduce_nb)(__VA_ARGS__)
+#define shmem_min_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmem_char_min_reduce_nb, \
+        signed char *: shmem_schar_min_reduce_nb, \
+        short *: shmem_short_min_reduce_nb, \
+        int *: shmem_int_min_reduce_nb, \
+        long *: shmem_long_min_reduce_nb, \
+        long long *: shmem_longlong_min_reduce_nb, \
+        unsigned char *: shmem_uchar_min_reduce_nb, \
+        unsigned short *: shmem_ushort_min_reduce_nb, \
+        unsigned int *: shmem_uint_min_reduce_nb, \
+        unsigned long *: shmem_ulong_min_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_min_reduce_nb, \
+        float *: shmem_float_min_reduce_nb, \
+        double *: shmem_double_min_reduce_nb, \
+        long double *: shmem_longdouble_min_reduce_nb)(__VA_ARGS__)
+#define shmem_sum_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmem_char_sum_reduce_nb, \
+        signed char *: shmem_schar_sum_reduce_nb, \
+        short *: shmem_short_sum_reduce_nb, \
+        int *: shmem_int_sum_reduce_nb, \
+        long *: shmem_long_sum_reduce_nb, \
+        long long *: shmem_longlong_sum_reduce_nb, \
+        unsigned char *: shmem_uchar_sum_reduce_nb, \
+        unsigned short *: shmem_ushort_sum_reduce_nb, \
+        unsigned int *: shmem_uint_sum_reduce_nb, \
+        unsigned long *: shmem_ulong_sum_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_sum_reduce_nb, \
+        float *: shmem_float_sum_reduce_nb, \
+        double *: shmem_double_sum_reduce_nb, \
+        long double *: shmem_longdouble_sum_reduce_nb, \
+        rshmem_complexd *: shmem_complexd_sum_reduce_nb, \
+        rshmem_complexf *: shmem_complexf_sum_reduce_nb)(__VA_ARGS__)
+#define shmem_prod_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmem_char_prod_reduce_nb, \
+        signed char *: shmem_schar_prod_reduce_nb, \
+        short *: shmem_short_prod_reduce_nb, \
+        int *: shmem_int_prod_reduce_nb, \
+        long *: shmem_long_prod_reduce_nb, \
+        long long *: shmem_longlong_prod_reduce_nb, \
+        unsigned char *: shmem_uchar_prod_reduce_nb, \
+        unsigned short *: shmem_ushort_prod_reduce_nb, \
+        unsigned int *: shmem_uint_prod_reduce_nb, \
+        unsigned long *: shmem_ulong_prod_reduce_nb, \
+        unsigned long long *: shmem_ulonglong_prod_reduce_nb, \
+        float *: shmem_float_prod_reduce_nb, \
+        double *: shmem_double_prod_reduce_nb, \
+        long double *: shmem_longdouble_prod_reduce_nb, \
+        rshmem_complexd *: shmem_complexd_prod_reduce_nb, \
+        rshmem_complexf *: shmem_complexf_prod_reduce_nb)(__VA_ARGS__)
+#define shmem_sum_inscan_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmem_char_sum_inscan_nb, \
+        signed char *: shmem_schar_sum_inscan_nb, \
+        short *: shmem_short_sum_inscan_nb, \
+        int *: shmem_int_sum_inscan_nb, \
+        long *: shmem_long_sum_inscan_nb, \
+        long long *: shmem_longlong_sum_inscan_nb, \
+        unsigned char *: shmem_uchar_sum_inscan_nb, \
+        unsigned short *: shmem_ushort_sum_inscan_nb, \
+        unsigned int *: shmem_uint_sum_inscan_nb, \
+        unsigned long *: shmem_ulong_sum_inscan_nb, \
+        unsigned long long *: shmem_ulonglong_sum_inscan_nb, \
+        float *: shmem_float_sum_inscan_nb, \
+        double *: shmem_double_sum_inscan_nb, \
+        long double *: shmem_longdouble_sum_inscan_nb, \
+        rshmem_complexd *: shmem_complexd_sum_inscan_nb, \
+        rshmem_complexf *: shmem_complexf_sum_inscan_nb)(__VA_ARGS__)
+#define shmem_sum_exscan_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmem_char_sum_exscan_nb, \
+        signed char *: shmem_schar_sum_exscan_nb, \
+        short *: shmem_short_sum_exscan_nb, \
+        int *: shmem_int_sum_exscan_nb, \
+        long *: shmem_long_sum_exscan_nb, \
+        long long *: shmem_longlong_sum_exscan_nb, \
+        unsigned char *: shmem_uchar_sum_exscan_nb, \
+        unsigned short *: shmem_ushort_sum_exscan_nb, \
+        unsigned int *: shmem_uint_sum_exscan_nb, \
+        unsigned long *: shmem_ulong_sum_exscan_nb, \
+        unsigned long long *: shmem_ulonglong_sum_exscan_nb, \
+        float *: shmem_float_sum_exscan_nb, \
+        double *: shmem_double_sum_exscan_nb, \
+        long double *: shmem_longdouble_sum_exscan_nb, \
+        rshmem_complexd *: shmem_complexd_sum_exscan_nb, \
+        rshmem_complexf *: shmem_complexf_sum_exscan_nb)(__VA_ARGS__)
 #define shmem_sync(...) \
     _Generic(RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_team_t: shmem_team_sync, \

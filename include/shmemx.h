@@ -135,6 +135,10 @@ int shmemx_quiet_test(void);
 int shmemx_ctx_quiet_test(shmem_ctx_t ctx);
 int shmemx_query_interoperability(int property);
 void *shmemx_malloc_with_hint(size_t size, long hint);
+int shmemx_req_wait_all(shmem_req_h *requests, size_t nreqs);
+int shmemx_req_test_all(shmem_req_h *requests, size_t nreqs);
+size_t shmemx_req_wait_any(shmem_req_h *requests, size_t nreqs);
+size_t shmemx_req_test_some(shmem_req_h *requests, size_t nreqs, size_t *indices);
 void shmemx_alltoall_global_nb(void *dest, const void *source, size_t size, long *counter);
 int shmemx_psync_footprint(shmemx_psync_footprint_t *fp);
 int shmemx_team_psync_footprint(shmem_team_t team, shmemx_psync_footprint_t *fp);
@@ -200,6 +204,8 @@ void shmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 void shmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+int shmemx_team_sync_nb(shmem_team_t team, shmem_req_h *request);
+int shmemx_sync_nb(shmem_team_t team, shmem_req_h *request);
 void shmemx_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
 void shmemx_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
 void shmemx_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
@@ -368,6 +374,350 @@ int shmemx_double_sum_exscan(shmem_team_t team, double *dest, const double *sour
 int shmemx_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
 int shmemx_complexd_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems);
 int shmemx_complexf_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems);
+int shmemx_float_broadcast_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_double_broadcast_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_longdouble_broadcast_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_char_broadcast_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_schar_broadcast_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_short_broadcast_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_int_broadcast_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_long_broadcast_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_longlong_broadcast_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_uchar_broadcast_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_ushort_broadcast_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_uint_broadcast_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_ulong_broadcast_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_ulonglong_broadcast_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_int8_broadcast_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_int16_broadcast_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_int32_broadcast_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_int64_broadcast_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_uint8_broadcast_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_uint16_broadcast_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_uint32_broadcast_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_uint64_broadcast_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_size_broadcast_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_ptrdiff_broadcast_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_broadcast8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_broadcast16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_broadcast32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_broadcast64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_broadcast128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_broadcastmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmem_req_h *request);
+int shmemx_float_collect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmemx_double_collect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmemx_longdouble_collect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmemx_char_collect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmemx_schar_collect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmemx_short_collect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmemx_int_collect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmemx_long_collect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmemx_longlong_collect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_collect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmemx_ushort_collect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint_collect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulong_collect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulonglong_collect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_int8_collect_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int16_collect_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int32_collect_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int64_collect_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint8_collect_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint16_collect_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint32_collect_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint64_collect_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_size_collect_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_ptrdiff_collect_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_collect8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_collect16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_collect32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_collect64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_collect128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_collectmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_float_fcollect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmemx_double_fcollect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmemx_longdouble_fcollect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmemx_char_fcollect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmemx_schar_fcollect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmemx_short_fcollect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmemx_int_fcollect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmemx_long_fcollect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmemx_longlong_fcollect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_fcollect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmemx_ushort_fcollect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint_fcollect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulong_fcollect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulonglong_fcollect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_int8_fcollect_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int16_fcollect_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int32_fcollect_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int64_fcollect_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint8_fcollect_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint16_fcollect_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint32_fcollect_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint64_fcollect_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_size_fcollect_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_ptrdiff_fcollect_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_fcollect8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_fcollect16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_fcollect32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_fcollect64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_fcollect128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_fcollectmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_float_alltoall_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmemx_double_alltoall_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmemx_longdouble_alltoall_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmemx_char_alltoall_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmemx_schar_alltoall_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmemx_short_alltoall_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmemx_int_alltoall_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmemx_long_alltoall_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmemx_longlong_alltoall_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_alltoall_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmemx_ushort_alltoall_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint_alltoall_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulong_alltoall_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulonglong_alltoall_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_int8_alltoall_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int16_alltoall_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int32_alltoall_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int64_alltoall_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint8_alltoall_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint16_alltoall_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint32_alltoall_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint64_alltoall_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_size_alltoall_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_ptrdiff_alltoall_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_alltoall8_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_alltoall16_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_alltoall32_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_alltoall64_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_alltoall128_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_alltoallmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmem_req_h *request);
+int shmemx_float_alltoalls_nb(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_double_alltoalls_nb(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_longdouble_alltoalls_nb(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_char_alltoalls_nb(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_schar_alltoalls_nb(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_short_alltoalls_nb(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_int_alltoalls_nb(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_long_alltoalls_nb(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_longlong_alltoalls_nb(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_alltoalls_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_ushort_alltoalls_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uint_alltoalls_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_ulong_alltoalls_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_ulonglong_alltoalls_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_int8_alltoalls_nb(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_int16_alltoalls_nb(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_int32_alltoalls_nb(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_int64_alltoalls_nb(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uint8_alltoalls_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uint16_alltoalls_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uint32_alltoalls_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uint64_alltoalls_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_size_alltoalls_nb(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_ptrdiff_alltoalls_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_alltoalls8_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_alltoalls16_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_alltoalls32_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_alltoalls64_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_alltoalls128_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_alltoallsmem_nb(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_and_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_and_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_and_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_and_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_and_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_and_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_and_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_and_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_and_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_and_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_and_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_and_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_and_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_and_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uchar_or_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_or_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_or_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_or_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_or_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_or_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_or_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_or_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_or_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_or_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_or_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_or_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_or_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_or_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uchar_xor_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_xor_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_xor_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_xor_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_xor_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_xor_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_xor_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_xor_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_xor_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_xor_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_xor_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_xor_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_xor_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_xor_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_char_max_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_schar_max_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_short_max_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int_max_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_long_max_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longlong_max_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ptrdiff_max_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uchar_max_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_max_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_max_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_max_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_max_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_max_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_max_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_max_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_max_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_max_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_max_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_max_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_max_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_max_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_float_max_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmemx_double_max_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longdouble_max_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_char_min_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_schar_min_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_short_min_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int_min_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_long_min_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longlong_min_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ptrdiff_min_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uchar_min_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_min_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_min_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_min_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_min_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_min_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_min_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_min_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_min_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_min_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_min_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_min_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_min_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_min_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_float_min_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmemx_double_min_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longdouble_min_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_char_sum_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_schar_sum_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_short_sum_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int_sum_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_long_sum_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longlong_sum_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ptrdiff_sum_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uchar_sum_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_sum_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_sum_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_sum_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_sum_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_sum_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_sum_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_sum_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_sum_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_sum_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_sum_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_sum_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_sum_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_sum_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_float_sum_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmemx_double_sum_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longdouble_sum_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_complexd_sum_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request);
+int shmemx_complexf_sum_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request);
+int shmemx_char_prod_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_schar_prod_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_short_prod_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int_prod_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_long_prod_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longlong_prod_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ptrdiff_prod_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uchar_prod_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ushort_prod_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint_prod_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulong_prod_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_ulonglong_prod_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int8_prod_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int16_prod_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int32_prod_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_int64_prod_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint8_prod_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint16_prod_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint32_prod_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_uint64_prod_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_size_prod_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmem_req_h *request);
+int shmemx_float_prod_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request);
+int shmemx_double_prod_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_longdouble_prod_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request);
+int shmemx_complexd_prod_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request);
+int shmemx_complexf_prod_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request);
+int shmemx_char_sum_inscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmemx_schar_sum_inscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmemx_short_sum_inscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmemx_int_sum_inscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmemx_long_sum_inscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmemx_longlong_sum_inscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ptrdiff_sum_inscan_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_sum_inscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmemx_ushort_sum_inscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint_sum_inscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulong_sum_inscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulonglong_sum_inscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_int8_sum_inscan_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int16_sum_inscan_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int32_sum_inscan_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int64_sum_inscan_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint8_sum_inscan_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint16_sum_inscan_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint32_sum_inscan_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint64_sum_inscan_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_size_sum_inscan_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_float_sum_inscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmemx_double_sum_inscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmemx_longdouble_sum_inscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmemx_complexd_sum_inscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request);
+int shmemx_complexf_sum_inscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request);
+int shmemx_char_sum_exscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request);
+int shmemx_schar_sum_exscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request);
+int shmemx_short_sum_exscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request);
+int shmemx_int_sum_exscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request);
+int shmemx_long_sum_exscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request);
+int shmemx_longlong_sum_exscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ptrdiff_sum_exscan_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uchar_sum_exscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request);
+int shmemx_ushort_sum_exscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint_sum_exscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulong_sum_exscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request);
+int shmemx_ulonglong_sum_exscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request);
+int shmemx_int8_sum_exscan_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int16_sum_exscan_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int32_sum_exscan_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_int64_sum_exscan_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint8_sum_exscan_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint16_sum_exscan_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint32_sum_exscan_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_uint64_sum_exscan_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_size_sum_exscan_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmem_req_h *request);
+int shmemx_float_sum_exscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request);
+int shmemx_double_sum_exscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request);
+int shmemx_longdouble_sum_exscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request);
+int shmemx_complexd_sum_exscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request);
+int shmemx_complexf_sum_exscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request);
 
 /* Open MPI OSHMEM's extensions: fixed-width p/g, its pre-1.4 atomic names and
  * bitwise atomics on fixed widths, waits, and fixed-width active-set reductions.
@@ -538,6 +888,195 @@ static inline int shmemx_sum_exscan(shmem_team_t team, double *dest, const doubl
 static inline int shmemx_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmemx_longdouble_sum_exscan(team, dest, source, nelems); }
 static inline int shmemx_sum_exscan(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems) { return shmemx_complexd_sum_exscan(team, dest, source, nelems); }
 static inline int shmemx_sum_exscan(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems) { return shmemx_complexf_sum_exscan(team, dest, source, nelems); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_float_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_double_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_longdouble_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_char_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_schar_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_short_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_int_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_long_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_longlong_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_uchar_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_ushort_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_uint_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_ulong_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_broadcast_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root, shmem_req_h *request) { return shmemx_ulonglong_broadcast_nb(team, dest, source, nelems, PE_root, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmemx_float_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmemx_double_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmemx_longdouble_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmemx_char_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmemx_schar_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmemx_short_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmemx_int_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmemx_long_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmemx_longlong_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmemx_uchar_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmemx_ushort_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmemx_uint_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulong_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_collect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulonglong_collect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmemx_float_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmemx_double_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmemx_longdouble_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmemx_char_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmemx_schar_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmemx_short_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmemx_int_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmemx_long_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmemx_longlong_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmemx_uchar_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmemx_ushort_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmemx_uint_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulong_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_fcollect_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulonglong_fcollect_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmemx_float_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmemx_double_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmemx_longdouble_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmemx_char_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmemx_schar_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmemx_short_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmemx_int_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmemx_long_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmemx_longlong_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmemx_uchar_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmemx_ushort_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmemx_uint_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulong_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoall_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulonglong_alltoall_nb(team, dest, source, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_float_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_double_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_longdouble_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_char_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_schar_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_short_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_int_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_long_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_longlong_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_uchar_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_ushort_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_uint_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_ulong_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_alltoalls_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmem_req_h *request) { return shmemx_ulonglong_alltoalls_nb(team, dest, source, dst, sst, nelems, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_int8_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_int16_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int32_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_and_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_int64_and_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_int8_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_int16_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int32_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_or_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_int64_or_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_int8_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_int16_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int32_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_xor_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_int64_xor_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmemx_char_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_schar_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_short_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_long_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_longlong_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmemx_float_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmemx_double_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_max_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmemx_longdouble_max_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmemx_char_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_schar_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_short_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_long_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_longlong_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmemx_float_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmemx_double_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_min_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmemx_longdouble_min_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmemx_char_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_schar_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_short_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_long_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_longlong_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmemx_float_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmemx_double_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmemx_longdouble_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request) { return shmemx_complexd_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request) { return shmemx_complexf_sum_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmem_req_h *request) { return shmemx_char_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmem_req_h *request) { return shmemx_schar_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmem_req_h *request) { return shmemx_short_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmem_req_h *request) { return shmemx_int_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmem_req_h *request) { return shmemx_long_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_longlong_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmem_req_h *request) { return shmemx_uchar_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmem_req_h *request) { return shmemx_ushort_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmem_req_h *request) { return shmemx_uint_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulong_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmem_req_h *request) { return shmemx_ulonglong_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmem_req_h *request) { return shmemx_float_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmem_req_h *request) { return shmemx_double_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmem_req_h *request) { return shmemx_longdouble_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nreduce, shmem_req_h *request) { return shmemx_complexd_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_prod_reduce_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nreduce, shmem_req_h *request) { return shmemx_complexf_prod_reduce_nb(team, dest, source, nreduce, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmemx_char_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmemx_schar_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmemx_short_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmemx_int_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmemx_long_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmemx_longlong_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmemx_uchar_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmemx_ushort_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmemx_uint_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulong_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulonglong_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmemx_float_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmemx_double_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmemx_longdouble_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request) { return shmemx_complexd_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_inscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request) { return shmemx_complexf_sum_inscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmem_req_h *request) { return shmemx_char_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmem_req_h *request) { return shmemx_schar_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmem_req_h *request) { return shmemx_short_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmem_req_h *request) { return shmemx_int_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmem_req_h *request) { return shmemx_long_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmem_req_h *request) { return shmemx_longlong_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmem_req_h *request) { return shmemx_uchar_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmem_req_h *request) { return shmemx_ushort_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmem_req_h *request) { return shmemx_uint_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulong_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmem_req_h *request) { return shmemx_ulonglong_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmem_req_h *request) { return shmemx_float_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmem_req_h *request) { return shmemx_double_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmem_req_h *request) { return shmemx_longdouble_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, rshmem_complexd *dest, const rshmem_complexd *source, size_t nelems, shmem_req_h *request) { return shmemx_complexd_sum_exscan_nb(team, dest, source, nelems, request); }
+static inline int shmemx_sum_exscan_nb(shmem_team_t team, rshmem_complexf *dest, const rshmem_complexf *source, size_t nelems, shmem_req_h *request) { return shmemx_complexf_sum_exscan_nb(team, dest, source, nelems, request); }
 static inline void shmemx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmemx_ctx_signal_set(ctx, sig_addr, signal, pe); }
 static inline void shmemx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) { shmemx_ctx_signal_add(ctx, sig_addr, signal, pe); }
 #elif defined(RSHMEM_C11_GENERICS)
@@ -642,6 +1181,223 @@ static inline void shmemx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64
         long double *: shmemx_longdouble_sum_exscan, \
         rshmem_complexd *: shmemx_complexd_sum_exscan, \
         rshmem_complexf *: shmemx_complexf_sum_exscan)(__VA_ARGS__)
+#define shmemx_broadcast_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmemx_float_broadcast_nb, \
+        double *: shmemx_double_broadcast_nb, \
+        long double *: shmemx_longdouble_broadcast_nb, \
+        char *: shmemx_char_broadcast_nb, \
+        signed char *: shmemx_schar_broadcast_nb, \
+        short *: shmemx_short_broadcast_nb, \
+        int *: shmemx_int_broadcast_nb, \
+        long *: shmemx_long_broadcast_nb, \
+        long long *: shmemx_longlong_broadcast_nb, \
+        unsigned char *: shmemx_uchar_broadcast_nb, \
+        unsigned short *: shmemx_ushort_broadcast_nb, \
+        unsigned int *: shmemx_uint_broadcast_nb, \
+        unsigned long *: shmemx_ulong_broadcast_nb, \
+        unsigned long long *: shmemx_ulonglong_broadcast_nb)(__VA_ARGS__)
+#define shmemx_collect_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmemx_float_collect_nb, \
+        double *: shmemx_double_collect_nb, \
+        long double *: shmemx_longdouble_collect_nb, \
+        char *: shmemx_char_collect_nb, \
+        signed char *: shmemx_schar_collect_nb, \
+        short *: shmemx_short_collect_nb, \
+        int *: shmemx_int_collect_nb, \
+        long *: shmemx_long_collect_nb, \
+        long long *: shmemx_longlong_collect_nb, \
+        unsigned char *: shmemx_uchar_collect_nb, \
+        unsigned short *: shmemx_ushort_collect_nb, \
+        unsigned int *: shmemx_uint_collect_nb, \
+        unsigned long *: shmemx_ulong_collect_nb, \
+        unsigned long long *: shmemx_ulonglong_collect_nb)(__VA_ARGS__)
+#define shmemx_fcollect_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmemx_float_fcollect_nb, \
+        double *: shmemx_double_fcollect_nb, \
+        long double *: shmemx_longdouble_fcollect_nb, \
+        char *: shmemx_char_fcollect_nb, \
+        signed char *: shmemx_schar_fcollect_nb, \
+        short *: shmemx_short_fcollect_nb, \
+        int *: shmemx_int_fcollect_nb, \
+        long *: shmemx_long_fcollect_nb, \
+        long long *: shmemx_longlong_fcollect_nb, \
+        unsigned char *: shmemx_uchar_fcollect_nb, \
+        unsigned short *: shmemx_ushort_fcollect_nb, \
+        unsigned int *: shmemx_uint_fcollect_nb, \
+        unsigned long *: shmemx_ulong_fcollect_nb, \
+        unsigned long long *: shmemx_ulonglong_fcollect_nb)(__VA_ARGS__)
+#define shmemx_alltoall_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmemx_float_alltoall_nb, \
+        double *: shmemx_double_alltoall_nb, \
+        long double *: shmemx_longdouble_alltoall_nb, \
+        char *: shmemx_char_alltoall_nb, \
+        signed char *: shmemx_schar_alltoall_nb, \
+        short *: shmemx_short_alltoall_nb, \
+        int *: shmemx_int_alltoall_nb, \
+        long *: shmemx_long_alltoall_nb, \
+        long long *: shmemx_longlong_alltoall_nb, \
+        unsigned char *: shmemx_uchar_alltoall_nb, \
+        unsigned short *: shmemx_ushort_alltoall_nb, \
+        unsigned int *: shmemx_uint_alltoall_nb, \
+        unsigned long *: shmemx_ulong_alltoall_nb, \
+        unsigned long long *: shmemx_ulonglong_alltoall_nb)(__VA_ARGS__)
+#define shmemx_alltoalls_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        float *: shmemx_float_alltoalls_nb, \
+        double *: shmemx_double_alltoalls_nb, \
+        long double *: shmemx_longdouble_alltoalls_nb, \
+        char *: shmemx_char_alltoalls_nb, \
+        signed char *: shmemx_schar_alltoalls_nb, \
+        short *: shmemx_short_alltoalls_nb, \
+        int *: shmemx_int_alltoalls_nb, \
+        long *: shmemx_long_alltoalls_nb, \
+        long long *: shmemx_longlong_alltoalls_nb, \
+        unsigned char *: shmemx_uchar_alltoalls_nb, \
+        unsigned short *: shmemx_ushort_alltoalls_nb, \
+        unsigned int *: shmemx_uint_alltoalls_nb, \
+        unsigned long *: shmemx_ulong_alltoalls_nb, \
+        unsigned long long *: shmemx_ulonglong_alltoalls_nb)(__VA_ARGS__)
+#define shmemx_and_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        unsigned char *: shmemx_uchar_and_reduce_nb, \
+        unsigned short *: shmemx_ushort_and_reduce_nb, \
+        unsigned int *: shmemx_uint_and_reduce_nb, \
+        unsigned long *: shmemx_ulong_and_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_and_reduce_nb, \
+        signed char *: shmemx_int8_and_reduce_nb, \
+        short *: shmemx_int16_and_reduce_nb, \
+        int *: shmemx_int32_and_reduce_nb, \
+        long *: shmemx_int64_and_reduce_nb)(__VA_ARGS__)
+#define shmemx_or_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        unsigned char *: shmemx_uchar_or_reduce_nb, \
+        unsigned short *: shmemx_ushort_or_reduce_nb, \
+        unsigned int *: shmemx_uint_or_reduce_nb, \
+        unsigned long *: shmemx_ulong_or_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_or_reduce_nb, \
+        signed char *: shmemx_int8_or_reduce_nb, \
+        short *: shmemx_int16_or_reduce_nb, \
+        int *: shmemx_int32_or_reduce_nb, \
+        long *: shmemx_int64_or_reduce_nb)(__VA_ARGS__)
+#define shmemx_xor_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        unsigned char *: shmemx_uchar_xor_reduce_nb, \
+        unsigned short *: shmemx_ushort_xor_reduce_nb, \
+        unsigned int *: shmemx_uint_xor_reduce_nb, \
+        unsigned long *: shmemx_ulong_xor_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_xor_reduce_nb, \
+        signed char *: shmemx_int8_xor_reduce_nb, \
+        short *: shmemx_int16_xor_reduce_nb, \
+        int *: shmemx_int32_xor_reduce_nb, \
+        long *: shmemx_int64_xor_reduce_nb)(__VA_ARGS__)
+#define shmemx_max_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_max_reduce_nb, \
+        signed char *: shmemx_schar_max_reduce_nb, \
+        short *: shmemx_short_max_reduce_nb, \
+        int *: shmemx_int_max_reduce_nb, \
+        long *: shmemx_long_max_reduce_nb, \
+        long long *: shmemx_longlong_max_reduce_nb, \
+        unsigned char *: shmemx_uchar_max_reduce_nb, \
+        unsigned short *: shmemx_ushort_max_reduce_nb, \
+        unsigned int *: shmemx_uint_max_reduce_nb, \
+        unsigned long *: shmemx_ulong_max_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_max_reduce_nb, \
+        float *: shmemx_float_max_reduce_nb, \
+        double *: shmemx_double_max_reduce_nb, \
+        long double *: shmemx_longdouble_max_reduce_nb)(__VA_ARGS__)
+#define shmemx_min_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_min_reduce_nb, \
+        signed char *: shmemx_schar_min_reduce_nb, \
+        short *: shmemx_short_min_reduce_nb, \
+        int *: shmemx_int_min_reduce_nb, \
+        long *: shmemx_long_min_reduce_nb, \
+        long long *: shmemx_longlong_min_reduce_nb, \
+        unsigned char *: shmemx_uchar_min_reduce_nb, \
+        unsigned short *: shmemx_ushort_min_reduce_nb, \
+        unsigned int *: shmemx_uint_min_reduce_nb, \
+        unsigned long *: shmemx_ulong_min_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_min_reduce_nb, \
+        float *: shmemx_float_min_reduce_nb, \
+        double *: shmemx_double_min_reduce_nb, \
+        long double *: shmemx_longdouble_min_reduce_nb)(__VA_ARGS__)
+#define shmemx_sum_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_sum_reduce_nb, \
+        signed char *: shmemx_schar_sum_reduce_nb, \
+        short *: shmemx_short_sum_reduce_nb, \
+        int *: shmemx_int_sum_reduce_nb, \
+        long *: shmemx_long_sum_reduce_nb, \
+        long long *: shmemx_longlong_sum_reduce_nb, \
+        unsigned char *: shmemx_uchar_sum_reduce_nb, \
+        unsigned short *: shmemx_ushort_sum_reduce_nb, \
+        unsigned int *: shmemx_uint_sum_reduce_nb, \
+        unsigned long *: shmemx_ulong_sum_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_sum_reduce_nb, \
+        float *: shmemx_float_sum_reduce_nb, \
+        double *: shmemx_double_sum_reduce_nb, \
+        long double *: shmemx_longdouble_sum_reduce_nb, \
+        rshmem_complexd *: shmemx_complexd_sum_reduce_nb, \
+        rshmem_complexf *: shmemx_complexf_sum_reduce_nb)(__VA_ARGS__)
+#define shmemx_prod_reduce_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_prod_reduce_nb, \
+        signed char *: shmemx_schar_prod_reduce_nb, \
+        short *: shmemx_short_prod_reduce_nb, \
+        int *: shmemx_int_prod_reduce_nb, \
+        long *: shmemx_long_prod_reduce_nb, \
+        long long *: shmemx_longlong_prod_reduce_nb, \
+        unsigned char *: shmemx_uchar_prod_reduce_nb, \
+        unsigned short *: shmemx_ushort_prod_reduce_nb, \
+        unsigned int *: shmemx_uint_prod_reduce_nb, \
+        unsigned long *: shmemx_ulong_prod_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_prod_reduce_nb, \
+        float *: shmemx_float_prod_reduce_nb, \
+        double *: shmemx_double_prod_reduce_nb, \
+        long double *: shmemx_longdouble_prod_reduce_nb, \
+        rshmem_complexd *: shmemx_complexd_prod_reduce_nb, \
+        rshmem_complexf *: shmemx_complexf_prod_reduce_nb)(__VA_ARGS__)
+#define shmemx_sum_inscan_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_sum_inscan_nb, \
+        signed char *: shmemx_schar_sum_inscan_nb, \
+        short *: shmemx_short_sum_inscan_nb, \
+        int *: shmemx_int_sum_inscan_nb, \
+        long *: shmemx_long_sum_inscan_nb, \
+        long long *: shmemx_longlong_sum_inscan_nb, \
+        unsigned char *: shmemx_uchar_sum_inscan_nb, \
+        unsigned short *: shmemx_ushort_sum_inscan_nb, \
+        unsigned int *: shmemx_uint_sum_inscan_nb, \
+        unsigned long *: shmemx_ulong_sum_inscan_nb, \
+        unsigned long long *: shmemx_ulonglong_sum_inscan_nb, \
+        float *: shmemx_float_sum_inscan_nb, \
+        double *: shmemx_double_sum_inscan_nb, \
+        long double *: shmemx_longdouble_sum_inscan_nb, \
+        rshmem_complexd *: shmemx_complexd_sum_inscan_nb, \
+        rshmem_complexf *: shmemx_complexf_sum_inscan_nb)(__VA_ARGS__)
+#define shmemx_sum_exscan_nb(...) \
+    _Generic(&*RSHMEM_C11_ARG1(__VA_ARGS__, 0), \
+        char *: shmemx_char_sum_exscan_nb, \
+        signed char *: shmemx_schar_sum_exscan_nb, \
+        short *: shmemx_short_sum_exscan_nb, \
+        int *: shmemx_int_sum_exscan_nb, \
+        long *: shmemx_long_sum_exscan_nb, \
+        long long *: shmemx_longlong_sum_exscan_nb, \
+        unsigned char *: shmemx_uchar_sum_exscan_nb, \
+        unsigned short *: shmemx_ushort_sum_exscan_nb, \
+        unsigned int *: shmemx_uint_sum_exscan_nb, \
+        unsigned long *: shmemx_ulong_sum_exscan_nb, \
+        unsigned long long *: shmemx_ulonglong_sum_exscan_nb, \
+        float *: shmemx_float_sum_exscan_nb, \
+        double *: shmemx_double_sum_exscan_nb, \
+        long double *: shmemx_longdouble_sum_exscan_nb, \
+        rshmem_complexd *: shmemx_complexd_sum_exscan_nb, \
+        rshmem_complexf *: shmemx_complexf_sum_exscan_nb)(__VA_ARGS__)
 #define shmemx_signal_set(...) \
     _Generic(RSHMEM_C11_ARG0(__VA_ARGS__, 0), \
         shmem_ctx_t: shmemx_ctx_signal_set, \

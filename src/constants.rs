@@ -136,6 +136,9 @@ pub(crate) const PREAMBLE: &str = r#"/* rshmem: a number to test, and Sandia Ope
 /* Opaque handles. A NULL handle is invalid. */
 typedef struct rshmem_ctx *shmem_ctx_t;
 typedef struct rshmem_team *shmem_team_t;
+/* A non-blocking collective's request (the draft of OpenSHMEM pull request
+ * 456; see docs/nonblocking-collectives.md). */
+typedef struct rshmem_req *shmem_req_h;
 
 /* Team configuration (OpenSHMEM 1.5: one field). */
 typedef struct {
@@ -149,6 +152,7 @@ typedef struct {
 
 #define SHMEM_CTX_INVALID ((shmem_ctx_t) NULL)
 #define SHMEM_TEAM_INVALID ((shmem_team_t) NULL)
+#define SHMEM_REQ_INVALID ((shmem_req_h) NULL)
 
 /* Link-time constant handles. */
 extern shmem_ctx_t SHMEM_CTX_DEFAULT;

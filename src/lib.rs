@@ -57,6 +57,7 @@ pub mod job;
 pub mod launcher;
 pub(crate) mod lock;
 pub(crate) mod memory;
+pub(crate) mod nbc;
 pub(crate) mod notify;
 pub(crate) mod pcntr;
 pub mod psync;

@@ -203,6 +203,11 @@ pub(crate) fn heap_block(rt: &World, addr: usize) -> u64 {
     rt.heap_offset(addr).map_or(NOT_IN_HEAP, |o| o as u64)
 }
 
+/// Bytes of the heap block that starts at `addr`, if one does.
+pub(crate) fn block_len_at(rt: &World, addr: usize) -> Option<usize> {
+    rt.heap_offset(addr).and_then(|off| heap(rt).block_len(off))
+}
+
 /// The heap offset of the block the caller says starts at `addr`.
 fn owned_block(rt: &World, addr: usize) -> Result<usize, Misuse> {
     match rt.heap_offset(addr) {

@@ -221,11 +221,13 @@ impl World {
     /// Where a wait of this PE blocks, to publish on its slow path (see
     /// `stuck`). At `SHMEM_THREAD_MULTIPLE`, waits other than the
     /// rendezvous publish in their thread's place, which no verdict reads:
-    /// another thread of this PE could satisfy them.
+    /// another thread of this PE could satisfy them. So do those of the
+    /// library's helper threads (`nbc`'s workers) at any level.
     #[inline]
     pub(crate) fn post(&self, kind: Kind, routine: &'static str, episode: u32) -> Option<Post<'_>> {
         let thread = !matches!(kind, Kind::BarrierAll | Kind::Finalize | Kind::FinalizeAtExit)
-            && self.thread_level.load(Ordering::Relaxed) == SHMEM_THREAD_MULTIPLE as i32;
+            && (self.thread_level.load(Ordering::Relaxed) == SHMEM_THREAD_MULTIPLE as i32
+                || crate::stuck::threads::is_helper());
         Some(Post {
             control: &self.control,
             me: self.me,

@@ -86,7 +86,9 @@ fn c_to_rust(c: &str) -> String {
         | "shmemx_notify_t"
         | "shmemx_pcntr_t" => Some("core::ffi::c_void"),
         "shmemx_ct_t" => Some("*mut core::ffi::c_char"),
-        "shmem_ctx_t" | "shmem_team_t" | "shmemx_space_t" | "shmemx_gettid_fn_t" => Some("*mut core::ffi::c_void"),
+        "shmem_ctx_t" | "shmem_team_t" | "shmem_req_h" | "shmemx_space_t" | "shmemx_gettid_fn_t" => {
+            Some("*mut core::ffi::c_void")
+        }
         "shmemx_space_config_t" => Some("crate::SpaceConfig"),
         _ => None,
     };

@@ -192,6 +192,7 @@ const ALL: [What; 18] = [
 #[cold]
 #[inline(never)]
 pub(crate) fn agree(rt: &World, routine: &'static str, t: TeamRef<'_>, team: &dyn Fn() -> String, mut mine: Record) {
+    super::entry::after_queued(rt, routine, t);
     let n = t.group.size;
     let Some(area) = t.sync.check_area() else {
         // A team of one has nobody to disagree with.

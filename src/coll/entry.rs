@@ -37,6 +37,22 @@ pub(crate) struct TeamRef<'a> {
     pub cursors: &'a OnceLock<&'static Cursors>,
 }
 
+impl TeamRef<'_> {
+    /// The team's key among the non-blocking collectives' queues (`nbc`):
+    /// the address of its sync memory's record, unique while the team lives.
+    #[inline]
+    pub(crate) fn nbc_key(&self) -> usize {
+        self.sync as *const TeamSync as usize
+    }
+}
+
+/// Before any blocking collective on `t`: the team's non-blocking ones
+/// queued earlier come first (`nbc::before_blocking`).
+#[inline]
+pub(crate) fn after_queued(rt: &World, routine: &'static str, t: TeamRef<'_>) {
+    crate::nbc::before_blocking(rt, routine, t.nbc_key());
+}
+
 /// An active set and the user's pSync (its flags; checked symmetric and
 /// long enough by the caller).
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +66,7 @@ pub(crate) struct ActiveSet {
 /// team's memory).
 #[inline]
 fn on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>, op: CollOp, release: bool) -> Coll<'a> {
+    after_queued(rt, routine, t);
     let ps = &rt.psync();
     let strategy = ps.imp();
     let acct = &ps.accounting;
@@ -145,6 +162,7 @@ pub(crate) fn barrier_all(rt: &World, routine: &'static str) {
 /// Ends the job when another PE is in an allocation routine's barrier
 /// instead (`agree`).
 pub(crate) fn sync_all(rt: &World, routine: &'static str) {
+    crate::nbc::before_rendezvous(rt, routine);
     let differs = barrier::world(rt, (barrier::Rendezvous::Barrier, None), |ep| {
         rt.post(Kind::BarrierAll, routine, ep)
     });
@@ -298,6 +316,7 @@ fn eager_on_team<'a>(
 /// A `Coll` on the team's inbox (see [`eager_on_team`]), if it has one.
 #[inline]
 fn inbox_on_team<'a>(rt: &'a World, routine: &'static str, t: TeamRef<'a>) -> Option<Coll<'a>> {
+    after_queued(rt, routine, t);
     let inbox = t.sync.inbox()?;
     Some(Coll::new(
         rt,

@@ -15,7 +15,7 @@ mod parse;
 mod read;
 
 pub(crate) use doc::env_markdown;
-pub(crate) use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ReduceAlgorithm, RemoteEngine};
+pub(crate) use names::{BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, NbcThread, ReduceAlgorithm, RemoteEngine};
 pub use names::{Graph, STRATEGIES, Strategy};
 pub(crate) use parse::{SIZE_ALIGN, human_bytes, parse_seconds};
 use parse::{checked_size, parse_count, parse_network_timeout};
@@ -405,6 +405,26 @@ config_table! {
         group: Nodes,
         read: |r, v| r.choice(v, RemoteEngine::from_name),
         help: "In a job that spans nodes, the engine to the PEs of other nodes: ucx (UCX's UCP API, librshmem_ucx.so), mpi (MPI-3 RMA through the MPI that launched the job), or auto: UCX when its shim loads on every PE, else MPI. Set it the same on every PE.",
+    },
+    nbc_thread: NbcThread {
+        name: "RSHMEM_NBC_THREAD",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Choice(NbcThread::NAMES),
+        default: "auto",
+        group: Collectives,
+        read: |r, v| r.choice(v, NbcThread::from_name),
+        help: "Who runs the non-blocking collectives (shmem_*_nb): auto, a thread per team that runs them while the program computes, where the transport allows one (one node; across nodes, with SHMEM_PROGRESS_THREAD or SHMEM_THREAD_MULTIPLE); on, that thread on every node (asks the engine to other nodes for thread safety at start-up); off, no thread: they run in shmem_req_test and shmem_req_wait (see docs/nonblocking-collectives.md).",
+    },
+    nbc_max: usize {
+        name: "RSHMEM_NBC_MAX",
+        sma_alias: false,
+        also: &[],
+        kind: Kind::Count,
+        default: "1024",
+        group: Collectives,
+        read: |r, v| r.count(v, 1, 1 << 20),
+        help: "Non-blocking collectives a PE may have outstanding (initiated, not yet completed by shmem_req_test or shmem_req_wait); one more is a named error. 1 to 1048576; read at the first shmem_init.",
     },
     psync_strategy: Strategy {
         name: "SHMEM_PSYNC_STRATEGY",

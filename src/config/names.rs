@@ -142,6 +142,15 @@ named_choice! {
 }
 
 named_choice! {
+    /// `RSHMEM_NBC_THREAD`: who runs the non-blocking collectives.
+    NbcThread {
+        Auto = "auto",
+        On = "on",
+        Off = "off",
+    }
+}
+
+named_choice! {
     /// `SHMEM_BCAST_ALGORITHM`.
     BcastAlgorithm {
         Auto = "auto",

@@ -3,8 +3,8 @@
 //! variable, so that a row names its kind's reader and its bounds only.
 
 use super::{
-    BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ConfigError, Kind, ReduceAlgorithm, RemoteEngine, Setting,
-    Strategy, Var, checked_size, parse_count,
+    BarrierAlgorithm, BcastAlgorithm, CollectAlgorithm, ConfigError, Kind, NbcThread, ReduceAlgorithm, RemoteEngine,
+    Setting, Strategy, Var, checked_size, parse_count,
 };
 
 /// The environment as the rows see it: every variable under each of its
@@ -218,7 +218,8 @@ show_name!(
     BcastAlgorithm,
     ReduceAlgorithm,
     CollectAlgorithm,
-    RemoteEngine
+    RemoteEngine,
+    NbcThread
 );
 
 /// `auto` when the library chooses.

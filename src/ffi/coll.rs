@@ -328,7 +328,7 @@ pub(crate) fn alltoall<T: ShmemType>(
 
 /// Bytes spanned by `n` elements of `size` bytes at stride `stride` (>= 1,
 /// the argument `name`), `n` being from argument `nelems`.
-fn strided_span(routine: &'static str, name: &'static str, n: usize, stride: isize, size: usize) -> usize {
+pub(crate) fn strided_span(routine: &'static str, name: &'static str, n: usize, stride: isize, size: usize) -> usize {
     if stride < 1 {
         usage(
             routine,

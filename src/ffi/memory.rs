@@ -86,6 +86,10 @@ pub(crate) fn align(routine: &'static str, alignment: usize, size: usize) -> *mu
 /// The argument check of `shmem_free` (also of a `shmem_realloc` to 0 bytes).
 fn check_free(rt: &Runtime, routine: &'static str, ptr: *mut c_void) -> impl FnOnce() {
     move || {
+        if crate::nbc::live() > 0 {
+            let len = memory::block_len_at(rt, ptr as usize).unwrap_or(1);
+            crate::nbc::before_free(rt, routine, ptr as usize, len);
+        }
         check::agree_world(rt, routine, || {
             Record::new(routine, What::Free, "", 0, &[memory::heap_block(rt, ptr as usize)])
         })

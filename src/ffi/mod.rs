@@ -26,6 +26,7 @@ pub(crate) mod handle;
 pub(crate) mod lock;
 mod longdouble;
 pub(crate) mod memory;
+pub(crate) mod nbc;
 pub(crate) mod notify;
 pub(crate) mod order;
 pub(crate) mod p2p;

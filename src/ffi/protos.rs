@@ -260,6 +260,23 @@ pub(crate) const PLAIN: &[(&str, &[Proto])] = &[
         ],
     ),
     (
+        "Non-blocking collectives (draft: OpenSHMEM pull request 456, see docs/nonblocking-collectives.md)",
+        &[
+            p("int shmem_req_test(shmem_req_h *request)", "nbc::req_test"),
+            p("int shmem_req_wait(shmem_req_h *request)", "nbc::req_wait"),
+            p(
+                "int shmem_team_sync_nb(shmem_team_t team, shmem_req_h *request)",
+                "nbc::sync_nb",
+            )
+            .shmemx(),
+            p(
+                "int shmem_sync_nb(shmem_team_t team, shmem_req_h *request)",
+                "nbc::sync_nb",
+            )
+            .shmemx(),
+        ],
+    ),
+    (
         "Distributed locks",
         &[
             p("void shmem_set_lock(long *lock)", "lock::set_lock"),
@@ -324,6 +341,24 @@ pub(crate) const SHMEMX: &[Proto] = &[
     p(
         "void *shmemx_malloc_with_hint(size_t size, long hint)",
         "memory::malloc_with_hint",
+    ),
+    // Completion of several non-blocking collectives (rshmem; the draft has
+    // test and wait on one request only).
+    p(
+        "int shmemx_req_wait_all(shmem_req_h *requests, size_t nreqs)",
+        "nbc::req_wait_all",
+    ),
+    p(
+        "int shmemx_req_test_all(shmem_req_h *requests, size_t nreqs)",
+        "nbc::req_test_all",
+    ),
+    p(
+        "size_t shmemx_req_wait_any(shmem_req_h *requests, size_t nreqs)",
+        "nbc::req_wait_any",
+    ),
+    p(
+        "size_t shmemx_req_test_some(shmem_req_h *requests, size_t nreqs, size_t *indices)",
+        "nbc::req_test_some",
     ),
     // Open MPI OSHMEM's non-blocking all-to-all with a counter.
     p(

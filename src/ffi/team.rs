@@ -298,6 +298,7 @@ pub(crate) fn destroy(routine: &'static str, h: TeamHandle) {
         ))
     }
     if let Some(t) = rt.teams.lookup(h.raw()) {
+        crate::nbc::before_team_destroy(rt, routine, t.coll().nbc_key());
         check::agree(rt, routine, (&t, h), || {
             Record::new(routine, What::TeamDestroy, "", 0, &[])
         });

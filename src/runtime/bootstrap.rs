@@ -48,7 +48,10 @@ pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'s
     let fail = |why: String| Error::new(routine, ErrorKind::Startup(why));
     let config = Config::from_env().map_err(|e| Error::new(routine, ErrorKind::Config(e.to_string())))?;
     crate::error::set_debug(config.debug);
-    let want_multiple = config.progress_thread || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+    // A non-blocking collective's worker thread uses the engine too (`nbc`).
+    let want_multiple = config.progress_thread
+        || config.nbc_thread == crate::config::NbcThread::On
+        || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
     let Launched { launcher, file, fresh } =
         launcher::join(routine, want_multiple, config.node_size, config.remote).map_err(fail)?;
     let (me, npes) = (launcher.me(), launcher.npes());

@@ -206,7 +206,18 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         rt.launcher
             .on_program_finalize(program_finalizing)
             .map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
-        if rt.config.progress_thread && !crate::transport::Transport::single_node(&rt.transport) {
+        let single = crate::transport::Transport::single_node(&rt.transport);
+        // Workers for the non-blocking collectives where the transport may be
+        // used from a second thread: shared memory always, the engine to
+        // other nodes when it was started thread-safe (as in bootstrap).
+        let engine_threads = rt.config.progress_thread
+            || rt.config.nbc_thread == crate::config::NbcThread::On
+            || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+        crate::nbc::configure(
+            rt.config.nbc_max,
+            rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads),
+        );
+        if rt.config.progress_thread && !single {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
         }
         node_watch::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
@@ -328,6 +339,15 @@ pub(crate) fn finalize(at_exit: bool) {
         crate::coll::barrier_all(rt, "shmem_finalize");
         return;
     }
+    // Non-blocking collectives first: the other PEs may need this one's part.
+    crate::nbc::at_finalize(
+        rt,
+        if at_exit {
+            "shmem_finalize (at exit)"
+        } else {
+            "shmem_finalize"
+        },
+    );
     // Finalize's own rendezvous, not the world barrier: a PE finalizing while
     // the others wait in shmem_barrier_all must not let them through (they
     // would run on with this PE gone); the job is reported stuck instead.

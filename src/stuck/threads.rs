@@ -51,6 +51,25 @@ thread_local! {
     };
 }
 
+thread_local! {
+    /// Whether this thread is one of the library's own that waits for
+    /// collectives on the program's behalf (`nbc`'s workers): its waits
+    /// publish in a thread place at every thread level, since the program's
+    /// thread may meanwhile write what other PEs wait for.
+    static HELPER: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the calling thread as a library helper (see `HELPER`).
+pub(crate) fn mark_helper() {
+    HELPER.with(|h| h.set(true));
+}
+
+/// Whether the calling thread is a library helper.
+#[inline]
+pub(crate) fn is_helper() -> bool {
+    HELPER.with(|h| h.get())
+}
+
 /// This thread's kernel id (never 0).
 fn tid() -> u32 {
     // SAFETY: gettid has no preconditions and cannot fail.
