@@ -35,7 +35,7 @@ pub(crate) use queue::{Job, in_job};
 
 use crate::error::{Error, ErrorKind, fatal};
 use crate::world::World;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// A request's states.
@@ -96,10 +96,25 @@ fn handle_of(i: u32, generation: u32) -> Handle {
     ((generation as u64) << 32) | (i as u64 + 1)
 }
 
-/// How threads run this PE's jobs, decided at `shmem_init`.
-pub(crate) fn configure(max: usize, threaded: bool) {
+/// Whether every team's jobs share one queue (see [`configure`]).
+static ONE_QUEUE: AtomicBool = AtomicBool::new(false);
+
+/// How threads run this PE's jobs, decided at `shmem_init`. `one_queue`: the
+/// pSync strategy signals every team's collectives on the same words
+/// (pairwise locations, shared by all teams of a pair of PEs), which carry
+/// meaning only while two PEs run the collectives they share in the same
+/// order; then the jobs of all teams run from one queue, in initiation
+/// order, and a blocking collective on any team waits for all of them.
+pub(crate) fn configure(max: usize, threaded: bool, one_queue: bool) {
     table(max);
     queue::set_threaded(threaded);
+    ONE_QUEUE.store(one_queue, Ordering::Release);
+}
+
+/// The queue of team `team`'s jobs.
+#[inline]
+fn queue_of(team: usize) -> usize {
+    if ONE_QUEUE.load(Ordering::Relaxed) { 0 } else { team }
 }
 
 /// Initiates a non-blocking collective on team `team` (raw handle): takes a
@@ -122,7 +137,7 @@ pub(crate) fn start(rt: &'static World, meta: Meta, job: Job) -> Handle {
     slot.state.store(PENDING, Ordering::Release);
     LIVE.fetch_add(1, Ordering::AcqRel);
     let h = handle_of(i, slot.generation.load(Ordering::Acquire));
-    queue::push(rt, meta.team, i, job);
+    queue::push(rt, queue_of(meta.team), i, job);
     h
 }
 
@@ -175,8 +190,8 @@ fn complete(i: u32, slot: &Slot) {
 pub(crate) fn test(rt: &World, routine: &'static str, h: Handle) -> bool {
     let (i, slot) = slot_of(rt, routine, h);
     if slot.state.load(Ordering::Acquire) != DONE && !queue::threaded() {
-        let team = lock(&slot.meta).team;
-        queue::run_until(rt, routine, team, || slot.state.load(Ordering::Acquire) == DONE);
+        let q = queue_of(lock(&slot.meta).team);
+        queue::run_until(rt, routine, q, || slot.state.load(Ordering::Acquire) == DONE);
     }
     if slot.state.load(Ordering::Acquire) == DONE {
         complete(i, slot);
@@ -189,8 +204,8 @@ pub(crate) fn test(rt: &World, routine: &'static str, h: Handle) -> bool {
 pub(crate) fn wait(rt: &World, routine: &'static str, h: Handle) {
     let (i, slot) = slot_of(rt, routine, h);
     if slot.state.load(Ordering::Acquire) != DONE {
-        let team = lock(&slot.meta).team;
-        queue::run_until(rt, routine, team, || slot.state.load(Ordering::Acquire) == DONE);
+        let q = queue_of(lock(&slot.meta).team);
+        queue::run_until(rt, routine, q, || slot.state.load(Ordering::Acquire) == DONE);
     }
     complete(i, slot);
 }
@@ -208,7 +223,8 @@ pub(crate) fn before_blocking(rt: &World, routine: &'static str, team: usize) {
     if LIVE.load(Ordering::Acquire) == 0 || in_job() {
         return;
     }
-    queue::run_until(rt, routine, team, || queue::idle(team));
+    let q = queue_of(team);
+    queue::run_until(rt, routine, q, || queue::idle(q));
 }
 
 /// Before a world rendezvous (barrier_all, sync_all) without workers: runs
@@ -219,8 +235,8 @@ pub(crate) fn before_rendezvous(rt: &World, routine: &'static str) {
     if LIVE.load(Ordering::Acquire) == 0 || in_job() || queue::threaded() {
         return;
     }
-    for team in queue::teams() {
-        queue::run_until(rt, routine, team, || queue::idle(team));
+    for q in queue::teams() {
+        queue::run_until(rt, routine, q, || queue::idle(q));
     }
 }
 
@@ -262,7 +278,9 @@ pub(crate) fn before_team_destroy(rt: &World, routine: &'static str, team: usize
             )),
         ))
     }
-    queue::close(team);
+    if !ONE_QUEUE.load(Ordering::Relaxed) {
+        queue::close(team);
+    }
 }
 
 /// `shmem_free`, `shmem_realloc`: fatal when the block `[addr, addr + len)`
@@ -290,9 +308,9 @@ pub(crate) fn before_free(rt: &World, routine: &'static str, addr: usize, len: u
 /// `shmem_finalize`: runs every queued collective, ends the workers, and
 /// warns once about requests the program never completed (they are freed).
 pub(crate) fn at_finalize(rt: &World, routine: &'static str) {
-    for team in queue::teams() {
-        queue::run_until(rt, routine, team, || queue::idle(team));
-        queue::close(team);
+    for q in queue::teams() {
+        queue::run_until(rt, routine, q, || queue::idle(q));
+        queue::close(q);
     }
     let (n, first) = outstanding(|_| true);
     if n > 0 {

@@ -216,6 +216,7 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         crate::nbc::configure(
             rt.config.nbc_max,
             rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads),
+            rt.psync().imp().pair_locations(),
         );
         if rt.config.progress_thread && !single {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
