@@ -111,6 +111,11 @@ pub(crate) fn configure(max: usize, threaded: bool, one_queue: bool) {
     ONE_QUEUE.store(one_queue, Ordering::Release);
 }
 
+/// Whether every team's jobs share one queue.
+pub(crate) fn one_queue() -> bool {
+    ONE_QUEUE.load(Ordering::Relaxed)
+}
+
 /// The queue of team `team`'s jobs.
 #[inline]
 fn queue_of(team: usize) -> usize {

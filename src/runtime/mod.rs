@@ -290,6 +290,15 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
             if let Some(heap) = crate::heap::huge::describe_in_use() {
                 eprintln!("rshmem symmetric heap: {heap}");
             }
+            eprintln!(
+                "rshmem non-blocking collectives: {}{}",
+                if crate::nbc::has_workers() {
+                    "a worker thread per team runs them"
+                } else {
+                    "run inside shmem_req_test, shmem_req_wait and blocking collectives (no worker thread)"
+                },
+                if crate::nbc::one_queue() { "; one queue for every team (pairwise strategy)" } else { "" }
+            );
             if let Some(launcher) = rt.launcher.describe() {
                 eprintln!(
                     "rshmem {launcher}; {} PEs, {} on this node; progress thread {}",
