@@ -1,5 +1,5 @@
 /* The sequences of team operations that the psync-footprint tool simulates
- * (src/sim.rs, `sequence`), run for real: every PE takes part in the steps of
+ * (src/sim/seq.rs, `sequence`), run for real: every PE takes part in the steps of
  * the teams it belongs to, checks every result, and at the end prints its
  * shmemx_psync_footprint as one line
  *
