@@ -115,6 +115,13 @@ pub(crate) fn observe_barrier(locks: &mut Locks, array: Option<usize>) {
     }
 }
 
+/// Keeps `array` of the team's pool locked after a barrier: the
+/// simulator's hypothetical design in which a collective started before the
+/// barrier may still be running (`sim`'s `nb`); never called in a run.
+pub(crate) fn keep_locked(sync: &TeamSync, array: usize) {
+    sync.pool().parts::<Locks>().1.locked[array] = true;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

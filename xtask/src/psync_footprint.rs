@@ -20,8 +20,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-pub const USAGE: &str =
-    "psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N] [--pool-max N] [--scratch BYTES]";
+pub const USAGE: &str = "psync-footprint [--seq NAME]... [--pes LIST] [--out DIR] [--pool N] [--pool-max N] [--scratch BYTES] [--hypothetical-concurrent]";
 
 /// What to simulate and where to write the results.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +34,9 @@ pub struct Options {
     pub pool: Option<usize>,
     pub pool_max: Option<usize>,
     pub scratch: Option<usize>,
+    /// The simulator's HYPOTHETICAL design in which outstanding
+    /// non-blocking collectives run at once (`sim::nb`), not rshmem's queues.
+    pub concurrent: bool,
 }
 
 impl Options {
@@ -47,6 +49,7 @@ impl Options {
             pool: None,
             pool_max: None,
             scratch: None,
+            concurrent: false,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -58,8 +61,11 @@ impl Options {
             match flag.as_str() {
                 "--seq" => {
                     let v = value()?;
-                    if !sim::SEQUENCES.contains(&v.as_str()) {
-                        return Err(format!("unknown sequence `{v}` (known: {})", sim::SEQUENCES.join(", ")));
+                    if sim::sequence(v, 1).is_none() {
+                        return Err(format!(
+                            "unknown sequence `{v}` (known: {}; nb-world-K, nb-split-K and their blocking- twins for any K)",
+                            sim::SEQUENCES.join(", ")
+                        ));
                     }
                     if !o.seqs.contains(v) {
                         o.seqs.push(v.clone());
@@ -79,6 +85,7 @@ impl Options {
                 "--pool" => o.pool = Some(number(value()?)?),
                 "--pool-max" => o.pool_max = Some(number(value()?)?),
                 "--scratch" => o.scratch = Some(number(value()?)?),
+                "--hypothetical-concurrent" => o.concurrent = true,
                 _ => return Err(format!("unknown argument `{flag}`\nusage: cargo xtask {USAGE}")),
             }
         }
@@ -97,6 +104,9 @@ impl Options {
         let pes: Vec<String> = self.pes.iter().map(|n| n.to_string()).collect();
         a.extend(["--pes".to_string(), pes.join(",")]);
         a.extend(["--out".to_string(), self.out.display().to_string()]);
+        if self.concurrent {
+            a.push("--hypothetical-concurrent".to_string());
+        }
         for (flag, v) in [
             ("--pool", self.pool),
             ("--pool-max", self.pool_max),
@@ -121,6 +131,7 @@ impl Options {
         if let Some(v) = self.pool_max {
             c.pool_max = v;
         }
+        c.concurrent = self.concurrent;
         c
     }
 }
@@ -322,6 +333,12 @@ pub fn tables(o: &Options, rows: &[Row], seq: &str) -> String {
         }
     );
     let cfg = o.config(Strategy::Traditional, 1);
+    if o.concurrent {
+        let _ = writeln!(
+            out,
+            "   HYPOTHETICAL design (--hypothetical-concurrent), not rshmem's: outstanding collectives run at once, each holding its memory until its wait"
+        );
+    }
     let _ = writeln!(
         out,
         "   (scratch {} B per team, pool {}, pool max {})",
@@ -666,14 +683,18 @@ mod tests {
             "3",
             "--scratch",
             "4096",
+            "--seq",
+            "nb-world-4",
+            "--hypothetical-concurrent",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
         let o = Options::parse(&args, Path::new("/d")).unwrap();
         assert_eq!(o.pes, [2, 3, 8]);
-        assert_eq!(o.seqs, ["qtc"]);
+        assert_eq!(o.seqs, ["qtc", "nb-world-4"]);
         assert_eq!((o.pool, o.pool_max, o.scratch), (Some(3), None, Some(4096)));
+        assert!(o.concurrent);
         assert_eq!(Options::parse(&o.to_args(), Path::new("/d")).unwrap(), o);
         let d = Options::parse(&[], Path::new("/d")).unwrap();
         assert_eq!(d.pes.first().zip(d.pes.last()), Some((&2, &4096)));

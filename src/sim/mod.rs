@@ -12,13 +12,36 @@
 //! a fast member overtakes a slow one; the ledger counts those growths).
 //! A test runs the same sequences under `oshrun` at 8 PEs and compares every
 //! PE's ledger with this model.
+//!
+//! **Non-blocking collectives** ([`Step::Start`], [`Step::Wait`],
+//! [`Step::WaitAll`]) follow rshmem's design (`nbc`): a started collective
+//! is the blocking one, queued; it holds nothing until it runs. Each team's
+//! queue runs in initiation order; under the pairwise strategies every
+//! team's collectives share one queue. The model has no threads, so it runs
+//! queued collectives where a run must have run them by: at a wait for one
+//! of the team's requests (under the one queue, everything queued before
+//! it), before a blocking collective of the team (the split's and the
+//! destroy's barriers included; under the one queue, everything queued), and
+//! at [`Job::finalize`]. `shmem_barrier_all` runs no queue (the workers do;
+//! a sequence must not leave world collectives queued across one under
+//! `barrier-unlock`, where a run's outcome would depend on the timing).
+//! Members run a collective in the same model step: under the one queue a
+//! member outside a waited team also runs the other teams' jobs queued
+//! before, which changes no team's order of collectives, the only order the
+//! strategies' decisions depend on. [`Config::concurrent`] is a
+//! hypothetical design instead (see [`nb`]).
 
 use crate::coll::barrier;
 use crate::coll::registry::{Algorithms, Barrier, pairwise_peers};
 use crate::coll::team_is_eager;
 use crate::heap::SymOffset;
-use crate::psync::{CollOp, Grant, LOCATION_BYTES, Ledger, Plan, Remote, Strategy, SyncStrategy, TeamSync};
-use std::collections::HashMap;
+use crate::psync::{CollOp, Grant, LOCATION_BYTES, Ledger, Plan, Remote, Strategy, SyncStrategy, TeamSync, Ticket};
+use std::collections::{HashMap, VecDeque};
+
+pub mod nb;
+mod seq;
+
+pub use seq::{MESSAGE_BYTES, NB_BYTES, NB_K, SEQUENCES, bcast_root, nb_kind, sequence, split_teams};
 
 /// One step of a sequence. Teams are numbered in creation order, the world
 /// team being 0.
@@ -35,7 +58,8 @@ pub enum Step {
         /// Members of the new team.
         size: usize,
     },
-    /// A collective of kind `op` on a team (`root` for broadcasts).
+    /// A blocking collective of kind `op` on a team (`root` for broadcasts)
+    /// with messages of `bytes` (per member for alltoall blocks).
     Coll {
         /// The team's number.
         team: usize,
@@ -43,7 +67,29 @@ pub enum Step {
         op: CollOp,
         /// The root's rank in the team (broadcasts; else unused).
         root: usize,
+        /// Bytes of the message (what decides the inbox's one round).
+        bytes: usize,
     },
+    /// The initiation of a non-blocking collective (`shmem_*_nb`): as
+    /// [`Step::Coll`], run later.
+    Start {
+        /// The team's number.
+        team: usize,
+        /// The kind of collective.
+        op: CollOp,
+        /// The root's rank in the team (broadcasts; else unused).
+        root: usize,
+        /// Bytes of the message.
+        bytes: usize,
+    },
+    /// `shmem_req_wait` on every request of the team's members outstanding,
+    /// in initiation order.
+    Wait {
+        /// The team's number.
+        team: usize,
+    },
+    /// `shmem_req_wait` on every outstanding request.
+    WaitAll,
     /// `shmem_team_destroy`.
     Destroy {
         /// The number of the team destroyed.
@@ -53,118 +99,6 @@ pub enum Step {
     BarrierAll,
 }
 
-/// Bytes of the sequences' broadcasts and reductions (one long).
-const MESSAGE_BYTES: usize = 8;
-
-/// Collectives run on a team per iteration of a sequence: `shmem_team_sync`,
-/// a one-element max-reduction, an 8-byte broadcast from `root`.
-fn iteration(out: &mut Vec<Step>, team: usize, size: usize, k: usize) {
-    out.push(Step::Coll {
-        team,
-        op: CollOp::Barrier,
-        root: 0,
-    });
-    out.push(Step::Coll {
-        team,
-        op: CollOp::Reduce,
-        root: 0,
-    });
-    out.push(Step::Coll {
-        team,
-        op: CollOp::Broadcast,
-        root: bcast_root(k, size),
-    });
-}
-
-/// The root of the broadcast of iteration `k` on a team of `size` PEs (the
-/// C program of the agreement test uses the same formula).
-pub fn bcast_root(k: usize, size: usize) -> usize {
-    (k * 5 + 1) % size
-}
-
-/// Sequences the footprint tool and its test know by name.
-pub const SEQUENCES: &[&str] = &["barriers", "qtc", "qtc-keep", "strided"];
-
-/// The steps of sequence `name` for `n` PEs.
-///
-/// - `barriers`: 16 `shmem_team_sync` on the world team.
-/// - `qtc`: QTC's shrinking teams (SHOC's schedule with every size
-///   occurring): on the current team of `m` PEs (the world first), one
-///   iteration, then a split to the first `m - 1` PEs and the destruction of
-///   the old team, down to one PE (whose team is destroyed at the end); the
-///   pruned PEs wait in `shmem_barrier_all`.
-/// - `qtc-keep`: the same without destroying the old teams (SHOC never frees
-///   its communicators).
-/// - `strided`: for strides 2, 4 and 8 in turn, every offset's strided team
-///   (`o, o + s, ...`) is split from the world and runs one iteration; the
-///   stride's teams are destroyed before the next stride.
-pub fn sequence(name: &str, n: usize) -> Option<Vec<Step>> {
-    let mut v = Vec::new();
-    let mut k = 0;
-    match name {
-        "barriers" => {
-            for _ in 0..16 {
-                v.push(Step::Coll {
-                    team: 0,
-                    op: CollOp::Barrier,
-                    root: 0,
-                });
-            }
-        }
-        "qtc" | "qtc-keep" => {
-            let (mut team, mut teams, mut m) = (0, 1, n);
-            loop {
-                iteration(&mut v, team, m, k);
-                k += 1;
-                if m == 1 {
-                    if name == "qtc" && team != 0 {
-                        v.push(Step::Destroy { team });
-                    }
-                    break;
-                }
-                v.push(Step::Split {
-                    parent: team,
-                    start: 0,
-                    stride: 1,
-                    size: m - 1,
-                });
-                if name == "qtc" && team != 0 {
-                    v.push(Step::Destroy { team });
-                }
-                team = teams;
-                teams += 1;
-                m -= 1;
-            }
-        }
-        "strided" => {
-            let mut teams = 1;
-            for s in [2, 4, 8] {
-                let first = teams;
-                for o in 0..s.min(n) {
-                    v.push(Step::Split {
-                        parent: 0,
-                        start: o,
-                        stride: s,
-                        size: (n - o).div_ceil(s),
-                    });
-                    teams += 1;
-                }
-                for t in first..teams {
-                    let o = t - first;
-                    iteration(&mut v, t, (n - o).div_ceil(s), k);
-                    k += 1;
-                }
-                for team in first..teams {
-                    v.push(Step::Destroy { team });
-                }
-            }
-        }
-        _ => return None,
-    }
-    v.push(Step::BarrierAll);
-    Some(v)
-}
-
 struct Team {
     start: usize,
     stride: usize,
@@ -172,6 +106,12 @@ struct Team {
     /// The team's memory as every member sees it (members decide alike).
     sync: TeamSync,
     live: bool,
+    /// Collectives of the team holding sync memory now (one at most, but
+    /// in the hypothetical concurrent design).
+    inflight: usize,
+    /// Sets of sync memory the team's fixed strategy holds: 1, but in the
+    /// hypothetical concurrent design (one per collective in flight).
+    sets: usize,
 }
 
 impl Team {
@@ -193,6 +133,10 @@ pub struct Config {
     pub pool: usize,
     /// Sync arrays a team's pool may grow to (`SHMEM_PSYNC_POOL_MAX`).
     pub pool_max: usize,
+    /// HYPOTHETICAL, not rshmem's design: every started collective runs at
+    /// once, holding its sync memory from its initiation to its wait
+    /// (see [`nb`]). False: rshmem's queues.
+    pub concurrent: bool,
 }
 
 impl Config {
@@ -204,6 +148,7 @@ impl Config {
             scratch: 64 << 10,
             pool: 2,
             pool_max: 16,
+            concurrent: false,
         }
     }
 }
@@ -218,13 +163,47 @@ pub struct Job {
     partners: Vec<Partners>,
     /// The words strategies write at other PEs, by (PE, offset).
     words: HashMap<(usize, usize), u64>,
+    /// Started collectives not run yet, in initiation order.
+    queue: VecDeque<Queued>,
+    /// Per team: requests started and not waited for.
+    outstanding: Vec<usize>,
+    /// Hypothetical concurrent design: the collectives running, in
+    /// initiation order.
+    held: Vec<Held>,
+    /// Per PE: collectives holding pairwise locations now, and the sets of
+    /// locations per partner held (1, but in the concurrent design).
+    pe_inflight: Vec<usize>,
+    pe_sets: Vec<usize>,
+    /// Every collective as it starts running: (team, kind), splits'
+    /// and destroys' barriers included.
+    pub trace: Vec<(usize, CollOp)>,
+}
+
+/// A started collective waiting in its queue.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    team: usize,
+    op: CollOp,
+    root: usize,
+    bytes: usize,
+}
+
+/// A collective that has acquired its memory and not released it yet.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    team: usize,
+    /// None: through the team's inbox, no sync memory.
+    ticket: Option<Ticket>,
 }
 
 /// Other PEs' memory in lockstep: every member has sent its release of a
 /// collective before any member starts the next one, so nobody waits.
+/// In the hypothetical concurrent design (`impatient`) a release may be
+/// missing: nobody waits for it, a member decides to grow at once.
 struct Lockstep<'a> {
     me: usize,
     words: &'a mut HashMap<(usize, usize), u64>,
+    impatient: bool,
 }
 
 impl Remote for Lockstep<'_> {
@@ -234,14 +213,21 @@ impl Remote for Lockstep<'_> {
     fn fetch(&mut self, pe: usize, off: SymOffset) -> u64 {
         self.words.get(&(pe, off.0)).copied().unwrap_or(0)
     }
-    fn compare_swap(&mut self, _pe: usize, _off: SymOffset, _old: u64, _new: u64) -> bool {
-        unreachable!("in lockstep every release has arrived")
+    fn compare_swap(&mut self, pe: usize, off: SymOffset, old: u64, new: u64) -> bool {
+        assert!(self.impatient, "in lockstep every release has arrived");
+        let w = self.words.entry((pe, off.0)).or_insert(0);
+        let hit = *w == old;
+        if hit {
+            *w = new;
+        }
+        hit
     }
     fn add(&mut self, pe: usize, off: SymOffset, v: u64) {
         *self.words.entry((pe, off.0)).or_insert(0) += v;
     }
     fn wait_step(&mut self) -> bool {
-        unreachable!("in lockstep nobody waits")
+        assert!(self.impatient, "in lockstep nobody waits");
+        false
     }
 }
 
@@ -284,6 +270,12 @@ impl Job {
             ledgers: vec![Ledger::new(); cfg.npes],
             partners: (0..cfg.npes).map(|_| Partners::new(cfg.npes)).collect(),
             words: HashMap::new(),
+            queue: VecDeque::new(),
+            outstanding: vec![],
+            held: vec![],
+            pe_inflight: vec![0; cfg.npes],
+            pe_sets: vec![1; cfg.npes],
+            trace: vec![],
         };
         job.create(0, 1, cfg.npes);
         job
@@ -291,7 +283,13 @@ impl Job {
 
     fn plan(&self, size: usize) -> Plan {
         let c = &self.cfg;
-        Plan::new(c.strategy, size, c.scratch, c.pool, c.pool_max)
+        // The concurrent design's pools are not capped (see `nb`).
+        let max = if c.concurrent {
+            c.pool_max.max(nb::UNCAPPED)
+        } else {
+            c.pool_max
+        };
+        Plan::new(c.strategy, size, c.scratch, c.pool, max)
     }
 
     fn create(&mut self, start: usize, stride: usize, size: usize) {
@@ -304,33 +302,52 @@ impl Job {
             size,
             sync: TeamSync::new(base, plan, (size, 0, start), SymOffset(0)),
             live: true,
+            inflight: 0,
+            sets: 1,
         };
         for r in 0..size {
             self.ledgers[t.pe(r)].team_created(&plan, size);
         }
         self.teams.push(t);
+        self.outstanding.push(0);
     }
 
-    /// One collective on team `ti`, as `coll`'s entry points run it on
-    /// every member. `release` is false for the barrier of a destroy.
-    fn coll(&mut self, ti: usize, op: CollOp, root: usize, release: bool) {
+    fn members(&self, ti: usize) -> Vec<usize> {
         let t = &self.teams[ti];
-        assert!(t.live, "virtual team {ti} used after destruction");
-        let n = t.size;
-        let members: Vec<usize> = (0..n).map(|r| t.start + r * t.stride).collect();
-        let ledgers = &mut self.ledgers;
+        (0..t.size).map(|r| t.pe(r)).collect()
+    }
+
+    /// A blocking collective on team `ti`, as `coll`'s entry points run it
+    /// on every member: the team's queued collectives first, then this one.
+    /// `release` is false for the barrier of a destroy.
+    fn coll(&mut self, ti: usize, op: CollOp, root: usize, bytes: usize, release: bool) {
+        self.before_blocking(ti);
+        let h = self.begin(ti, op, root, bytes);
+        self.end(h, release);
+    }
+
+    /// The start of a collective on team `ti` on every member: its memory
+    /// acquired.
+    fn begin(&mut self, ti: usize, op: CollOp, root: usize, bytes: usize) -> Held {
+        assert!(self.teams[ti].live, "virtual team {ti} used after destruction");
+        let members = self.members(ti);
+        let n = members.len();
         for &pe in &members {
-            ledgers[pe].collective();
+            self.ledgers[pe].collective();
         }
-        // The sequences' broadcasts and reductions move one long: they go
-        // through the team's inbox without sync memory, as `coll`'s entry
-        // points do on one node.
-        if team_is_eager(Algorithms::AUTO, op, n, MESSAGE_BYTES) {
-            return;
+        self.trace.push((ti, op));
+        // Small broadcasts, reductions and alltoalls go through the team's
+        // inbox without sync memory, as `coll`'s entry points do on one node.
+        if team_is_eager(Algorithms::AUTO, op, n, bytes) {
+            return Held { team: ti, ticket: None };
         }
+        self.enter(ti, &members);
+        let t = &self.teams[ti];
+        let ledgers = &mut self.ledgers;
         let mut remote = Lockstep {
             me: members[0],
             words: &mut self.words,
+            impatient: self.cfg.concurrent,
         };
         loop {
             // Every member decides alike: rank 0 decides for all.
@@ -353,21 +370,40 @@ impl Job {
                         for (r, &pe) in members.iter().enumerate() {
                             for x in pairwise_peers(g, op, n, r, root) {
                                 if self.partners[pe].note(members[x]) {
-                                    ledgers[pe].add_flags(LOCATION_BYTES);
+                                    ledgers[pe].add_flags(LOCATION_BYTES * self.pe_sets[pe]);
                                 }
                             }
                         }
                     }
-                    if release && ticket.array.is_some() {
-                        for &pe in &members {
-                            remote.me = pe;
-                            ledgers[pe].extra_messages += self.strategy.release(&t.sync, ticket, &mut remote);
-                        }
-                    }
-                    return;
+                    return Held {
+                        team: ti,
+                        ticket: Some(ticket),
+                    };
                 }
             }
         }
+    }
+
+    /// The end of a collective on every member: its memory given back
+    /// (unless `release` is false: the barrier of a destroy).
+    fn end(&mut self, h: Held, release: bool) {
+        let Some(ticket) = h.ticket else { return };
+        let members = self.members(h.team);
+        self.leave(h.team, &members);
+        if !release || ticket.array.is_none() {
+            return;
+        }
+        let t = &self.teams[h.team];
+        let mut remote = Lockstep {
+            me: members[0],
+            words: &mut self.words,
+            impatient: self.cfg.concurrent,
+        };
+        for &pe in &members {
+            remote.me = pe;
+            self.ledgers[pe].extra_messages += self.strategy.release(&t.sync, ticket, &mut remote);
+        }
+        self.after_release(h.team, ticket);
     }
 
     /// Runs one step on every PE it concerns.
@@ -380,18 +416,26 @@ impl Job {
                 size,
             } => {
                 // The split's parent barriers are one collective of the parent.
-                self.coll(parent, CollOp::Barrier, 0, true);
+                self.coll(parent, CollOp::Barrier, 0, 0, true);
                 let p = &self.teams[parent];
                 let (ws, wst) = (p.pe(start), p.stride * stride);
                 self.create(ws, wst, size);
             }
-            Step::Coll { team, op, root } => self.coll(team, op, root, true),
+            Step::Coll { team, op, root, bytes } => self.coll(team, op, root, bytes, true),
+            Step::Start { team, op, root, bytes } => self.start(team, op, root, bytes),
+            Step::Wait { team } => self.wait(Some(team)),
+            Step::WaitAll => self.wait(None),
             Step::Destroy { team } => {
-                self.coll(team, CollOp::Barrier, 0, false);
+                // The library refuses it (nbc::before_team_destroy).
+                assert_eq!(
+                    self.outstanding[team], 0,
+                    "virtual team {team} destroyed with non-blocking collectives outstanding"
+                );
+                self.coll(team, CollOp::Barrier, 0, 0, false);
                 let t = &mut self.teams[team];
                 t.live = false;
                 let plan = t.sync.plan;
-                let arrays = t.sync.pool_arrays();
+                let arrays = t.sync.pool_arrays() + (t.sets - 1);
                 for r in 0..t.size {
                     let pe = t.start + r * t.stride;
                     self.ledgers[pe].team_destroyed(&plan, arrays, t.size);
@@ -405,63 +449,16 @@ impl Job {
         }
     }
 
-    /// A new job for `cfg` after running `steps`.
+    /// A new job for `cfg` after running `steps` and [`Job::finalize`].
     pub fn run(cfg: Config, steps: &[Step]) -> Job {
         let mut job = Job::new(cfg);
         for &s in steps {
             job.step(s);
         }
+        job.finalize();
         job
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::psync::{Graph, STRATEGIES, array_bytes};
-
-    fn run(strategy: &str, n: usize, seq: &str) -> Job {
-        let cfg = Config::new(Strategy::from_name(strategy).unwrap(), n);
-        Job::run(cfg, &sequence(seq, n).unwrap())
-    }
-
-    #[test]
-    fn every_sequence_runs_under_every_strategy() {
-        for s in STRATEGIES {
-            for q in SEQUENCES {
-                for n in [1, 2, 3, 8, 13] {
-                    let job = run(s, n, q);
-                    for l in &job.ledgers {
-                        assert!(l.flags_peak >= l.flags && l.scratch_peak >= l.scratch);
-                        assert_eq!(l.teams, if *q == "qtc-keep" { l.teams } else { 1 }, "{s} {q} {n}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn traditional_flags_equal_the_baseline() {
-        for q in SEQUENCES {
-            let job = run("traditional", 16, q);
-            for l in &job.ledgers {
-                assert_eq!((l.flags, l.flags_peak), (l.baseline, l.baseline_peak), "{q}");
-            }
-        }
-    }
-
-    #[test]
-    fn qtc_reproduces_the_seeds_orders_of_growth() {
-        // PE 0 is in every team of the QTC sequence.
-        let pe0 = |s: &str, n: usize| run(s, n, "qtc-keep").ledgers[0];
-        for n in [64, 256] {
-            let rd = pe0("pairwise-rd", n);
-            assert_eq!(rd.flags_peak, 8 * n.trailing_zeros() as usize, "log2 n locations");
-            let never_freed: usize = (1..=n).map(array_bytes).sum();
-            assert_eq!(pe0("traditional", n).flags_peak, never_freed);
-            assert_eq!(rd.baseline_never_freed, never_freed);
-            assert!(pe0("pairwise-tree-fixed", n).flags_peak <= 3 * 8);
-        }
-        let _ = Graph::Tree;
-    }
-}
+mod tests;
