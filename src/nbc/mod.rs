@@ -100,11 +100,18 @@ fn handle_of(i: u32, generation: u32) -> Handle {
 static ONE_QUEUE: AtomicBool = AtomicBool::new(false);
 
 /// How threads run this PE's jobs, decided at `shmem_init`. `one_queue`: the
-/// pSync strategy signals every team's collectives on the same words
-/// (pairwise locations, shared by all teams of a pair of PEs), which carry
-/// meaning only while two PEs run the collectives they share in the same
-/// order; then the jobs of all teams run from one queue, in initiation
-/// order, and a blocking collective on any team waits for all of them.
+/// jobs of all teams run from one queue, in this PE's initiation order, and
+/// a blocking collective on any team first runs all of them. That is needed
+/// twice. Under the pairwise strategies every team's collectives signal on
+/// the same words (one location per pair of PEs, shared by all their
+/// teams), which carry meaning only while two PEs run the collectives they
+/// share in one order. Without workers, the thread that waits runs the
+/// jobs: had it run only its own team's, a program that completes requests
+/// of overlapping teams in different orders on different PEs (which the
+/// draft allows) would deadlock, each PE running a collective the other
+/// has not reached; in initiation order every PE runs what its partners
+/// run first, as if each collective had been called blocking when it was
+/// initiated.
 pub(crate) fn configure(max: usize, threaded: bool, one_queue: bool) {
     table(max);
     queue::set_threaded(threaded);

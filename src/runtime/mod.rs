@@ -213,10 +213,15 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         let engine_threads = rt.config.progress_thread
             || rt.config.nbc_thread == crate::config::NbcThread::On
             || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+        let workers = rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads);
+        // One queue for every team where teams cannot run independently:
+        // without workers (a waiting thread that ran only its own team's
+        // queue would leave a partner waiting for an earlier request of
+        // another team without its part) and under the pairwise strategies.
         crate::nbc::configure(
             rt.config.nbc_max,
-            rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads),
-            rt.psync().imp().pair_locations(),
+            workers,
+            !workers || rt.psync().imp().pair_locations(),
         );
         if rt.config.progress_thread && !single {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
@@ -297,7 +302,11 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
                 } else {
                     "run inside shmem_req_test, shmem_req_wait and blocking collectives (no worker thread)"
                 },
-                if crate::nbc::one_queue() { "; one queue for every team (pairwise strategy)" } else { "" }
+                if crate::nbc::one_queue() {
+                    "; one queue for every team (pairwise strategy)"
+                } else {
+                    ""
+                }
             );
             if let Some(launcher) = rt.launcher.describe() {
                 eprintln!(
