@@ -212,7 +212,7 @@ pub(crate) fn before_blocking(rt: &World, routine: &'static str, team: usize) {
 }
 
 /// Before a world rendezvous (barrier_all, sync_all) without workers: runs
-/// every queued collective first, team by team in creation order, because
+/// every queued collective first, in initiation order (see `queue`), because
 /// the PEs waiting in the rendezvous would not run their part of them.
 #[inline]
 pub(crate) fn before_rendezvous(rt: &World, routine: &'static str) {

@@ -12,7 +12,7 @@ use crate::stuck::Kind;
 use crate::world::World;
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
@@ -42,8 +42,12 @@ pub(super) fn threaded() -> bool {
     THREADED.load(Ordering::Acquire)
 }
 
+/// The initiation number of the next job, over every team of this PE.
+static SEQ: AtomicU64 = AtomicU64::new(0);
+
 struct Inner {
-    jobs: VecDeque<(u32, Job)>,
+    /// (initiation number, request, job), oldest first.
+    jobs: VecDeque<(u64, u32, Job)>,
     stop: bool,
     worker: Option<JoinHandle<()>>,
 }
@@ -92,7 +96,7 @@ pub(super) fn push(rt: &'static World, team: usize, i: u32, job: Job) {
         }
     };
     let mut g = lock(&q.inner);
-    g.jobs.push_back((i, job));
+    g.jobs.push_back((SEQ.fetch_add(1, Ordering::Relaxed), i, job));
     if threaded() && g.worker.is_none() {
         let w = q.clone();
         let spawned = std::thread::Builder::new()
@@ -121,10 +125,10 @@ fn worker(rt: &'static World, q: &Queue) {
                 return;
             }
             if !q.busy.load(Ordering::Acquire)
-                && let Some(item) = g.jobs.pop_front()
+                && let Some((_, i, job)) = g.jobs.pop_front()
             {
                 q.busy.store(true, Ordering::Release);
-                break item;
+                break (i, job);
             }
             g = q.more.wait(g).unwrap_or_else(|e| e.into_inner());
         };
@@ -154,8 +158,12 @@ fn run(rt: &World, q: &Queue, i: u32, job: Job) {
 }
 
 /// Runs `team`'s queued jobs on the calling thread, or waits for the one
-/// running, until `done()`.
+/// running, until `done()`. Without workers, it runs the jobs of every team
+/// in this PE's initiation order instead ([`run_in_order_until`]).
 pub(super) fn run_until(rt: &World, routine: &'static str, team: usize, done: impl Fn() -> bool) {
+    if !threaded() {
+        return run_in_order_until(rt, routine, done);
+    }
     let Some(q) = find(team) else { return };
     loop {
         if done() {
@@ -173,7 +181,7 @@ pub(super) fn run_until(rt: &World, routine: &'static str, team: usize, done: im
                 item
             }
         };
-        if let Some((i, job)) = taken {
+        if let Some((_, i, job)) = taken {
             run(rt, &q, i, job);
             continue;
         }
@@ -182,6 +190,64 @@ pub(super) fn run_until(rt: &World, routine: &'static str, team: usize, done: im
             || done() || !q.busy.load(Ordering::Acquire),
             || format!("{routine}: a non-blocking collective of this PE to finish"),
         );
+    }
+}
+
+/// Without workers: runs this PE's queued jobs, of every team, oldest
+/// initiation first, until `done()`. Running only the awaited request's team
+/// (and its earlier jobs) would deadlock a program that completes requests of
+/// overlapping teams in different orders on different PEs, which the draft
+/// allows: PE 0 waiting for its 2D team's request would run that team's job
+/// while PE 1, waiting for an earlier world request, runs the world's, each
+/// waiting for the other. In initiation order every PE runs what its
+/// partners run first, as if each collective had been called blocking when
+/// it was initiated, which is deadlock-free since every team's members
+/// initiate its collectives in the same order (issue 36).
+fn run_in_order_until(rt: &World, routine: &'static str, done: impl Fn() -> bool) {
+    loop {
+        if done() {
+            return;
+        }
+        let queues: Vec<Arc<Queue>> = lock(&QUEUES).clone();
+        // The queue whose head was initiated first, if it is not running.
+        let oldest = queues
+            .iter()
+            .filter_map(|q| lock(&q.inner).jobs.front().map(|j| (j.0, q)))
+            .min_by_key(|&(seq, _)| seq)
+            .map(|(_, q)| q.clone());
+        let Some(q) = oldest else {
+            let idle = || queues.iter().all(|q| !q.busy.load(Ordering::Acquire));
+            if idle() {
+                return;
+            }
+            // Nothing queued: another thread of this PE runs the last jobs.
+            rt.sync_waiter().wait_at(
+                || rt.post(Kind::Coll, routine, 0),
+                || done() || idle(),
+                || format!("{routine}: a non-blocking collective of this PE to finish"),
+            );
+            continue;
+        };
+        let taken = {
+            let mut g = lock(&q.inner);
+            if q.busy.load(Ordering::Acquire) {
+                None
+            } else {
+                let item = g.jobs.pop_front();
+                if item.is_some() {
+                    q.busy.store(true, Ordering::Release);
+                }
+                item
+            }
+        };
+        match taken {
+            Some((_, i, job)) => run(rt, &q, i, job),
+            None => rt.sync_waiter().wait_at(
+                || rt.post(Kind::Coll, routine, 0),
+                || done() || !q.busy.load(Ordering::Acquire),
+                || format!("{routine}: a non-blocking collective of this PE to finish"),
+            ),
+        }
     }
 }
 
