@@ -213,9 +213,15 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         let engine_threads = rt.config.progress_thread
             || rt.config.nbc_thread == crate::config::NbcThread::On
             || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+        // Not under the pairwise strategies: their one sync location per pair
+        // of PEs, shared by every team, needs two PEs to run the collectives
+        // they share in the same order, which per-team workers do not keep on
+        // overlapping teams (wrong sums, hangs: c_tests/unit/nbc_reduce);
+        // without workers every PE runs them in initiation order (issue 36).
+        let pairwise = matches!(rt.config.psync_strategy, crate::psync::Strategy::Pairwise(_));
         crate::nbc::configure(
             rt.config.nbc_max,
-            rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads),
+            rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads) && !pairwise,
         );
         if rt.config.progress_thread && !single {
             progress::start(rt).map_err(|why| Error::new(routine, ErrorKind::Startup(why)))?;
