@@ -146,6 +146,16 @@ const PROGRAMS: &[&str] = &[
     "errors/agree_split_strided",
     "errors/agree_split_stride",
     "errors/agree_split_2d",
+    // non-blocking collectives (issue 36): every routine and type, order and
+    // completion on overlapping teams, the public branch's names, random
+    // interleavings; their variants include RSHMEM_NBC_THREAD=on (a worker per
+    // team, the engine started thread-safe) and =off (auto: no worker here)
+    "unit/nbc_move",
+    "unit/nbc_reduce",
+    "unit/nbc_order",
+    "unit/nbc_public_branch",
+    "unit/nbc_finalize_pending",
+    "apps/nbc_stress",
     // applications: QTC (teams of every size, each pSync strategy), a stencil, a semaphore pipeline
     "apps/qtc_check",
     "apps/qtc_resplit",

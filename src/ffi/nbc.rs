@@ -248,7 +248,7 @@ fn set_invalid(request: *mut ReqHandle) {
 pub(crate) fn req_test(routine: &'static str, request: *mut ReqHandle) -> c_int {
     let rt = runtime::get(routine);
     let Some(h) = handle_at(request) else { return -1 };
-    if nbc::test(rt, routine, h) {
+    if nbc::test(rt, routine, "request", h) {
         set_invalid(request);
         return 0;
     }
@@ -260,7 +260,7 @@ pub(crate) fn req_test(routine: &'static str, request: *mut ReqHandle) -> c_int 
 pub(crate) fn req_wait(routine: &'static str, request: *mut ReqHandle) -> c_int {
     let rt = runtime::get(routine);
     let Some(h) = handle_at(request) else { return -1 };
-    nbc::wait(rt, routine, h);
+    nbc::wait(rt, routine, "request", h);
     set_invalid(request);
     0
 }
@@ -289,7 +289,7 @@ pub(crate) fn req_wait_all(routine: &'static str, requests: *mut ReqHandle, n: u
     for i in 0..n {
         let r = nth(routine, requests, i);
         if let Some(h) = handle_at(r) {
-            nbc::wait(rt, routine, h);
+            nbc::wait(rt, routine, "requests", h);
             set_invalid(r);
             any = true;
         }
@@ -307,7 +307,7 @@ pub(crate) fn req_test_all(routine: &'static str, requests: *mut ReqHandle, n: u
         let r = nth(routine, requests, i);
         if let Some(h) = handle_at(r) {
             any = true;
-            if nbc::test(rt, routine, h) {
+            if nbc::test(rt, routine, "requests", h) {
                 set_invalid(r);
             } else {
                 pending = true;
@@ -332,7 +332,12 @@ pub(crate) fn req_wait_any(routine: &'static str, requests: *mut ReqHandle, n: u
     let Some(&(first, h0)) = valid.first() else {
         return usize::MAX;
     };
-    let found = || valid.iter().find(|(_, h)| nbc::is_done(rt, routine, *h)).copied();
+    let found = || {
+        valid
+            .iter()
+            .find(|(_, h)| nbc::is_done(rt, routine, "requests", *h))
+            .copied()
+    };
     let (i, h) = match found() {
         Some(x) => x,
         None if valid.len() == 1 => (first, h0),
@@ -351,7 +356,7 @@ pub(crate) fn req_wait_any(routine: &'static str, requests: *mut ReqHandle, n: u
             hit.unwrap_or((first, h0))
         }
     };
-    nbc::wait(rt, routine, h);
+    nbc::wait(rt, routine, "requests", h);
     set_invalid(nth(routine, requests, i));
     i
 }
@@ -367,7 +372,7 @@ pub(crate) fn req_test_some(routine: &'static str, requests: *mut ReqHandle, n: 
         let r = nth(routine, requests, i);
         if let Some(h) = handle_at(r) {
             any = true;
-            if nbc::test(rt, routine, h) {
+            if nbc::test(rt, routine, "requests", h) {
                 set_invalid(r);
                 if !indices.is_null() {
                     // SAFETY: the caller gives room for n indices; done < n.

@@ -161,8 +161,10 @@ fn finished(rt: &World, i: u32) {
 }
 
 /// The slot of a live handle: fatal for a handle that names no request (a
-/// copy of one already completed, or never a handle).
-fn slot_of(_rt: &World, routine: &'static str, h: Handle) -> (u32, &'static Slot) {
+/// copy of one already completed, or never a handle). `arg` is the routine's
+/// parameter that held it (`request`, or `requests` for the array routines,
+/// whose error would otherwise name a parameter they lack: an internal error).
+fn slot_of(_rt: &World, routine: &'static str, arg: &'static str, h: Handle) -> (u32, &'static Slot) {
     let t = table(1);
     let i = (h & 0xffff_ffff) as usize;
     let generation = (h >> 32) as u32;
@@ -174,7 +176,7 @@ fn slot_of(_rt: &World, routine: &'static str, h: Handle) -> (u32, &'static Slot
         fatal(&Error::new(
             routine,
             ErrorKind::InvalidArgument {
-                name: "request",
+                name: arg,
                 value: format!("{h:#x}"),
                 why: if i >= 1 && i <= t.slots.len() {
                     "names no outstanding request on this PE: it was completed already (a copy of a handle that \
@@ -199,8 +201,8 @@ fn complete(i: u32, slot: &Slot) {
 /// `shmem_req_test`: whether the request has completed (and then frees it).
 /// With a worker it only looks; without one it runs the team's queue up to
 /// this request first.
-pub(crate) fn test(rt: &World, routine: &'static str, h: Handle) -> bool {
-    let (i, slot) = slot_of(rt, routine, h);
+pub(crate) fn test(rt: &World, routine: &'static str, arg: &'static str, h: Handle) -> bool {
+    let (i, slot) = slot_of(rt, routine, arg, h);
     if slot.state.load(Ordering::Acquire) != DONE && !queue::threaded() {
         let q = queue_of(lock(&slot.meta).team);
         queue::run_until(rt, routine, q, || slot.state.load(Ordering::Acquire) == DONE);
@@ -213,8 +215,8 @@ pub(crate) fn test(rt: &World, routine: &'static str, h: Handle) -> bool {
 }
 
 /// `shmem_req_wait`: returns once the request has completed, and frees it.
-pub(crate) fn wait(rt: &World, routine: &'static str, h: Handle) {
-    let (i, slot) = slot_of(rt, routine, h);
+pub(crate) fn wait(rt: &World, routine: &'static str, arg: &'static str, h: Handle) {
+    let (i, slot) = slot_of(rt, routine, arg, h);
     if slot.state.load(Ordering::Acquire) != DONE {
         let q = queue_of(lock(&slot.meta).team);
         queue::run_until(rt, routine, q, || slot.state.load(Ordering::Acquire) == DONE);
@@ -223,13 +225,14 @@ pub(crate) fn wait(rt: &World, routine: &'static str, h: Handle) {
 }
 
 /// Whether the request has completed, without freeing it (wait_any's scan).
-pub(crate) fn is_done(rt: &World, routine: &'static str, h: Handle) -> bool {
-    slot_of(rt, routine, h).1.state.load(Ordering::Acquire) == DONE
+pub(crate) fn is_done(rt: &World, routine: &'static str, arg: &'static str, h: Handle) -> bool {
+    slot_of(rt, routine, arg, h).1.state.load(Ordering::Acquire) == DONE
 }
 
 /// Before a blocking collective on team `team` (raw handle): runs, or waits
 /// for, the team's queued collectives, which come first in every member's
-/// order. Nothing to do inside a job (the queue's own blocking call).
+/// order (with one queue for every team, see [`configure`], all of them).
+/// Nothing to do inside a job (the queue's own blocking call).
 #[inline]
 pub(crate) fn before_blocking(rt: &World, routine: &'static str, team: usize) {
     if LIVE.load(Ordering::Acquire) == 0 || in_job() {
@@ -240,7 +243,7 @@ pub(crate) fn before_blocking(rt: &World, routine: &'static str, team: usize) {
 }
 
 /// Before a world rendezvous (barrier_all, sync_all) without workers: runs
-/// every queued collective first, team by team in creation order, because
+/// every queued collective first (one queue then, see [`configure`]), because
 /// the PEs waiting in the rendezvous would not run their part of them.
 #[inline]
 pub(crate) fn before_rendezvous(rt: &World, routine: &'static str) {
