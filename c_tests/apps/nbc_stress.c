@@ -5,7 +5,7 @@
  * timeout: 60
  * stdout: nbc_stress: OK
  * args: --steps 300
- * ignored-args: --steps 5000 --seed 20250607
+ * ignored-args: --steps 100000 --seed 20250607
  */
 /* Random interleavings of non-blocking collectives (issue 36). Every PE draws THE SAME
  * sequence of steps from a splitmix64 generator seeded with --seed; a step is one of
