@@ -223,10 +223,10 @@ pub(crate) fn debug(routine: &str, text: fmt::Arguments<'_>) {
 /// Prints a one-line warning about a misuse the library tolerates.
 pub(crate) fn warn(routine: &str, text: fmt::Arguments<'_>) {
     let (pe, npes) = identity();
-    let _ = writeln!(
-        std::io::stderr(),
-        "rshmem: warning: {routine} (PE {pe} of {npes}): {text}"
-    );
+    // One write: a launcher that merges the PEs' standard errors (mpirun)
+    // would otherwise interleave the pieces of several PEs' lines.
+    let line = format!("rshmem: warning: {routine} (PE {pe} of {npes}): {text}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 /// Prints `rshmem: warning: <routine> (PE <me> of <npes>): <text>` on

@@ -1,7 +1,7 @@
 /* rshmem-test
  * np: 1 2 4
  * variant: RSHMEM_NBC_THREAD=on off
- * stderr: rshmem: warning: shmem_finalize: PE 0: 2 non-blocking collectives (the first from shmem_int_sum_reduce_nb) never completed by shmem_req_test or shmem_req_wait; they were run to the end and freed
+ * stderr: rshmem: warning: shmem_finalize (PE 0 of {np}): 2 non-blocking collectives (the first from shmem_int_sum_reduce_nb) never completed by shmem_req_test or shmem_req_wait; they were run to the end and freed
  * stdout: finalize ran the pending requests
  */
 /* shmem_finalize with requests never completed: it runs them (every PE takes part, so the

@@ -329,12 +329,14 @@ pub(crate) fn at_finalize(rt: &World, routine: &'static str) {
     }
     let (n, first) = outstanding(|_| true);
     if n > 0 {
-        eprintln!(
-            "rshmem: warning: {routine}: PE {}: {n} non-blocking collective{} (the first from {first}) never \
-             completed by shmem_req_test or shmem_req_wait; {} run to the end and freed",
-            rt.me,
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "it was" } else { "they were" },
+        crate::error::warn(
+            routine,
+            format_args!(
+                "{n} non-blocking collective{} (the first from {first}) never completed by shmem_req_test or \
+                 shmem_req_wait; {} run to the end and freed",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it was" } else { "they were" },
+            ),
         );
         if let Some(t) = TABLE.get() {
             for (i, s) in t.slots.iter().enumerate() {

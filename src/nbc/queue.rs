@@ -100,12 +100,16 @@ pub(super) fn push(rt: &'static World, team: usize, i: u32, job: Job) {
             .spawn(move || worker(rt, &w));
         match spawned {
             Ok(h) => g.worker = Some(h),
-            // Without a worker the waits run the jobs: slower, still correct.
-            Err(e) => eprintln!(
-                "rshmem: warning: PE {}: cannot start the thread that runs non-blocking collectives ({e}); \
-                 they run in shmem_req_test and shmem_req_wait instead",
-                rt.me
-            ),
+            // Fatal rather than run without it: with workers the queues are
+            // per team, which only workers make safe (see `super::configure`).
+            Err(e) => fatal(&Error::new(
+                "a non-blocking collective",
+                ErrorKind::Startup(format!(
+                    "PE {} cannot start the thread that runs its non-blocking collectives ({e}); \
+                     RSHMEM_NBC_THREAD=off runs them without one",
+                    rt.me
+                )),
+            )),
         }
     }
     drop(g);
