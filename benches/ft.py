@@ -31,6 +31,7 @@ import argparse
 import glob
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -201,6 +202,16 @@ class Runner:
         return (self.netns.wrap(cmd) if setup == "netns" else cmd), env
 
 
+def paired_cell(runs, base):
+    """The median over the reps of runs' Mop/s / base's Mop/s in the same rep (the runs of one
+    rep are neighbours in time, so the ratio shrugs off load that changes between reps)."""
+    by_rep = {r.get("rep"): r["mops"] for r in base if r.get("mops")}
+    ratios = sorted(r["mops"] / by_rep[r.get("rep")] for r in runs if r.get("rep") in by_rep and r.get("mops"))
+    if not ratios:
+        return "-"
+    return f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+
+
 def split_cell(runs):
     """compute / wait / transpose (s), medians over the runs."""
     parts = [median_of(runs, k) for k in ("compute", "wait", "transpose")]
@@ -237,7 +248,7 @@ def one_node_section(a, res, status):
     """The one-node table and the targets of issue 20."""
     heads = ["class", "variant", "PEs", "rshmem Mop/s", "Open MPI Mop/s", "rshmem / Open MPI",
              "NAS MPI ref Mop/s", "verified", "rshmem compute / wait / transpose (s)",
-             "Open MPI compute / wait / transpose (s)", "rshmem messages"]
+             "Open MPI compute / wait / transpose (s)", "rshmem messages", "rshmem paired vs exchange"]
     rows = []
     ratios = {}  # (np, variant) -> rshmem / Open MPI
     for np in a.np:
@@ -256,8 +267,9 @@ def one_node_section(a, res, status):
                          mops_cell(o, status.get(("one node", "ompi", np)) if runs_with("ompi", v) else "n/a"),
                          ratio, nas_cell,
                          verified_cell(res, [("rshmem", r), ("ompi", o), ("nas", nas)]), split_cell(r),
-                         split_cell(o), "-" if msgs is None else f"{msgs:.0f}"])
-    lines = ["### One node", ""] + md_table(heads, rows, {2, 3, 4, 5, 6, 10}) + [""]
+                         split_cell(o), "-" if msgs is None else f"{msgs:.0f}",
+                         paired_cell(r, res.get(("one node", "rshmem", np, "exchange"), []))])
+    lines = ["### One node", ""] + md_table(heads, rows, {2, 3, 4, 5, 6, 10, 11}) + [""]
 
     # Targets (issue 20, "Performance targets"), as rows with met / NOT met.
     note = "" if a.cls == "A" else f" (measured with class {a.cls}; the target is for class A)"
@@ -313,7 +325,7 @@ def across_section(a, res, status, setup):
              "virtual": "Across virtual nodes: one host, RSHMEM_NODE_SIZE = PEs/2 under mpirun (TCP)",
              "remote": f"Every peer remote: one host, RSHMEM_NODE_SIZE=1, RSHMEM_REMOTE={a.remote_engine} "
                        f"under mpirun (TCP)"}[setup]
-    heads = ["class", "variant", "PEs", "rshmem Mop/s", "rshmem vs exchange",
+    heads = ["class", "variant", "PEs", "rshmem Mop/s", "rshmem vs exchange", "rshmem paired vs exchange",
              "rshmem compute / wait / transpose (s)", "OSHMEM Mop/s", "OSHMEM vs exchange",
              "OSHMEM compute / wait / transpose (s)", "rshmem / OSHMEM", "NAS MPI ref Mop/s", "verified"]
     rows = []
@@ -326,13 +338,14 @@ def across_section(a, res, status, setup):
             vs = {i: (f"{med[i] / ex[i]:.2f}x" if med[i] and ex[i] else "-") for i in runs}
             ratio = f"{med['rshmem'] / med['ompi']:.2f}x" if med["rshmem"] and med["ompi"] else "-"
             rows.append([a.across_cls, v, str(np), mops_cell(runs["rshmem"], status.get((setup, "rshmem", np))),
-                         vs["rshmem"], split_cell(runs["rshmem"]),
+                         vs["rshmem"], paired_cell(runs["rshmem"], res.get((setup, "rshmem", np, "exchange"), [])),
+                         split_cell(runs["rshmem"]),
                          mops_cell(runs["ompi"], status.get((setup, "ompi", np)) if runs_with("ompi", v) else "n/a"),
                          vs["ompi"],
                          split_cell(runs["ompi"]), ratio,
                          mops_cell(nas, status.get((setup, "nas", np)) or status.get("nas")),
                          verified_cell(res, [("rshmem", runs["rshmem"]), ("ompi", runs["ompi"]), ("nas", nas)])])
-    lines = [f"### {title}", ""] + md_table(heads, rows, {2, 3, 4, 6, 7, 9, 10}) + [""]
+    lines = [f"### {title}", ""] + md_table(heads, rows, {2, 3, 4, 5, 7, 8, 10, 11}) + [""]
     # In words: does spreading the transpose through the computation beat the bulk exchange?
     said = []
     for impl in ("rshmem", "ompi"):
@@ -511,6 +524,7 @@ def main():
                                 log(f"note: {tag} rep {rep + 1}: exit {rc} after a complete RESULT (kept)")
                             if "fft" in d:
                                 fft_seen.add(str(d["fft"]))
+                            d["rep"] = rep
                             res.setdefault((setup, impl, np, vkey), []).append(d)
                             log(f"rep {rep + 1}/{a.reps} {tag}: {d['mops']:.1f} Mop/s {d['verified']} "
                                 f"({secs:.1f} s)")
@@ -604,6 +618,9 @@ def self_test():
     check("variant with a mode", split_variant("nbexchange@off"), ("nbexchange", {"RSHMEM_NBC_THREAD": "off"}))
     check("plain variant", split_variant("slabs"), ("slabs", {}))
     check("Open MPI skips nbexchange", [runs_with("ompi", v) for v in ("exchange", "nbexchange@pt")], [True, False])
+    ex, nb = [dict(r, rep=i, mops=m) for i, m in enumerate((100.0, 50.0, 80.0))], \
+        [dict(r, rep=i, mops=m) for i, m in enumerate((110.0, 60.0, 80.0))]
+    check("paired ratios", paired_cell(nb, ex), "1.10 (1.00-1.20)")
     check("heap, class A, 1 PE", heap_size("A", 1), "1024M")
     check("heap, class S, 4 PEs", heap_size("S", 4), "64M")
     # The targets on a synthetic run: 2 PEs met, 4 PEs not, NAS ref absent.
