@@ -3,21 +3,25 @@
 
 The same C sources (examples/ft/*.c) are built with rshmem's oshcc and with Open MPI's
 (-O3 -lm) and run with each one's oshrun: FT of one class (default A), every variant
-(exchange, slabs, pencils), at 1, 2 and 4 PEs. The official NPB FT MPI binary (ft.A.x of
+(exchange, nbexchange, slabs, pencils), at 1, 2 and 4 PEs. The official NPB FT MPI binary (ft.A.x of
 NPB3.x, Fortran; --npb-ft PATH or the variable NPB_FT) is run with mpirun at the same
 process counts when given. Runs are interleaved (rshmem, Open MPI, NAS, then the other way
-round on the next rep), --reps times; the table shows medians of the benchmark's own Mop/s,
+round on the next rep), --reps times; nbexchange (non-blocking collectives, rshmem's
+shmem.h only) is not built by Open MPI's header and runs with rshmem alone. A variant
+`nbexchange@MODE` runs nbexchange with MODE's variables (NB_MODES: off = RSHMEM_NBC_THREAD=off,
+on = RSHMEM_NBC_THREAD=on, pt = SHMEM_PROGRESS_THREAD=1), interleaved with the others; the table shows medians of the benchmark's own Mop/s,
 rshmem / Open MPI, verification, rshmem's time split (compute, wait, transpose) and the
 targets of issue 20.
 
 With --netns (root) the same runs go between the two network namespaces of tests/netns/
 (at 2 and 4 PEs, half the PEs in each); with --virtual between two virtual nodes on this
-host (RSHMEM_NODE_SIZE = PEs/2 under mpirun, every other peer through MPI over TCP). Those
-tables show each variant against exchange, with the time split.
+host (RSHMEM_NODE_SIZE = PEs/2 under mpirun, every other peer through MPI over TCP); with
+--remote every peer remote (RSHMEM_NODE_SIZE=1 under mpirun, RSHMEM_REMOTE=--remote-engine,
+UCX over TCP or MPI RMA). Those tables show each variant against exchange, with the time split.
 
     cargo build --release
     python3 benches/ft.py [--reps 3] [--np 1 2 4] [--variants ...] [--class A] [--no-ompi]
-                          [--npb-ft PATH] [--virtual] [--netns] [--md target/bench/ft.md]
+                          [--npb-ft PATH] [--virtual] [--remote] [--netns] [--md target/bench/ft.md]
     python3 benches/ft.py --self-test     # the output parsers on embedded samples
 
 Python 3 standard library only; shares its helpers with compare.py, multinode.py and benchlib.py.
@@ -27,6 +31,7 @@ import argparse
 import glob
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,7 +45,12 @@ import benchlib  # noqa: E402  (benches/benchlib.py: what ft.py and halo.py shar
 from benchlib import log, md_table, median_of  # noqa: E402
 
 REPO = compare.REPO
-VARIANTS = ["exchange", "slabs", "pencils"]
+VARIANTS = ["exchange", "nbexchange", "slabs", "pencils"]
+# nbexchange@MODE: nbexchange run with these variables (rshmem only).
+NB_MODES = {"off": {"RSHMEM_NBC_THREAD": "off"}, "on": {"RSHMEM_NBC_THREAD": "on"},
+            "pt": {"SHMEM_PROGRESS_THREAD": "1"}}
+# The variants only rshmem's shmem.h builds (the draft's non-blocking collectives).
+RSHMEM_ONLY = ("nbexchange",)
 # class: (nx, ny, nz, iterations), NPB's definition (docs/ft.md)
 CLASSES = {"S": (64, 64, 64, 6), "W": (128, 128, 32, 6), "A": (256, 256, 128, 6),
            "B": (512, 256, 256, 20), "C": (512, 512, 512, 20)}
@@ -50,6 +60,26 @@ TARGET_NAS = 0.9  # issue 20: best variant at 1 PE within 10% of the NAS referen
 HEAP_VARS = ("SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE")
 # Hosts of tests/netns/netns.sh's two namespaces.
 NETNS_HOSTS = ("10.77.0.1", "10.77.0.2")
+
+
+def split_variant(v):
+    """`nbexchange@off` -> ("nbexchange", {"RSHMEM_NBC_THREAD": "off"}); `slabs` -> ("slabs", {})."""
+    name, _, mode = v.partition("@")
+    return name, dict(NB_MODES[mode]) if mode else {}
+
+
+def variant_arg(v):
+    """argparse's check of --variants: a known variant, with a known @MODE if any."""
+    name, _, mode = v.partition("@")
+    if name not in VARIANTS or (mode and mode not in NB_MODES):
+        raise argparse.ArgumentTypeError(f"{v!r}: a variant is one of {', '.join(VARIANTS)}, "
+                                         f"optionally @{'|@'.join(NB_MODES)}")
+    return v
+
+
+def runs_with(impl, v):
+    """Whether impl runs variant v: the NAS reference has none, Open MPI lacks the nb ones."""
+    return impl == "nas" or impl == "rshmem" or split_variant(v)[0] not in RSHMEM_ONLY
 
 
 def heap_size(cls, np):
@@ -126,11 +156,13 @@ class Runner:
 
     def command(self, impl, setup, np, variant):
         a, exe = self.a, self.exes[impl]
+        variant, mode_env = split_variant(variant)
         prog = [str(exe)] if impl == "nas" else [str(exe), "-c", a.cls, "-v", variant]
         heap = heap_size(a.cls, np)
         # Open MPI 4.1's OSHMEM reads SMA_SYMMETRIC_SIZE only (with SHMEM_SYMMETRIC_SIZE=1G
         # alone its heap stays at its 256M default); rshmem reads both (equal: no conflict).
         env = {v: heap for v in HEAP_VARS}
+        env.update(mode_env)
         if setup == "one node":
             if impl == "rshmem":
                 cmd = [str(Path(a.rshmem_bin) / "oshrun"), *a.rshmem_run_args.split(), "-np", str(np)]
@@ -142,7 +174,7 @@ class Runner:
                 cmd = ["mpirun", *self.root, "--oversubscribe", "-np", str(np)]
             return cmd + prog, env
         # Across (virtual) nodes: MPI off shared memory, over TCP, as multinode.py.
-        per_node = np // 2
+        per_node = 1 if setup == "remote" else np // 2
         hosts = []
         if setup == "netns":
             # Each namespace's daemon binds its ranks from core 0 up as if it had the machine
@@ -154,9 +186,13 @@ class Runner:
             # RSHMEM_LAUNCHER is set), passing --mca, -x and rshmem's variables on.
             cmd = [str(Path(a.rshmem_bin) / "oshrun"), "-np", str(np), *multinode.MPI_FLAGS,
                    *multinode.RSHMEM_FLAGS, *self.root, *hosts]
-            if setup == "virtual":
+            if setup in ("virtual", "remote"):
                 env["RSHMEM_LAUNCHER"] = "mpirun"
                 cmd += ["-x", f"RSHMEM_NODE_SIZE={per_node}"]
+            if setup == "remote":
+                cmd += ["-x", f"RSHMEM_REMOTE={a.remote_engine}"]
+            for k, x in mode_env.items():
+                cmd += ["-x", f"{k}={x}"]
         elif impl == "ompi":
             cmd = [str(Path(a.ompi_bin) / "oshrun"), "-np", str(np), *multinode.MPI_FLAGS,
                    *multinode.OMPI_FLAGS, *self.root, *hosts, *(x for v in HEAP_VARS for x in ("-x", v))]
@@ -164,6 +200,16 @@ class Runner:
             cmd = ["mpirun", "-np", str(np), *multinode.MPI_FLAGS, *self.root, *hosts]
         cmd += prog
         return (self.netns.wrap(cmd) if setup == "netns" else cmd), env
+
+
+def paired_cell(runs, base):
+    """The median over the reps of runs' Mop/s / base's Mop/s in the same rep (the runs of one
+    rep are neighbours in time, so the ratio shrugs off load that changes between reps)."""
+    by_rep = {r.get("rep"): r["mops"] for r in base if r.get("mops")}
+    ratios = sorted(r["mops"] / by_rep[r.get("rep")] for r in runs if r.get("rep") in by_rep and r.get("mops"))
+    if not ratios:
+        return "-"
+    return f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
 
 
 def split_cell(runs):
@@ -202,7 +248,7 @@ def one_node_section(a, res, status):
     """The one-node table and the targets of issue 20."""
     heads = ["class", "variant", "PEs", "rshmem Mop/s", "Open MPI Mop/s", "rshmem / Open MPI",
              "NAS MPI ref Mop/s", "verified", "rshmem compute / wait / transpose (s)",
-             "Open MPI compute / wait / transpose (s)", "rshmem messages"]
+             "Open MPI compute / wait / transpose (s)", "rshmem messages", "rshmem paired vs exchange"]
     rows = []
     ratios = {}  # (np, variant) -> rshmem / Open MPI
     for np in a.np:
@@ -218,16 +264,18 @@ def one_node_section(a, res, status):
                 ratio = f"{mr / mo:.2f}x"
             msgs = median_of(r, "messages")
             rows.append([a.cls, v, str(np), mops_cell(r, status.get(("one node", "rshmem", np))),
-                         mops_cell(o, status.get(("one node", "ompi", np))), ratio, nas_cell,
+                         mops_cell(o, status.get(("one node", "ompi", np)) if runs_with("ompi", v) else "n/a"),
+                         ratio, nas_cell,
                          verified_cell(res, [("rshmem", r), ("ompi", o), ("nas", nas)]), split_cell(r),
-                         split_cell(o), "-" if msgs is None else f"{msgs:.0f}"])
-    lines = ["### One node", ""] + md_table(heads, rows, {2, 3, 4, 5, 6, 10}) + [""]
+                         split_cell(o), "-" if msgs is None else f"{msgs:.0f}",
+                         paired_cell(r, res.get(("one node", "rshmem", np, "exchange"), []))])
+    lines = ["### One node", ""] + md_table(heads, rows, {2, 3, 4, 5, 6, 10, 11}) + [""]
 
     # Targets (issue 20, "Performance targets"), as rows with met / NOT met.
     note = "" if a.cls == "A" else f" (measured with class {a.cls}; the target is for class A)"
     trows = []
     for np in (2, 4):
-        for v in a.variants:
+        for v in (v for v in a.variants if runs_with("ompi", v)):
             name = f"rshmem >= {TARGET_RATIO}x Open MPI, {v}, {np} PEs"
             if (np, v) in ratios:
                 x = ratios[np, v]
@@ -274,8 +322,10 @@ def one_node_section(a, res, status):
 def across_section(a, res, status, setup):
     """One table per across-nodes setup: every variant against exchange, with the split."""
     title = {"netns": "Across nodes: two network namespaces (tests/netns/, veth, TCP)",
-             "virtual": "Across virtual nodes: one host, RSHMEM_NODE_SIZE = PEs/2 under mpirun (TCP)"}[setup]
-    heads = ["class", "variant", "PEs", "rshmem Mop/s", "rshmem vs exchange",
+             "virtual": "Across virtual nodes: one host, RSHMEM_NODE_SIZE = PEs/2 under mpirun (TCP)",
+             "remote": f"Every peer remote: one host, RSHMEM_NODE_SIZE=1, RSHMEM_REMOTE={a.remote_engine} "
+                       f"under mpirun (TCP)"}[setup]
+    heads = ["class", "variant", "PEs", "rshmem Mop/s", "rshmem vs exchange", "rshmem paired vs exchange",
              "rshmem compute / wait / transpose (s)", "OSHMEM Mop/s", "OSHMEM vs exchange",
              "OSHMEM compute / wait / transpose (s)", "rshmem / OSHMEM", "NAS MPI ref Mop/s", "verified"]
     rows = []
@@ -288,12 +338,14 @@ def across_section(a, res, status, setup):
             vs = {i: (f"{med[i] / ex[i]:.2f}x" if med[i] and ex[i] else "-") for i in runs}
             ratio = f"{med['rshmem'] / med['ompi']:.2f}x" if med["rshmem"] and med["ompi"] else "-"
             rows.append([a.across_cls, v, str(np), mops_cell(runs["rshmem"], status.get((setup, "rshmem", np))),
-                         vs["rshmem"], split_cell(runs["rshmem"]),
-                         mops_cell(runs["ompi"], status.get((setup, "ompi", np))), vs["ompi"],
+                         vs["rshmem"], paired_cell(runs["rshmem"], res.get((setup, "rshmem", np, "exchange"), [])),
+                         split_cell(runs["rshmem"]),
+                         mops_cell(runs["ompi"], status.get((setup, "ompi", np)) if runs_with("ompi", v) else "n/a"),
+                         vs["ompi"],
                          split_cell(runs["ompi"]), ratio,
                          mops_cell(nas, status.get((setup, "nas", np)) or status.get("nas")),
                          verified_cell(res, [("rshmem", runs["rshmem"]), ("ompi", runs["ompi"]), ("nas", nas)])])
-    lines = [f"### {title}", ""] + md_table(heads, rows, {2, 3, 4, 6, 7, 9, 10}) + [""]
+    lines = [f"### {title}", ""] + md_table(heads, rows, {2, 3, 4, 5, 7, 8, 10, 11}) + [""]
     # In words: does spreading the transpose through the computation beat the bulk exchange?
     said = []
     for impl in ("rshmem", "ompi"):
@@ -362,7 +414,8 @@ def main():
     ap.add_argument("--src", default=str(REPO / "examples" / "ft"), help="FT's sources (every *.c is built)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--np", type=int, nargs="+", default=[1, 2, 4], help="PE counts on one node")
-    ap.add_argument("--variants", nargs="+", choices=VARIANTS, default=VARIANTS)
+    ap.add_argument("--variants", nargs="+", type=variant_arg, default=VARIANTS,
+                    help=f"of {', '.join(VARIANTS)}; nbexchange@MODE with MODE in {', '.join(NB_MODES)}")
     ap.add_argument("--class", dest="cls", choices=list(CLASSES), default="A")
     ap.add_argument("--no-ompi", action="store_true", help="leave Open MPI's OSHMEM out")
     ap.add_argument("--npb-ft", default=os.environ.get("NPB_FT"),
@@ -370,6 +423,10 @@ def main():
     ap.add_argument("--fft", choices=["auto", "stockham", "fftw"], default="auto",
                     help="auto: FFTW when pkg-config finds it (default)")
     benchlib.add_across_args(ap)
+    ap.add_argument("--remote", action="store_true",
+                    help="also with every peer remote on this host (RSHMEM_NODE_SIZE=1 under mpirun)")
+    ap.add_argument("--remote-engine", choices=["ucx", "mpi"], default="ucx",
+                    help="RSHMEM_REMOTE of the --remote runs (default ucx)")
     ap.add_argument("--across-class", choices=list(CLASSES), help="class across nodes (default: --class)")
     ap.add_argument("--netns-dir", default=str(REPO / "tests" / "netns"), help="netns.sh and fake-ssh")
     ap.add_argument("--rshmem-run-args", default="", help="extra options for rshmem's oshrun (one node)")
@@ -379,7 +436,14 @@ def main():
     if a.self_test:
         return self_test()
     a.across_cls = a.across_class or a.cls
+    # setups_of knows one node, virtual and netns; --remote goes before netns.
+    remote_only = a.remote and a.only_across and not (a.virtual or a.netns)
+    a.only_across = a.only_across and not remote_only
     setups = benchlib.setups_of(ap, a, "ft.py")
+    if remote_only:
+        setups.remove("one node")
+    if a.remote:
+        setups.insert(len(setups) - (1 if a.netns else 0), "remote")
     t0, env0 = benchlib.start()
 
     sources = sorted(glob.glob(str(Path(a.src) / "*.c")))
@@ -429,6 +493,8 @@ def main():
                 for np in nps:
                     for v in a.variants:
                         for impl in order:
+                            if not runs_with(impl, v):
+                                continue
                             if impl == "nas" and (v != a.variants[0] or np & (np - 1)):
                                 # One variant only; NPB FT stops at a count not a power of two.
                                 if np & (np - 1):
@@ -458,6 +524,7 @@ def main():
                                 log(f"note: {tag} rep {rep + 1}: exit {rc} after a complete RESULT (kept)")
                             if "fft" in d:
                                 fft_seen.add(str(d["fft"]))
+                            d["rep"] = rep
                             res.setdefault((setup, impl, np, vkey), []).append(d)
                             log(f"rep {rep + 1}/{a.reps} {tag}: {d['mops']:.1f} Mop/s {d['verified']} "
                                 f"({secs:.1f} s)")
@@ -548,6 +615,12 @@ def self_test():
                            r["fft"], r["messages"]),
           ("A", "pencils", 2, 1313.7, "SUCCESSFUL", 0.52, "stockham", 65536))
     check("no RESULT", parse_result(" Verification = SUCCESSFUL\n"), None)
+    check("variant with a mode", split_variant("nbexchange@off"), ("nbexchange", {"RSHMEM_NBC_THREAD": "off"}))
+    check("plain variant", split_variant("slabs"), ("slabs", {}))
+    check("Open MPI skips nbexchange", [runs_with("ompi", v) for v in ("exchange", "nbexchange@pt")], [True, False])
+    ex, nb = [dict(r, rep=i, mops=m) for i, m in enumerate((100.0, 50.0, 80.0))], \
+        [dict(r, rep=i, mops=m) for i, m in enumerate((110.0, 60.0, 80.0))]
+    check("paired ratios", paired_cell(nb, ex), "1.10 (1.00-1.20)")
     check("heap, class A, 1 PE", heap_size("A", 1), "1024M")
     check("heap, class S, 4 PEs", heap_size("S", 4), "64M")
     # The targets on a synthetic run: 2 PEs met, 4 PEs not, NAS ref absent.

@@ -4,8 +4,8 @@
 //! machine concurrent jobs would only slow each other down.
 //!
 //! - Classes S (1, 2, 4, 8 PEs) and W (1, 2, 4 PEs): each variant (exchange,
-//!   slabs, pencils) verifies against the official checksums, and the three
-//!   print the same checksum lines, digit for digit. Lest a variant flag that
+//!   nbexchange, slabs, pencils) verifies against the official checksums, and
+//!   the four print the same checksum lines, digit for digit. Lest a variant flag that
 //!   changed nothing pass that comparison, the variants' message counts must
 //!   differ as their granularity does (more PEs than one).
 //! - The same for class S at 2 PEs built with FFTW (`-DFT_FFTW`), when
@@ -30,7 +30,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-const VARIANTS: [&str; 3] = ["exchange", "slabs", "pencils"];
+/// In the order of their message counts (see `verify`).
+const VARIANTS: [&str; 4] = ["exchange", "nbexchange", "slabs", "pencils"];
 
 /// Ends a job that hangs; the largest (class W at 4 PEs) takes seconds.
 const TIMEOUT_S: u32 = 120;
@@ -163,7 +164,8 @@ fn ft_with(fft: Fft, np: usize, args: &[&str]) -> Result<Run, Failed> {
 /// Every variant of `class` at `np` PEs verifies, and all print the same
 /// checksum lines as the first. With more than one PE, each variant sends
 /// more messages than the one before it (exchange: one all-to-all per
-/// transpose; slabs: a put per destination block; pencils: a put per row),
+/// transpose; nbexchange: a non-blocking all-to-all per plane; slabs: a put
+/// per destination block; pencils: a put per row),
 /// so a variant that silently ran another's code would show.
 fn verify(fft: Fft, class: &Class, np: usize) -> Result<(), Failed> {
     let mut first: Option<Run> = None;

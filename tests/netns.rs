@@ -163,9 +163,10 @@ fn jobs_on_two_nodes(
     assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
 
     // NAS FT: every transpose puts across the nodes (puts with signals, the
-    // all-to-all); the three give the official checksums, bit for bit alike.
+    // all-to-all, the non-blocking all-to-alls); the four give the official
+    // checksums, bit for bit alike.
     let mut checksums = Vec::new();
-    for variant in ["exchange", "slabs", "pencils"] {
+    for variant in ["exchange", "nbexchange", "slabs", "pencils"] {
         let (code, stdout, stderr) = oshrun(ft, &["-c", "S", "-v", variant, "-w", "0"]);
         assert_eq!(code, Some(0), "ft {variant} remote={engine}:\n{stdout}\n{stderr}");
         assert!(

@@ -1,5 +1,5 @@
 /* NAS Parallel Benchmarks' FT kernel on OpenSHMEM, with the communication of
- * its global transposes done three ways (see transpose.c and docs/ft.md).
+ * its global transposes done four ways (see transpose.c and docs/ft.md).
  *
  * FT solves a 3-D diffusion equation spectrally: one forward 3-D FFT of a
  * pseudo-random initial condition, then for each time step a multiplication
@@ -8,7 +8,7 @@
  * 1e-12). The problem, the classes and the checksums are the public benchmark
  * definition (NPB 3); the code is our own.
  *
- *   ft [-c S|W|A|B|C] [-v exchange|slabs|pencils] [-i ITER] [-g NXxNYxNZ] [-p INDEX] [-w 0|1]
+ *   ft [-c S|W|A|B|C] [-v exchange|slabs|pencils|nbexchange] [-i ITER] [-g NXxNYxNZ] [-p INDEX] [-w 0|1]
  *
  * PE 0 prints the NAS-style report and one machine-readable RESULT line.
  * Exit status: 0 verified or unverified, 1 verification failed, 2 bad usage
@@ -73,7 +73,7 @@ static const struct class_def classes[] = {
 };
 #define NCLASSES (int)(sizeof classes / sizeof classes[0])
 
-static const char *variant_names[] = {"exchange", "slabs", "pencils"};
+static const char *variant_names[NVARIANTS] = {"exchange", "slabs", "pencils", "nbexchange"};
 
 double ft_now(void) {
     struct timespec ts;
@@ -181,7 +181,7 @@ static void checksum(ft_t *ft, double out[2]) {
 
 static void usage(int me) {
     if (me == 0)
-        fprintf(stderr, "usage: ft [-c S|W|A|B|C] [-v exchange|slabs|pencils] [-i ITER] [-g NXxNYxNZ]"
+        fprintf(stderr, "usage: ft [-c S|W|A|B|C] [-v exchange|slabs|pencils|nbexchange] [-i ITER] [-g NXxNYxNZ]"
                         " [-p INDEX] [-w 0|1]\n");
 }
 
@@ -249,10 +249,19 @@ int main(int argc, char **argv) {
         ft.nz = cd->nz;
     }
     if (grid && sscanf(grid, "%dx%dx%d", &ft.nx, &ft.ny, &ft.nz) != 3) bad = 1;
-    ft.variant = (enum variant)3;
-    for (int v = 0; v < 3; v++)
+    ft.variant = NVARIANTS;
+    for (int v = 0; v < NVARIANTS; v++)
         if (!strcmp(variant, variant_names[v])) ft.variant = (enum variant)v;
-    if (bad || (int)ft.variant == 3 || !is_pow2(ft.nx) || !is_pow2(ft.ny) || !is_pow2(ft.nz) || niter == 0 ||
+#ifndef FT_NBC
+    if (ft.variant == NBEXCHANGE) {
+        if (ft.me == 0)
+            fprintf(stderr, "ft: nbexchange needs the non-blocking team collectives (shmem_alltoallmem_nb), "
+                            "which this shmem.h does not declare\n");
+        shmem_finalize();
+        return 2;
+    }
+#endif
+    if (bad || ft.variant == NVARIANTS || !is_pow2(ft.nx) || !is_pow2(ft.ny) || !is_pow2(ft.nz) || niter == 0 ||
         niter < -1) {
         if (ft.me == 0) fprintf(stderr, "ft: bad arguments (class, variant, grid of powers of two, iterations)\n");
         usage(ft.me);
@@ -289,18 +298,23 @@ int main(int argc, char **argv) {
     ft.nyl = ft.ny / ft.npes;
     ft.local = (size_t)ft.nx * ft.ny * ft.nzl;
     size_t bytes = ft.local * sizeof(cplx);
-    int arrays = ft.variant == EXCHANGE ? 4 : 3;
+    int packed = ft.variant == EXCHANGE || ft.variant == NBEXCHANGE;
+    int arrays = packed ? 4 : 3;
     ft.xa = shmem_malloc(bytes);
     ft.u0 = shmem_malloc(bytes);
     ft.wb = shmem_malloc(bytes);
-    ft.xbuf = ft.variant == EXCHANGE ? shmem_malloc(bytes) : NULL;
+    ft.xbuf = packed ? shmem_malloc(bytes) : NULL;
+#ifdef FT_NBC
+    ft.req = malloc((size_t)ft.nzl * sizeof *ft.req);
+    if (!ft.req) bad = 1;
+#endif
     ft.sig = shmem_calloc(2, sizeof(ft_sig_t));
     sum_src = shmem_malloc(2 * sizeof(double));
     sum_dest = shmem_malloc(2 * sizeof(double));
     ft.tw = malloc(ft.local * sizeof(double));
     int nmax = ft.nx > ft.ny ? ft.nx : ft.ny;
     nmax = nmax > ft.nz ? nmax : ft.nz;
-    if (!ft.xa || !ft.u0 || !ft.wb || (ft.variant == EXCHANGE && !ft.xbuf) || !ft.sig || !sum_src || !sum_dest ||
+    if (bad || !ft.xa || !ft.u0 || !ft.wb || (packed && !ft.xbuf) || !ft.sig || !sum_src || !sum_dest ||
         !ft.tw || fft_scratch_init(nmax)) {
         if (ft.me == 0)
             fprintf(stderr,
@@ -386,6 +400,9 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
     free(sums);
     free(ft.tw);
+#ifdef FT_NBC
+    free(ft.req);
+#endif
     fft_plan_free(&ft.px);
     fft_plan_free(&ft.py);
     fft_plan_free(&ft.pz);

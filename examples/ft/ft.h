@@ -4,8 +4,8 @@
  *             verification and the report;
  * fft.c       the batched 1-D FFT (radix-2 Stockham) and how it walks rows and
  *             columns of the local arrays;
- * transpose.c the distributed 3-D FFT: the three ways of doing its global
- *             transpose (exchange, slabs, pencils).
+ * transpose.c the distributed 3-D FFT: the four ways of doing its global
+ *             transpose (exchange, slabs, pencils, nbexchange).
  *
  * Layouts (P PEs, me = this PE, nzl = nz/P, nyl = ny/P, i fastest everywhere):
  *   A ("z-slabs"): a[kl][j][i]  planes k = me*nzl + kl, every j and i;
@@ -28,13 +28,19 @@ typedef struct {
 #if defined(SHMEM_MAJOR_VERSION) && (SHMEM_MAJOR_VERSION * 100 + SHMEM_MINOR_VERSION) >= 105
 #define FT_SHMEM_15 1
 #endif
+/* The non-blocking team collectives (shmem_alltoallmem_nb, shmem_req_wait) of
+ * the draft of OpenSHMEM's pull request 456, which rshmem's header has: the
+ * nbexchange variant needs them and is refused without. */
+#if defined(FT_SHMEM_15) && defined(SHMEM_REQ_INVALID)
+#define FT_NBC 1
+#endif
 #if defined(SHMEM_SIGNAL_ADD)
 typedef uint64_t ft_sig_t;
 #else
 typedef long ft_sig_t;
 #endif
 
-enum variant { EXCHANGE, SLABS, PENCILS };
+enum variant { EXCHANGE, SLABS, PENCILS, NBEXCHANGE, NVARIANTS };
 
 typedef struct {
     int n, logn;
@@ -52,7 +58,10 @@ typedef struct {
     cplx *xa;     /* layout A: initial condition, forward input, inverse output */
     cplx *u0;     /* layout B: the spectrum U0, evolved in place */
     cplx *wb;     /* layout B: U0 * twiddle^t, the inverse FFT's input */
-    cplx *xbuf;   /* exchange only: packed blocks for the all-to-all */
+    cplx *xbuf;   /* exchange, nbexchange: packed blocks for the all-to-all */
+#ifdef FT_NBC
+    shmem_req_h *req; /* nbexchange, private: one request per plane (nzl) */
+#endif
     double *tw;   /* layout B, private: exp(-4 alpha pi^2 (ibar^2 + jbar^2 + kbar^2)) */
     ft_sig_t *sig; /* [0] forward puts received, [1] inverse puts received */
     ft_sig_t expect_fwd, expect_inv;

@@ -1,5 +1,5 @@
 /* The distributed 3-D FFT of the NAS FT example and its global transpose,
- * done three ways (seed 003: Bell, Bonachea, Nishtala, Yelick):
+ * done four ways (seed 003: Bell, Bonachea, Nishtala, Yelick):
  *
  * exchange  every local 1-D FFT first, then the blocks are packed and one
  *           all-to-all moves them: communication after computation;
@@ -8,7 +8,13 @@
  *           the other layout, while the next rows are computed: P messages per
  *           plane;
  * pencils   the same for every row: nx complex numbers per message, many more
- *           and smaller messages, sent even earlier.
+ *           and smaller messages, sent even earlier;
+ * nbexchange the pipelining of slabs with collectives: as soon as one plane's
+ *           1-D FFTs are done, one non-blocking all-to-all
+ *           (shmem_alltoallmem_nb) starts moving it while the next plane is
+ *           computed; the requests are waited in order at the end, each
+ *           plane's unpacking (forward) or column FFTs (inverse) overlapping
+ *           the all-to-alls still running: nzl messages per transpose.
  *
  * slabs and pencils need no packing: a slab of layout A (one plane's rows of a
  * destination) is contiguous in layout B, and so is a plane of B in layout A.
@@ -92,6 +98,20 @@ static void alltoall(ft_t *ft, cplx *dest, const cplx *src, size_t n) {
     ft->messages++;
 }
 
+#ifdef FT_NBC
+/* Starts the all-to-all of one plane (n complex numbers per PE), request r. */
+static void alltoall_start(ft_t *ft, cplx *dest, const cplx *src, size_t n, int r) {
+    shmem_alltoallmem_nb(SHMEM_TEAM_WORLD, dest, src, n * sizeof(cplx), &ft->req[r]);
+    ft->messages++;
+}
+
+static void alltoall_wait(ft_t *ft, int r) {
+    double t = ft_now();
+    shmem_req_wait(&ft->req[r]);
+    ft->t_wait += ft_now() - t;
+}
+#endif
+
 /* Rows of one block, transformed in batches and sent to their place on pe
  * (row r at dest + r*dest_stride): with slabs as one message once all are
  * done, with pencils each row as soon as its batch is done. `last`: nothing
@@ -146,7 +166,30 @@ void fft3d_forward(ft_t *ft) {
             rows_then_send(ft, +1, pl + q * slab, nyl, ft->u0 + (size_t)k * slab, (size_t)nx, q, &ft->sig[0],
                            kl == nzl - 1);
         }
+#ifdef FT_NBC
+        /* nbexchange: the plane's block q (its rows q*nyl..) is contiguous, so
+         * it goes as it is; PE p's block lands at xbuf + kl*plane + p*slab. */
+        if (ft->variant == NBEXCHANGE) {
+            t = ft_now();
+            alltoall_start(ft, ft->xbuf + kl * plane, pl, slab, kl);
+            ft->t_transpose += ft_now() - t;
+        }
+#endif
     }
+#ifdef FT_NBC
+    if (ft->variant == NBEXCHANGE) {
+        /* In initiation order; plane kl of PE p is plane k = p*nzl + kl, whose
+         * rows of this PE belong at u0 + k*slab. */
+        for (int kl = 0; kl < nzl; kl++) {
+            alltoall_wait(ft, kl);
+            double t1 = ft_now();
+            for (int p = 0; p < P; p++)
+                memcpy(ft->u0 + ((size_t)p * nzl + kl) * slab, ft->xbuf + kl * plane + (size_t)p * slab,
+                       slab * sizeof(cplx));
+            ft->t_transpose += ft_now() - t1;
+        }
+    } else
+#endif
     if (ft->variant == EXCHANGE) {
         double t = ft_now();
         for (int q = 0; q < P; q++)
@@ -164,12 +207,48 @@ void fft3d_forward(ft_t *ft) {
     ft->t_compute += ft_now() - t;
 }
 
+#ifdef FT_NBC
+/* The inverse transpose of nbexchange, after the z FFTs: plane kl of every
+ * destination at once. Its blocks (plane p*nzl + kl of layout B for PE p) are
+ * nzl*slab apart, so they are packed into xbuf + kl*plane first; each lands
+ * where it belongs in layout A (rows me*nyl.. of PE p's plane kl), and the y
+ * FFTs of a plane run as soon as its all-to-all has ended. */
+static void inverse_nb(ft_t *ft) {
+    int P = ft->npes, me = ft->me, nx = ft->nx, ny = ft->ny, nzl = ft->nzl, nyl = ft->nyl;
+    size_t plane = (size_t)nx * ny, slab = (size_t)nyl * nx;
+    for (int kl = 0; kl < nzl; kl++) {
+        for (int r = 0; r < P; r++) {
+            int p = (me + 1 + r) % P;
+            rows_then_send(ft, -1, ft->wb + ((size_t)p * nzl + kl) * slab, nyl, NULL, 0, p, NULL, 0);
+        }
+        double t = ft_now();
+        for (int p = 0; p < P; p++)
+            memcpy(ft->xbuf + kl * plane + (size_t)p * slab, ft->wb + ((size_t)p * nzl + kl) * slab,
+                   slab * sizeof(cplx));
+        alltoall_start(ft, ft->xa + kl * plane, ft->xbuf + kl * plane, slab, kl);
+        ft->t_transpose += ft_now() - t;
+    }
+    for (int kl = 0; kl < nzl; kl++) {
+        alltoall_wait(ft, kl);
+        double t = ft_now();
+        fft_cols(&ft->py, -1, ft->xa + kl * plane, (size_t)nx, (size_t)nx);
+        ft->t_compute += ft_now() - t;
+    }
+}
+#endif
+
 void fft3d_inverse(ft_t *ft) {
     int P = ft->npes, me = ft->me, nx = ft->nx, ny = ft->ny, nzl = ft->nzl, nyl = ft->nyl;
     size_t plane = (size_t)nx * ny, slab = (size_t)nyl * nx;
     double t = ft_now();
     fft_cols(&ft->pz, -1, ft->wb, slab, slab);
     ft->t_compute += ft_now() - t;
+#ifdef FT_NBC
+    if (ft->variant == NBEXCHANGE) {
+        inverse_nb(ft);
+        return;
+    }
+#endif
     /* Plane k of layout B is, in layout A, rows me*nyl.. of plane k of PE k/nzl. */
     for (int r = 0; r < P; r++) {
         int p = (me + 1 + r) % P;

@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The program's communication variants, in the order they are run and drawn.
-pub const VARIANTS: [&str; 3] = ["exchange", "slabs", "pencils"];
+pub const VARIANTS: [&str; 4] = ["exchange", "nbexchange", "slabs", "pencils"];
 
 /// The NAS classes the program knows: name and grid (nx, ny, nz).
 const CLASSES: [(&str, [usize; 3]); 5] = [
@@ -156,7 +156,12 @@ pub fn check_run(what: &str, success: bool, stdout: &str, stderr: &str) -> Resul
     Ok(r)
 }
 
-const COLORS: [RGBColor; 3] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44)];
+const COLORS: [RGBColor; 4] = [
+    RGBColor(31, 119, 180),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+];
 
 /// Bars of the time per variant, grouped by PE count (groups in the order
 /// the runs came, variants in [`VARIANTS`] order).
