@@ -91,6 +91,7 @@ fn rshmem_jobs_on_two_nodes() {
     let halo_flags: Vec<&str> = halo_flags.iter().map(String::as_str).collect();
     let halo = compile(OSHCC, &halo_dir.join("halo.c"), &halo_flags);
     let kill9 = compile(OSHCC, &root.join("c_tests/errors/kill9.c"), &[]);
+    let nbc = compile(OSHCC, &root.join("c_tests/apps/nbc_stress.c"), &[]);
     let nodes = Nodes::up('r');
     let agent = dir().join("fake-ssh");
     let engines = common::mpi::engines("netns").unwrap_or_else(|why| panic!("{why}"));
@@ -117,7 +118,12 @@ fn rshmem_jobs_on_two_nodes() {
             }
             (code, stdout, stderr)
         };
-        jobs_on_two_nodes(engine, &nodes, &oshrun, [&hello, &smoke, &qtc, &ft, &halo, &kill9]);
+        jobs_on_two_nodes(
+            engine,
+            &nodes,
+            &oshrun,
+            [&hello, &smoke, &qtc, &ft, &halo, &nbc, &kill9],
+        );
     }
 }
 
@@ -126,12 +132,13 @@ type Ran = (Option<i32>, String, String);
 
 /// The programs of [`rshmem_jobs_on_two_nodes`] under one engine to the
 /// other node (`RSHMEM_REMOTE=engine`): hello, smoke, QTC, every FT
-/// variant, every halo mode, and a PE killed on the other node.
+/// variant, every halo mode, random non-blocking collectives, and a PE
+/// killed on the other node.
 fn jobs_on_two_nodes(
     engine: &str,
     nodes: &Nodes,
     oshrun: &dyn Fn(&str, &[&str]) -> Ran,
-    [hello, smoke, qtc, ft, halo, kill9]: [&str; 6],
+    [hello, smoke, qtc, ft, halo, nbc, kill9]: [&str; 7],
 ) {
     let (code, stdout, stderr) = oshrun(hello, &[]);
     if stdout.contains("hello from PE 0 of 1") && !cannot_run("this build of rshmem does not start PEs under mpirun") {
@@ -197,6 +204,16 @@ fn jobs_on_two_nodes(
     assert!(
         checksums[0].is_some() && checksums.iter().all(|c| *c == checksums[0]),
         "{checksums:#?}"
+    );
+    assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
+
+    // Random interleavings of non-blocking collectives on overlapping teams
+    // (c_tests/apps/nbc_stress.c), each result checked: across nodes without
+    // a progress thread they run inside the waits, in initiation order.
+    let (code, stdout, stderr) = oshrun(nbc, &["--steps", "300"]);
+    assert!(
+        code == Some(0) && stdout.contains("nbc_stress: OK"),
+        "nbc_stress remote={engine} exited {code:?}:\n{stdout}\n{stderr}"
     );
     assert_eq!(nodes.leftovers(Duration::from_secs(5)), Vec::<String>::new());
 
