@@ -43,6 +43,7 @@ use table::*;
 
 fn main() {
     println!("cargo:rerun-if-changed=src/ffi/table.rs");
+    println!("cargo:rerun-if-changed=src/ffi/table_nb.rs");
     println!("cargo:rerun-if-changed=src/constants.rs");
     println!("cargo:rerun-if-changed=src/ffi/protos.rs");
     println!("cargo:rerun-if-changed=src/ffi/type_sets.rs");

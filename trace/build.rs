@@ -327,6 +327,7 @@ fn camel(c: &str) -> String {
 fn main() {
     for f in [
         "../src/ffi/table.rs",
+        "../src/ffi/table_nb.rs",
         "../src/ffi/protos.rs",
         "../src/ffi/type_sets.rs",
         "../build/syms.rs",

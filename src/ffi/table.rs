@@ -11,6 +11,7 @@
 pub(crate) use super::type_sets::*;
 
 /// A family of typed routines that share one signature and one shim.
+#[derive(Clone, Copy)]
 pub(crate) struct Family {
     /// Name with `{T}` for the TYPENAME, e.g. `shmem_{T}_put`.
     pub typed: &'static str,
@@ -251,38 +252,6 @@ const TEAM_REDUCE: &[(&str, &str)] = &[
     ("const TYPE *", "source"),
     ("size_t", "nreduce"),
 ];
-// The non-blocking forms: the blocking parameters and the request.
-const TEAM_BCAST_NB: &[(&str, &str)] = &[
-    ("shmem_team_t", "team"),
-    ("TYPE *", "dest"),
-    ("const TYPE *", "source"),
-    ("size_t", "nelems"),
-    ("int", "PE_root"),
-    ("shmem_req_h *", "request"),
-];
-const TEAM_DEST_SRC_N_NB: &[(&str, &str)] = &[
-    ("shmem_team_t", "team"),
-    ("TYPE *", "dest"),
-    ("const TYPE *", "source"),
-    ("size_t", "nelems"),
-    ("shmem_req_h *", "request"),
-];
-const TEAM_STRIDED_NB: &[(&str, &str)] = &[
-    ("shmem_team_t", "team"),
-    ("TYPE *", "dest"),
-    ("const TYPE *", "source"),
-    ("ptrdiff_t", "dst"),
-    ("ptrdiff_t", "sst"),
-    ("size_t", "nelems"),
-    ("shmem_req_h *", "request"),
-];
-const TEAM_REDUCE_NB: &[(&str, &str)] = &[
-    ("shmem_team_t", "team"),
-    ("TYPE *", "dest"),
-    ("const TYPE *", "source"),
-    ("size_t", "nreduce"),
-    ("shmem_req_h *", "request"),
-];
 const TO_ALL: &[(&str, &str)] = &[
     ("TYPE *", "dest"),
     ("const TYPE *", "source"),
@@ -298,8 +267,8 @@ const STD: Types = Types::Of(AMO_STD);
 const EXT: Types = Types::Of(AMO_EXT);
 const BIT: Types = Types::Of(AMO_BIT);
 
-/// Every typed family, in the order the header lists them.
-pub(crate) const FAMILIES: &[Family] = &[
+/// The typed families but the non-blocking collectives' (`table_nb.rs`).
+const BASE_FAMILIES: &[Family] = &[
     // Remote memory access.
     fam("shmem_{T}_put", "void", DEST_SRC_N_PE, Types::Rma, "rma::put")
         .ctx()
@@ -754,145 +723,6 @@ pub(crate) const FAMILIES: &[Family] = &[
     )
     .generic_at("shmem_sum_exscan", 1)
     .shmemx(),
-    // Non-blocking collectives (the draft of OpenSHMEM pull request 456 names
-    // broadcast and alltoall; rshmem gives every team collective the same
-    // form). shmemx_ aliases: the public Open MPI branch's names.
-    fam(
-        "shmem_{T}_broadcast_nb",
-        "int",
-        TEAM_BCAST_NB,
-        Types::Rma,
-        "nbc::broadcast_nb",
-    )
-    .sized("shmem_broadcast{N}_nb")
-    .mem("shmem_broadcastmem_nb")
-    .generic_at("shmem_broadcast_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_collect_nb",
-        "int",
-        TEAM_DEST_SRC_N_NB,
-        Types::Rma,
-        "nbc::collect_nb",
-    )
-    .sized("shmem_collect{N}_nb")
-    .mem("shmem_collectmem_nb")
-    .generic_at("shmem_collect_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_fcollect_nb",
-        "int",
-        TEAM_DEST_SRC_N_NB,
-        Types::Rma,
-        "nbc::fcollect_nb",
-    )
-    .sized("shmem_fcollect{N}_nb")
-    .mem("shmem_fcollectmem_nb")
-    .generic_at("shmem_fcollect_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_alltoall_nb",
-        "int",
-        TEAM_DEST_SRC_N_NB,
-        Types::Rma,
-        "nbc::alltoall_nb",
-    )
-    .sized("shmem_alltoall{N}_nb")
-    .mem("shmem_alltoallmem_nb")
-    .generic_at("shmem_alltoall_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_alltoalls_nb",
-        "int",
-        TEAM_STRIDED_NB,
-        Types::Rma,
-        "nbc::alltoalls_nb",
-    )
-    .sized("shmem_alltoalls{N}_nb")
-    .mem("shmem_alltoallsmem_nb")
-    .generic_at("shmem_alltoalls_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_and_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_BITWISE),
-        "nbc::and_reduce_nb",
-    )
-    .generic_at("shmem_and_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_or_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_BITWISE),
-        "nbc::or_reduce_nb",
-    )
-    .generic_at("shmem_or_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_xor_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_BITWISE),
-        "nbc::xor_reduce_nb",
-    )
-    .generic_at("shmem_xor_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_max_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_MINMAX),
-        "nbc::max_reduce_nb",
-    )
-    .generic_at("shmem_max_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_min_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_MINMAX),
-        "nbc::min_reduce_nb",
-    )
-    .generic_at("shmem_min_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_sum_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_ARITH),
-        "nbc::sum_reduce_nb",
-    )
-    .generic_at("shmem_sum_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_prod_reduce_nb",
-        "int",
-        TEAM_REDUCE_NB,
-        Types::Of(REDUCE_ARITH),
-        "nbc::prod_reduce_nb",
-    )
-    .generic_at("shmem_prod_reduce_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_sum_inscan_nb",
-        "int",
-        TEAM_DEST_SRC_N_NB,
-        Types::Of(REDUCE_ARITH),
-        "nbc::sum_inscan_nb",
-    )
-    .generic_at("shmem_sum_inscan_nb", 1)
-    .shmemx(),
-    fam(
-        "shmem_{T}_sum_exscan_nb",
-        "int",
-        TEAM_DEST_SRC_N_NB,
-        Types::Of(REDUCE_ARITH),
-        "nbc::sum_exscan_nb",
-    )
-    .generic_at("shmem_sum_exscan_nb", 1)
-    .shmemx(),
     // Deprecated active-set reductions.
     fam(
         "shmem_{T}_and_to_all",
@@ -1080,3 +910,6 @@ pub(crate) const FAMILIES: &[Family] = &[
 /// (type name, family pattern) pairs whose exports are written by hand because
 /// Rust cannot pass that type by value with the C ABI (`long double`).
 pub(crate) const HAND_WRITTEN: &[(&str, &str)] = &[("longdouble", "shmem_{T}_p"), ("longdouble", "shmem_{T}_g")];
+
+// The non-blocking collectives' families, and `FAMILIES`, the whole list.
+include!("table_nb.rs");
