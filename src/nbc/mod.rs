@@ -157,7 +157,10 @@ pub(crate) fn start(rt: &'static World, meta: Meta, job: Job) -> Handle {
 fn finished(rt: &World, i: u32) {
     let slot = &table(1).slots[i as usize];
     slot.state.store(DONE, Ordering::Release);
-    crate::wait::notify(&rt.control().slot(rt.me).wake.sync);
+    // This PE's waits for the request sleep on its own sync bell; the fence
+    // orders the store before the transport reads who sleeps there.
+    std::sync::atomic::fence(Ordering::SeqCst);
+    crate::transport::Transport::wake(&rt.transport, rt.me);
 }
 
 /// The slot of a live handle: fatal for a handle that names no request (a
