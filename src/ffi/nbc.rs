@@ -43,18 +43,20 @@ fn request_out(routine: &'static str, request: *mut ReqHandle) -> *mut ReqHandle
     request
 }
 
-/// Checks the team and the buffers (`(name, address, bytes)`; 0 bytes: the
-/// address is not checked), then queues `job` and stores the request.
+/// Checks the team and the buffers (`buffers(members)`: `(name, address,
+/// bytes)` each; 0 bytes: the address is not checked), then queues `job` and
+/// stores the request.
 fn initiate(
     routine: &'static str,
     team: TeamHandle,
-    buffers: [(&'static str, usize, usize); 2],
+    buffers: impl FnOnce(usize) -> [(&'static str, usize, usize); 2],
     request: *mut ReqHandle,
     job: impl FnOnce() + Send + 'static,
 ) -> c_int {
     let rt: &'static Runtime = runtime::get(routine);
     let out = request_out(routine, request);
     let t = check::team(routine, "team", team);
+    let buffers = buffers(t.size);
     for &(name, addr, len) in &buffers {
         if len > 0 {
             check::sym_group(rt, routine, name, addr, len, t.group());
@@ -76,10 +78,6 @@ fn bytes<T>(routine: &'static str, name: &'static str, n: usize, times: usize) -
     check::bytes(routine, name, n, size_of::<T>() * times.max(1))
 }
 
-fn members(routine: &'static str, team: TeamHandle) -> usize {
-    check::team(routine, "team", team).size
-}
-
 pub(crate) fn broadcast_nb<T: ShmemType + 'static>(
     routine: &'static str,
     team: TeamHandle,
@@ -91,7 +89,7 @@ pub(crate) fn broadcast_nb<T: ShmemType + 'static>(
 ) -> c_int {
     let len = bytes::<T>(routine, "nelems", nelems, 1);
     let (d, s) = (dest as usize, source as usize);
-    let bufs = [("dest", d, len), ("source", s, len)];
+    let bufs = move |_| [("dest", d, len), ("source", s, len)];
     initiate(routine, team, bufs, request, move || {
         coll::broadcast::<T>(routine, team, d as *mut T, s as *const T, nelems, root);
     })
@@ -109,7 +107,7 @@ pub(crate) fn collect_nb<T: ShmemType + 'static>(
     // theirs; here its own block must be symmetric.
     let len = bytes::<T>(routine, "nelems", nelems, 1);
     let (d, s) = (dest as usize, source as usize);
-    let bufs = [("dest", d, len), ("source", s, len)];
+    let bufs = move |_| [("dest", d, len), ("source", s, len)];
     initiate(routine, team, bufs, request, move || {
         coll::collect::<T>(routine, team, d as *mut T, s as *const T, nelems);
     })
@@ -123,12 +121,13 @@ pub(crate) fn fcollect_nb<T: ShmemType + 'static>(
     nelems: usize,
     request: *mut ReqHandle,
 ) -> c_int {
-    let n = members(routine, team);
     let (d, s) = (dest as usize, source as usize);
-    let bufs = [
-        ("dest", d, bytes::<T>(routine, "nelems", nelems, n)),
-        ("source", s, bytes::<T>(routine, "nelems", nelems, 1)),
-    ];
+    let bufs = move |n| {
+        [
+            ("dest", d, bytes::<T>(routine, "nelems", nelems, n)),
+            ("source", s, bytes::<T>(routine, "nelems", nelems, 1)),
+        ]
+    };
     initiate(routine, team, bufs, request, move || {
         coll::fcollect::<T>(routine, team, d as *mut T, s as *const T, nelems);
     })
@@ -142,9 +141,11 @@ pub(crate) fn alltoall_nb<T: ShmemType + 'static>(
     nelems: usize,
     request: *mut ReqHandle,
 ) -> c_int {
-    let len = bytes::<T>(routine, "nelems", nelems, members(routine, team));
     let (d, s) = (dest as usize, source as usize);
-    let bufs = [("dest", d, len), ("source", s, len)];
+    let bufs = move |n| {
+        let len = bytes::<T>(routine, "nelems", nelems, n);
+        [("dest", d, len), ("source", s, len)]
+    };
     initiate(routine, team, bufs, request, move || {
         coll::alltoall::<T>(routine, team, d as *mut T, s as *const T, nelems);
     })
@@ -161,17 +162,12 @@ pub(crate) fn alltoalls_nb<T: ShmemType + 'static>(
     nelems: usize,
     request: *mut ReqHandle,
 ) -> c_int {
-    let n = members(routine, team);
-    let per = nelems.saturating_mul(n);
     let (d, s) = (dest as usize, source as usize);
-    let bufs = [
-        ("dest", d, coll::strided_span(routine, "dst", per, dst, size_of::<T>())),
-        (
-            "source",
-            s,
-            coll::strided_span(routine, "sst", per, sst, size_of::<T>()),
-        ),
-    ];
+    let bufs = move |n: usize| {
+        let per = nelems.saturating_mul(n);
+        let span = |name, stride| coll::strided_span(routine, name, per, stride, size_of::<T>());
+        [("dest", d, span("dst", dst)), ("source", s, span("sst", sst))]
+    };
     initiate(routine, team, bufs, request, move || {
         coll::alltoalls::<T>(routine, team, d as *mut T, s as *const T, dst, sst, nelems);
     })
@@ -188,7 +184,7 @@ fn elementwise_nb<T: ShmemType + 'static>(
 ) -> c_int {
     let len = bytes::<T>(routine, count, n, 1);
     let (d, s) = (dest as usize, source as usize);
-    let bufs = [("dest", d, len), ("source", s, len)];
+    let bufs = move |_| [("dest", d, len), ("source", s, len)];
     initiate(routine, team, bufs, request, move || {
         blocking(routine, team, d as *mut T, s as *const T, n);
     })
@@ -223,9 +219,15 @@ elementwise_nbs!(
 /// `shmem_team_sync_nb` (and `shmem_sync_nb`): a team barrier, without
 /// completing puts, as `shmem_team_sync`.
 pub(crate) fn sync_nb(routine: &'static str, team: TeamHandle, request: *mut ReqHandle) -> c_int {
-    initiate(routine, team, [("", 0, 0); 2], request, move || {
-        super::team::sync(routine, team);
-    })
+    initiate(
+        routine,
+        team,
+        |_| [("", 0, 0); 2],
+        request,
+        move || {
+            super::team::sync(routine, team);
+        },
+    )
 }
 
 /// The handle at `request`: `None` for a null pointer or `SHMEM_REQ_INVALID`.
@@ -335,7 +337,7 @@ pub(crate) fn req_wait_any(routine: &'static str, requests: *mut ReqHandle, n: u
     let found = || {
         valid
             .iter()
-            .find(|(_, h)| nbc::is_done(rt, routine, "requests", *h))
+            .find(|(_, h)| nbc::is_done(routine, "requests", *h))
             .copied()
     };
     let (i, h) = match found() {

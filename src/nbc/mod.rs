@@ -167,7 +167,7 @@ fn finished(rt: &World, i: u32) {
 /// copy of one already completed, or never a handle). `arg` is the routine's
 /// parameter that held it (`request`, or `requests` for the array routines,
 /// whose error would otherwise name a parameter they lack: an internal error).
-fn slot_of(_rt: &World, routine: &'static str, arg: &'static str, h: Handle) -> (u32, &'static Slot) {
+fn slot_of(routine: &'static str, arg: &'static str, h: Handle) -> (u32, &'static Slot) {
     let t = table(1);
     let i = (h & 0xffff_ffff) as usize;
     let generation = (h >> 32) as u32;
@@ -205,7 +205,7 @@ fn complete(i: u32, slot: &Slot) {
 /// With a worker it only looks; without one it runs the team's queue up to
 /// this request first.
 pub(crate) fn test(rt: &World, routine: &'static str, arg: &'static str, h: Handle) -> bool {
-    let (i, slot) = slot_of(rt, routine, arg, h);
+    let (i, slot) = slot_of(routine, arg, h);
     if slot.state.load(Ordering::Acquire) != DONE && !queue::threaded() {
         let q = queue_of(lock(&slot.meta).team);
         queue::run_until(rt, routine, q, || slot.state.load(Ordering::Acquire) == DONE);
@@ -219,7 +219,7 @@ pub(crate) fn test(rt: &World, routine: &'static str, arg: &'static str, h: Hand
 
 /// `shmem_req_wait`: returns once the request has completed, and frees it.
 pub(crate) fn wait(rt: &World, routine: &'static str, arg: &'static str, h: Handle) {
-    let (i, slot) = slot_of(rt, routine, arg, h);
+    let (i, slot) = slot_of(routine, arg, h);
     if slot.state.load(Ordering::Acquire) != DONE {
         let q = queue_of(lock(&slot.meta).team);
         queue::run_until(rt, routine, q, || slot.state.load(Ordering::Acquire) == DONE);
@@ -228,8 +228,8 @@ pub(crate) fn wait(rt: &World, routine: &'static str, arg: &'static str, h: Hand
 }
 
 /// Whether the request has completed, without freeing it (wait_any's scan).
-pub(crate) fn is_done(rt: &World, routine: &'static str, arg: &'static str, h: Handle) -> bool {
-    slot_of(rt, routine, arg, h).1.state.load(Ordering::Acquire) == DONE
+pub(crate) fn is_done(routine: &'static str, arg: &'static str, h: Handle) -> bool {
+    slot_of(routine, arg, h).1.state.load(Ordering::Acquire) == DONE
 }
 
 /// Before a blocking collective on team `team` (raw handle): runs, or waits

@@ -116,6 +116,21 @@ pub(super) fn push(rt: &'static World, team: usize, i: u32, job: Job) {
     q.more.notify_one();
 }
 
+impl Queue {
+    /// The head job, marked running, unless one runs already (`g`: this
+    /// queue's lock, held).
+    fn take(&self, g: &mut Inner) -> Option<(u32, Job)> {
+        if self.busy.load(Ordering::Acquire) {
+            return None;
+        }
+        let item = g.jobs.pop_front();
+        if item.is_some() {
+            self.busy.store(true, Ordering::Release);
+        }
+        item
+    }
+}
+
 fn worker(rt: &'static World, q: &Queue) {
     crate::stuck::threads::mark_helper();
     loop {
@@ -124,10 +139,7 @@ fn worker(rt: &'static World, q: &Queue) {
             if g.stop {
                 return;
             }
-            if !q.busy.load(Ordering::Acquire)
-                && let Some(item) = g.jobs.pop_front()
-            {
-                q.busy.store(true, Ordering::Release);
+            if let Some(item) = q.take(&mut g) {
                 break item;
             }
             g = q.more.wait(g).unwrap_or_else(|e| e.into_inner());
@@ -165,18 +177,7 @@ pub(super) fn run_until(rt: &World, routine: &'static str, team: usize, done: im
         if done() {
             return;
         }
-        let taken = {
-            let mut g = lock(&q.inner);
-            if q.busy.load(Ordering::Acquire) {
-                None
-            } else {
-                let item = g.jobs.pop_front();
-                if item.is_some() {
-                    q.busy.store(true, Ordering::Release);
-                }
-                item
-            }
-        };
+        let taken = q.take(&mut lock(&q.inner));
         if let Some((i, job)) = taken {
             run(rt, &q, i, job);
             continue;

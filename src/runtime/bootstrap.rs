@@ -42,16 +42,22 @@ use std::sync::atomic::Ordering;
 /// waits for (about 0.1 s of polling MPI between yields).
 const REMOTE_YIELDS: u32 = 100_000;
 
+/// Whether the engine to other nodes is asked for thread safety at start-up:
+/// for the progress thread, a `SHMEM_THREAD_MULTIPLE` program, or the
+/// non-blocking collectives' workers on every node (`RSHMEM_NBC_THREAD=on`).
+pub(crate) fn engine_thread_safe(config: &Config, requested: i32) -> bool {
+    config.progress_thread
+        || config.nbc_thread == crate::config::NbcThread::On
+        || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32
+}
+
 /// `requested`: the thread level the program asked for. Returns the PE's
 /// world and the launcher, which the job's end and its exit paths need.
 pub(crate) fn start(routine: &'static str, requested: i32) -> Result<(World, &'static dyn Launcher), Error> {
     let fail = |why: String| Error::new(routine, ErrorKind::Startup(why));
     let config = Config::from_env().map_err(|e| Error::new(routine, ErrorKind::Config(e.to_string())))?;
     crate::error::set_debug(config.debug);
-    // A non-blocking collective's worker thread uses the engine too (`nbc`).
-    let want_multiple = config.progress_thread
-        || config.nbc_thread == crate::config::NbcThread::On
-        || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+    let want_multiple = engine_thread_safe(&config, requested);
     let Launched { launcher, file, fresh } =
         launcher::join(routine, want_multiple, config.node_size, config.remote).map_err(fail)?;
     let (me, npes) = (launcher.me(), launcher.npes());

@@ -209,10 +209,8 @@ pub(crate) fn init(routine: &'static str, requested: i32) -> Result<i32, Error> 
         let single = crate::transport::Transport::single_node(&rt.transport);
         // Workers for the non-blocking collectives where the transport may be
         // used from a second thread: shared memory always, the engine to
-        // other nodes when it was started thread-safe (as in bootstrap).
-        let engine_threads = rt.config.progress_thread
-            || rt.config.nbc_thread == crate::config::NbcThread::On
-            || requested == crate::constants::SHMEM_THREAD_MULTIPLE as i32;
+        // other nodes when it was started thread-safe.
+        let engine_threads = bootstrap::engine_thread_safe(&rt.config, requested);
         let workers = rt.config.nbc_thread != crate::config::NbcThread::Off && (single || engine_threads);
         // One queue for every team where teams cannot run independently:
         // without workers (a waiting thread that ran only its own team's
